@@ -1,0 +1,55 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * Every error code the API answers, with its HTTP status. Spec section 7 lists the general ones; the rest are the
+ * specific codes of each area, and the ones our rulings or design added where the spec is silent.
+ */
+export const ErrorCodes = {
+  nao_autenticado: 401,
+  escopo_nao_habilitado: 403,
+  homologacao_obrigatoria: 403,
+  /** The credential's company is not a carrier, or its fiscal registration is not finished (spec section 7, last note). */
+  transportadora_nao_habilitada: 403,
+  nao_encontrado: 404,
+  metodo_nao_permitido: 405,
+  validacao: 400,
+  payload_muito_grande: 413,
+  tipo_de_midia_nao_suportado: 415,
+  regra_de_negocio: 422,
+  limite_requisicoes: 429,
+  erro_interno: 500,
+  consulta_indisponivel: 503,
+  provedor_indisponivel: 503,
+  // configuration and certificate
+  serie_reservada: 422,
+  certificado_invalido: 422,
+  certificado_senha_incorreta: 422,
+  certificado_expirado: 422,
+  certificado_cnpj_divergente: 422,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export const FieldError = Type.Object({
+  field: Type.String({ description: 'Path of the field, dotted (`endereco.uf`, `ctes.0.pernas.1.placa`)' }),
+  message: Type.String(),
+});
+export type FieldError = Static<typeof FieldError>;
+
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Machine-readable code; treat it programmatically' }),
+      message: Type.String(),
+      request_id: Type.String(),
+      details: Type.Optional(
+        Type.Object(
+          { fields: Type.Optional(Type.Array(FieldError)) },
+          { additionalProperties: true },
+        ),
+      ),
+    }),
+  },
+  { $id: 'ErrorEnvelope', description: 'The one envelope of every failure (spec section 7)' },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>;

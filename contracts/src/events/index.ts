@@ -1,0 +1,33 @@
+import { type Static, type TSchema } from '@sinclair/typebox';
+import { CompanyFlagsChanged, CompanyRegistered, CredentialIssued, CredentialRevoked } from './company';
+import { ConfiguracaoAtualizada } from './configuracao';
+import { CertificadoEnviado, CertificadoRemovido } from './certificado';
+
+export * from './metadata';
+export * from './recorded';
+export * from './company';
+export * from './configuracao';
+export * from './certificado';
+
+/**
+ * The event catalogue: type name → current schema version and data schema. A type's name starts with its
+ * aggregate's name, the same name its route, command, decider and projector use.
+ */
+export const EventCatalog = {
+  'company.registered': { version: 1, schema: CompanyRegistered },
+  'company.flags_changed': { version: 1, schema: CompanyFlagsChanged },
+  'credential.issued': { version: 1, schema: CredentialIssued },
+  'credential.revoked': { version: 1, schema: CredentialRevoked },
+  'configuracao.atualizada': { version: 1, schema: ConfiguracaoAtualizada },
+  'certificado.enviado': { version: 1, schema: CertificadoEnviado },
+  'certificado.removido': { version: 1, schema: CertificadoRemovido },
+} as const satisfies Record<string, { version: number; schema: TSchema }>;
+
+export type EventType = keyof typeof EventCatalog;
+export type EventData<T extends EventType> = Static<(typeof EventCatalog)[T]['schema']>;
+
+/** A domain event as deciders produce it: a type and its data, nothing of storage. */
+export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+export type DomainEventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
+
+export const isEventType = (t: string): t is EventType => Object.prototype.hasOwnProperty.call(EventCatalog, t);

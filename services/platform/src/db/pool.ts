@@ -1,0 +1,11 @@
+import { Pool, types } from 'pg';
+
+// numeric (positions are numeric(20)) and int8 come back as strings; callers convert with BigInt/Number.
+types.setTypeParser(types.builtins.NUMERIC, (v) => v);
+
+export function createPool(connectionString: string, max = 10): Pool {
+  const pool = new Pool({ connectionString, max, application_name: 'frete-fiscal' });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -1,0 +1,55 @@
+import { type NewEvent, type Position, type RecordedEvent } from '@frete/contracts';
+
+/** `any`, `no_stream`, or the exact revision (0-based) of the stream's last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | bigint;
+
+export interface AppendResult {
+  /** Revision of the last event written (or found, for an idempotent repeat). */
+  nextRevision: bigint;
+  position: Position;
+}
+
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, found ${String(actual)}`);
+    this.name = 'WrongExpectedRevision';
+  }
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+  /** Settles when the subscription ends: after stop(), or rejected with the error that ended it. */
+  readonly done: Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: the subscription starts after this position; START for the beginning. */
+  from: Position;
+  onEvent(event: RecordedEvent): Promise<void>;
+}
+
+/**
+ * The event-store port. Adapters: PostgreSQL (embedded default) and EventStoreDB. Both pass the conformance suite
+ * in test/conformance/event-store.
+ */
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  /**
+   * Appends atomically. Repeating an append whose event ids were already written to that stream at that place
+   * succeeds without writing anything (idempotent append), so redelivered work appends nothing new.
+   */
+  append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of one stream in order; [] for a stream that does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** Events after `from` in global order, at most `maxCount`. */
+  readAll(from: Position, maxCount: number): Promise<RecordedEvent[]>;
+  /** Catch-up subscription: history after `from`, then live events, one at a time, awaiting the handler. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  /** Last position of the whole log, START when empty. */
+  headPosition(): Promise<Position>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,245 @@
+import { EventEmitter } from 'node:events';
+import { type Pool, type PoolClient } from 'pg';
+import { type NewEvent, type Position, type RecordedEvent, START } from '@frete/contracts';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedRevision,
+} from './port';
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_id: string;
+  event_type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: RecordedEvent['metadata'];
+  recorded_at: Date;
+}
+
+const COLUMNS = `global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id,
+  event_type, schema_version, data, metadata, recorded_at`;
+
+const toRecorded = (r: EventRow): RecordedEvent => ({
+  id: r.event_id,
+  type: r.event_type,
+  schemaVersion: r.schema_version,
+  data: r.data,
+  metadata: r.metadata,
+  streamId: r.stream_id,
+  revision: BigInt(r.stream_revision),
+  position: { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) },
+  recordedAt: r.recorded_at,
+});
+
+const NOTIFY_CHANNEL = 'es_events_appended';
+
+export interface PostgresEventStoreOptions {
+  /** How often a live subscription looks again when no notification woke it (an older transaction may still hold
+   * newer events back). */
+  pollIntervalMs?: number;
+  /** Test hook: runs inside the append transaction just before COMMIT. */
+  beforeCommit?: (client: PoolClient, streamId: string) => Promise<void>;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private readonly wake = new EventEmitter();
+  private listener: PoolClient | null = null;
+  private listening: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: PostgresEventStoreOptions = {},
+  ) {
+    this.wake.setMaxListeners(0);
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const repeated = await this.findRepeat(client, streamId, events);
+      if (repeated) {
+        await client.query('ROLLBACK');
+        return repeated;
+      }
+      // The upsert locks the stream's row: appends to one stream are serialised, others run in parallel.
+      const n = events.length;
+      let previous: bigint;
+      try {
+        const { rows } = await client.query<{ revision: string }>(
+          `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2 - 1)
+           ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + $2
+           RETURNING revision`,
+          [streamId, n],
+        );
+        previous = BigInt(rows[0]!.revision) - BigInt(n);
+      } catch (err) {
+        throw this.mapConflict(err, streamId, expected);
+      }
+      const actual: bigint | 'no_stream' = previous < 0n ? 'no_stream' : previous;
+      if ((expected === 'no_stream' && actual !== 'no_stream') || (typeof expected === 'bigint' && actual !== expected)) {
+        await client.query('ROLLBACK');
+        throw new WrongExpectedRevision(streamId, expected, actual);
+      }
+      const params: unknown[] = [];
+      const values = events.map((e, i) => {
+        const b = params.length;
+        params.push(streamId, (previous + 1n + BigInt(i)).toString(), e.id, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata));
+        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+      });
+      let inserted: { rows: { global_position: string; transaction_id: string }[] };
+      try {
+        inserted = await client.query(
+          `INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, schema_version, data, metadata)
+           VALUES ${values.join(', ')} RETURNING global_position, transaction_id::text AS transaction_id`,
+          params,
+        );
+      } catch (err) {
+        throw this.mapConflict(err, streamId, expected);
+      }
+      await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
+      if (this.options.beforeCommit) await this.options.beforeCommit(client, streamId);
+      await client.query('COMMIT');
+      const last = inserted.rows[inserted.rows.length - 1]!;
+      return {
+        nextRevision: previous + BigInt(n),
+        position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+      };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The same event ids already in this stream, in this order: the append happened before; answer as then. */
+  private async findRepeat(client: PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const { rows } = await client.query<EventRow>(
+      `SELECT ${COLUMNS} FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position`,
+      [events.map((e) => e.id)],
+    );
+    if (rows.length === 0) return null;
+    const sameStream = rows.every((r) => r.stream_id === streamId);
+    const sameOrder = rows.length === events.length && rows.every((r, i) => r.event_id === events[i]!.id);
+    const contiguous = rows.every((r, i) => i === 0 || BigInt(r.stream_revision) === BigInt(rows[i - 1]!.stream_revision) + 1n);
+    if (!sameStream || !sameOrder || !contiguous) {
+      throw new WrongExpectedRevision(streamId, 'any', BigInt(rows[0]!.stream_revision));
+    }
+    const last = toRecorded(rows[rows.length - 1]!);
+    return { nextRevision: last.revision, position: last.position };
+  }
+
+  private mapConflict(err: unknown, streamId: string, expected: ExpectedRevision): unknown {
+    const code = (err as { code?: string }).code;
+    if (code === '23505' || code === '40001' || code === '40P01') return new WrongExpectedRevision(streamId, expected, -1n);
+    return err;
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY stream_revision`,
+      [streamId],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async readAll(from: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      [from.commit.toString(), from.prepare.toString(), maxCount],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<Position> {
+    const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position FROM es_events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    const r = rows[0];
+    return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : START;
+  }
+
+  subscribeToAll({ from, onEvent }: SubscribeOptions): Subscription {
+    let stopped = false;
+    let position = from;
+    let wakeUp: (() => void) | null = null;
+    const onWake = () => wakeUp?.();
+    this.wake.on('wake', onWake);
+    const pollMs = this.options.pollIntervalMs ?? 200;
+    const loop = async () => {
+      await this.ensureListening();
+      while (!stopped) {
+        const batch = await this.readAll(position, 500);
+        for (const event of batch) {
+          if (stopped) return;
+          await onEvent(event);
+          position = event.position;
+        }
+        if (batch.length < 500 && !stopped) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            wakeUp = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wakeUp = null;
+        }
+      }
+    };
+    const done = loop().finally(() => this.wake.off('wake', onWake));
+    return {
+      done,
+      stop: async () => {
+        stopped = true;
+        onWake();
+        await done.catch(() => undefined);
+      },
+    };
+  }
+
+  private ensureListening(): Promise<void> {
+    if (this.listening) return this.listening;
+    this.listening = (async () => {
+      const client = await this.pool.connect();
+      client.on('notification', () => this.wake.emit('wake'));
+      client.on('error', () => {
+        // The connection is gone; subscriptions keep polling, and the next one reconnects.
+        this.listener = null;
+        this.listening = null;
+      });
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      this.listener = client;
+    })();
+    return this.listening;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.listening) await this.listening.catch(() => undefined);
+    if (this.listener) {
+      const l = this.listener;
+      this.listener = null;
+      await l.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
+      l.release();
+    }
+  }
+}

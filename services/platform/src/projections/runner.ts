@@ -1,0 +1,121 @@
+import { type Pool, type PoolClient } from 'pg';
+import { type Position, type RecordedEvent, START, comparePositions } from '@frete/contracts';
+import { type Projector, asProjected, readModelMigrations } from '@frete/projections';
+import { type EventStore, type Subscription } from '../event-store/port';
+import { migrate } from '../db/migrate';
+
+export const READ_MODELS = 'read-models';
+
+const toPosition = (row: { commit_pos: string; prepare_pos: string }): Position => ({
+  commit: BigInt(row.commit_pos),
+  prepare: BigInt(row.prepare_pos),
+});
+
+/**
+ * Applies every projector to each event and moves the checkpoint in the same transaction. The checkpoint row is
+ * locked first and events at or before it are skipped, so a restart, a redelivery or a second runner on the same
+ * database never applies anything twice.
+ */
+export class ProjectionRunner {
+  private subscription: Subscription | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly pool: Pool,
+    private readonly projectors: Projector[],
+    readonly name: string = READ_MODELS,
+  ) {}
+
+  async prepare(): Promise<void> {
+    await migrate(this.pool, readModelMigrations);
+    await this.pool.query(
+      `INSERT INTO rm.projection_checkpoint (name, commit_pos, prepare_pos, updated_at) VALUES ($1, 0, 0, now())
+       ON CONFLICT (name) DO NOTHING`,
+      [this.name],
+    );
+  }
+
+  async position(): Promise<Position> {
+    const { rows } = await this.pool.query<{ commit_pos: string; prepare_pos: string }>(
+      `SELECT commit_pos, prepare_pos FROM rm.projection_checkpoint WHERE name = $1`,
+      [this.name],
+    );
+    return rows[0] ? toPosition(rows[0]) : START;
+  }
+
+  /** Applies a run of events in one transaction; returns how many were new. */
+  async apply(events: RecordedEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ commit_pos: string; prepare_pos: string }>(
+        `SELECT commit_pos, prepare_pos FROM rm.projection_checkpoint WHERE name = $1 FOR UPDATE`,
+        [this.name],
+      );
+      let checkpoint = rows[0] ? toPosition(rows[0]) : START;
+      let applied = 0;
+      for (const event of events) {
+        if (comparePositions(event.position, checkpoint) <= 0) continue;
+        await this.project(client, event);
+        checkpoint = event.position;
+        applied++;
+      }
+      if (applied > 0) {
+        await client.query(
+          `UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`,
+          [this.name, checkpoint.commit.toString(), checkpoint.prepare.toString()],
+        );
+      }
+      await client.query('COMMIT');
+      return applied;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async project(client: PoolClient, event: RecordedEvent): Promise<void> {
+    const projected = asProjected(event);
+    if (!projected) return;
+    for (const projector of this.projectors) await projector.apply(client, projected);
+  }
+
+  /** Reads the log from the checkpoint until nothing is left; batches share a transaction. */
+  async catchUp(batchSize = 200): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const from = await this.position();
+      const batch = await this.store.readAll(from, batchSize);
+      if (batch.length === 0) return total;
+      total += await this.apply(batch);
+    }
+  }
+
+  async start(): Promise<void> {
+    if (this.subscription) return;
+    const from = await this.position();
+    this.subscription = this.store.subscribeToAll({ from, onEvent: async (e) => void (await this.apply([e])) });
+  }
+
+  /** Settles when the live subscription ends (rejects with the error that stopped it). */
+  get done(): Promise<void> {
+    return this.subscription?.done ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    const s = this.subscription;
+    this.subscription = null;
+    await s?.stop();
+  }
+
+  /** Drops every read model, recreates the tables and replays the whole log. */
+  async rebuild(): Promise<number> {
+    await this.stop();
+    await this.pool.query('DROP SCHEMA IF EXISTS rm CASCADE');
+    await this.prepare();
+    return this.catchUp();
+  }
+}

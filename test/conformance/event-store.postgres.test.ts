@@ -1,0 +1,62 @@
+import { type RecordedEvent, START } from '@frete/contracts';
+import { PostgresEventStore } from '@frete/platform';
+import { freshDatabase, type TestDatabase } from '../support/db';
+import { eventStoreConformance, eventually, newEvent } from './event-store.suite';
+
+eventStoreConformance('PostgreSQL', async () => {
+  const db = await freshDatabase();
+  const store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
+  return { store, cleanup: async () => { await store.close(); await db.drop(); } };
+});
+
+describe('PostgreSQL event store: commit order', () => {
+  let db: TestDatabase;
+  let release: () => void = () => undefined;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered: () => void = () => undefined;
+    (globalThis as { slowEntered?: Promise<void> }).slowEntered = new Promise<void>((r) => (entered = r));
+    store = new PostgresEventStore(db.pool, {
+      pollIntervalMs: 20,
+      // The "slow" stream's transaction stays open, holding a lower sequence number, while others commit.
+      beforeCommit: async (_client, streamId) => {
+        if (streamId.startsWith('slow-')) {
+          entered();
+          await held;
+        }
+      },
+    });
+  });
+  afterAll(async () => {
+    release();
+    await store.close();
+    await db.drop();
+  });
+
+  it('never skips an event whose transaction committed after a later one', async () => {
+    const seen: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({ from: START, onEvent: async (e) => void seen.push(e) });
+    try {
+      const slow = store.append('slow-1', [newEvent('slow')], 'no_stream');
+      await (globalThis as { slowEntered?: Promise<void> }).slowEntered;
+      await store.append('fast-1', [newEvent('fast')], 'no_stream');
+      // The fast one has a higher sequence number and is committed; the slow one is still open.
+      const { rows } = await db.pool.query(`SELECT stream_id FROM es_events ORDER BY global_position`);
+      expect(rows.map((r) => r.stream_id)).toEqual(['fast-1']);
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await slow;
+      await eventually(() => seen.length === 2, 'both events to be delivered');
+      expect(seen.map((e) => e.type).sort()).toEqual(['fast', 'slow']);
+      const slowEvent = seen.find((e) => e.type === 'slow')!;
+      const fastEvent = seen.find((e) => e.type === 'fast')!;
+      // A reader that followed the sequence alone would have passed the slow event's number already.
+      expect(slowEvent.position.prepare).toBeLessThan(fastEvent.position.prepare);
+    } finally {
+      await sub.stop();
+    }
+  });
+});

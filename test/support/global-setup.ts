@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { Client } from 'pg';
+// Global setup runs outside jest's module map: import the dependency-free modules by path.
+import { createPool } from '../../services/platform/src/db/pool';
+import { migrate, platformMigrations } from '../../services/platform/src/db/migrate';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../services/platform/src/db/embedded';
+import { readModelMigrations } from '../../projections/src/migrations';
+
+declare global {
+  var __EMBEDDED_PG__: EmbeddedPostgres | undefined;
+}
+
+/**
+ * One real PostgreSQL for the run: TEST_DATABASE_URL when given (any database on the server; we create our own),
+ * otherwise embedded PostgreSQL from npm in .data/test-postgres. A migrated template database is cloned per test file.
+ */
+export default async function globalSetup(): Promise<void> {
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const pg = await startEmbeddedPostgres(path.join(__dirname, '..', '..', '.data', 'test-postgres'), { database: 'postgres' });
+    globalThis.__EMBEDDED_PG__ = pg;
+    adminUrl = pg.connectionString('postgres');
+    process.env.TEST_DATABASE_URL = adminUrl;
+  }
+  const template = `frete_tpl_${process.pid}`;
+  process.env.TEST_RUN_ID = String(process.pid);
+  process.env.TEST_TEMPLATE_DB = template;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${template}`;
+  const pool = createPool(url.toString(), 2);
+  await migrate(pool, platformMigrations);
+  await migrate(pool, readModelMigrations);
+  await pool.end();
+}
