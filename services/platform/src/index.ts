@@ -7,3 +7,6 @@ export * from './projections/runner';
 export * from './read-your-writes';
 export * from './commands/execute';
 export * from './event-store/eventstoredb';
+export * from './processors/processor';
+export * from './processors/derived-id';
+export * from './processors/direct';

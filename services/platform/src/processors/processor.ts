@@ -1,0 +1,18 @@
+import { type RecordedEvent } from '@frete/contracts';
+
+/**
+ * A processor reacts to events (emission, payout). Delivery is at least once, whichever transport carries it, so
+ * a handler must make its effects idempotent: derive the ids of the events it appends from the event it handles
+ * (see `derivedEventId`), so that a redelivery appends nothing new.
+ */
+export interface Processor {
+  readonly name: string;
+  handles(eventType: string): boolean;
+  handle(event: RecordedEvent): Promise<void>;
+}
+
+/** Carries events to a processor: straight from the event store (embedded default) or over Kafka. */
+export interface ProcessorTransport {
+  start(processor: Processor): Promise<void>;
+  stop(): Promise<void>;
+}
