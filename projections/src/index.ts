@@ -17,3 +17,6 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   certificadoProjector,
   atividadeProjector,
 ];
+export * from './configuracao/queries';
+export * from './certificado/queries';
+export * from './atividade/queries';

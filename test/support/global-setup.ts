@@ -5,6 +5,7 @@ import { createPool } from '../../services/platform/src/db/pool';
 import { migrate, platformMigrations } from '../../services/platform/src/db/migrate';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../services/platform/src/db/embedded';
 import { readModelMigrations } from '../../projections/src/migrations';
+import { startKafkaIfNeeded } from './kafka';
 
 declare global {
   var __EMBEDDED_PG__: EmbeddedPostgres | undefined;
@@ -15,6 +16,7 @@ declare global {
  * otherwise embedded PostgreSQL from npm in .data/test-postgres. A migrated template database is cloned per test file.
  */
 export default async function globalSetup(): Promise<void> {
+  const kafka = startKafkaIfNeeded(); // in parallel with PostgreSQL; never rejects (sets KAFKA_SKIP_REASON instead)
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const pg = await startEmbeddedPostgres(path.join(__dirname, '..', '..', '.data', 'test-postgres'), { database: 'postgres' });
@@ -36,4 +38,5 @@ export default async function globalSetup(): Promise<void> {
   await migrate(pool, platformMigrations);
   await migrate(pool, readModelMigrations);
   await pool.end();
+  await kafka;
 }

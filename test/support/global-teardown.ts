@@ -1,6 +1,8 @@
 import { Client } from 'pg';
+import { stopKafkaIfStarted } from './kafka';
 
 export default async function globalTeardown(): Promise<void> {
+  await stopKafkaIfStarted();
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

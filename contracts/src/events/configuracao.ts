@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Endereco, RegimeTributario } from '../http/configuracao';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
 /** Only the fields that changed; null means cleared. */
 export const ConfiguracaoAtualizada = Type.Object({

@@ -25,7 +25,7 @@ export const Endereco = Type.Object(
 );
 export type Endereco = Static<typeof Endereco>;
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
 export const InscricaoEstadual = Type.String({
   pattern: '^(ISENTO|[0-9]{2,14})$',

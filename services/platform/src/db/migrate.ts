@@ -32,6 +32,7 @@ export async function migrate(pool: Pool, set: MigrationSet): Promise<void> {
       ignorePattern: '(\\..*)|(.*\\.md)',
     });
   } finally {
-    client.release();
+    // The runner changes search_path on its connection: never hand that connection back to the pool.
+    client.release(true);
   }
 }

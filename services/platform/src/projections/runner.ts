@@ -94,6 +94,20 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Applies the log until the checkpoint reaches `target` (a write's position). "Nothing left to read" is not
+   * enough: an older transaction still open anywhere in the cluster keeps newer events invisible for a moment.
+   */
+  async catchUpTo(target: Position, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      await this.catchUp();
+      if (comparePositions(await this.position(), target) >= 0) return;
+      if (Date.now() > deadline) throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
   async start(): Promise<void> {
     if (this.subscription) return;
     const from = await this.position();

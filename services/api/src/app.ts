@@ -1,0 +1,89 @@
+import './fastify-types';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ApiError, envelope, errorHandler } from './errors';
+import { requestId } from './request-id';
+import { SHARED_SCHEMAS } from './schemas';
+import { type ApiDeps } from './deps';
+import { authentication } from './plugins/authentication';
+import { methodNotAllowed } from './plugins/method-not-allowed';
+import { healthRoutes } from './routes/health';
+import { oauthRoutes } from './routes/oauth';
+import { fiscalRoutes } from './routes/fiscal';
+
+export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
+
+export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.setErrorHandler(errorHandler);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Freight Fiscal and Driver-Payout API',
+        version: '1.0.0',
+        description: 'Fiscal v1: CT-e, counter-CT-e, CIOT, MDF-e, NF-e, installments, registrations, regulator queries and toll pass. ' +
+          'Every failure uses the envelope `{ error: { code, message, request_id, details? } }`.',
+      },
+      servers: [{ url: deps.config.publicUrl ?? '/' }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A static API key (`fk_hml_…`/`fk_prd_…`) or an OAuth 2.0 access token (JWT)' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 20, fields: 20, parts: 40 } });
+  await app.register(rateLimit, {
+    global: true,
+    max: deps.config.rateLimitIpPerMin,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `ip:${req.ip}`,
+    errorResponseBuilder: (_req, ctx) =>
+      new ApiError('limite_requisicoes', `too many requests from this address; retry in ${Math.ceil(ctx.ttl / 1000)} s`, undefined, {
+        'Retry-After': String(Math.ceil(ctx.ttl / 1000)),
+      }),
+  });
+  await app.register(methodNotAllowed);
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope('nao_encontrado', `no route ${request.method} ${request.url.split('?')[0]}`, request.id));
+  });
+
+  await app.register(healthRoutes(deps));
+  await app.register(oauthRoutes(deps));
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRoute', (route) => {
+        if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), public: true };
+      });
+      await v1.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+      v1.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+      await v1.register(authentication(deps));
+      await v1.register(fiscalRoutes(deps), { prefix: '/fiscal' });
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,16 @@
+import { type Pool } from 'pg';
+import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault } from '@frete/platform';
+
+/** What the API needs from the platform; the composition root (tsyringe) provides it. */
+export interface ApiDeps {
+  config: AppConfig;
+  pool: Pool;
+  store: EventStore;
+  readYourWrites: ReadYourWrites;
+  authenticator: Authenticator;
+  tokens: TokenService;
+  certificates: CertificateVault;
+  clock: () => Date;
+  /** False until the service can answer (migrations done, subscriptions started). */
+  ready: () => boolean;
+}

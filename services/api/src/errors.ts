@@ -1,0 +1,73 @@
+import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ErrorCode, ErrorCodes, type ErrorEnvelope, type FieldError } from '@frete/contracts';
+import { Rejection } from '@frete/domain';
+
+/** An error the edge raises on purpose; the handler writes it in the envelope with its code's status. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorEnvelope['error']['details'],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const envelope = (code: string, message: string, requestId: string, details?: ErrorEnvelope['error']['details']): ErrorEnvelope => ({
+  error: { code, message, request_id: requestId, ...(details ? { details } : {}) },
+});
+
+/** AJV's errors as `{ field, message }` with dotted paths (`endereco.uf`, `ctes.0.pernas.1`). */
+export function fieldErrors(error: FastifyError): FieldError[] {
+  const prefix = error.validationContext && error.validationContext !== 'body' ? `${error.validationContext}.` : '';
+  return (error.validation ?? []).map((v) => {
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const params = v.params as Record<string, unknown>;
+    const leaf = typeof params.missingProperty === 'string' ? params.missingProperty
+      : typeof params.additionalProperty === 'string' ? params.additionalProperty : '';
+    const field = prefix + [path, leaf].filter(Boolean).join('.');
+    const message = typeof params.additionalProperty === 'string' ? 'unknown field' : (v.message ?? 'invalid');
+    return { field: field || prefix.replace(/\.$/, '') || '(body)', message };
+  });
+}
+
+/** Keeps only the most useful error per field: AJV reports every branch of a union. */
+const dedupe = (fields: FieldError[]) => {
+  const seen = new Map<string, FieldError>();
+  for (const f of fields) if (!seen.has(f.field)) seen.set(f.field, f);
+  return [...seen.values()];
+};
+
+export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const id = request.id;
+  const send = (status: number, body: ErrorEnvelope) => reply.status(status).type('application/json; charset=utf-8').send(body);
+  if (error instanceof ApiError) {
+    if (error.headers) reply.headers(error.headers);
+    return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
+  }
+  if (error instanceof Rejection) return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    const fields = dedupe(fieldErrors(fe));
+    const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+    return send(400, envelope('validacao', message || 'invalid input', id, { fields }));
+  }
+  switch (fe.statusCode) {
+    case 400:
+      return send(400, envelope('validacao', fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty JSON body' : 'malformed request body: ' + safeMessage(fe), id, { fields: [{ field: '(body)', message: 'malformed' }] }));
+    case 413:
+      return send(413, envelope('payload_muito_grande', 'payload too large', id));
+    case 415:
+      return send(415, envelope('tipo_de_midia_nao_suportado', `unsupported content type '${request.headers['content-type'] ?? ''}'`, id));
+    case 404:
+      return send(404, envelope('nao_encontrado', 'not found', id));
+    case 429:
+      return send(429, envelope('limite_requisicoes', 'too many requests', id));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return send(500, envelope('erro_interno', 'internal error', id));
+}
+
+/** JSON parse messages name a position, never internals; other messages are replaced. */
+const safeMessage = (e: FastifyError) => (/^(Unexpected|Expected|Body|Bad control|Unterminated)/.test(e.message) ? e.message : 'cannot parse body');

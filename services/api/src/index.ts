@@ -1,0 +1,3 @@
+export * from './app';
+export * from './deps';
+export * from './errors';

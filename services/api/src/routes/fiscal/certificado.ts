@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyRequest } from 'fastify';
+import { CertificateMetadata, CertificateRemoval, DataEnvelope } from '@frete/contracts';
+import { certificadoDecider } from '@frete/domain';
+import { certificadoOf } from '@frete/projections';
+import { Pkcs12Error, execute, readPkcs12 } from '@frete/platform';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { commandContext, principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+
+export const certificadoStream = (companyId: string) => `certificado-${companyId}`;
+
+const MAX_FILE = 10 * 1024 * 1024;
+const FILE_TYPES = ['application/x-pkcs12', 'application/octet-stream'];
+
+interface Upload {
+  file: Buffer;
+  filename: string;
+  password: string;
+}
+
+/** Reads the two multipart parts; any shape problem is 400 `validacao` naming the part. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw new ApiError('tipo_de_midia_nao_suportado', 'send multipart/form-data with parts `file` and `cert_pass`');
+  }
+  let file: { buffer: Buffer; filename: string; mimetype: string } | null = null;
+  let password: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const buffer = await part.toBuffer();
+        if (part.fieldname === 'file') file = { buffer, filename: part.filename, mimetype: part.mimetype };
+      } else if (part.fieldname === 'cert_pass' && typeof part.value === 'string') {
+        password = part.value;
+      }
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', 'certificate file over 10 MB');
+    throw err;
+  }
+  const fields = [
+    ...(file ? [] : [{ field: 'file', message: 'required: the .pfx or .p12 file' }]),
+    ...(password === null ? [{ field: 'cert_pass', message: 'required: the certificate password' }] : []),
+  ];
+  if (fields.length > 0) throw new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+  if (!/\.(pfx|p12)$/i.test(file!.filename)) {
+    throw new ApiError('validacao', 'file: must be a .pfx or .p12 file', { fields: [{ field: 'file', message: 'extension must be .pfx or .p12' }] });
+  }
+  if (!FILE_TYPES.includes(file!.mimetype)) {
+    throw new ApiError('validacao', `file: content type must be ${FILE_TYPES.join(' or ')}`, { fields: [{ field: 'file', message: `content type ${file!.mimetype} not accepted` }] });
+  }
+  if (file!.buffer.length > MAX_FILE) throw new ApiError('payload_muito_grande', 'certificate file over 10 MB');
+  return { file: file!.buffer, filename: file!.filename, password: password! };
+}
+
+export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const env = deps.config.environment;
+  const metadata = async (companyId: string) => {
+    const c = await certificadoOf(deps.pool, companyId);
+    const now = deps.clock().getTime();
+    return {
+      presente: c !== null,
+      titular: c?.titular ?? null,
+      cnpj: c?.cnpj ?? null,
+      emissor: c?.emissor ?? null,
+      serial: c?.serial ?? null,
+      valido_de: c?.valido_de.toISOString() ?? null,
+      valido_ate: c?.valido_ate.toISOString() ?? null,
+      dias_para_expirar: c ? Math.floor((c.valido_ate.getTime() - now) / 86_400_000) : null,
+      nome_arquivo: c?.nome_arquivo ?? null,
+      enviado_em: c?.enviado_em.toISOString() ?? null,
+    };
+  };
+
+  app.get('/certificado', {
+    schema: {
+      tags: ['fiscal: certificado'],
+      summary: 'Metadata of the A1 certificate; never the file nor the password',
+      response: { 200: DataEnvelope(Type.Ref(CertificateMetadata)), ...errors() },
+    },
+  }, async (request) => ({ data: await metadata(principalOf(request).companyId), environment: env }));
+
+  app.post('/certificado', {
+    // The body is multipart, not JSON: the schema documents it, readUpload validates it.
+    validatorCompiler: () => () => true,
+    schema: {
+      tags: ['fiscal: certificado'],
+      summary: 'Sends or replaces the A1 certificate (.pfx/.p12, up to 10 MB)',
+      description: 'The PKCS#12 is opened with `cert_pass`. 422: `certificado_senha_incorreta`, `certificado_invalido` (not a PKCS#12, no key, no CNPJ), ' +
+        '`certificado_expirado`, `certificado_cnpj_divergente` (CNPJ root differs from the company). File and password are kept encrypted.',
+      consumes: ['multipart/form-data'],
+      body: Type.Object({
+        file: Type.String({ format: 'binary', description: '.pfx or .p12; application/x-pkcs12 or application/octet-stream' }),
+        cert_pass: Type.String({ description: 'Certificate password (never returned)' }),
+      }),
+      response: { 201: DataEnvelope(Type.Ref(CertificateMetadata)), ...errors(400, 413, 415, 422) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const upload = await readUpload(request);
+    let contents;
+    try {
+      contents = readPkcs12(upload.file, upload.password);
+    } catch (err) {
+      if (err instanceof Pkcs12Error) {
+        if (err.reason === 'wrong_password') throw new ApiError('certificado_senha_incorreta', 'the password does not open this certificate');
+        throw new ApiError('certificado_invalido', `not a usable A1 certificate (${err.reason.replace(/_/g, ' ')})`);
+      }
+      throw err;
+    }
+    const blobId = await deps.certificates.store(p.companyId, upload.file, upload.password);
+    try {
+      await execute(deps, certificadoStream(p.companyId), certificadoDecider, {
+        type: 'EnviarCertificado',
+        company_id: p.companyId,
+        company_cnpj: p.company.cnpj,
+        blob_id: blobId,
+        sha256: createHash('sha256').update(upload.file).digest('hex'),
+        nome_arquivo: upload.filename,
+        certificado: contents.lido,
+      }, commandContext(request, deps));
+    } catch (err) {
+      await deps.certificates.discard(p.companyId, blobId);
+      throw err;
+    }
+    await deps.certificates.discardExcept(p.companyId, blobId);
+    await deps.readYourWrites.waitFor(p.companyId);
+    return reply.status(201).send({ data: await metadata(p.companyId), environment: env });
+  });
+
+  app.delete('/certificado', {
+    schema: {
+      tags: ['fiscal: certificado'],
+      summary: 'Removes the certificate; idempotent (`removed` false when there was none)',
+      response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors(422) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const { events } = await execute(deps, certificadoStream(p.companyId), certificadoDecider, {
+      type: 'RemoverCertificado',
+      company_id: p.companyId,
+    }, commandContext(request, deps));
+    // Crypto-shredding: once the event says it is gone, the sealed file and password go too.
+    if (events.length > 0) await deps.certificates.discardAll(p.companyId);
+    return { data: { removed: events.length > 0 }, environment: env };
+  });
+};

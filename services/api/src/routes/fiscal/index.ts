@@ -1,0 +1,28 @@
+import { type FastifyPluginAsync } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { ApiError } from '../../errors';
+import { type ApiDeps } from '../../deps';
+import { statusRoutes } from './status';
+import { configuracaoRoutes } from './configuracao';
+import { certificadoRoutes } from './certificado';
+
+/** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
+export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), scope: 'fiscal' };
+  });
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    max: deps.config.rateLimitFiscalPerMin,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `carrier:${req.principal?.companyId ?? req.ip}`,
+    errorResponseBuilder: (_req, ctx) =>
+      new ApiError('limite_requisicoes', `fiscal rate limit of ${ctx.max} requests per minute reached for this carrier; retry in ${Math.ceil(ctx.ttl / 1000)} s`, undefined, {
+        'Retry-After': String(Math.ceil(ctx.ttl / 1000)),
+      }),
+  });
+  await app.register(statusRoutes(deps));
+  await app.register(configuracaoRoutes(deps));
+  await app.register(certificadoRoutes(deps));
+};

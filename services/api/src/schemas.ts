@@ -1,0 +1,49 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  Catalogos,
+  CertificateMetadata,
+  CertificateRemoval,
+  ErrorEnvelope,
+  FiscalConfiguration,
+  FiscalConfigurationUpdate,
+  FiscalStatus,
+  OAuthError,
+  Painel,
+  TokenRequest,
+  TokenResponse,
+} from '@frete/contracts';
+
+/** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
+export const SHARED_SCHEMAS: TSchema[] = [
+  ErrorEnvelope,
+  FiscalConfiguration,
+  FiscalConfigurationUpdate,
+  CertificateMetadata,
+  CertificateRemoval,
+  FiscalStatus,
+  Painel,
+  Catalogos,
+  TokenRequest,
+  TokenResponse,
+  OAuthError,
+];
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'validacao: invalid input; `error.details.fields` names each field',
+  401: 'nao_autenticado: credential missing, invalid, expired or of the other environment',
+  403: 'escopo_nao_habilitado, transportadora_nao_habilitada or homologacao_obrigatoria',
+  404: 'nao_encontrado (also for another company\'s resource)',
+  405: 'metodo_nao_permitido',
+  413: 'payload_muito_grande',
+  415: 'tipo_de_midia_nao_suportado',
+  422: 'a business rule was not met; `error.code` says which',
+  429: 'limite_requisicoes; `Retry-After` gives seconds',
+  500: 'erro_interno, without integration details',
+  503: 'a dependency is temporarily unavailable; retry with backoff',
+};
+
+/** The error responses of a route, each the one envelope of spec section 7. */
+export function errors(...statuses: number[]): Record<number, TSchema> {
+  const all = [...new Set([401, 403, 429, 500, ...statuses])];
+  return Object.fromEntries(all.map((s) => [s, Type.Ref(ErrorEnvelope, { description: ERROR_DESCRIPTIONS[s] ?? 'error' })]));
+}

@@ -1,0 +1,141 @@
+import { type Pool } from 'pg';
+import { type Kafka, type Producer, Partitioners } from 'kafkajs';
+import { type RecordedEvent } from '@frete/contracts';
+import { type EventStore, type Subscription } from '../event-store/port';
+import { SubscriptionCheckpoints } from '../processors/direct';
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, encodeEvent } from './codec';
+import { ensureTopic } from './kafka';
+
+export interface KafkaRelayOptions {
+  topic: string;
+  /** Name of the relay's row in `subscription_checkpoints`. */
+  checkpointName?: string;
+  /** When the relay creates the topic: its partitions (default 6) and replication factor (default 1). */
+  partitions?: number;
+  replicationFactor?: number;
+  /** Told when following the store or producing failed; the relay then starts again from its checkpoint. */
+  onError?: (err: unknown) => void;
+  /** Pause before starting again after a failure (default 1000 ms). */
+  retryDelayMs?: number;
+}
+
+/**
+ * Follows the event store from a checkpoint and produces each event to Kafka, keyed by its stream, so that all
+ * events of one stream land in one partition in stream order. The producer is idempotent with one request in
+ * flight, and each event is sent only after the previous one was acknowledged, so the broker's order per stream is
+ * the store's. The checkpoint moves after the broker acknowledged: a crash in between sends the event again
+ * (at-least-once), which consumers absorb because processors are idempotent.
+ */
+export class KafkaRelay {
+  readonly checkpointName: string;
+  private readonly checkpoints: SubscriptionCheckpoints;
+  private running = false;
+  private producer: Producer | null = null;
+  private subscription: Subscription | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private restarting: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    pool: Pool,
+    private readonly kafka: Kafka,
+    private readonly options: KafkaRelayOptions,
+  ) {
+    this.checkpointName = options.checkpointName ?? 'relay:kafka';
+    this.checkpoints = new SubscriptionCheckpoints(pool);
+  }
+
+  /** Ensures the topic, connects the producer and starts following the store from the checkpoint. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await ensureTopic(this.kafka, this.options.topic, {
+        partitions: this.options.partitions,
+        replicationFactor: this.options.replicationFactor,
+      });
+      await this.follow();
+    } catch (err) {
+      this.running = false;
+      await this.disconnectProducer();
+      throw err;
+    }
+  }
+
+  /** Stops after the event in hand was sent and checkpointed. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.restarting?.catch(() => undefined);
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.stop();
+    await this.disconnectProducer();
+  }
+
+  private async follow(): Promise<void> {
+    const producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    this.producer = producer;
+    await producer.connect();
+    const from = await this.checkpoints.get(this.checkpointName);
+    if (!this.running) return;
+    const subscription = this.store.subscribeToAll({ from, onEvent: (event) => this.relay(producer, event) });
+    this.subscription = subscription;
+    subscription.done.then(
+      () => undefined,
+      (err: unknown) => {
+        if (!this.running || this.subscription !== subscription) return;
+        this.subscription = null;
+        this.options.onError?.(err);
+        this.scheduleRestart();
+      },
+    );
+  }
+
+  private async relay(producer: Producer, event: RecordedEvent): Promise<void> {
+    await producer.send({
+      topic: this.options.topic,
+      acks: -1,
+      messages: [
+        {
+          key: event.streamId,
+          value: encodeEvent(event),
+          headers: { [EVENT_TYPE_HEADER]: event.type, [EVENT_ID_HEADER]: event.id },
+        },
+      ],
+    });
+    await this.checkpoints.set(this.checkpointName, event.position);
+  }
+
+  private scheduleRestart(): void {
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.running) return;
+      this.restarting = (async () => {
+        await this.disconnectProducer();
+        if (this.running) await this.follow();
+      })()
+        .catch((err: unknown) => {
+          if (!this.running) return;
+          this.options.onError?.(err);
+          this.scheduleRestart();
+        })
+        .finally(() => {
+          this.restarting = null;
+        });
+    }, this.options.retryDelayMs ?? 1000);
+  }
+
+  private async disconnectProducer(): Promise<void> {
+    const producer = this.producer;
+    this.producer = null;
+    await producer?.disconnect().catch(() => undefined);
+  }
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import { type Pool } from 'pg';
+import { READ_MODEL_PROJECTORS } from '@frete/projections';
+import { type AppConfig } from './config/config';
+import { createPool } from './db/pool';
+import { migrate, platformMigrations } from './db/migrate';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded';
+import { type EventStore } from './event-store/port';
+import { PostgresEventStore } from './event-store/postgres';
+import { EventStoreDbEventStore } from './event-store/eventstoredb';
+import { ProjectionRunner } from './projections/runner';
+import { ReadYourWrites } from './read-your-writes';
+import { TokenService } from './auth/tokens';
+import { Authenticator } from './auth/authenticator';
+import { SecretCipher } from './secrets/cipher';
+import { SecureBlobs } from './secrets/blobs';
+import { CertificateVault } from './certificates/vault';
+import { Operator } from './operator/operator';
+
+/** Everything the services share, built once per process from the configuration. */
+export interface Platform {
+  config: AppConfig;
+  pool: Pool;
+  store: EventStore;
+  projections: ProjectionRunner;
+  readYourWrites: ReadYourWrites;
+  tokens: TokenService;
+  authenticator: Authenticator;
+  certificates: CertificateVault;
+  operator: Operator;
+  clock: () => Date;
+  embedded: EmbeddedPostgres | null;
+  close(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  clock?: () => Date;
+  /** Tests hand in a database of their own. */
+  pool?: Pool;
+}
+
+export async function startPlatform(config: AppConfig, options: PlatformOptions = {}): Promise<Platform> {
+  let embedded: EmbeddedPostgres | null = null;
+  let pool = options.pool;
+  if (!pool) {
+    let url = config.databaseUrl;
+    if (!url) {
+      embedded = await startEmbeddedPostgres(config.dataDir);
+      url = embedded.connectionString();
+    }
+    pool = createPool(url, 20);
+  }
+  await migrate(pool, platformMigrations);
+  const store: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
+  const projections = new ProjectionRunner(store, pool, READ_MODEL_PROJECTORS);
+  await projections.prepare();
+  const clock = options.clock ?? (() => new Date());
+  const cipher = new SecretCipher(config.secretsKey);
+  const tokens = new TokenService(pool, cipher, config.environment, config.publicUrl ?? 'frete-fiscal');
+  await tokens.ensureKey();
+  const ownPool = !options.pool;
+  const p = pool;
+  return {
+    config,
+    pool,
+    store,
+    projections,
+    readYourWrites: new ReadYourWrites(pool, config.readYourWritesTimeoutMs),
+    tokens,
+    authenticator: new Authenticator(pool, tokens, config.environment),
+    certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
+    operator: new Operator(store, pool, projections, config.environment, clock),
+    clock,
+    embedded,
+    close: async () => {
+      await projections.stop();
+      await store.close();
+      if (ownPool) await p.end();
+      await embedded?.stop();
+    },
+  };
+}

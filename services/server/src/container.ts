@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { container, type DependencyContainer } from 'tsyringe';
+import { type ApiDeps } from '@frete/api';
+import { type Platform, type Processor } from '@frete/platform';
+import { EmissionProcessor } from '@frete/emission-processor';
+import { PayoutProcessor } from '@frete/payout-processor';
+
+export const TOKENS = {
+  Platform: Symbol('Platform'),
+  ApiDeps: Symbol('ApiDeps'),
+  Processors: Symbol('Processors'),
+  Ready: Symbol('Ready'),
+} as const;
+
+/** The composition root: what each service needs, made from the one platform of this process. */
+export function compose(platform: Platform, ready: () => boolean): DependencyContainer {
+  const c = container.createChildContainer();
+  c.register<Platform>(TOKENS.Platform, { useValue: platform });
+  c.register<() => boolean>(TOKENS.Ready, { useValue: ready });
+  c.register<ApiDeps>(TOKENS.ApiDeps, {
+    useFactory: (r) => {
+      const p = r.resolve<Platform>(TOKENS.Platform);
+      return {
+        config: p.config,
+        pool: p.pool,
+        store: p.store,
+        readYourWrites: p.readYourWrites,
+        authenticator: p.authenticator,
+        tokens: p.tokens,
+        certificates: p.certificates,
+        clock: p.clock,
+        ready: r.resolve<() => boolean>(TOKENS.Ready),
+      };
+    },
+  });
+  c.register<Processor[]>(TOKENS.Processors, { useFactory: () => [new EmissionProcessor(), new PayoutProcessor()] });
+  return c;
+}

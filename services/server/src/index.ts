@@ -1,0 +1,3 @@
+export * from './services';
+export * from './container';
+export * from './demo';

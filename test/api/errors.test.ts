@@ -1,0 +1,64 @@
+import { startTestApp, expectError, request, type TestApp, type TestCarrier } from '../support/app';
+
+describe('error envelope and request ids', () => {
+  let app: TestApp;
+  let carrier: TestCarrier;
+  beforeAll(async () => {
+    app = await startTestApp();
+    carrier = await app.carrier();
+  });
+  afterAll(() => app?.close());
+
+  it('generates X-Request-Id, and keeps a reasonable incoming one', async () => {
+    const generated = await carrier.call('GET', '/v1/fiscal/configuracao');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await carrier.call('GET', '/v1/fiscal/configuracao', undefined, { 'x-request-id': 'integrator-req-0001' });
+    expect(kept.headers.get('x-request-id')).toBe('integrator-req-0001');
+    const refused = await carrier.call('GET', '/v1/fiscal/configuracao', undefined, { 'x-request-id': 'bad id with spaces <script>' });
+    expect(refused.headers.get('x-request-id')).not.toContain(' ');
+  });
+
+  it('answers an unknown route with 404 nao_encontrado', async () => {
+    expectError(await carrier.call('GET', '/v1/fiscal/nada'), 404, 'nao_encontrado');
+    expectError(await request(`${app.url}/nothing/here`, 'GET'), 404, 'nao_encontrado');
+  });
+
+  it('answers a known path with another method with 405 and Allow', async () => {
+    const res = await carrier.call('PATCH', '/v1/fiscal/configuracao', {});
+    expectError(res, 405, 'metodo_nao_permitido');
+    expect(res.headers.get('allow')).toContain('PUT');
+  });
+
+  it('answers malformed JSON with 400 validacao', async () => {
+    const res = await carrier.call('PUT', '/v1/fiscal/configuracao', '{"rntrc": ', { 'content-type': 'application/json' });
+    expectError(res, 400, 'validacao');
+  });
+
+  it('names every failing field in error.details.fields', async () => {
+    const res = await carrier.call('PUT', '/v1/fiscal/configuracao', { rntrc: '123', serie_cte: 'x', endereco: { uf: 'XX' }, outro: 1 });
+    const body = expectError(res, 400, 'validacao');
+    const fields = body.error.details.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['rntrc', 'serie_cte', 'endereco.logradouro', 'endereco.uf', 'outro']));
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const res = await carrier.call('PUT', '/v1/fiscal/configuracao', JSON.stringify({ rntrc: 'x'.repeat(3 * 1024 * 1024) }), { 'content-type': 'application/json' });
+    expectError(res, 413, 'payload_muito_grande');
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    expectError(await carrier.call('PUT', '/v1/fiscal/configuracao', 'rntrc=1', { 'content-type': 'text/csv' }), 415, 'tipo_de_midia_nao_suportado');
+  });
+
+  it('answers an internal failure with 500 and no internals', async () => {
+    await app.db.pool.query('ALTER TABLE rm.configuracoes_fiscais RENAME TO configuracoes_fiscais_gone');
+    try {
+      const res = await carrier.call('GET', '/v1/fiscal/configuracao');
+      const body = expectError(res, 500, 'erro_interno');
+      expect(res.text).not.toMatch(/configuracoes|relation|SELECT|at .*\.ts|stack/i);
+      expect(body.error.message).toBe('internal error');
+    } finally {
+      await app.db.pool.query('ALTER TABLE rm.configuracoes_fiscais_gone RENAME TO configuracoes_fiscais');
+    }
+  });
+});

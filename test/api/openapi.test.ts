@@ -1,0 +1,47 @@
+import { request, startTestApp, type TestApp } from '../support/app';
+
+describe('OpenAPI, docs and health', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  it('GET /health answers 200 once ready', async () => {
+    const res = await request(`${app.url}/health`, 'GET');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', environment: 'homologacao' });
+  });
+
+  it('documents every route that exists, generated from the schemas', async () => {
+    const res = await request(`${app.url}/v1/openapi.json`, 'GET');
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.version).toBe('1.0.0');
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const m of Object.keys(ops)) documented.add(`${m.toUpperCase()} ${path}`);
+    }
+    const routes = app.running.api!.printRoutes({ commonPrefix: false, includeHooks: false });
+    const expected = [
+      'POST /oauth/token', 'GET /.well-known/jwks.json', 'GET /health',
+      'GET /v1/fiscal/status', 'GET /v1/fiscal/catalogos', 'GET /v1/fiscal/painel',
+      'GET /v1/fiscal/configuracao', 'PUT /v1/fiscal/configuracao',
+      'GET /v1/fiscal/certificado', 'POST /v1/fiscal/certificado', 'DELETE /v1/fiscal/certificado',
+    ];
+    for (const e of expected) expect(documented).toContain(e);
+    expect(routes).toContain('configuracao');
+    const put = doc.paths['/v1/fiscal/configuracao'].put;
+    expect(put.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/FiscalConfigurationUpdate');
+    expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '422', '429', '500']));
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.code).toBeDefined();
+    expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
+  });
+
+  it('serves a browsable docs page', async () => {
+    const res = await fetch(`${app.url}/v1/docs/`, { redirect: 'follow' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/swagger-ui/i);
+  });
+});

@@ -1,0 +1,79 @@
+import { type RecordedEvent } from '@frete/contracts';
+import { DirectTransport, PostgresEventStore, type Processor, SubscriptionCheckpoints, derivedEventId } from '@frete/platform';
+import { freshDatabase, type TestDatabase } from '../support/db';
+import { eventually, newEvent } from '../conformance/event-store.suite';
+
+describe('DirectTransport', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.drop();
+  });
+
+  it('redelivers an event after a crash between handling and checkpoint, with no second effect', async () => {
+    const calls = new Map<string, number>();
+    let crashOn: string | null = null;
+    const processor: Processor = {
+      name: 'pong-direct',
+      handles: (type) => type === 'test.pinged',
+      handle: async (ping: RecordedEvent) => {
+        calls.set(ping.id, (calls.get(ping.id) ?? 0) + 1);
+        await store.append(
+          `pong-${ping.streamId}`,
+          [
+            {
+              id: derivedEventId(ping.id, 'pong'),
+              type: 'test.ponged',
+              schemaVersion: 1,
+              data: { ping: ping.id },
+              metadata: { ...ping.metadata, causation_id: ping.id, actor: 'processor:pong-direct' },
+            },
+          ],
+          'any',
+        );
+        if (ping.id === crashOn) {
+          crashOn = null;
+          // Acted, and dies before the transport moves the checkpoint.
+          throw new Error('simulated crash after acting');
+        }
+      },
+    };
+
+    const pings = [newEvent('test.pinged'), newEvent('test.pinged'), newEvent('test.pinged')];
+    await store.append('ping-1', [pings[0]!], 'no_stream');
+    await store.append('ping-2', [pings[1]!, newEvent('test.other')], 'no_stream');
+    await store.append('ping-3', [pings[2]!], 'no_stream');
+    crashOn = pings[1]!.id;
+
+    const first = new DirectTransport(store, db.pool);
+    await first.start(processor);
+    await eventually(() => calls.get(pings[1]!.id) === 1 && crashOn === null, 'the crash on the second ping');
+    await first.stop();
+    // The effect happened; the checkpoint stands at the first ping, before the one that crashed.
+    expect(await store.readStream('pong-ping-2')).toHaveLength(1);
+    const checkpoints = new SubscriptionCheckpoints(db.pool);
+    const [firstPing] = await store.readStream('ping-1');
+    expect(await checkpoints.get('processor:pong-direct')).toEqual(firstPing!.position);
+    expect(calls.get(pings[2]!.id)).toBeUndefined();
+
+    const second = new DirectTransport(store, db.pool);
+    await second.start(processor);
+    try {
+      await eventually(() => calls.get(pings[2]!.id) === 1, 'the third ping');
+    } finally {
+      await second.stop();
+    }
+
+    expect(pings.map((p) => calls.get(p.id))).toEqual([1, 2, 1]);
+    for (const [i, ping] of pings.entries()) {
+      const pongs = await store.readStream(`pong-ping-${i + 1}`);
+      expect(pongs.map((e) => e.id)).toEqual([derivedEventId(ping.id, 'pong')]);
+    }
+  });
+});

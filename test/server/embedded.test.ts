@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { builtEntry, runNode, startUntil, stopProcess } from '../support/processes';
+import { request } from '../support/app';
+
+/** `pnpm start` with no configuration: embedded PostgreSQL, every service in one process, a demo credential. */
+describe('embedded default (the service as a newcomer starts it)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-embedded-'));
+  const env = { DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', APP_ENVIRONMENT: '' };
+  const ready = /API: (http:\/\/[^\s]+)\/v1[\s\S]*API key \(all scopes\): (fk_hml_\S+)/;
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts, serves the demo carrier, keeps its data across a restart, and shares it with the operator tool', async () => {
+    const entry = builtEntry('services/server/dist/main.js');
+    const first = await startUntil(entry, env, ready, 120_000);
+    const [, url, key] = first.match;
+    let secondRun: Awaited<ReturnType<typeof startUntil>> | null = null;
+    try {
+      const auth = { authorization: `Bearer ${key}` };
+      expect((await request(`${url}/health`, 'GET')).status).toBe(200);
+      const put = await request(`${url}/v1/fiscal/configuracao`, 'PUT', { rntrc: '11223344' }, auth);
+      expect(put.status).toBe(200);
+      const listed = await runNode(builtEntry('services/ops/dist/main.js'), ['company', 'list'], env);
+      expect(JSON.parse(listed.stdout).map((c: { cnpj: string }) => c.cnpj)).toContain('11222333000181');
+      expect(await stopProcess(first.child)).toBe(0);
+
+      secondRun = await startUntil(entry, env, ready, 120_000);
+      const [, url2, key2] = secondRun.match;
+      expect(key2).toBe(key);
+      const get = await request(`${url2}/v1/fiscal/configuracao`, 'GET', undefined, { authorization: `Bearer ${key2}` });
+      expect(get.body.data.rntrc).toBe('11223344');
+    } finally {
+      await stopProcess(first.child);
+      if (secondRun) await stopProcess(secondRun.child);
+    }
+  }, 300_000);
+});

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { type AppConfig, loadConfig } from '@frete/platform';
+import { startServices, type RunningServices } from '@frete/server';
+import { cnpjCheckDigits } from '@frete/domain';
+import { type Scope } from '@frete/contracts';
+import { freshDatabase, type TestDatabase } from './db';
+
+/** A random valid CNPJ (numeric, or alphanumeric with letters in the base). */
+export function randomCnpj(alphanumeric = false): string {
+  const chars = alphanumeric ? 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789' : '0123456789';
+  let base = '';
+  for (let i = 0; i < 8; i++) base += chars[randomBytes(1)[0]! % chars.length];
+  base += '0001';
+  return base + cnpjCheckDigits(base);
+}
+
+export interface TestApp {
+  url: string;
+  running: RunningServices;
+  db: TestDatabase;
+  config: AppConfig;
+  /** Creates a company and a credential through the operator, as `pnpm ops` would. */
+  carrier(options?: { scopes?: Scope[]; carrier?: boolean; fiscalReady?: boolean; fiscalProduction?: boolean; cnpj?: string; name?: string }): Promise<TestCarrier>;
+  close(): Promise<void>;
+}
+
+export interface TestCarrier {
+  cnpj: string;
+  companyId: string;
+  apiKey: string;
+  credentialId: string;
+  /** fetch with the API key, base URL and JSON handling. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  text: string;
+}
+
+export async function request(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    if (typeof body === 'string' || body instanceof FormData || body instanceof URLSearchParams) init.body = body;
+    else {
+      init.body = JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+  }
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await freshDatabase();
+  const config = loadConfig({
+    APP_ENVIRONMENT: 'homologacao',
+    DATABASE_URL: db.url,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    PORT: '0',
+    SERVICES: 'api,projector,emission-processor,payout-processor',
+    ...env,
+  });
+  const running = await startServices(config);
+  const url = running.url!;
+  return {
+    url,
+    running,
+    db,
+    config,
+    async carrier(o = {}) {
+      const cnpj = o.cnpj ?? randomCnpj();
+      const company = await running.platform.operator.createCompany({
+        cnpj,
+        razao_social: o.name ?? `TRANSPORTES ${cnpj.slice(0, 4)} LTDA`,
+        carrier: o.carrier ?? true,
+        fiscal_ready: o.fiscalReady ?? true,
+        fiscal_production: o.fiscalProduction ?? false,
+      });
+      const cred = await running.platform.operator.createCredential({ company: cnpj, kind: 'api-key', scopes: o.scopes ?? ['fiscal'] });
+      if (cred.kind !== 'api-key') throw new Error('expected an API key');
+      const apiKey = cred.api_key;
+      return {
+        cnpj: company.cnpj,
+        companyId: company.company_id,
+        apiKey,
+        credentialId: cred.credential_id,
+        call: (method, path, body, headers = {}) => request(url + path, method, body, { authorization: `Bearer ${apiKey}`, ...headers }),
+      };
+    },
+    async close() {
+      await running.stop();
+      await db.drop();
+    },
+  };
+}
+
+/** Asserts the error envelope of spec section 7 and returns it. */
+export function expectError(res: ApiResponse, status: number, code: string): ApiResponse['body'] {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(typeof res.body.error.message).toBe('string');
+  expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
+  return res.body;
+}
