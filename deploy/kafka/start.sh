@@ -51,6 +51,12 @@ running_pid() {
   echo "$pid"
 }
 
+# One start at a time per run dir (a second caller waits, then finds it running).
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$run_dir/.start.lock"
+  flock -w 300 9 || fail "another start.sh holds $run_dir/.start.lock"
+fi
+
 if pid="$(running_pid)"; then
   port="$(cat "$port_file")"
   echo "kafka: already running (pid $pid) in $run_dir" >&2

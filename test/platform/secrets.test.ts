@@ -139,14 +139,14 @@ describe('SecureBlobs on PostgreSQL', () => {
     expect(await idsOf(companyB, purpose)).toEqual([otherCompany]);
   });
 
-  it('deleteOthers with `only` deletes just that blob (a replacement that did not go through)', async () => {
+  it('delete removes just that blob of the company (a replacement that did not go through)', async () => {
     const purpose = 'falhou';
     const current = await blobs.put(companyA, purpose, Buffer.from('current'));
     const failed = await blobs.put(companyA, purpose, Buffer.from('failed'));
-    await blobs.deleteOthers(companyA, purpose, failed, { only: failed });
+    expect(await blobs.delete(failed, companyA, purpose)).toBe(true);
     expect(await idsOf(companyA, purpose)).toEqual([current]);
     // not across companies
-    await blobs.deleteOthers(companyB, purpose, current, { only: current });
+    expect(await blobs.delete(current, companyB, purpose)).toBe(false);
     expect(await idsOf(companyA, purpose)).toEqual([current]);
   });
 

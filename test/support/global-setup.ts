@@ -19,7 +19,10 @@ export default async function globalSetup(): Promise<void> {
   const kafka = startKafkaIfNeeded(); // in parallel with PostgreSQL; never rejects (sets KAFKA_SKIP_REASON instead)
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const pg = await startEmbeddedPostgres(path.join(__dirname, '..', '..', '.data', 'test-postgres'), { database: 'postgres' });
+    // A cluster of its own per run: concurrent runs must not stop each other's server.
+    const dir = path.join(__dirname, '..', '..', '.data', 'test-postgres', `run-${process.pid}`);
+    process.env.TEST_EMBEDDED_DIR = dir;
+    const pg = await startEmbeddedPostgres(dir, { database: 'postgres' });
     globalThis.__EMBEDDED_PG__ = pg;
     adminUrl = pg.connectionString('postgres');
     process.env.TEST_DATABASE_URL = adminUrl;

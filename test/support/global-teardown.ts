@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Client } from 'pg';
 import { stopKafkaIfStarted } from './kafka';
 
@@ -13,4 +14,5 @@ export default async function globalTeardown(): Promise<void> {
   for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   await admin.end();
   await globalThis.__EMBEDDED_PG__?.stop();
+  if (process.env.TEST_EMBEDDED_DIR) fs.rmSync(process.env.TEST_EMBEDDED_DIR, { recursive: true, force: true });
 }

@@ -57,12 +57,22 @@ function brokerAlive(runDir: string): boolean {
   }
 }
 
-/** Run dirs left by test runs that ended without their teardown, whose broker is gone. */
+const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Run dirs of test runs that ended without their teardown (their jest process is gone): stop and remove them. */
 function removeStaleRunDirs(): void {
   if (!existsSync(TEST_KAFKA_DIR)) return;
   for (const entry of readdirSync(TEST_KAFKA_DIR)) {
-    const dir = path.join(TEST_KAFKA_DIR, entry);
-    if (entry.startsWith('run-') && !brokerAlive(dir)) rmSync(dir, { recursive: true, force: true });
+    const owner = /^run-(\d+)$/.exec(entry);
+    if (!owner || processAlive(Number(owner[1]))) continue;
+    stopSync(path.join(TEST_KAFKA_DIR, entry));
   }
 }
 
@@ -82,6 +92,7 @@ export async function startKafkaIfNeeded(): Promise<void> {
   const missing = ['java', 'mvn'].filter((c) => !onPath(c));
   if (missing.length > 0) {
     process.env.KAFKA_SKIP_REASON = `KAFKA_BROKERS is not set and ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not on PATH, so no local broker could be started`;
+    console.warn(`\n[kafka] Kafka suites skipped: ${process.env.KAFKA_SKIP_REASON}`);
     return;
   }
   removeStaleRunDirs();
@@ -105,7 +116,7 @@ export async function startKafkaIfNeeded(): Promise<void> {
   if (!result.ok || !match) {
     if (brokerAlive(runDir)) stopSync(runDir);
     process.env.KAFKA_SKIP_REASON = `deploy/kafka/start.sh could not start a broker: ${lastLines(result.stderr || result.error || line, 8)}`;
-    console.warn(`\n[kafka] ${process.env.KAFKA_SKIP_REASON}`);
+    console.warn(`\n[kafka] Kafka suites skipped: ${process.env.KAFKA_SKIP_REASON}`);
     return;
   }
   globalThis.__KAFKA_RUN_DIR__ = runDir;

@@ -47,6 +47,8 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
   const pgDir = path.join(dataDir, 'postgres');
   const stateFile = path.join(dataDir, 'postgres.json');
   fs.mkdirSync(dataDir, { recursive: true });
+  // As root the library runs PostgreSQL as the `postgres` user, who must be able to reach its data folder.
+  if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
   if (fs.existsSync(stateFile)) {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as EmbeddedState;
     if (await canConnect(state.port)) {

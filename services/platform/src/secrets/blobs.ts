@@ -45,15 +45,8 @@ export class SecureBlobs {
     return this.cipher.open(row.ciphertext, aadOf(id, companyId, row.purpose));
   }
 
-  /**
-   * Deletes the company's blobs of this purpose except `keepId` (after a replacement). With `only`, deletes just
-   * that blob of the company and purpose, whatever `keepId` says (a replacement that did not go through).
-   */
-  async deleteOthers(companyId: string, purpose: string, keepId: string, options: { only?: string } = {}): Promise<void> {
-    if (options.only !== undefined) {
-      await this.delete(options.only, companyId, purpose);
-      return;
-    }
+  /** Deletes the company's blobs of this purpose except `keepId` (after a replacement). */
+  async deleteOthers(companyId: string, purpose: string, keepId: string): Promise<void> {
     const keep = UUID.test(keepId) ? keepId : null;
     await this.pool.query(`DELETE FROM secure_blobs WHERE company_id = $1 AND purpose = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [
       companyId,
