@@ -177,7 +177,7 @@ for _attempt in 1 2 3; do
   echo "kafka: starting on 127.0.0.1:$port (controller $controller_port), run dir $run_dir" >&2
   log_mark="$(wc -l <"$log_file")"
   # A session of its own, detached from this shell's streams: it outlives the caller.
-  setsid java "${java_opts[@]}" -cp 'lib/*' kafka.Kafka "$props" </dev/null >>"$log_file" 2>&1 &
+  setsid java "${java_opts[@]}" -cp 'lib/*' kafka.Kafka "$props" </dev/null >>"$log_file" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$pid_file"
 

@@ -29,12 +29,18 @@ export function kafkaSkipReason(): string {
 
 /**
  * A describe block that needs a Kafka broker. Without one it shows as a skipped test that names the reason, never as
- * a silent pass.
+ * a silent pass; with REQUIRE_KAFKA=1 (CI) it fails instead.
  */
 export function describeKafka(name: string, body: (brokers: string) => void): void {
   const brokers = kafkaBrokers();
   if (brokers) {
     describe(name, () => body(brokers));
+  } else if (process.env.REQUIRE_KAFKA === '1') {
+    describe(name, () => {
+      it('has a Kafka broker (REQUIRE_KAFKA=1)', () => {
+        throw new Error(`REQUIRE_KAFKA=1 but there is no broker: ${kafkaSkipReason()}`);
+      });
+    });
   } else {
     describe(name, () => {
       it.skip(`skipped: ${kafkaSkipReason()}`, () => undefined);

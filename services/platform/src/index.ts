@@ -25,3 +25,4 @@ export * from './certificates/pkcs12';
 export * from './certificates/store';
 export * from './secrets/cipher';
 export * from './secrets/blobs';
+export * from './event-store/supervised';

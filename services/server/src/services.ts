@@ -33,8 +33,10 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   const stops: (() => Promise<void>)[] = [];
   const has = (s: AppConfig['services'][number]) => config.services.includes(s);
 
+  const report = (what: string) => (err: unknown) =>
+    console.error(`${what} failed and restarts from its checkpoint: ${err instanceof Error ? err.message : String(err)}`);
   if (has('projector')) {
-    await platform.projections.start();
+    await platform.projections.start(report('projector'));
     stops.push(() => platform.projections.stop());
   }
   const kafka = config.kafkaBrokers
@@ -49,7 +51,7 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   for (const processor of processors) {
     const transport: ProcessorTransport = kafka
       ? new KafkaTransport(kafka, { topic: config.kafkaTopic })
-      : new DirectTransport(platform.store, platform.pool);
+      : new DirectTransport(platform.store, platform.pool, report(`${processor.name} processor`));
     await transport.start(processor);
     stops.push(() => transport.stop());
   }

@@ -1,6 +1,7 @@
 import { type Pool } from 'pg';
 import { type Position, START } from '@frete/contracts';
 import { type EventStore, type Subscription } from '../event-store/port';
+import { supervisedSubscription } from '../event-store/supervised';
 import { type Processor, type ProcessorTransport } from './processor';
 
 /** Where a named subscription stands, in `subscription_checkpoints`. */
@@ -35,19 +36,26 @@ export class DirectTransport implements ProcessorTransport {
   constructor(
     private readonly store: EventStore,
     pool: Pool,
+    private readonly onError: (err: unknown) => void = () => undefined,
   ) {
     this.checkpoints = new SubscriptionCheckpoints(pool);
   }
 
   async start(processor: Processor): Promise<void> {
     const name = `processor:${processor.name}`;
-    const from = await this.checkpoints.get(name);
-    this.subscription = this.store.subscribeToAll({
-      from,
+    let skipped = 0;
+    this.subscription = supervisedSubscription(this.store, {
+      from: () => this.checkpoints.get(name),
       onEvent: async (event) => {
-        if (processor.handles(event.type)) await processor.handle(event);
+        if (processor.handles(event.type)) {
+          await processor.handle(event);
+        } else if (++skipped % 100 !== 0) {
+          // Events the processor ignores move the checkpoint only now and then: replaying them is free.
+          return;
+        }
         await this.checkpoints.set(name, event.position);
       },
+      onError: this.onError,
     });
   }
 

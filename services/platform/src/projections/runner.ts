@@ -2,6 +2,7 @@ import { type Pool, type PoolClient } from 'pg';
 import { type Position, type RecordedEvent, START, comparePositions } from '@frete/contracts';
 import { type Projector, asProjected, readModelMigrations } from '@frete/projections';
 import { type EventStore, type Subscription } from '../event-store/port';
+import { supervisedSubscription } from '../event-store/supervised';
 import { migrate } from '../db/migrate';
 
 export const READ_MODELS = 'read-models';
@@ -108,10 +109,13 @@ export class ProjectionRunner {
     }
   }
 
-  async start(): Promise<void> {
+  async start(onError: (err: unknown) => void = () => undefined): Promise<void> {
     if (this.subscription) return;
-    const from = await this.position();
-    this.subscription = this.store.subscribeToAll({ from, onEvent: async (e) => void (await this.apply([e])) });
+    this.subscription = supervisedSubscription(this.store, {
+      from: () => this.position(),
+      onEvent: async (e) => void (await this.apply([e])),
+      onError,
+    });
   }
 
   /** Settles when the live subscription ends (rejects with the error that stopped it). */

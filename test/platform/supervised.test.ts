@@ -1,0 +1,45 @@
+import { type RecordedEvent } from '@frete/contracts';
+import { PostgresEventStore, SubscriptionCheckpoints, supervisedSubscription } from '@frete/platform';
+import { freshDatabase, type TestDatabase } from '../support/db';
+import { eventually, newEvent } from '../conformance/event-store.suite';
+
+describe('supervised subscription', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('starts again from its checkpoint after a handler failure, losing nothing', async () => {
+    const checkpoints = new SubscriptionCheckpoints(db.pool);
+    const handled: RecordedEvent[] = [];
+    const errors: unknown[] = [];
+    let failOnce = true;
+    const sub = supervisedSubscription(store, {
+      from: () => checkpoints.get('test:supervised'),
+      onEvent: async (e) => {
+        if (e.type === 'b' && failOnce) {
+          failOnce = false;
+          throw new Error('database went away');
+        }
+        handled.push(e);
+        await checkpoints.set('test:supervised', e.position);
+      },
+      onError: (err) => errors.push(err),
+      maxBackoffMs: 50,
+    });
+    try {
+      await store.append('s-1', [newEvent('a'), newEvent('b'), newEvent('c')], 'no_stream');
+      await eventually(() => handled.length === 3, 'all three events after the restart');
+      expect(handled.map((e) => e.type)).toEqual(['a', 'b', 'c']);
+      expect(errors).toHaveLength(1);
+    } finally {
+      await sub.stop();
+    }
+  });
+});
