@@ -1,22 +1,13 @@
 import { type RecordedEvent } from '@frete/contracts';
-import { DirectTransport, PostgresEventStore, type Processor, SubscriptionCheckpoints, derivedEventId } from '@frete/platform';
-import { freshDatabase, type TestDatabase } from '../support/db';
+import { DirectTransport, type Processor, SubscriptionCheckpoints, derivedEventId } from '@frete/platform';
+import { withEventStore } from '../support/store';
 import { eventually, newEvent } from '../conformance/event-store.suite';
 
 describe('DirectTransport', () => {
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-
-  beforeAll(async () => {
-    db = await freshDatabase();
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await db?.drop();
-  });
+  const fixture = withEventStore(50);
 
   it('redelivers an event after a crash between handling and checkpoint, with no second effect', async () => {
+    const { db, store } = fixture;
     const calls = new Map<string, number>();
     let crashOn: string | null = null;
     const processor: Processor = {

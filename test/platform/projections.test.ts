@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
-import { PostgresEventStore, ProjectionRunner, execute } from '@frete/platform';
+import { ProjectionRunner, execute } from '@frete/platform';
 import { READ_MODEL_PROJECTORS } from '@frete/projections';
 import { companyDecider, configuracaoDecider } from '@frete/domain';
-import { freshDatabase, type TestDatabase } from '../support/db';
+import { withEventStore } from '../support/store';
 import { randomCnpj } from '../support/app';
 
 const ctx = (companyId: string) => ({ companyId, correlationId: randomUUID(), causationId: null, requestId: null, actor: 'test', now: new Date() });
@@ -19,18 +19,10 @@ async function tables(pool: Pool): Promise<Record<string, unknown[]>> {
 }
 
 describe('projection runner', () => {
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  beforeAll(async () => {
-    db = await freshDatabase();
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 20 });
-  });
-  afterAll(async () => {
-    await store.close();
-    await db.drop();
-  });
+  const fixture = withEventStore();
 
   const seed = async (n: number) => {
+    const { store } = fixture;
     for (let i = 0; i < n; i++) {
       const cnpj = randomCnpj();
       const id = randomUUID();
@@ -42,6 +34,7 @@ describe('projection runner', () => {
   };
 
   it('resumes after a restart without applying anything twice', async () => {
+    const { db, store } = fixture;
     await seed(3);
     const runner = new ProjectionRunner(store, db.pool, READ_MODEL_PROJECTORS);
     await runner.prepare();
@@ -63,6 +56,7 @@ describe('projection runner', () => {
   });
 
   it('rebuilds the same tables, row by row, from the log', async () => {
+    const { db, store } = fixture;
     const runner = new ProjectionRunner(store, db.pool, READ_MODEL_PROJECTORS);
     await runner.catchUp();
     const before = await tables(db.pool);

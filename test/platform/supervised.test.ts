@@ -1,21 +1,13 @@
 import { type RecordedEvent } from '@frete/contracts';
-import { PostgresEventStore, SubscriptionCheckpoints, supervisedSubscription } from '@frete/platform';
-import { freshDatabase, type TestDatabase } from '../support/db';
+import { SubscriptionCheckpoints, supervisedSubscription } from '@frete/platform';
+import { withEventStore } from '../support/store';
 import { eventually, newEvent } from '../conformance/event-store.suite';
 
 describe('supervised subscription', () => {
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  beforeAll(async () => {
-    db = await freshDatabase();
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 20 });
-  });
-  afterAll(async () => {
-    await store.close();
-    await db.drop();
-  });
+  const fixture = withEventStore();
 
   it('starts again from its checkpoint after a handler failure, losing nothing', async () => {
+    const { db, store } = fixture;
     const checkpoints = new SubscriptionCheckpoints(db.pool);
     const handled: RecordedEvent[] = [];
     const errors: unknown[] = [];

@@ -26,3 +26,4 @@ export * from './certificates/store';
 export * from './secrets/cipher';
 export * from './secrets/blobs';
 export * from './event-store/supervised';
+export * from './processors/handler-processor';

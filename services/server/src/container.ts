@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
 import { type Platform, type Processor } from '@frete/platform';
-import { EmissionProcessor } from '@frete/emission-processor';
-import { PayoutProcessor } from '@frete/payout-processor';
+import { emissionProcessor } from '@frete/emission-processor';
+import { payoutProcessor } from '@frete/payout-processor';
 
 export const TOKENS = {
   Platform: Symbol('Platform'),
@@ -33,6 +33,6 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
       };
     },
   });
-  c.register<Processor[]>(TOKENS.Processors, { useFactory: () => [new EmissionProcessor(), new PayoutProcessor()] });
+  c.register<Processor[]>(TOKENS.Processors, { useFactory: () => [emissionProcessor(), payoutProcessor()] });
   return c;
 }
