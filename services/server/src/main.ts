@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const running = await startServices(config, { logger: true });
   const lines = [
-    `frete-fiscal: ${config.environment} · services ${config.services.join(', ')}`,
+    `frete-fiscal: ${config.environment} · services ${config.services.filter((s) => s !== 'relay' || config.kafkaBrokers).join(', ')}`,
     `  event store: ${config.eventstoreUrl ? 'EventStoreDB' : 'PostgreSQL'} · database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`}` +
       ` · bus: ${config.kafkaBrokers ? `Kafka ${config.kafkaBrokers.join(',')}` : 'event store subscriptions'}`,
   ];
