@@ -7,3 +7,5 @@ export * from './company/decider';
 export * from './credential/decider';
 export * from './configuracao/decider';
 export * from './certificado/decider';
+export * from './fiscal/access-key';
+export * from './cte/reader';

@@ -1,0 +1,279 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { isValidAccessKey } from '../fiscal/access-key';
+
+/**
+ * One reader for CT-e as carriers receive them: `cteProc` (with protocol) or bare `CTe`, layouts 4.00 and 3.00.
+ * Hostile input is refused before any parsing work: DOCTYPE and entity declarations (no entity expansion can
+ * happen), absurd nesting, and malformed XML.
+ */
+
+export type CteReadErrorCode = 'xml_hostil' | 'xml_malformado' | 'nao_e_cte' | 'layout_nao_suportado' | 'chave_invalida';
+
+export class CteReadError extends Error {
+  constructor(
+    readonly code: CteReadErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CteReadError';
+  }
+}
+
+export interface Endereco {
+  logradouro: string | null;
+  numero: string | null;
+  complemento: string | null;
+  bairro: string | null;
+  codigo_municipio: string | null;
+  municipio: string | null;
+  uf: string | null;
+  cep: string | null;
+  pais: string | null;
+}
+
+export interface Parte {
+  documento: string | null;
+  tipo_documento: 'CNPJ' | 'CPF' | 'estrangeiro' | null;
+  ie: string | null;
+  nome: string | null;
+  fantasia: string | null;
+  telefone: string | null;
+  email: string | null;
+  endereco: Endereco | null;
+}
+
+export type PapelTomador = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario' | 'outros';
+
+export interface LocalPrestacao {
+  codigo_ibge: string;
+  municipio: string;
+  uf: string;
+}
+
+export interface CteLido {
+  chave: string;
+  versao: string;
+  modelo: string;
+  serie: number;
+  numero: number;
+  codigo_numerico: string;
+  cfop: string;
+  natureza_operacao: string;
+  data_emissao: string;
+  ambiente: 'producao' | 'homologacao';
+  tipo_cte: number;
+  tipo_servico: number;
+  modal: string;
+  emitente: Parte;
+  remetente: Parte | null;
+  expedidor: Parte | null;
+  recebedor: Parte | null;
+  destinatario: Parte | null;
+  tomador: { codigo: 0 | 1 | 2 | 3 | 4; papel: PapelTomador; parte: Parte | null };
+  inicio: LocalPrestacao;
+  fim: LocalPrestacao;
+  valor_prestacao_centavos: number;
+  valor_receber_centavos: number;
+  componentes: { nome: string; valor_centavos: number }[];
+  icms: { grupo: string; cst: string | null; base_centavos: number | null; aliquota: string | null; valor_centavos: number | null } | null;
+  nfe_chaves: string[];
+  cte_anteriores: string[];
+  protocolo: { numero: string; recebido_em: string; status: number; motivo: string; chave: string } | null;
+}
+
+const MAX_DEPTH = 48;
+
+type Node = Record<string, unknown>;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => ['Comp', 'infNFe', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'].includes(name),
+});
+
+/** Cheap checks on the raw text before any parser runs. */
+function refuseHostile(xml: string): void {
+  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) {
+    throw new CteReadError('xml_hostil', 'DOCTYPE and entity declarations are not accepted');
+  }
+  let depth = 0;
+  let max = 0;
+  const tags = /<(\/?)[A-Za-z_][^>]*?(\/?)>/g;
+  for (let m = tags.exec(xml); m; m = tags.exec(xml)) {
+    if (m[1]) depth--;
+    else if (!m[2]) {
+      depth++;
+      if (depth > max) max = depth;
+      if (max > MAX_DEPTH) throw new CteReadError('xml_hostil', `XML nested deeper than ${MAX_DEPTH} levels`);
+    }
+  }
+}
+
+const text = (v: unknown): string | null => {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && '#text' in (v as Node)) return String((v as Node)['#text']);
+  return String(v);
+};
+const node = (v: unknown): Node | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : null);
+const req = (v: unknown, what: string): string => {
+  const t = text(v);
+  if (t === null || t === '') throw new CteReadError('nao_e_cte', `missing ${what}`);
+  return t;
+};
+
+/** "1234.5" → 123450, exactly (no floating point). */
+export function toCents(value: string): number {
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
+  if (!m) throw new CteReadError('nao_e_cte', `not a money value: '${value}'`);
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  return m[1] ? -cents : cents;
+}
+const cents = (v: unknown): number | null => (text(v) === null ? null : toCents(text(v)!));
+
+function endereco(n: Node | null): Endereco | null {
+  if (!n) return null;
+  return {
+    logradouro: text(n.xLgr),
+    numero: text(n.nro),
+    complemento: text(n.xCpl),
+    bairro: text(n.xBairro),
+    codigo_municipio: text(n.cMun),
+    municipio: text(n.xMun),
+    uf: text(n.UF),
+    cep: text(n.CEP),
+    pais: text(n.xPais),
+  };
+}
+
+function parte(n: Node | null, enderecoTag: string): Parte | null {
+  if (!n) return null;
+  const cnpj = text(n.CNPJ);
+  const cpf = text(n.CPF);
+  const estrangeiro = text(n.idEstrangeiro);
+  return {
+    documento: cnpj ?? cpf ?? estrangeiro,
+    tipo_documento: cnpj ? 'CNPJ' : cpf ? 'CPF' : estrangeiro !== null ? 'estrangeiro' : null,
+    ie: text(n.IE),
+    nome: text(n.xNome),
+    fantasia: text(n.xFant),
+    telefone: text(n.fone),
+    email: text(n.email),
+    endereco: endereco(node(n[enderecoTag])),
+  };
+}
+
+const PAPEIS: PapelTomador[] = ['remetente', 'expedidor', 'recebedor', 'destinatario', 'outros'];
+
+function icms(imp: Node | null): CteLido['icms'] {
+  const group = node(imp?.ICMS);
+  if (!group) return null;
+  const [name, value] = Object.entries(group)[0] ?? [];
+  const g = node(value);
+  if (!name || !g) return null;
+  return {
+    grupo: name,
+    cst: text(g.CST),
+    base_centavos: cents(g.vBC ?? g.vBCOutraUF),
+    aliquota: text(g.pICMS ?? g.pICMSOutraUF),
+    valor_centavos: cents(g.vICMS ?? g.vICMSOutraUF),
+  };
+}
+
+export function readCte(xml: string): CteLido {
+  refuseHostile(xml);
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new CteReadError('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
+  const doc = parser.parse(xml) as Node;
+  const proc = node(doc.cteProc);
+  const cte = node(proc ? proc.CTe : doc.CTe);
+  if (!cte) {
+    const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? '(none)';
+    throw new CteReadError('nao_e_cte', `expected cteProc or CTe, found ${root}`);
+  }
+  const inf = node(cte.infCte);
+  if (!inf) throw new CteReadError('nao_e_cte', 'missing infCte');
+  const versao = req(inf['@_versao'], 'infCte@versao');
+  if (!['3.00', '4.00'].includes(versao)) {
+    throw new CteReadError('layout_nao_suportado', `CT-e layout ${versao} is not accepted (3.00 and 4.00 are)`);
+  }
+  const id = req(inf['@_Id'], 'infCte@Id');
+  const chave = id.replace(/^CTe/, '');
+  if (!isValidAccessKey(chave)) throw new CteReadError('chave_invalida', `access key ${chave} has a wrong check digit or shape`);
+
+  const ide = node(inf.ide);
+  if (!ide) throw new CteReadError('nao_e_cte', 'missing ide');
+  const toma3 = node(ide.toma3) ?? node(ide.toma03);
+  const toma4 = node(ide.toma4);
+  const codigo = Number(toma3 ? req(toma3.toma, 'toma3/toma') : toma4 ? '4' : NaN);
+  if (!(codigo >= 0 && codigo <= 4)) throw new CteReadError('nao_e_cte', 'missing the taker (toma3 or toma4)');
+  const partes = {
+    remetente: parte(node(inf.rem), 'enderReme'),
+    expedidor: parte(node(inf.exped), 'enderExped'),
+    recebedor: parte(node(inf.receb), 'enderReceb'),
+    destinatario: parte(node(inf.dest), 'enderDest'),
+  };
+  const papel = PAPEIS[codigo]!;
+  const tomadorParte = papel === 'outros' ? parte(toma4, 'enderToma') : partes[papel];
+
+  const vPrest = node(inf.vPrest);
+  const norm = node(inf.infCTeNorm);
+  const infDoc = node(norm?.infDoc);
+  const nfe = (infDoc?.infNFe as unknown[] | undefined) ?? [];
+  const docAnt = node(norm?.docAnt);
+  const anteriores: string[] = [];
+  for (const emi of (docAnt?.emiDocAnt as unknown[] | undefined) ?? []) {
+    for (const idDoc of [node(emi)?.idDocAnt].flat()) {
+      for (const ele of (node(idDoc)?.idDocAntEle as unknown[] | undefined) ?? []) {
+        const ch = text(node(ele)?.chCTe) ?? text(node(ele)?.chave);
+        if (ch) anteriores.push(ch);
+      }
+    }
+  }
+  const prot = node(node(proc?.protCTe)?.infProt);
+
+  return {
+    chave,
+    versao,
+    modelo: req(ide.mod, 'ide/mod'),
+    serie: Number(req(ide.serie, 'ide/serie')),
+    numero: Number(req(ide.nCT, 'ide/nCT')),
+    codigo_numerico: req(ide.cCT, 'ide/cCT'),
+    cfop: req(ide.CFOP, 'ide/CFOP'),
+    natureza_operacao: req(ide.natOp, 'ide/natOp'),
+    data_emissao: req(ide.dhEmi, 'ide/dhEmi'),
+    ambiente: req(ide.tpAmb, 'ide/tpAmb') === '1' ? 'producao' : 'homologacao',
+    tipo_cte: Number(req(ide.tpCTe, 'ide/tpCTe')),
+    tipo_servico: Number(req(ide.tpServ, 'ide/tpServ')),
+    modal: req(ide.modal, 'ide/modal'),
+    emitente: parte(node(inf.emit), 'enderEmit') ?? (() => { throw new CteReadError('nao_e_cte', 'missing emit'); })(),
+    ...partes,
+    tomador: { codigo: codigo as 0 | 1 | 2 | 3 | 4, papel, parte: tomadorParte },
+    inicio: { codigo_ibge: req(ide.cMunIni, 'ide/cMunIni'), municipio: req(ide.xMunIni, 'ide/xMunIni'), uf: req(ide.UFIni, 'ide/UFIni') },
+    fim: { codigo_ibge: req(ide.cMunFim, 'ide/cMunFim'), municipio: req(ide.xMunFim, 'ide/xMunFim'), uf: req(ide.UFFim, 'ide/UFFim') },
+    valor_prestacao_centavos: toCents(req(vPrest?.vTPrest, 'vPrest/vTPrest')),
+    valor_receber_centavos: toCents(req(vPrest?.vRec, 'vPrest/vRec')),
+    componentes: ((vPrest?.Comp as unknown[] | undefined) ?? []).map((c) => ({
+      nome: text(node(c)?.xNome) ?? '',
+      valor_centavos: toCents(req(node(c)?.vComp, 'Comp/vComp')),
+    })),
+    icms: icms(node(inf.imp)),
+    nfe_chaves: nfe.map((n) => text(node(n)?.chave)).filter((k): k is string => k !== null),
+    cte_anteriores: anteriores,
+    protocolo: prot
+      ? {
+          numero: req(prot.nProt, 'infProt/nProt'),
+          recebido_em: req(prot.dhRecbto, 'infProt/dhRecbto'),
+          status: Number(req(prot.cStat, 'infProt/cStat')),
+          motivo: req(prot.xMotivo, 'infProt/xMotivo'),
+          chave: req(prot.chCTe, 'infProt/chCTe'),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CteReadError, readCte, toCents } from '../src';
+
+const sample = (name: string) => fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'cte', name), 'utf8');
+const refused = (xml: string, code: string) => {
+  let caught: unknown;
+  try {
+    readCte(xml);
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(CteReadError);
+  expect((caught as CteReadError).code).toBe(code);
+};
+
+describe('CT-e reader on public samples', () => {
+  it('reads a cteProc of layout 3.00 with its protocol (sandbox, toma3 = remetente, 31 NF-e)', () => {
+    const c = readCte(sample('cte_hom_com_prot.xml'));
+    expect(c).toMatchObject({
+      chave: '41181028796029000140570260000000081486169211',
+      versao: '3.00', modelo: '57', serie: 26, numero: 8, codigo_numerico: '48616921', cfop: '7358',
+      data_emissao: '2018-10-31T17:47:16-03:00', ambiente: 'homologacao', tipo_cte: 0, tipo_servico: 0, modal: '01',
+      emitente: { documento: '28796029000140', tipo_documento: 'CNPJ', ie: '9076273739', nome: 'EMPRESA DEMONSTRACAO LTDA', endereco: { municipio: 'Francisco Beltrao', uf: 'PR', cep: '85601000' } },
+      tomador: { codigo: 0, papel: 'remetente', parte: { documento: '01234567890', tipo_documento: 'CPF' } },
+      inicio: { codigo_ibge: '4108403', municipio: 'Francisco Beltrao', uf: 'PR' },
+      fim: { codigo_ibge: '9999999', municipio: 'Exterior', uf: 'EX' },
+      valor_prestacao_centavos: 10000, valor_receber_centavos: 10000,
+      icms: { grupo: 'ICMSSN', cst: '90' },
+      protocolo: { numero: '141180000090673', status: 100, chave: '41181028796029000140570260000000081486169211' },
+    });
+    expect(c.nfe_chaves).toHaveLength(31);
+    expect(c.nfe_chaves.every((k) => k.length === 44)).toBe(true);
+  });
+
+  it('reads a bare CTe without protocol', () => {
+    const c = readCte(sample('cte_hom_sem_prot.xml'));
+    expect(c.chave).toBe('41191022545265000108570260000000091993403666');
+    expect(c.protocolo).toBeNull();
+  });
+
+  it('reads a production CT-e: taker dest, ICMS20 values in cents, interstate route', () => {
+    const c = readCte(sample('24210231626841000132570010000007811746401259.xml'));
+    expect(c).toMatchObject({
+      ambiente: 'producao', serie: 1, numero: 781, cfop: '6353',
+      emitente: { documento: '31626841000132' },
+      tomador: { codigo: 3, papel: 'destinatario', parte: { documento: '01318353000105' } },
+      inicio: { codigo_ibge: '2408003', uf: 'RN' },
+      fim: { codigo_ibge: '1100304', municipio: 'Vilhena', uf: 'RO' },
+      valor_prestacao_centavos: 484042,
+      icms: { grupo: 'ICMS20', cst: '20', base_centavos: 242021, aliquota: '12.00', valor_centavos: 29042 },
+      protocolo: { numero: '324210000930048' },
+    });
+    expect(c.nfe_chaves).toHaveLength(1);
+  });
+
+  it('refuses the samples whose access key has a wrong check digit', () => {
+    refused(sample('43120178408960000182570010000000041000000047-cte.xml'), 'chave_invalida');
+    refused(sample('35190602427026001207570040000522031000522035-cte-multimodal.xml'), 'chave_invalida');
+  });
+
+  it('refuses a CT-e OS (model 67) as not a CT-e', () => refused(sample('35170799999999999999670000000000261309301440-cte-of.xml'), 'nao_e_cte'));
+});
+
+describe('CT-e reader on hostile or wrong input', () => {
+  const good = sample('cte_hom_sem_prot.xml');
+  it('refuses DOCTYPE and entity declarations before parsing', () => {
+    refused('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><CTe>&b;</CTe>', 'xml_hostil');
+    refused(good.replace('<CTe', '<!DOCTYPE CTe SYSTEM "http://evil/x.dtd"><CTe'), 'xml_hostil');
+  });
+  it('refuses absurd nesting', () => refused('<a>'.repeat(5000) + '</a>'.repeat(5000), 'xml_hostil'));
+  it('refuses malformed XML', () => refused(good.slice(0, good.length / 2), 'xml_malformado'));
+  it('refuses other documents', () => refused('<nfeProc versao="4.00"><NFe/></nfeProc>', 'nao_e_cte'));
+  it('refuses layouts older than 3.00', () => refused(good.replace(/versao="3.00"/g, 'versao="2.00"'), 'layout_nao_suportado'));
+  it('refuses a key whose check digit is wrong', () => refused(good.replace('Id="CTe41191022545265000108570260000000091993403666"', 'Id="CTe41191022545265000108570260000000091993403667"'), 'chave_invalida'));
+});
+
+describe('money', () => {
+  it('turns decimal strings into exact cents', () => {
+    expect(toCents('0.1')).toBe(10);
+    expect(toCents('1234.56')).toBe(123456);
+    expect(toCents('4840.42')).toBe(484042);
+    expect(toCents('7')).toBe(700);
+    expect(() => toCents('1.234')).toThrow(CteReadError);
+  });
+});
