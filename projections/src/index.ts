@@ -20,3 +20,4 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
 export * from './configuracao/queries';
 export * from './certificado/queries';
 export * from './atividade/queries';
+export * from './company/queries';

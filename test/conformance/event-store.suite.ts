@@ -23,6 +23,15 @@ export const newEvent = (type: string, data: unknown = {}, companyId: string | n
   metadata: meta(companyId),
 });
 
+/** Waits until the async `predicate` holds, polling; fails with `what` after the deadline. */
+export async function eventuallyAsync(predicate: () => Promise<boolean>, what: string, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Waits until `predicate` holds, polling; fails with `what` after the deadline. */
 export async function eventually(predicate: () => boolean, what: string, timeoutMs = 10000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -133,14 +142,17 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
       const b = stream('all-b');
       await store.append(a, [newEvent('a1')], 'no_stream');
       const mid = await store.append(b, [newEvent('b1')], 'no_stream');
-      await store.append(a, [newEvent('a2')], 0n);
+      const last = await store.append(a, [newEvent('a2')], 0n);
+      // Page until our last append is read: another client's open transaction may hold it back for a moment.
       const everything: RecordedEvent[] = [];
-      for (let from = START; ; ) {
-        const page = await store.readAll(from, 100);
-        if (page.length === 0) break;
-        everything.push(...page);
-        from = page[page.length - 1]!.position;
-      }
+      let from = START;
+      await eventuallyAsync(async () => {
+        for (let page = await store.readAll(from, 100); page.length > 0; page = await store.readAll(from, 100)) {
+          everything.push(...page);
+          from = page[page.length - 1]!.position;
+        }
+        return comparePositions(from, last.position) >= 0;
+      }, 'readAll to reach the last append');
       expect(mine(everything, [a, b]).map((e) => e.type)).toEqual(['a1', 'b1', 'a2']);
       for (let i = 1; i < everything.length; i++) {
         expect(comparePositions(everything[i - 1]!.position, everything[i]!.position)).toBeLessThan(0);

@@ -11,6 +11,7 @@ import {
   derivedEventId,
 } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from '../support/db';
+import { appendPong } from '../support/pong';
 import { describeKafka } from '../support/kafka';
 import { newEvent } from '../conformance/event-store.suite';
 
@@ -60,19 +61,7 @@ describeKafka('Kafka transport (real broker): store → relay → Kafka → proc
     name,
     handles: (type) => type === 'test.pinged',
     handle: async (ping: RecordedEvent) => {
-      await store.append(
-        `pong-${ping.streamId}`,
-        [
-          {
-            id: derivedEventId(ping.id, 'pong'),
-            type: 'test.ponged',
-            schemaVersion: 1,
-            data: { ping: ping.id },
-            metadata: { ...ping.metadata, causation_id: ping.id, actor: `processor:${name}` },
-          },
-        ],
-        'any',
-      );
+      await appendPong(store, ping, name);
     },
   });
 

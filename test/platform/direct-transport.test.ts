@@ -1,5 +1,6 @@
 import { type RecordedEvent } from '@frete/contracts';
 import { DirectTransport, type Processor, SubscriptionCheckpoints, derivedEventId } from '@frete/platform';
+import { appendPong } from '../support/pong';
 import { withEventStore } from '../support/store';
 import { eventually, newEvent } from '../conformance/event-store.suite';
 
@@ -15,19 +16,7 @@ describe('DirectTransport', () => {
       handles: (type) => type === 'test.pinged',
       handle: async (ping: RecordedEvent) => {
         calls.set(ping.id, (calls.get(ping.id) ?? 0) + 1);
-        await store.append(
-          `pong-${ping.streamId}`,
-          [
-            {
-              id: derivedEventId(ping.id, 'pong'),
-              type: 'test.ponged',
-              schemaVersion: 1,
-              data: { ping: ping.id },
-              metadata: { ...ping.metadata, causation_id: ping.id, actor: 'processor:pong-direct' },
-            },
-          ],
-          'any',
-        );
+        await appendPong(store, ping, 'pong-direct');
         if (ping.id === crashOn) {
           crashOn = null;
           // Acted, and dies before the transport moves the checkpoint.

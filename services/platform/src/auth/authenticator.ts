@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Pool } from 'pg';
+import { type CompanyRow } from '@frete/projections';
 import { type CredentialKind, type Environment, type Scope } from '@frete/contracts';
 import { environmentOfPrefix, sha256Hex } from './secrets';
 import { TokenError, type TokenService } from './tokens';
@@ -14,18 +15,12 @@ export interface Principal {
 
 export class AuthError extends Error {}
 
-interface CredentialRow {
+interface CredentialRow extends CompanyRow {
   credential_id: string;
   kind: CredentialKind;
   environment: Environment;
   scopes: Scope[];
   status: string;
-  company_id: string;
-  cnpj: string;
-  razao_social: string;
-  carrier: boolean;
-  fiscal_ready: boolean;
-  fiscal_production: boolean;
 }
 
 const SELECT = `SELECT c.credential_id, c.kind, c.environment, c.scopes, c.status, c.company_id,

@@ -49,7 +49,7 @@ export interface EventStore {
   readAll(from: Position, maxCount: number): Promise<RecordedEvent[]>;
   /** Catch-up subscription: history after `from`, then live events, one at a time, awaiting the handler. */
   subscribeToAll(options: SubscribeOptions): Subscription;
-  /** Last position of the whole log, START when empty. */
+  /** Position of the last committed event (a catch-up target; readers may take a moment to reach it), START when empty. */
   headPosition(): Promise<Position>;
   close(): Promise<void>;
 }

@@ -168,8 +168,8 @@ export class PostgresEventStore implements EventStore {
 
   async headPosition(): Promise<Position> {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
+      // Every committed event, not only those readers may take yet: a target to catch up to.
       `SELECT transaction_id::text AS transaction_id, global_position FROM es_events
-        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     );
     const r = rows[0];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
+import { type CompanyRow, allCompanies, companyOf } from '@frete/projections';
 import { type CredentialKind, type Environment, type Position, type Scope, SCOPES } from '@frete/contracts';
 import { type CompanyFlags, type CompanyState, companyDecider, credentialDecider, isValidCnpj, normalizeCnpj, Rejection } from '@frete/domain';
 import { type CommandContext, execute, load } from '../commands/execute';
@@ -12,15 +13,6 @@ import { newApiKey, newOAuthClient } from '../auth/secrets';
 export const companyIdFor = (cnpj: string) => derivedEventId(normalizeCnpj(cnpj), 'company');
 export const companyStream = (companyId: string) => `company-${companyId}`;
 export const credentialStream = (credentialId: string) => `credential-${credentialId}`;
-
-export interface CompanyRow {
-  company_id: string;
-  cnpj: string;
-  razao_social: string;
-  carrier: boolean;
-  fiscal_ready: boolean;
-  fiscal_production: boolean;
-}
 
 export type IssuedCredential =
   | { credential_id: string; company_id: string; kind: 'api-key'; environment: Environment; scopes: Scope[]; api_key: string }
@@ -74,12 +66,7 @@ export class Operator {
 
   /** A company by id or CNPJ (with or without punctuation). */
   async findCompany(ref: string): Promise<CompanyRow | null> {
-    const { rows } = await this.pool.query<CompanyRow>(
-      `SELECT company_id, cnpj, razao_social, carrier, fiscal_ready, fiscal_production FROM rm.companies
-        WHERE company_id = $1 OR cnpj = $2`,
-      [ref, normalizeCnpj(ref)],
-    );
-    return rows[0] ?? null;
+    return companyOf(this.pool, ref, normalizeCnpj(ref));
   }
 
   private async requireCompany(ref: string): Promise<CompanyRow> {
@@ -89,10 +76,7 @@ export class Operator {
   }
 
   async listCompanies(): Promise<CompanyRow[]> {
-    const { rows } = await this.pool.query<CompanyRow>(
-      `SELECT company_id, cnpj, razao_social, carrier, fiscal_ready, fiscal_production FROM rm.companies ORDER BY registered_at, cnpj`,
-    );
-    return rows;
+    return allCompanies(this.pool);
   }
 
   async createCredential(input: { company: string; kind: CredentialKind; scopes: string[] }): Promise<IssuedCredential> {

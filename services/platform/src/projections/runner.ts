@@ -99,11 +99,12 @@ export class ProjectionRunner {
    * Applies the log until the checkpoint reaches `target` (a write's position). "Nothing left to read" is not
    * enough: an older transaction still open anywhere in the cluster keeps newer events invisible for a moment.
    */
-  async catchUpTo(target: Position, timeoutMs = 10_000): Promise<void> {
+  async catchUpTo(target: Position, timeoutMs = 10_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
+    let applied = 0;
     for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-      await this.catchUp();
-      if (comparePositions(await this.position(), target) >= 0) return;
+      applied += await this.catchUp();
+      if (comparePositions(await this.position(), target) >= 0) return applied;
       if (Date.now() > deadline) throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, pause));
     }
@@ -129,11 +130,12 @@ export class ProjectionRunner {
     await s?.stop();
   }
 
-  /** Drops every read model, recreates the tables and replays the whole log. */
+  /** Drops every read model, recreates the tables and replays the whole log; returns the events applied. */
   async rebuild(): Promise<number> {
     await this.stop();
+    const target = await this.store.headPosition();
     await this.pool.query('DROP SCHEMA IF EXISTS rm CASCADE');
     await this.prepare();
-    return this.catchUp();
+    return this.catchUpTo(target);
   }
 }
