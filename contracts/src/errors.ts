@@ -26,6 +26,33 @@ export const ErrorCodes = {
   certificado_senha_incorreta: 422,
   certificado_expirado: 422,
   certificado_cnpj_divergente: 422,
+  // document intake (CT-e inbox, own CT-e delivered by the carrier, NF-e)
+  /** The XML declares a DOCTYPE or entities, or nests absurdly deep: refused before any parsing. */
+  xml_hostil: 400,
+  xml_malformado: 400,
+  /** Well-formed XML that is not a CT-e (`cteProc` or `CTe`), or lacks a field every CT-e has. */
+  documento_nao_e_cte: 422,
+  /** A CT-e layout other than 4.00 and 3.00 (ruling 17). */
+  layout_nao_suportado: 422,
+  /** The access key's shape or check digit is wrong. */
+  chave_invalida: 422,
+  /** `POST /fiscal/cte-emitidos` with a CT-e issued by another company: it belongs in the inbox. */
+  cte_de_outro_emitente: 422,
+  /** The CT-e's `tpAmb` is not the deployment's environment (production accepts only production documents). */
+  ambiente_divergente: 422,
+  documento_nao_e_nfe: 422,
+  nfe_vinculada: 422,
+  nenhuma_nfe_importada: 422,
+  // subcontracting network
+  emissao_nao_autorizada: 403,
+  contratante_nao_encontrada: 404,
+  contratante_invalida: 422,
+  autorizacao_nao_encontrada: 404,
+  cte_nao_autorizado: 422,
+  subcontratada_nao_encontrada: 422,
+  subcontratada_nao_transportadora: 422,
+  subcontratada_igual_contratante: 422,
+  xml_indisponivel: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

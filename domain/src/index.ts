@@ -9,3 +9,4 @@ export * from './configuracao/decider';
 export * from './certificado/decider';
 export * from './fiscal/access-key';
 export * from './cte/reader';
+export * from './xml/hostile';

@@ -59,7 +59,7 @@ describe('CT-e reader on public samples', () => {
     refused(sample('35190602427026001207570040000522031000522035-cte-multimodal.xml'), 'chave_invalida');
   });
 
-  it('refuses a CT-e OS (model 67) as not a CT-e', () => refused(sample('35170799999999999999670000000000261309301440-cte-of.xml'), 'nao_e_cte'));
+  it('refuses a CT-e OS (model 67) as not a CT-e', () => refused(sample('35170799999999999999670000000000261309301440-cte-of.xml'), 'documento_nao_e_cte'));
 });
 
 describe('CT-e reader on hostile or wrong input', () => {
@@ -70,7 +70,7 @@ describe('CT-e reader on hostile or wrong input', () => {
   });
   it('refuses absurd nesting', () => refused('<a>'.repeat(5000) + '</a>'.repeat(5000), 'xml_hostil'));
   it('refuses malformed XML', () => refused(good.slice(0, good.length / 2), 'xml_malformado'));
-  it('refuses other documents', () => refused('<nfeProc versao="4.00"><NFe/></nfeProc>', 'nao_e_cte'));
+  it('refuses other documents', () => refused('<nfeProc versao="4.00"><NFe/></nfeProc>', 'documento_nao_e_cte'));
   it('refuses layouts older than 3.00', () => refused(good.replace(/versao="3.00"/g, 'versao="2.00"'), 'layout_nao_suportado'));
   it('refuses a key whose check digit is wrong', () => refused(good.replace('Id="CTe41191022545265000108570260000000091993403666"', 'Id="CTe41191022545265000108570260000000091993403667"'), 'chave_invalida'));
 });

@@ -8,6 +8,7 @@ export * from './recorded';
 export * from './company';
 export * from './configuracao';
 export * from './certificado';
+export * from './cte-lido';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its

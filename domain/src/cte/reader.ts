@@ -1,5 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { type CteLido, type EnderecoLido, type PapelTomador, type ParteLida } from '@frete/contracts';
 import { isValidAccessKey } from '../fiscal/access-key';
+import { hostilityOf } from '../xml/hostile';
 
 /**
  * One reader for CT-e as carriers receive them: `cteProc` (with protocol) or bare `CTe`, layouts 4.00 and 3.00.
@@ -7,7 +9,7 @@ import { isValidAccessKey } from '../fiscal/access-key';
  * happen), absurd nesting, and malformed XML.
  */
 
-export type CteReadErrorCode = 'xml_hostil' | 'xml_malformado' | 'nao_e_cte' | 'layout_nao_suportado' | 'chave_invalida';
+export type CteReadErrorCode = 'xml_hostil' | 'xml_malformado' | 'documento_nao_e_cte' | 'layout_nao_suportado' | 'chave_invalida';
 
 export class CteReadError extends Error {
   constructor(
@@ -19,69 +21,9 @@ export class CteReadError extends Error {
   }
 }
 
-export interface Endereco {
-  logradouro: string | null;
-  numero: string | null;
-  complemento: string | null;
-  bairro: string | null;
-  codigo_municipio: string | null;
-  municipio: string | null;
-  uf: string | null;
-  cep: string | null;
-  pais: string | null;
-}
-
-export interface Parte {
-  documento: string | null;
-  tipo_documento: 'CNPJ' | 'CPF' | 'estrangeiro' | null;
-  ie: string | null;
-  nome: string | null;
-  fantasia: string | null;
-  telefone: string | null;
-  email: string | null;
-  endereco: Endereco | null;
-}
-
-export type PapelTomador = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario' | 'outros';
-
-export interface LocalPrestacao {
-  codigo_ibge: string;
-  municipio: string;
-  uf: string;
-}
-
-export interface CteLido {
-  chave: string;
-  versao: string;
-  modelo: string;
-  serie: number;
-  numero: number;
-  codigo_numerico: string;
-  cfop: string;
-  natureza_operacao: string;
-  data_emissao: string;
-  ambiente: 'producao' | 'homologacao';
-  tipo_cte: number;
-  tipo_servico: number;
-  modal: string;
-  emitente: Parte;
-  remetente: Parte | null;
-  expedidor: Parte | null;
-  recebedor: Parte | null;
-  destinatario: Parte | null;
-  tomador: { codigo: 0 | 1 | 2 | 3 | 4; papel: PapelTomador; parte: Parte | null };
-  inicio: LocalPrestacao;
-  fim: LocalPrestacao;
-  valor_prestacao_centavos: number;
-  valor_receber_centavos: number;
-  componentes: { nome: string; valor_centavos: number }[];
-  icms: { grupo: string; cst: string | null; base_centavos: number | null; aliquota: string | null; valor_centavos: number | null } | null;
-  nfe_chaves: string[];
-  cte_anteriores: string[];
-  protocolo: { numero: string; recebido_em: string; status: number; motivo: string; chave: string } | null;
-}
-
-const MAX_DEPTH = 48;
+export type { CteLido, PapelTomador } from '@frete/contracts';
+type Endereco = EnderecoLido;
+type Parte = ParteLida;
 
 type Node = Record<string, unknown>;
 
@@ -97,24 +39,6 @@ const parser = new XMLParser({
   isArray: (name) => ['Comp', 'infNFe', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'].includes(name),
 });
 
-/** Cheap checks on the raw text before any parser runs. */
-function refuseHostile(xml: string): void {
-  if (/<!DOCTYPE/i.test(xml) || /<!ENTITY/i.test(xml)) {
-    throw new CteReadError('xml_hostil', 'DOCTYPE and entity declarations are not accepted');
-  }
-  let depth = 0;
-  let max = 0;
-  const tags = /<(\/?)[A-Za-z_][^>]*?(\/?)>/g;
-  for (let m = tags.exec(xml); m; m = tags.exec(xml)) {
-    if (m[1]) depth--;
-    else if (!m[2]) {
-      depth++;
-      if (depth > max) max = depth;
-      if (max > MAX_DEPTH) throw new CteReadError('xml_hostil', `XML nested deeper than ${MAX_DEPTH} levels`);
-    }
-  }
-}
-
 const text = (v: unknown): string | null => {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') return v;
@@ -124,14 +48,14 @@ const text = (v: unknown): string | null => {
 const node = (v: unknown): Node | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : null);
 const req = (v: unknown, what: string): string => {
   const t = text(v);
-  if (t === null || t === '') throw new CteReadError('nao_e_cte', `missing ${what}`);
+  if (t === null || t === '') throw new CteReadError('documento_nao_e_cte', `missing ${what}`);
   return t;
 };
 
 /** "1234.5" → 123450, exactly (no floating point). */
 export function toCents(value: string): number {
   const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!m) throw new CteReadError('nao_e_cte', `not a money value: '${value}'`);
+  if (!m) throw new CteReadError('documento_nao_e_cte', `not a money value: '${value}'`);
   const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
   return m[1] ? -cents : cents;
 }
@@ -187,7 +111,8 @@ function icms(imp: Node | null): CteLido['icms'] {
 }
 
 export function readCte(xml: string): CteLido {
-  refuseHostile(xml);
+  const hostile = hostilityOf(xml);
+  if (hostile) throw new CteReadError('xml_hostil', hostile);
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new CteReadError('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
   const doc = parser.parse(xml) as Node;
@@ -195,10 +120,10 @@ export function readCte(xml: string): CteLido {
   const cte = node(proc ? proc.CTe : doc.CTe);
   if (!cte) {
     const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? '(none)';
-    throw new CteReadError('nao_e_cte', `expected cteProc or CTe, found ${root}`);
+    throw new CteReadError('documento_nao_e_cte', `expected cteProc or CTe, found ${root}`);
   }
   const inf = node(cte.infCte);
-  if (!inf) throw new CteReadError('nao_e_cte', 'missing infCte');
+  if (!inf) throw new CteReadError('documento_nao_e_cte', 'missing infCte');
   const versao = req(inf['@_versao'], 'infCte@versao');
   if (!['3.00', '4.00'].includes(versao)) {
     throw new CteReadError('layout_nao_suportado', `CT-e layout ${versao} is not accepted (3.00 and 4.00 are)`);
@@ -208,11 +133,11 @@ export function readCte(xml: string): CteLido {
   if (!isValidAccessKey(chave)) throw new CteReadError('chave_invalida', `access key ${chave} has a wrong check digit or shape`);
 
   const ide = node(inf.ide);
-  if (!ide) throw new CteReadError('nao_e_cte', 'missing ide');
+  if (!ide) throw new CteReadError('documento_nao_e_cte', 'missing ide');
   const toma3 = node(ide.toma3) ?? node(ide.toma03);
   const toma4 = node(ide.toma4);
   const codigo = Number(toma3 ? req(toma3.toma, 'toma3/toma') : toma4 ? '4' : NaN);
-  if (!(codigo >= 0 && codigo <= 4)) throw new CteReadError('nao_e_cte', 'missing the taker (toma3 or toma4)');
+  if (!(codigo >= 0 && codigo <= 4)) throw new CteReadError('documento_nao_e_cte', 'missing the taker (toma3 or toma4)');
   const partes = {
     remetente: parte(node(inf.rem), 'enderReme'),
     expedidor: parte(node(inf.exped), 'enderExped'),
@@ -252,7 +177,7 @@ export function readCte(xml: string): CteLido {
     tipo_cte: Number(req(ide.tpCTe, 'ide/tpCTe')),
     tipo_servico: Number(req(ide.tpServ, 'ide/tpServ')),
     modal: req(ide.modal, 'ide/modal'),
-    emitente: parte(node(inf.emit), 'enderEmit') ?? (() => { throw new CteReadError('nao_e_cte', 'missing emit'); })(),
+    emitente: parte(node(inf.emit), 'enderEmit') ?? (() => { throw new CteReadError('documento_nao_e_cte', 'missing emit'); })(),
     ...partes,
     tomador: { codigo: codigo as 0 | 1 | 2 | 3 | 4, papel, parte: tomadorParte },
     inicio: { codigo_ibge: req(ide.cMunIni, 'ide/cMunIni'), municipio: req(ide.xMunIni, 'ide/xMunIni'), uf: req(ide.UFIni, 'ide/UFIni') },

@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault } from '@frete/platform';
+import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore } from '@frete/platform';
 
 /** What the API needs from the platform; the composition root (tsyringe) provides it. */
 export interface ApiDeps {
@@ -10,6 +10,8 @@ export interface ApiDeps {
   authenticator: Authenticator;
   tokens: TokenService;
   certificates: CertificateVault;
+  /** Raw XML/PDF kept byte for byte, by SHA-256. */
+  documents: DocumentStore;
   clock: () => Date;
   /** False until the service can answer (migrations done, subscriptions started). */
   ready: () => boolean;

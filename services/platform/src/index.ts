@@ -27,3 +27,4 @@ export * from './secrets/cipher';
 export * from './secrets/blobs';
 export * from './event-store/supervised';
 export * from './processors/handler-processor';
+export * from './documents/store';

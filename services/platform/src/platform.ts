@@ -15,6 +15,7 @@ import { Authenticator } from './auth/authenticator';
 import { SecretCipher } from './secrets/cipher';
 import { SecureBlobs } from './secrets/blobs';
 import { CertificateVault } from './certificates/vault';
+import { DocumentStore } from './documents/store';
 import { Operator } from './operator/operator';
 
 /** Everything the services share, built once per process from the configuration. */
@@ -27,6 +28,7 @@ export interface Platform {
   tokens: TokenService;
   authenticator: Authenticator;
   certificates: CertificateVault;
+  documents: DocumentStore;
   operator: Operator;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
@@ -69,6 +71,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     tokens,
     authenticator: new Authenticator(pool, tokens, config.environment),
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
+    documents: new DocumentStore(pool),
     operator: new Operator(store, pool, projections, config.environment, clock),
     clock,
     embedded,

@@ -28,6 +28,7 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
         authenticator: p.authenticator,
         tokens: p.tokens,
         certificates: p.certificates,
+        documents: p.documents,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
       };
