@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { CteLido } from '@frete/contracts';
 import { CteReadError, readCte, toCents } from '../src';
 
 const sample = (name: string) => fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'cte', name), 'utf8');
@@ -73,6 +75,15 @@ describe('CT-e reader on hostile or wrong input', () => {
   it('refuses other documents', () => refused('<nfeProc versao="4.00"><NFe/></nfeProc>', 'documento_nao_e_cte'));
   it('refuses layouts older than 3.00', () => refused(good.replace(/versao="3.00"/g, 'versao="2.00"'), 'layout_nao_suportado'));
   it('refuses a key whose check digit is wrong', () => refused(good.replace('Id="CTe41191022545265000108570260000000091993403666"', 'Id="CTe41191022545265000108570260000000091993403667"'), 'chave_invalida'));
+});
+
+describe('what the reader gives is what the events record', () => {
+  it('matches the CteLido contract schema on every readable sample', () => {
+    for (const name of ['cte_hom_com_prot.xml', 'cte_hom_sem_prot.xml', '24210231626841000132570010000007811746401259.xml', '51160624686092000173570010000000031000000020-cte.XML']) {
+      const read = readCte(sample(name));
+      expect([name, [...Value.Errors(CteLido, read)].map((e) => `${e.path}: ${e.message}`)]).toEqual([name, []]);
+    }
+  });
 });
 
 describe('money', () => {

@@ -3,7 +3,12 @@ import { companyProjector } from './company/projector';
 import { credentialProjector } from './credential/projector';
 import { configuracaoProjector } from './configuracao/projector';
 import { certificadoProjector } from './certificado/projector';
+import { nfeProjector } from './nfe/projector';
 import { atividadeProjector } from './atividade/projector';
+import { cteSubcontratacaoProjector } from './cte-subcontratacao/projector';
+import { cteProjector } from './cte/projector';
+import { operacaoProjector } from './operacao/projector';
+import { autorizacaoProjector } from './autorizacao/projector';
 
 export * from './projector';
 export * from './migrations';
@@ -15,9 +20,22 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   credentialProjector,
   configuracaoProjector,
   certificadoProjector,
+  nfeProjector,
+  autorizacaoProjector,
+  cteSubcontratacaoProjector,
+  cteProjector,
+  operacaoProjector,
   atividadeProjector,
 ];
+export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
+export * from './search';
+export * from './cte-subcontratacao/queries';
+export * from './cte/queries';
 export * from './configuracao/queries';
 export * from './certificado/queries';
+export * from './nfe/queries';
+export { nfeProjector };
 export * from './atividade/queries';
 export * from './company/queries';
+export * from './autorizacao/queries';
+export { autorizacaoProjector };

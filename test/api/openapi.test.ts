@@ -29,7 +29,15 @@ describe('OpenAPI, docs and health', () => {
       'GET /v1/fiscal/status', 'GET /v1/fiscal/catalogos', 'GET /v1/fiscal/painel',
       'GET /v1/fiscal/configuracao', 'PUT /v1/fiscal/configuracao',
       'GET /v1/fiscal/certificado', 'POST /v1/fiscal/certificado', 'DELETE /v1/fiscal/certificado',
+      'GET /v1/fiscal/cte-subcontratacao', 'POST /v1/fiscal/cte-subcontratacao',
+      'GET /v1/fiscal/cte-subcontratacao/{access_key}', 'GET /v1/fiscal/cte-subcontratacao/{access_key}/xml',
+      'GET /v1/fiscal/cte-subcontratacao/autorizacoes', 'POST /v1/fiscal/cte-subcontratacao/autorizacoes',
+      'DELETE /v1/fiscal/cte-subcontratacao/autorizacoes/{cnpj}',
+      'POST /v1/fiscal/cte-emitidos', 'GET /v1/fiscal/cte', 'GET /v1/fiscal/cte/{cte_uuid}', 'GET /v1/fiscal/cte/{cte_uuid}/xml',
+      'POST /v1/fiscal/cte/{cte_uuid}/subcontratacao',
+      'GET /v1/fiscal/nfe', 'POST /v1/fiscal/nfe/importacoes', 'GET /v1/fiscal/nfe/{access_key}', 'DELETE /v1/fiscal/nfe/{access_key}',
     ];
+
     for (const e of expected) expect(documented).toContain(e);
     expect(routes).toContain('configuracao');
     const put = doc.paths['/v1/fiscal/configuracao'].put;

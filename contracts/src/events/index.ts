@@ -2,13 +2,22 @@ import { type Static, type TSchema } from '@sinclair/typebox';
 import { CompanyFlagsChanged, CompanyRegistered, CredentialIssued, CredentialRevoked } from './company';
 import { ConfiguracaoAtualizada } from './configuracao';
 import { CertificadoEnviado, CertificadoRemovido } from './certificado';
+import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './nfe';
+import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
+import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
+import { CteEmitidoRecebido, CteEmitidoReenviado, CteRepassado } from './cte';
 
 export * from './metadata';
 export * from './recorded';
 export * from './company';
 export * from './configuracao';
 export * from './certificado';
+export * from './nfe-lida';
+export * from './nfe';
+export * from './autorizacao';
 export * from './cte-lido';
+export * from './cte-subcontratacao';
+export * from './cte';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -22,6 +31,18 @@ export const EventCatalog = {
   'configuracao.atualizada': { version: 1, schema: ConfiguracaoAtualizada },
   'certificado.enviado': { version: 1, schema: CertificadoEnviado },
   'certificado.removido': { version: 1, schema: CertificadoRemovido },
+  'nfe.importada': { version: 1, schema: NfeImportada },
+  'nfe.chave_importada': { version: 1, schema: NfeChaveImportada },
+  'nfe.reimportada': { version: 1, schema: NfeReimportada },
+  'nfe.removida': { version: 1, schema: NfeRemovida },
+  'autorizacao.concedida': { version: 1, schema: AutorizacaoConcedida },
+  'autorizacao.revogada': { version: 1, schema: AutorizacaoRevogada },
+  'cte_subcontratacao.recebido': { version: 1, schema: CteSubcontratacaoRecebido },
+  'cte_subcontratacao.reenviado': { version: 1, schema: CteSubcontratacaoReenviado },
+  'cte_subcontratacao.substituido': { version: 1, schema: CteSubcontratacaoSubstituido },
+  'cte.emitido_recebido': { version: 1, schema: CteEmitidoRecebido },
+  'cte.emitido_reenviado': { version: 1, schema: CteEmitidoReenviado },
+  'cte.repassado': { version: 1, schema: CteRepassado },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

@@ -11,6 +11,9 @@ import {
   Painel,
   TokenRequest,
   TokenResponse,
+  CTE_DOCUMENT_SCHEMAS,
+  INBOX_SCHEMAS,
+  CTE_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -26,6 +29,9 @@ export const SHARED_SCHEMAS: TSchema[] = [
   TokenRequest,
   TokenResponse,
   OAuthError,
+  ...CTE_DOCUMENT_SCHEMAS,
+  ...INBOX_SCHEMAS,
+  ...CTE_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -28,3 +28,6 @@ export * from './secrets/blobs';
 export * from './event-store/supervised';
 export * from './processors/handler-processor';
 export * from './documents/store';
+export * from './documents/kind';
+export * from './documents/zip';
+export * from './documents/pdf-text';

@@ -5,6 +5,12 @@ import { type ApiDeps } from '../../deps';
 import { statusRoutes } from './status';
 import { configuracaoRoutes } from './configuracao';
 import { certificadoRoutes } from './certificado';
+import { nfeRoutes } from './nfe';
+import { cteSubcontratacaoRoutes } from './cte-subcontratacao';
+import { cteEmitidosRoutes } from './cte-emitidos';
+import { cteRoutes } from './cte';
+import { cteRepasseRoutes } from './cte-repasse';
+import { autorizacoesRoutes } from './autorizacoes';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
@@ -25,4 +31,10 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(statusRoutes(deps));
   await app.register(configuracaoRoutes(deps));
   await app.register(certificadoRoutes(deps));
+  await app.register(nfeRoutes(deps));
+  await app.register(cteSubcontratacaoRoutes(deps));
+  await app.register(cteEmitidosRoutes(deps));
+  await app.register(cteRoutes(deps));
+  await app.register(cteRepasseRoutes(deps));
+  await app.register(autorizacoesRoutes(deps));
 };

@@ -1,0 +1,55 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CteLido } from './cte-lido';
+
+/** How a CT-e reached the inbox: sent by the company itself, or handed off by the contractor that issued it. */
+export const CanalRecebimento = Type.Union([Type.Literal('api'), Type.Literal('repasse')]);
+export type CanalRecebimento = Static<typeof CanalRecebimento>;
+
+/** The company's role in a received CT-e (`InboundCteCarrierRole`). */
+export const PapelTransportadora = Type.Union(
+  ['emitente', 'tomador', 'expedidor', 'recebedor', 'remetente', 'destinatario', 'terceiro'].map((v) => Type.Literal(v)),
+);
+export type PapelTransportadora = 'emitente' | 'tomador' | 'expedidor' | 'recebedor' | 'remetente' | 'destinatario' | 'terceiro';
+
+/** Why a received CT-e admits no counter-CT-e (null when it does). */
+export const BloqueioContraCte = Type.Union(
+  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao'].map((v) => Type.Literal(v)),
+);
+export type BloqueioContraCte = 'cte_proprio' | 'vinculado_multimodal' | 'nao_e_cte_de_carga' | 'cte_nao_normal' | 'ambiente_homologacao';
+
+export const RepassadoPor = Type.Object({
+  company_id: Type.String(),
+  cnpj: Type.String(),
+  nome: Type.String(),
+  cte_id: Type.String(),
+  observacao: Type.Union([Type.Null(), Type.String()]),
+});
+export type RepassadoPor = Static<typeof RepassadoPor>;
+
+const Recebimento = {
+  company_id: Type.String(),
+  chave: Type.String(),
+  sha256: Type.String({ description: 'SHA-256 of the XML bytes as received, the key of the archived copy' }),
+  tamanho_bytes: Type.Integer(),
+  canal: CanalRecebimento,
+  repassado_por: Type.Union([Type.Null(), RepassadoPor]),
+};
+
+const Leitura = {
+  papel_transportadora: PapelTransportadora,
+  permite_contra_cte: Type.Boolean(),
+  bloqueio_contra_cte: Type.Union([Type.Null(), BloqueioContraCte]),
+  cte: CteLido,
+};
+
+/** First receipt of a key in the company's inbox. */
+export const CteSubcontratacaoRecebido = Type.Object({ ...Recebimento, ...Leitura });
+export type CteSubcontratacaoRecebido = Static<typeof CteSubcontratacaoRecebido>;
+
+/** The same bytes again: only the receipt counts. */
+export const CteSubcontratacaoReenviado = Type.Object(Recebimento);
+export type CteSubcontratacaoReenviado = Static<typeof CteSubcontratacaoReenviado>;
+
+/** Different bytes for the same key: they replace the archived XML (the older version stays named in the log). */
+export const CteSubcontratacaoSubstituido = Type.Object({ ...Recebimento, ...Leitura, sha256_anterior: Type.String() });
+export type CteSubcontratacaoSubstituido = Static<typeof CteSubcontratacaoSubstituido>;

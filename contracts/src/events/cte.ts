@@ -1,0 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CteLido } from './cte-lido';
+
+/**
+ * Situation of an own CT-e (`CteSituation`). Issue through the service moves a draft from `rascunho` through
+ * `em_processamento` to `autorizado`, `rejeitado` or `denegado`, and an authorized one to `cancelado`. A CT-e the
+ * carrier issued elsewhere and delivered through `POST /fiscal/cte-emitidos` starts `autorizado` when its
+ * `cteProc` carries the authorization protocol, and `sem_protocolo` when it came as a bare `CTe`.
+ */
+export const CteSituation = Type.Union(
+  ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'denegado', 'cancelado', 'sem_protocolo'].map((v) => Type.Literal(v)),
+  { $id: 'CteSituation', description: 'rascunho | em_processamento | autorizado | rejeitado | denegado | cancelado | sem_protocolo' },
+);
+export type CteSituation = 'rascunho' | 'em_processamento' | 'autorizado' | 'rejeitado' | 'denegado' | 'cancelado' | 'sem_protocolo';
+
+/** An own CT-e issued elsewhere, delivered by the carrier: it enters the service, delivery and receivable flow. */
+export const CteEmitidoRecebido = Type.Object({
+  cte_id: Type.String(),
+  company_id: Type.String(),
+  chave: Type.String(),
+  sha256: Type.String(),
+  tamanho_bytes: Type.Integer(),
+  situacao: Type.Union([Type.Literal('autorizado'), Type.Literal('sem_protocolo')]),
+  cte: CteLido,
+});
+export type CteEmitidoRecebido = Static<typeof CteEmitidoRecebido>;
+
+/** A resubmission of a delivered own CT-e: recorded for audit, nothing reprocessed. */
+export const CteEmitidoReenviado = Type.Object({
+  cte_id: Type.String(),
+  company_id: Type.String(),
+  chave: Type.String(),
+  sha256: Type.String(),
+  conteudo_diferente: Type.Boolean(),
+});
+export type CteEmitidoReenviado = Static<typeof CteEmitidoReenviado>;
+
+/** The contractor handed its authorized CT-e to a subcontractor's inbox. */
+export const CteRepassado = Type.Object({
+  cte_id: Type.String(),
+  company_id: Type.String(),
+  chave: Type.String(),
+  subcontratada_id: Type.String(),
+  subcontratada_cnpj: Type.String(),
+  observacao: Type.Union([Type.Null(), Type.String()]),
+});
+export type CteRepassado = Static<typeof CteRepassado>;

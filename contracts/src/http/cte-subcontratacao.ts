@@ -1,0 +1,72 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PageQuery } from './common';
+import { cteDocumentFields } from './cte-documento';
+
+export const InboundCteStatus = Type.Union(
+  [Type.Literal('recebido'), Type.Literal('subcontratado'), Type.Literal('subcontratado_em_pernas')],
+  {
+    $id: 'InboundCteStatus',
+    description:
+      'Where a received CT-e stands in the subcontracting flow. `recebido`: in the inbox, no active counter-CT-e against it. ' +
+      '`subcontratado`: an active full (1:1) counter-CT-e exists. `subcontratado_em_pernas`: active counter-CT-e for legs exist. ' +
+      'Cancelling the counter-CT-e brings it back to `recebido`.',
+  },
+);
+export type InboundCteStatus = Static<typeof InboundCteStatus>;
+
+export const InboundCteCarrierRole = Type.Union(
+  ['emitente', 'tomador', 'expedidor', 'recebedor', 'remetente', 'destinatario', 'terceiro'].map((v) => Type.Literal(v)),
+  {
+    $id: 'InboundCteCarrierRole',
+    description:
+      'Your company\'s role in the document, by where its CNPJ appears (the first that applies): `emitente` (your own CT-e), ' +
+      '`tomador`, `expedidor`, `recebedor`, `remetente`, `destinatario`, or `terceiro` when it is not named (the usual case of a subcontractor).',
+  },
+);
+
+export const CounterCteBlockedReason = Type.Union(
+  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao'].map((v) => Type.Literal(v)),
+  {
+    description:
+      'Why `allows_counter_cte` is false: `cte_proprio` (your own CT-e), `vinculado_multimodal` (tpServ 4), `nao_e_cte_de_carga` ' +
+      '(a CT-e OS, model 67), `cte_nao_normal` (complementary or annulment CT-e), `ambiente_homologacao` (a sandbox document in production)',
+  },
+);
+
+const receiptFields = {
+  status: Type.Ref(InboundCteStatus),
+  carrier_role: Type.Ref(InboundCteCarrierRole),
+  allows_counter_cte: Type.Boolean({ description: 'False for your own CT-e and for a CT-e linked to multimodal (and see `counter_cte_blocked_reason`)' }),
+  counter_cte_blocked_reason: Type.Union([Type.Null(), CounterCteBlockedReason]),
+  received_count: Type.Integer({ description: 'Incremented on each resubmission of the same access key' }),
+  content_updated: Type.Boolean({ description: 'True when the last resubmission replaced the archived XML with different content' }),
+  first_received_at: Type.String({ format: 'date-time', description: 'Receipt date: what `from`/`to` filter' }),
+  last_received_at: Type.String({ format: 'date-time' }),
+  delivered_by: Type.Union([
+    Type.Null(),
+    Type.Object({ cnpj: Type.String(), nome: Type.String(), cte_id: Type.String(), observacao: Type.Union([Type.Null(), Type.String()]) }),
+  ], { description: 'The contractor that handed this CT-e off (POST /fiscal/cte/{cte_uuid}/subcontratacao), when it came that way' }),
+};
+
+/** One received CT-e, with the parties' full addresses. */
+export const InboundCte = Type.Object({ ...receiptFields, ...cteDocumentFields(true) }, { $id: 'InboundCte' });
+/** A received CT-e as the list shows it: parties without addresses. */
+export const InboundCteSummary = Type.Object({ ...receiptFields, ...cteDocumentFields(false) }, { $id: 'InboundCteSummary' });
+
+const date = (description: string) => Type.String({ format: 'date', description });
+
+export const InboundCteQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 120, description: 'Access key (or its start), issuer CNPJ (or its start, with or without punctuation) or part of the issuer\'s corporate name' })),
+  carrier_role: Type.Optional(Type.Ref(InboundCteCarrierRole)),
+  status: Type.Optional(Type.Ref(InboundCteStatus)),
+  from: Type.Optional(date('First receipt on or after this day (YYYY-MM-DD, Brasília time)')),
+  to: Type.Optional(date('First receipt on or before this day (YYYY-MM-DD, Brasília time)')),
+  ...PageQuery.properties,
+});
+export type InboundCteQuery = Static<typeof InboundCteQuery>;
+
+export const AccessKeyParam = Type.Object({
+  access_key: Type.String({ description: 'Access key, 44 characters' }),
+});
+
+export const INBOX_SCHEMAS = [InboundCteStatus, InboundCteCarrierRole, InboundCte, InboundCteSummary];

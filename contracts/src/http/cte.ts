@@ -1,0 +1,78 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Environment, PageQuery } from './common';
+import { cteDocumentFields } from './cte-documento';
+import { CteSituation } from '../events/cte';
+
+/** An own CT-e (issued here or delivered through POST /fiscal/cte-emitidos). */
+export const Cte = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'cte_uuid' }),
+    situacao: Type.Ref(CteSituation),
+    origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido')], {
+      description: '`emissao`: issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier',
+    }),
+    environment: Environment,
+    received_count: Type.Integer({ description: 'Deliveries through POST /fiscal/cte-emitidos (0 for a document issued here)' }),
+    handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
+    created_at: Type.String({ format: 'date-time' }),
+    ...cteDocumentFields(true),
+  },
+  { $id: 'Cte' },
+);
+
+/** An own CT-e as the list shows it: parties without addresses. */
+export const CteSummary = Type.Object(
+  { ...Cte.properties, ...cteDocumentFields(false) },
+  { $id: 'CteSummary' },
+);
+
+/** The own CT-e delivered through POST /fiscal/cte-emitidos, and whether this was its first delivery. */
+export const CteEmitidoReceipt = Type.Object(
+  {
+    first_reception: Type.Boolean({ description: 'False on a resubmission of the same access key (nothing is reprocessed)' }),
+    ...Cte.properties,
+  },
+  { $id: 'CteEmitidoReceipt' },
+);
+
+const date = (description: string) => Type.String({ format: 'date', description });
+
+export const CteQuery = Type.Object({
+  status: Type.Optional(Type.Ref(CteSituation)),
+  from: Type.Optional(date('Issued on or after this day (YYYY-MM-DD, Brasília time)')),
+  to: Type.Optional(date('Issued on or before this day (YYYY-MM-DD, Brasília time)')),
+  ...PageQuery.properties,
+});
+export type CteQuery = Static<typeof CteQuery>;
+
+export const CteIdParam = Type.Object({ cte_uuid: Type.String({ description: 'The CT-e\'s public UUID' }) });
+
+/** Hand-off of an authorized own CT-e to a subcontractor's inbox. */
+export const SubcontratacaoRepasseInput = Type.Object(
+  {
+    subcontratada: Type.Object({ cnpj: Type.String({ minLength: 1, maxLength: 32, description: 'CNPJ, with or without mask; alphanumeric CNPJ accepted' }) }),
+    observacao: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255 })])),
+  },
+  { $id: 'SubcontratacaoRepasseInput' },
+);
+export type SubcontratacaoRepasseInput = Static<typeof SubcontratacaoRepasseInput>;
+
+export const SubcontratacaoRepasse = Type.Object(
+  {
+    cte: Type.Object({ id: Type.String({ format: 'uuid' }), access_key: Type.String() }),
+    subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.Union([Type.Null(), Type.String()]) }),
+    recebimento: Type.Object({
+      access_key: Type.String(),
+      status: Type.String(),
+      carrier_role: Type.String(),
+      allows_counter_cte: Type.Boolean(),
+      received_count: Type.Integer(),
+      content_updated: Type.Boolean(),
+      first_received_at: Type.String({ format: 'date-time' }),
+      last_received_at: Type.String({ format: 'date-time' }),
+    }, { description: 'The receipt in the subcontractor\'s inbox' }),
+  },
+  { $id: 'SubcontratacaoRepasse' },
+);
+
+export const CTE_SCHEMAS = [CteSituation, Cte, CteSummary, CteEmitidoReceipt, SubcontratacaoRepasseInput, SubcontratacaoRepasse];

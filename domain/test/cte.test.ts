@@ -1,0 +1,52 @@
+import { type CteLido } from '@frete/contracts';
+import { cteDecider, type CteEvent, type ReceberCteEmitido } from '../src';
+import { scenario } from './given-when-then';
+
+const parte = (documento: string) => ({ documento, tipo_documento: 'CNPJ' as const, ie: null, nome: 'X', fantasia: null, telefone: null, email: null, endereco: null });
+const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
+const chave = '35261111222333000181570010000000011000000010';
+const protocolo = { numero: '135260000000001', recebido_em: '2026-11-20T10:00:05-03:00', status: 100, motivo: 'Autorizado o uso do CT-e', chave };
+const cte: CteLido = {
+  chave, versao: '4.00', modelo: '57', serie: 1, numero: 1, codigo_numerico: '00000001', cfop: '5353', natureza_operacao: 'FRETE',
+  data_emissao: '2026-11-20T10:00:00-03:00', ambiente: 'homologacao', tipo_cte: 0, tipo_servico: 0, modal: '01', emitente: parte('11222333000181'),
+  remetente: null, expedidor: null, recebedor: null, destinatario: parte('44555666000100'), tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
+  inicio: local, fim: local, valor_prestacao_centavos: 100, valor_receber_centavos: 100, componentes: [], icms: null, nfe_chaves: [], cte_anteriores: [], protocolo,
+};
+const receber: ReceberCteEmitido = {
+  type: 'ReceberCteEmitido', cte_id: 'id1', company_id: 'c1', company_cnpj: '11.222.333/0001-81', environment: 'homologacao', sha256: 's1', tamanho_bytes: 9, cte,
+};
+const recebido: CteEvent = { type: 'cte.emitido_recebido', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', tamanho_bytes: 9, situacao: 'autorizado', cte } };
+const repassar = { type: 'RepassarCte' as const, cte_id: 'id1', company_id: 'c1', subcontratada_id: 's1', subcontratada_cnpj: '99888777000100', observacao: null };
+
+describe('cte decider: own CT-e delivered by the carrier', () => {
+  const { given } = scenario(cteDecider);
+  it('an authorized cteProc of the carrier enters as autorizado', () => given().when(receber).then(recebido));
+  it('a bare CTe enters as sem_protocolo', () =>
+    given().when({ ...receber, cte: { ...cte, protocolo: null } }).then({
+      type: 'cte.emitido_recebido', data: { ...recebido.data, situacao: 'sem_protocolo', cte: { ...cte, protocolo: null } } as never,
+    }));
+  it('a resubmission is recorded and reprocesses nothing, whatever its content', () => {
+    given(recebido).when(receber).then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', conteudo_diferente: false } });
+    given(recebido).when({ ...receber, sha256: 's2' }).then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's2', conteudo_diferente: true } });
+  });
+  it('refuses another emitter, another environment, a protocol of another key or one that does not authorize', () => {
+    given().when({ ...receber, company_cnpj: '99888777000100' }).thenRejects('cte_de_outro_emitente');
+    given().when({ ...receber, environment: 'producao' }).thenRejects('ambiente_divergente');
+    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, chave: chave.replace('35', '41') } } }).thenRejects('chave_invalida');
+    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 110 } } }).thenRejects('cte_nao_autorizado');
+    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } }).then({
+      type: 'cte.emitido_recebido', data: { ...recebido.data, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } } as never,
+    });
+  });
+});
+
+describe('cte decider: hand-off', () => {
+  const { given } = scenario(cteDecider);
+  it('records the hand-off of an authorized CT-e', () =>
+    given(recebido).when(repassar).then({ type: 'cte.repassado', data: { cte_id: 'id1', company_id: 'c1', chave, subcontratada_id: 's1', subcontratada_cnpj: '99888777000100', observacao: null } }));
+  it('refuses a CT-e without authorization, and another company\'s', () => {
+    given({ type: 'cte.emitido_recebido', data: { ...recebido.data, situacao: 'sem_protocolo' } as never }).when(repassar).thenRejects('cte_nao_autorizado');
+    given(recebido).when({ ...repassar, company_id: 'c2' }).thenRejects('nao_encontrado');
+    given().when(repassar).thenRejects('nao_encontrado');
+  });
+});

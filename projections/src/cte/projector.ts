@@ -1,0 +1,40 @@
+import { type Projector } from '../projector';
+
+/** dhEmi as an instant, or null when the document wrote it in a shape Date cannot read. */
+const instantOf = (text: string): Date | null => {
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/** rm.ctes and rm.cte_nfe: the company's own CT-e, whatever way they came in. */
+export const cteProjector: Projector = {
+  name: 'cte',
+  tables: ['rm.ctes', 'rm.cte_nfe'],
+  async apply(sql, event) {
+    switch (event.type) {
+      case 'cte.emitido_recebido': {
+        const d = event.data;
+        const c = d.cte;
+        await sql.query(
+          `INSERT INTO rm.ctes (cte_id, company_id, chave, origem, situacao, modelo, serie, numero, service_type, data_emissao, emitido_em,
+             ambiente_documento, tomador_papel, tomador_documento, tomador_nome, inicio_municipio, inicio_uf, fim_municipio, fim_uf,
+             valor_prestacao_centavos, valor_receber_centavos, xml_sha256, xml_size_bytes, received_count, handoffs, cte, created_at, updated_at)
+           VALUES ($1, $2, $3, 'cte_emitido', $4, $5, $6, $7, $8, $9, $23, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $24, 1, 0, $21, $22, $22)`,
+          [d.cte_id, d.company_id, d.chave, d.situacao, c.modelo, c.serie, c.numero, c.tipo_servico, c.data_emissao, c.ambiente,
+            c.tomador.papel, c.tomador.parte?.documento ?? null, c.tomador.parte?.nome ?? null, c.inicio.municipio, c.inicio.uf,
+            c.fim.municipio, c.fim.uf, c.valor_prestacao_centavos, c.valor_receber_centavos, d.sha256, JSON.stringify(c), event.recordedAt, instantOf(c.data_emissao), d.tamanho_bytes],
+        );
+        for (const nfe of new Set(c.nfe_chaves)) {
+          await sql.query(`INSERT INTO rm.cte_nfe (company_id, cte_id, nfe_chave) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [d.company_id, d.cte_id, nfe]);
+        }
+        return;
+      }
+      case 'cte.emitido_reenviado':
+        await sql.query(`UPDATE rm.ctes SET received_count = received_count + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
+        return;
+      case 'cte.repassado':
+        await sql.query(`UPDATE rm.ctes SET handoffs = handoffs + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
+        return;
+    }
+  },
+};

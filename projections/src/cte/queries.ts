@@ -1,0 +1,60 @@
+import { type CteLido, type CteSituation } from '@frete/contracts';
+import { type Sql } from '../projector';
+
+export interface CteRow {
+  cte_id: string;
+  company_id: string;
+  chave: string | null;
+  origem: string;
+  situacao: CteSituation;
+  service_type: number;
+  xml_sha256: string | null;
+  xml_size_bytes: number | null;
+  received_count: number;
+  handoffs: number;
+  cte: CteLido | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CteFilter {
+  status?: string;
+  /** Issue dates (`dhEmi`; a draft's creation), `YYYY-MM-DD`, inclusive, in Brasília time. */
+  from?: string;
+  to?: string;
+  page: number;
+  per_page: number;
+}
+
+const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, created_at, updated_at';
+
+/** One own CT-e of the company, by id; another company's is not found. */
+export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND cte_id = $2`, [companyId, cteId]);
+  return (rows[0] as unknown as CteRow | undefined) ?? null;
+}
+
+export async function cteByKey(sql: Sql, companyId: string, chave: string): Promise<CteRow | null> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
+  return (rows[0] as unknown as CteRow | undefined) ?? null;
+}
+
+/** Own CT-e, newest first. */
+export async function cteList(sql: Sql, companyId: string, f: CteFilter): Promise<{ rows: CteRow[]; total: number }> {
+  const where = ['company_id = $1'];
+  const params: unknown[] = [companyId];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (f.status) add((n) => `situacao = ${n}`, f.status);
+  if (f.from) add((n) => `COALESCE(emitido_em, created_at) >= (${n} || 'T00:00:00-03:00')::timestamptz`, f.from);
+  if (f.to) add((n) => `COALESCE(emitido_em, created_at) < ((${n}::date + 1)::text || 'T00:00:00-03:00')::timestamptz`, f.to);
+  const filter = where.join(' AND ');
+  const total = await sql.query(`SELECT count(*)::int AS n FROM rm.ctes WHERE ${filter}`, params);
+  const { rows } = await sql.query(
+    `SELECT ${COLUMNS} FROM rm.ctes WHERE ${filter} ORDER BY created_at DESC, cte_id LIMIT ${f.per_page} OFFSET ${(f.page - 1) * f.per_page}`,
+    params,
+  );
+  return { rows: rows as unknown as CteRow[], total: total.rows[0]!.n as number };
+}

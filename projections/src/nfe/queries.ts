@@ -1,0 +1,106 @@
+import { type NfeArquivoRecebido, type NfeLida, type NfeStatus } from '@frete/contracts';
+import { type Sql } from '../projector';
+import { containsPattern, searchable } from '../search';
+
+export interface NfeRow {
+  company_id: string;
+  chave: string;
+  status: NfeStatus;
+  xml_disponivel: boolean;
+  modelo: string;
+  serie: number;
+  numero: number;
+  uf: string | null;
+  data_emissao: string | null;
+  ambiente_documento: 'producao' | 'homologacao' | null;
+  emitente_documento: string;
+  emitente_tipo_documento: 'CNPJ' | 'CPF' | 'estrangeiro' | null;
+  emitente_nome: string | null;
+  emitente_uf: string | null;
+  emitente_municipio: string | null;
+  valor_total_centavos: number | null;
+  xml_sha256: string | null;
+  xml_arquivo: NfeArquivoRecebido | null;
+  pdf_sha256: string | null;
+  pdf_arquivo: NfeArquivoRecebido | null;
+  nfe: NfeLida | null;
+  recebimentos: number;
+  importada_em: Date;
+  atualizada_em: Date;
+}
+
+export interface NfeFilter {
+  search?: string;
+  status?: NfeStatus;
+  page: number;
+  per_page: number;
+}
+
+/** `vinculada` is not stored: an own CT-e carrying the key (rm.cte_nfe) makes it so, whatever else is known. */
+const LINKED = `EXISTS (SELECT 1 FROM rm.cte_nfe l WHERE l.company_id = n.company_id AND l.nfe_chave = n.chave)`;
+const STATUS = `CASE WHEN ${LINKED} THEN 'vinculada' WHEN n.xml_disponivel THEN 'importada' ELSE 'somente_chave' END`;
+const COLUMNS = `n.company_id, n.chave, ${STATUS} AS status, n.xml_disponivel, n.modelo, n.serie, n.numero, n.uf, n.data_emissao,
+  n.ambiente_documento, n.emitente_documento, n.emitente_tipo_documento, n.emitente_nome, n.emitente_uf, n.emitente_municipio,
+  n.valor_total_centavos, n.xml_sha256, n.xml_arquivo, n.pdf_sha256, n.pdf_arquivo, n.nfe, n.recebimentos, n.importada_em, n.atualizada_em`;
+
+const toRow = (r: Record<string, unknown>): NfeRow => ({
+  ...(r as unknown as NfeRow),
+  numero: Number(r.numero),
+  valor_total_centavos: r.valor_total_centavos === null ? null : Number(r.valor_total_centavos),
+});
+
+/** One NF-e of the company by key; another company's is not found. */
+export async function nfeOf(sql: Sql, companyId: string, chave: string): Promise<NfeRow | null> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.nfes n WHERE n.company_id = $1 AND n.chave = $2`, [companyId, chave]);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Ids of the company's own CT-e that carry the key. */
+export async function ctesCarryingNfe(sql: Sql, companyId: string, chave: string): Promise<string[]> {
+  const { rows } = await sql.query(`SELECT cte_id FROM rm.cte_nfe WHERE company_id = $1 AND nfe_chave = $2 ORDER BY cte_id`, [companyId, chave]);
+  return rows.map((r) => r.cte_id as string);
+}
+
+/**
+ * The company's NF-e, most recently imported first. `search` matches, in one box: the access key or the issuer's
+ * or recipient's document (punctuation ignored), the NF-e number, or a part of the issuer's or recipient's name
+ * (without regard to case or accents).
+ */
+export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promise<{ rows: NfeRow[]; total: number }> {
+  const where = ['n.company_id = $1'];
+  const params: unknown[] = [companyId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const term = f.search?.trim();
+  if (term) {
+    const ors: string[] = [];
+    const document = term.toUpperCase().replace(/[\s./-]/g, '');
+    if (/^[0-9A-Z]+$/.test(document) && /[0-9]/.test(document)) {
+      const d = param(document);
+      ors.push(`n.chave = ${d}`, `n.emitente_documento = ${d}`, `n.destinatario_documento = ${d}`);
+      // A CNPJ root (8 characters or more) finds every branch.
+      if (document.length >= 8 && document.length < 14) {
+        const prefix = param(`${document}%`);
+        ors.push(`n.emitente_documento LIKE ${prefix}`, `n.destinatario_documento LIKE ${prefix}`);
+      }
+    }
+    if (/^[0-9]{1,9}$/.test(term.replace(/\./g, ''))) ors.push(`n.numero = ${param(Number(term.replace(/\./g, '')))}`);
+    const name = searchable(term);
+    if (name) {
+      const p = param(containsPattern(name));
+      ors.push(`n.emitente_busca LIKE ${p}`, `n.destinatario_busca LIKE ${p}`);
+    }
+    where.push(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
+  }
+  if (f.status) where.push(`${STATUS} = ${param(f.status)}`);
+  const filter = where.join(' AND ');
+  const total = await sql.query(`SELECT count(*)::int AS n FROM rm.nfes n WHERE ${filter}`, params);
+  const { rows } = await sql.query(
+    `SELECT ${COLUMNS} FROM rm.nfes n WHERE ${filter} ORDER BY n.importada_em DESC, n.chave
+      LIMIT ${Math.trunc(f.per_page)} OFFSET ${Math.trunc((f.page - 1) * f.per_page)}`,
+    params,
+  );
+  return { rows: rows.map(toRow), total: total.rows[0]!.n as number };
+}

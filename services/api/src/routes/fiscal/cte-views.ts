@@ -1,0 +1,77 @@
+import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
+import { type CteRow, type CteSubcontratacaoRow } from '@frete/projections';
+
+/** Integer cents → the API's decimal with two places (ruling 10). */
+export const money = (cents: number | string): number => Number(cents) / 100;
+
+function parte(p: ParteLida | null, withAddress: boolean) {
+  if (!p) return null;
+  const base = { documento: p.documento, tipo_documento: p.tipo_documento, nome: p.nome, ie: p.ie };
+  if (!withAddress) return base;
+  const e = p.endereco;
+  return {
+    ...base,
+    endereco: e
+      ? { logradouro: e.logradouro, numero: e.numero, complemento: e.complemento, bairro: e.bairro, codigo_ibge: e.codigo_municipio, municipio: e.municipio, uf: e.uf, cep: e.cep, pais: e.pais }
+      : null,
+  };
+}
+
+/** The fields every CT-e record shows, read from its XML. */
+export function documentView(c: CteLido, xml: { sha256: string; size_bytes: number }, withAddresses: boolean) {
+  return {
+    access_key: c.chave,
+    model: c.modelo,
+    layout_version: c.versao,
+    series: c.serie,
+    number: c.numero,
+    issued_at: c.data_emissao,
+    document_environment: c.ambiente,
+    service_type: c.tipo_servico,
+    cte_type: c.tipo_cte,
+    modal: c.modal,
+    cfop: c.cfop,
+    emitente: parte(c.emitente, withAddresses)!,
+    remetente: parte(c.remetente, withAddresses),
+    expedidor: parte(c.expedidor, withAddresses),
+    recebedor: parte(c.recebedor, withAddresses),
+    destinatario: parte(c.destinatario, withAddresses),
+    tomador: { papel: c.tomador.papel, codigo: c.tomador.codigo, parte: parte(c.tomador.parte, withAddresses) },
+    inicio: c.inicio,
+    fim: c.fim,
+    service_value: money(c.valor_prestacao_centavos),
+    amount_receivable: money(c.valor_receber_centavos),
+    nfe_keys: c.nfe_chaves,
+    protocol: c.protocolo ? { numero: c.protocolo.numero, recebido_em: c.protocolo.recebido_em, cstat: c.protocolo.status, motivo: c.protocolo.motivo } : null,
+    xml,
+  };
+}
+
+export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
+  return {
+    status: r.status as 'recebido',
+    carrier_role: r.carrier_role as 'terceiro',
+    allows_counter_cte: r.allows_counter_cte,
+    counter_cte_blocked_reason: r.counter_cte_blocked_reason as 'cte_proprio' | null,
+    received_count: r.received_count,
+    content_updated: r.content_updated,
+    first_received_at: r.first_received_at.toISOString(),
+    last_received_at: r.last_received_at.toISOString(),
+    delivered_by: r.delivered_by ? { cnpj: r.delivered_by.cnpj, nome: r.delivered_by.nome, cte_id: r.delivered_by.cte_id, observacao: r.delivered_by.observacao } : null,
+    ...documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes }, withAddresses),
+  };
+}
+
+export function cteView(r: CteRow, environment: Environment, withAddresses = true) {
+  if (!r.cte || !r.xml_sha256) throw new Error(`CT-e ${r.cte_id} has no document yet`);
+  return {
+    id: r.cte_id,
+    situacao: r.situacao,
+    origem: r.origem as 'cte_emitido',
+    environment,
+    received_count: r.received_count,
+    handoffs: r.handoffs,
+    created_at: r.created_at.toISOString(),
+    ...documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses),
+  };
+}

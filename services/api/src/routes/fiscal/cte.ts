@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Cte, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } from '@frete/contracts';
+import { cteList, cteOf } from '@frete/projections';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+import { cteView } from './cte-views';
+import { checkDateRange } from './cte-subcontratacao';
+
+const TAGS = ['fiscal: cte'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const cteNotFound = () => new ApiError('nao_encontrado', 'CT-e not found');
+
+/** One own CT-e of the caller; a malformed id or another company's CT-e is simply not found. */
+export async function ownCte(deps: ApiDeps, companyId: string, cteId: string) {
+  const row = UUID.test(cteId) ? await cteOf(deps.pool, companyId, cteId.toLowerCase()) : null;
+  if (!row) throw cteNotFound();
+  return row;
+}
+
+/** Reads of own CT-e (spec section 4, "CT-e"; ruling 22). */
+export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const env = deps.config.environment;
+
+  app.get('/cte', {
+    schema: {
+      tags: TAGS,
+      summary: 'Own CT-e (issued here or delivered through POST /fiscal/cte-emitidos), newest first',
+      querystring: CteQuery,
+      response: { 200: ListEnvelope(Type.Ref(CteSummary)), ...errors(400) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const q = request.query;
+    checkDateRange(q.from, q.to);
+    const page = q.page ?? 1;
+    const perPage = q.per_page ?? 20;
+    const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, page, per_page: perPage });
+    return { data: rows.map((r) => cteView(r, env, false)), meta: { page, per_page: perPage, total }, environment: env };
+  });
+
+  app.get('/cte/:cte_uuid', {
+    schema: { tags: TAGS, summary: 'One own CT-e', params: CteIdParam, response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(404) } },
+  }, async (request) => {
+    const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
+    return { data: cteView(row, env), environment: env };
+  });
+
+  app.get('/cte/:cte_uuid/xml', {
+    schema: {
+      tags: TAGS,
+      summary: 'The authorized cteProc, byte for byte as archived',
+      description: '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
+      params: CteIdParam,
+      produces: ['application/xml'],
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }), ...errors(404, 503) },
+    },
+  }, async (request, reply) => {
+    const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
+    if (!['autorizado', 'cancelado'].includes(row.situacao) || !row.xml_sha256) throw new ApiError('nao_encontrado', `no authorized XML for this CT-e (situacao ${row.situacao})`);
+    const doc = await deps.documents.get(row.xml_sha256);
+    if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
+    return reply.type('application/xml').header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`).send(doc.content);
+  });
+};

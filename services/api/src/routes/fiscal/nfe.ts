@@ -1,0 +1,343 @@
+import { TextDecoder } from 'node:util';
+import { Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyRequest } from 'fastify';
+import {
+  DataEnvelope,
+  type FieldError,
+  ListEnvelope,
+  NFE_IMPORT_ERROR_CODES,
+  Nfe,
+  type NfeArquivoRecebido,
+  NfeImportResult,
+  type NfeImportErrorCode,
+  type NfeImportFileResult,
+  type NfeImportOutcome,
+  NfeListQuery,
+  NfeParams,
+  type NfeParte,
+  NfeResumo,
+} from '@frete/contracts';
+import {
+  type NfeCommand,
+  type NfeEvent,
+  NfeReadError,
+  Rejection,
+  documentKeysOfPages,
+  isValidAccessKey,
+  modelOfKey,
+  nfeDecider,
+  nfeStream,
+  readNfe,
+} from '@frete/domain';
+import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
+import { CONTENT_TYPES, PdfTextError, ZipError, documentKindOf, execute, pdfPagesText, zipEntries } from '@frete/platform';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { commandContext, principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+
+/** Spec section 8: 1 to 20 files of at most 10 MB each, in parts named `arquivos[]`. */
+export const NFE_PART = 'arquivos[]';
+const MAX_FILES = 20;
+const MAX_FILE = 10 * 1024 * 1024;
+
+interface Received {
+  name: string;
+  content: Buffer;
+}
+
+const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+
+/** Reads every part before anything is imported, so that a request refused as a whole imports nothing. */
+async function readFiles(request: FastifyRequest): Promise<Received[]> {
+  if (!request.isMultipart()) {
+    throw new ApiError('tipo_de_midia_nao_suportado', `send multipart/form-data with 1 to ${MAX_FILES} file parts named ${NFE_PART}`);
+  }
+  const files: Received[] = [];
+  const fields: FieldError[] = [];
+  try {
+    for await (const part of request.parts({ limits: { fileSize: MAX_FILE, files: MAX_FILES } })) {
+      if (part.type === 'file') {
+        const content = await part.toBuffer();
+        if (part.fieldname === NFE_PART) files.push({ name: part.filename || `arquivo-${files.length + 1}`, content });
+        else fields.push({ field: part.fieldname, message: `unknown part: send the files in parts named ${NFE_PART}` });
+      } else {
+        fields.push({ field: part.fieldname, message: part.fieldname === NFE_PART ? 'must be a file, not a text field' : 'unknown part' });
+      }
+    }
+  } catch (err) {
+    const e = err as { code?: string; statusCode?: number };
+    if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', `a file is over ${MAX_FILE / 1024 / 1024} MB`);
+    if (e.code === 'FST_FILES_LIMIT') throw invalid([{ field: NFE_PART, message: `at most ${MAX_FILES} files per request` }]);
+    if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') throw invalid([{ field: '(body)', message: 'too many parts' }]);
+    if (err instanceof Error && (e.statusCode === undefined || e.statusCode < 500)) {
+      throw invalid([{ field: '(body)', message: 'malformed multipart body' }]);
+    }
+    throw err;
+  }
+  if (fields.length > 0) throw invalid(fields);
+  if (files.length === 0) throw invalid([{ field: NFE_PART, message: `required: 1 to ${MAX_FILES} files (XML, PDF or ZIP)` }]);
+  return files;
+}
+
+/** The XML's text in the encoding its declaration names (UTF-8 when it names none); null when the bytes do not decode. */
+function xmlText(bytes: Buffer): string | null {
+  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(declared?.toLowerCase() ?? 'utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+const outcomeOf = (event: NfeEvent): NfeImportOutcome => {
+  switch (event.type) {
+    case 'nfe.importada':
+      return event.data.completou_chave ? 'completada' : 'importada';
+    case 'nfe.chave_importada':
+      return 'somente_chave';
+    case 'nfe.reimportada':
+      return event.data.substituiu_xml ? 'atualizada' : 'ja_importada';
+    case 'nfe.removida':
+      throw new Error('a removal is not an import');
+  }
+};
+
+const isImportErrorCode = (code: string): code is NfeImportErrorCode => (NFE_IMPORT_ERROR_CODES as readonly string[]).includes(code);
+
+const parte = (p: { documento: string | null; tipo_documento: NfeParte['tipo_documento']; nome: string | null; endereco: { uf: string | null; municipio: string | null } | null }): NfeParte => ({
+  documento: p.documento,
+  tipo_documento: p.tipo_documento,
+  nome: p.nome,
+  uf: p.endereco?.uf ?? null,
+  municipio: p.endereco?.municipio ?? null,
+});
+
+function resumoOf(row: NfeRow) {
+  const nfe = row.nfe;
+  return {
+    access_key: row.chave,
+    status: row.status,
+    modelo: row.modelo,
+    serie: row.serie,
+    numero: row.numero,
+    data_emissao: row.data_emissao,
+    ambiente: row.ambiente_documento,
+    emitente: nfe
+      ? parte(nfe.emitente)
+      : { documento: row.emitente_documento, tipo_documento: row.emitente_tipo_documento, nome: row.emitente_nome, uf: row.emitente_uf, municipio: row.emitente_municipio },
+    destinatario: nfe?.destinatario ? parte(nfe.destinatario) : null,
+    valor_total: row.valor_total_centavos === null ? null : row.valor_total_centavos / 100,
+    xml_disponivel: row.xml_disponivel,
+    recebimentos: row.recebimentos,
+    importada_em: row.importada_em.toISOString(),
+    atualizada_em: row.atualizada_em.toISOString(),
+  };
+}
+
+const kg = (grams: number | null) => (grams === null ? null : grams / 1000);
+
+function detailOf(row: NfeRow, ctes: string[]) {
+  const nfe = row.nfe;
+  return {
+    ...resumoOf(row),
+    natureza_operacao: nfe?.natureza_operacao ?? null,
+    tipo_operacao: nfe?.tipo_operacao ?? null,
+    modalidade_frete: nfe?.modalidade_frete ?? null,
+    transportador: nfe?.transportador ? parte(nfe.transportador) : null,
+    carga: {
+      volumes: nfe?.carga.volumes ?? null,
+      peso_liquido_kg: kg(nfe?.carga.peso_liquido_g ?? null),
+      peso_bruto_kg: kg(nfe?.carga.peso_bruto_g ?? null),
+    },
+    protocolo: nfe?.protocolo
+      ? { numero: nfe.protocolo.numero, recebido_em: nfe.protocolo.recebido_em, status: nfe.protocolo.status, motivo: nfe.protocolo.motivo }
+      : null,
+    arquivos: { xml: row.xml_arquivo, pdf: row.pdf_arquivo },
+    ctes_vinculados: ctes,
+  };
+}
+
+export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const env = deps.config.environment;
+
+  app.post('/nfe/importacoes', {
+    // The body is multipart, not JSON: the schema documents it, readFiles validates it.
+    validatorCompiler: () => () => true,
+    schema: {
+      tags: ['fiscal: nfe'],
+      summary: 'Imports NF-e from XML, PDF (DANFE) or ZIP files',
+      description:
+        `multipart/form-data with 1 to ${MAX_FILES} file parts named \`${NFE_PART}\`, each at most 10 MB. The kind of each file is told from its ` +
+        'bytes, not its name. An XML (`nfeProc` or `NFe`, layout 4.00, model 55) imports the NF-e; a PDF yields the NF-e whose access key ' +
+        'it prints (the first valid key of each page), known only by its key until the XML arrives; a ZIP is opened safely (at most 1000 ' +
+        'entries and 100 MB uncompressed in all, 10 MB per entry, no entry over 1 MB compressed more than 100:1; directories and ' +
+        '`__MACOSX/` skipped; a ZIP inside is not opened) and each XML or PDF inside is imported. Every file received is archived byte for ' +
+        'byte. The answer has one result per file, with the NF-e keys and what happened to each, and per-file or per-entry errors. ' +
+        'Importing again is safe: it is recorded and changes only what is new. 422 `nenhuma_nfe_importada` when no file yielded an NF-e ' +
+        '(the per-file results are in `error.details.arquivos`). 400 `validacao` for no file, more than 20, or a part with another name; ' +
+        '413 for a file over 10 MB; 415 when the body is not multipart.',
+      consumes: ['multipart/form-data'],
+      body: Type.Object({
+        [NFE_PART]: Type.Array(Type.String({ format: 'binary' }), { minItems: 1, maxItems: MAX_FILES, description: 'XML, PDF or ZIP files' }),
+      }),
+      response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const files = await readFiles(request);
+    const ctx = commandContext(request, deps);
+
+    const run = async (command: NfeCommand, key: string, out: NfeImportFileResult, entrada: string | null) => {
+      try {
+        const { events } = await execute(deps, nfeStream(p.companyId, key), nfeDecider, command, ctx);
+        out.nfes.push({ access_key: key, resultado: outcomeOf(events[0]!), entrada });
+      } catch (err) {
+        if (err instanceof Rejection && isImportErrorCode(err.code)) out.erros.push({ entrada, code: err.code, message: err.message });
+        else throw err;
+      }
+    };
+
+    const importXml = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
+      const text = xmlText(bytes);
+      if (text === null) return void out.erros.push({ entrada, code: 'xml_malformado', message: 'the bytes are not valid in the XML\'s encoding' });
+      let nfe;
+      try {
+        nfe = readNfe(text);
+      } catch (err) {
+        if (err instanceof NfeReadError) return void out.erros.push({ entrada, code: err.code, message: err.message });
+        throw err;
+      }
+      const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.xml);
+      await run({ type: 'ImportarNfeXml', company_id: p.companyId, ambiente: env, arquivo: { ...arquivo, sha256 }, nfe }, nfe.chave, out, entrada);
+    };
+
+    const importPdf = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
+      let pages: string[];
+      try {
+        pages = await pdfPagesText(bytes);
+      } catch (err) {
+        if (err instanceof PdfTextError) return void out.erros.push({ entrada, code: 'pdf_ilegivel', message: err.message });
+        throw err;
+      }
+      const keys = documentKeysOfPages(pages);
+      const nfeKeys = keys.filter((k) => modelOfKey(k) === '55');
+      if (nfeKeys.length === 0) {
+        return void out.erros.push(keys.length > 0
+          ? { entrada, code: 'documento_nao_e_nfe', message: `the PDF is of a model ${modelOfKey(keys[0]!)} document (access key ${keys[0]}), not of an NF-e` }
+          : { entrada, code: 'pdf_sem_chave', message: 'no valid access key was found in the PDF\'s text' });
+      }
+      const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.pdf);
+      for (const key of nfeKeys) {
+        await run({ type: 'ImportarChaveNfe', company_id: p.companyId, chave: key, arquivo: { ...arquivo, sha256 } }, key, out, entrada);
+      }
+    };
+
+    const importZip = async (bytes: Buffer, zipName: string, out: NfeImportFileResult) => {
+      let seen = 0;
+      try {
+        for await (const item of zipEntries(bytes)) {
+          seen++;
+          if ('error' in item) {
+            out.erros.push({ entrada: item.name, ...item.error });
+            continue;
+          }
+          const arquivo = { nome: item.name, zip: zipName };
+          switch (documentKindOf(item.content)) {
+            case 'xml':
+              await importXml(item.content, arquivo, out, item.name);
+              break;
+            case 'pdf':
+              await importPdf(item.content, arquivo, out, item.name);
+              break;
+            case 'zip':
+              out.erros.push({ entrada: item.name, code: 'zip_aninhado', message: 'a ZIP inside a ZIP is not opened: send its files directly' });
+              break;
+            case 'desconhecido':
+              out.erros.push({ entrada: item.name, code: 'arquivo_nao_suportado', message: 'neither XML nor PDF by its content' });
+              break;
+          }
+        }
+      } catch (err) {
+        if (!(err instanceof ZipError)) throw err;
+        out.erros.push({ entrada: null, code: err.code, message: err.message });
+        return;
+      }
+      if (seen === 0) out.erros.push({ entrada: null, code: 'zip_invalido', message: 'the ZIP holds no file' });
+    };
+
+    const arquivos: NfeImportFileResult[] = [];
+    for (const file of files) {
+      const tipo = documentKindOf(file.content);
+      const out: NfeImportFileResult = { arquivo: file.name, tipo, nfes: [], erros: [] };
+      arquivos.push(out);
+      if (tipo === 'xml') await importXml(file.content, { nome: file.name, zip: null }, out, null);
+      else if (tipo === 'pdf') await importPdf(file.content, { nome: file.name, zip: null }, out, null);
+      else if (tipo === 'zip') await importZip(file.content, file.name, out);
+      else out.erros.push({ entrada: null, code: 'arquivo_nao_suportado', message: 'neither XML, PDF nor ZIP by its content' });
+    }
+    const result = {
+      arquivos,
+      total_nfes: arquivos.reduce((n, a) => n + a.nfes.length, 0),
+      total_erros: arquivos.reduce((n, a) => n + a.erros.length, 0),
+    };
+    if (result.total_nfes === 0) {
+      // Rejection, not ApiError: its details carry more than `fields` (the per-file results).
+      throw new Rejection('nenhuma_nfe_importada', `no file yielded an NF-e (${result.total_erros} error(s)): see error.details.arquivos`, { arquivos });
+    }
+    await deps.readYourWrites.waitFor(p.companyId);
+    return reply.status(201).send({ data: result, environment: env });
+  });
+
+  app.get('/nfe', {
+    schema: {
+      tags: ['fiscal: nfe'],
+      summary: 'Lists the company\'s NF-e, most recently imported first',
+      querystring: NfeListQuery,
+      response: { 200: ListEnvelope(NfeResumo), ...errors(400) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const page = request.query.page ?? 1;
+    const perPage = request.query.per_page ?? 20;
+    await deps.readYourWrites.waitFor(p.companyId);
+    const { rows, total } = await nfeList(deps.pool, p.companyId, { search: request.query.search, status: request.query.status, page, per_page: perPage });
+    return { data: rows.map(resumoOf), meta: { page, per_page: perPage, total }, environment: env };
+  });
+
+  app.get('/nfe/:access_key', {
+    schema: {
+      tags: ['fiscal: nfe'],
+      summary: 'One NF-e of the company',
+      params: NfeParams,
+      response: { 200: DataEnvelope(Nfe), ...errors(404) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const chave = request.params.access_key;
+    await deps.readYourWrites.waitFor(p.companyId);
+    const row = isValidAccessKey(chave) ? await nfeOf(deps.pool, p.companyId, chave) : null;
+    if (!row) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
+    return { data: detailOf(row, await ctesCarryingNfe(deps.pool, p.companyId, chave)), environment: env };
+  });
+
+  app.delete('/nfe/:access_key', {
+    schema: {
+      tags: ['fiscal: nfe'],
+      summary: 'Removes an NF-e not carried by an own CT-e',
+      description: '204 with no body. 422 `nfe_vinculada` while an own CT-e of the company (issued here or delivered through ' +
+        'POST /fiscal/cte-emitidos) carries the key. The removal is recorded; importing the NF-e again brings it back.',
+      params: NfeParams,
+      response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const chave = request.params.access_key;
+    if (!isValidAccessKey(chave)) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
+    await deps.readYourWrites.waitFor(p.companyId);
+    const vinculada = (await ctesCarryingNfe(deps.pool, p.companyId, chave)).length > 0;
+    await execute(deps, nfeStream(p.companyId, chave), nfeDecider, { type: 'RemoverNfe', company_id: p.companyId, chave, vinculada }, commandContext(request, deps));
+    return reply.status(204).send(null);
+  });
+};

@@ -1,0 +1,112 @@
+import { TextDecoder } from 'node:util';
+import { type FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { CteReadError, type CteLido, readCte } from '@frete/domain';
+import { ApiError } from '../../errors';
+
+/** Spec section 8: the CT-e XML is at most 2 MB, and the JSON `xml` field at most 2097152 characters. */
+export const MAX_CTE_XML = 2 * 1024 * 1024;
+
+/** OpenAPI description of the two ways a CT-e XML is sent; validation is done by `readCteUpload`. */
+export const CteUploadBody = {
+  content: {
+    'application/json': {
+      schema: Type.Object({
+        xml: Type.String({
+          minLength: 1,
+          maxLength: MAX_CTE_XML,
+          description: 'The `cteProc` or `CTe` XML, raw or in base64 (told apart by the content: raw XML starts with `<`)',
+        }),
+      }),
+    },
+    'multipart/form-data': {
+      schema: Type.Object({ arquivo: Type.String({ format: 'binary', description: 'The XML file, at most 2 MB' }) }),
+    },
+  },
+};
+
+export interface CteUpload {
+  /** The bytes as received: what is archived and hashed. */
+  bytes: Buffer;
+  cte: CteLido;
+}
+
+const invalid = (field: string, message: string) => new ApiError('validacao', `${field}: ${message}`, { fields: [{ field, message }] });
+
+const BOM = /^\uFEFF/;
+const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}\s*$/;
+
+/** Raw XML starts with `<` (after a BOM or blanks); anything else must be base64 of an XML. */
+export function xmlBytesOf(xml: string): Buffer {
+  const head = xml.replace(BOM, '').trimStart();
+  if (head.startsWith('<')) return Buffer.from(xml, 'utf8');
+  if (!BASE64.test(xml)) throw invalid('xml', 'neither an XML document nor base64');
+  const bytes = Buffer.from(xml.replace(/\s+/g, ''), 'base64');
+  const start = bytes.subarray(0, 64).toString('latin1').replace(/^\u00EF\u00BB\u00BF/, '').trimStart();
+  if (!start.startsWith('<')) throw invalid('xml', 'the base64 does not hold an XML document');
+  return bytes;
+}
+
+/** The text of the XML bytes, in the encoding its declaration names (UTF-8 when it names none). */
+export function xmlTextOf(bytes: Buffer): string {
+  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
+  const label = declared?.toLowerCase() ?? 'utf-8';
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(label, { fatal: true });
+  } catch {
+    throw new ApiError('xml_malformado', `the XML declares an unknown encoding '${declared}'`);
+  }
+  try {
+    return decoder.decode(bytes).replace(BOM, '');
+  } catch {
+    throw new ApiError('xml_malformado', `the XML bytes are not valid ${label}`);
+  }
+}
+
+const READ_ERRORS = {
+  xml_hostil: 'xml_hostil',
+  xml_malformado: 'xml_malformado',
+  documento_nao_e_cte: 'documento_nao_e_cte',
+  layout_nao_suportado: 'layout_nao_suportado',
+  chave_invalida: 'chave_invalida',
+} as const;
+
+/** Reads a CT-e sent as JSON `xml` (raw or base64) or as multipart part `arquivo`; refuses what is not one. */
+export async function readCteUpload(request: FastifyRequest): Promise<CteUpload> {
+  let bytes: Buffer;
+  if (request.isMultipart()) {
+    let file: Buffer | null = null;
+    try {
+      for await (const part of request.parts({ limits: { fileSize: MAX_CTE_XML, files: 1 } })) {
+        if (part.type === 'file') {
+          const content = await part.toBuffer();
+          if (part.fieldname === 'arquivo') file = content;
+        } else if (part.fieldname === 'arquivo' && typeof part.value === 'string') {
+          file = Buffer.from(part.value, 'utf8');
+        }
+      }
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', 'the XML file is over 2 MB');
+      if (code === 'FST_FILES_LIMIT') throw invalid('arquivo', 'send exactly one file');
+      throw err;
+    }
+    if (!file || file.length === 0) throw invalid('arquivo', 'required: the CT-e XML file');
+    bytes = file;
+  } else {
+    const body = request.body as unknown;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('xml', 'required: send JSON `{ "xml": ... }` or multipart `arquivo`');
+    const xml = (body as Record<string, unknown>).xml;
+    if (typeof xml !== 'string' || xml.length === 0) throw invalid('xml', 'required: the CT-e XML, raw or base64');
+    if (xml.length > MAX_CTE_XML) throw invalid('xml', `longer than ${MAX_CTE_XML} characters`);
+    bytes = xmlBytesOf(xml);
+  }
+  if (bytes.length > MAX_CTE_XML) throw new ApiError('payload_muito_grande', 'the XML is over 2 MB');
+  try {
+    return { bytes, cte: readCte(xmlTextOf(bytes)) };
+  } catch (err) {
+    if (err instanceof CteReadError) throw new ApiError(READ_ERRORS[err.code], err.message);
+    throw err;
+  }
+}
