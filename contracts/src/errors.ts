@@ -53,6 +53,16 @@ export const ErrorCodes = {
   subcontratada_nao_transportadora: 422,
   subcontratada_igual_contratante: 422,
   xml_indisponivel: 503,
+  // registry of vehicles and drivers
+  /** The plate is already registered for another active vehicle of the company. */
+  veiculo_duplicado: 422,
+  /** The CPF is already registered for another active driver of the company. */
+  motorista_duplicado: 422,
+  // tax rules (regras de tributação)
+  /** A second rule for the same (uf_origem, uf_destino, tp_serv or general). */
+  regra_tributacao_duplicada: 422,
+  /** No tax rule applies to the route and service type (also a batch row code). */
+  sem_regra_tributacao: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -10,3 +10,6 @@ export * from './http/oauth';
 export * from './http/cte-documento';
 export * from './http/cte-subcontratacao';
 export * from './http/cte';
+export * from './http/veiculo';
+export * from './http/motorista';
+export * from './http/regra-tributacao';

@@ -9,6 +9,9 @@ import { cteSubcontratacaoProjector } from './cte-subcontratacao/projector';
 import { cteProjector } from './cte/projector';
 import { operacaoProjector } from './operacao/projector';
 import { autorizacaoProjector } from './autorizacao/projector';
+import { veiculoProjector } from './veiculo/projector';
+import { motoristaProjector } from './motorista/projector';
+import { regraTributacaoProjector } from './regra-tributacao/projector';
 
 export * from './projector';
 export * from './migrations';
@@ -26,6 +29,9 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   cteProjector,
   operacaoProjector,
   atividadeProjector,
+  regraTributacaoProjector,
+  veiculoProjector,
+  motoristaProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -39,3 +45,9 @@ export * from './atividade/queries';
 export * from './company/queries';
 export * from './autorizacao/queries';
 export { autorizacaoProjector };
+export * from './veiculo/queries';
+export * from './motorista/queries';
+export { veiculoProjector, motoristaProjector };
+export * from './regra-tributacao/queries';
+export { regraTributacaoProjector };
+export * from './list-query';

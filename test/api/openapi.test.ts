@@ -36,6 +36,10 @@ describe('OpenAPI, docs and health', () => {
       'POST /v1/fiscal/cte-emitidos', 'GET /v1/fiscal/cte', 'GET /v1/fiscal/cte/{cte_uuid}', 'GET /v1/fiscal/cte/{cte_uuid}/xml',
       'POST /v1/fiscal/cte/{cte_uuid}/subcontratacao',
       'GET /v1/fiscal/nfe', 'POST /v1/fiscal/nfe/importacoes', 'GET /v1/fiscal/nfe/{access_key}', 'DELETE /v1/fiscal/nfe/{access_key}',
+      'GET /v1/fiscal/regras-tributacao', 'POST /v1/fiscal/regras-tributacao', 'GET /v1/fiscal/regras-tributacao/aplicavel',
+      'GET /v1/fiscal/regras-tributacao/{id}', 'PUT /v1/fiscal/regras-tributacao/{id}', 'DELETE /v1/fiscal/regras-tributacao/{id}',
+      'POST /v1/fiscal/veiculos', 'GET /v1/fiscal/veiculos', 'GET /v1/fiscal/veiculos/{id}', 'PUT /v1/fiscal/veiculos/{id}', 'DELETE /v1/fiscal/veiculos/{id}',
+      'POST /v1/fiscal/motoristas', 'GET /v1/fiscal/motoristas', 'GET /v1/fiscal/motoristas/{id}', 'PUT /v1/fiscal/motoristas/{id}', 'DELETE /v1/fiscal/motoristas/{id}',
     ];
 
     for (const e of expected) expect(documented).toContain(e);

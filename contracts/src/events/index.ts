@@ -6,6 +6,9 @@ import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
 import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
 import { CteEmitidoRecebido, CteEmitidoReenviado, CteRepassado } from './cte';
+import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
+import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
+import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
 
 export * from './metadata';
 export * from './recorded';
@@ -18,6 +21,9 @@ export * from './autorizacao';
 export * from './cte-lido';
 export * from './cte-subcontratacao';
 export * from './cte';
+export * from './veiculo';
+export * from './motorista';
+export * from './regra-tributacao';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -43,6 +49,15 @@ export const EventCatalog = {
   'cte.emitido_recebido': { version: 1, schema: CteEmitidoRecebido },
   'cte.emitido_reenviado': { version: 1, schema: CteEmitidoReenviado },
   'cte.repassado': { version: 1, schema: CteRepassado },
+  'veiculo.cadastrado': { version: 1, schema: VeiculoCadastrado },
+  'veiculo.alterado': { version: 1, schema: VeiculoAlterado },
+  'veiculo.removido': { version: 1, schema: VeiculoRemovido },
+  'motorista.cadastrado': { version: 1, schema: MotoristaCadastrado },
+  'motorista.alterado': { version: 1, schema: MotoristaAlterado },
+  'motorista.removido': { version: 1, schema: MotoristaRemovido },
+  'regra_tributacao.criada': { version: 1, schema: RegraTributacaoCriada },
+  'regra_tributacao.alterada': { version: 1, schema: RegraTributacaoAlterada },
+  'regra_tributacao.removida': { version: 1, schema: RegraTributacaoRemovida },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

@@ -1,7 +1,9 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type CteLido, type EnderecoLido, type PapelTomador, type ParteLida } from '@frete/contracts';
+import { type CteLido, type PapelTomador, type ParteLida } from '@frete/contracts';
 import { isValidAccessKey } from '../fiscal/access-key';
-import { hostilityOf } from '../xml/hostile';
+import { scaledDecimal } from '../xml/decimal';
+import { endereco } from '../xml/endereco';
+import { fiscalXmlParser } from '../xml/fiscal-xml';
+import { node, required, text, type XmlNode } from '../xml/nodes';
 
 /**
  * One reader for CT-e as carriers receive them: `cteProc` (with protocol) or bare `CTe`, layouts 4.00 and 3.00.
@@ -22,61 +24,25 @@ export class CteReadError extends Error {
 }
 
 export type { CteLido, PapelTomador } from '@frete/contracts';
-type Endereco = EnderecoLido;
-type Parte = ParteLida;
 
-type Node = Record<string, unknown>;
+const notCte = (message: string) => new CteReadError('documento_nao_e_cte', message);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => ['Comp', 'infNFe', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'].includes(name),
-});
+const parse = fiscalXmlParser(
+  { proc: 'cteProc', root: 'CTe', arrays: ['Comp', 'infNFe', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'] },
+  (refusal, message) => (refusal === 'not_this_document' ? notCte(message) : new CteReadError(refusal, message)),
+);
 
-const text = (v: unknown): string | null => {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'object' && '#text' in (v as Node)) return String((v as Node)['#text']);
-  return String(v);
-};
-const node = (v: unknown): Node | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : null);
-const req = (v: unknown, what: string): string => {
-  const t = text(v);
-  if (t === null || t === '') throw new CteReadError('documento_nao_e_cte', `missing ${what}`);
-  return t;
-};
+const req = (v: unknown, what: string): string => required(text(v), what, notCte);
 
 /** "1234.5" → 123450, exactly (no floating point). */
 export function toCents(value: string): number {
-  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!m) throw new CteReadError('documento_nao_e_cte', `not a money value: '${value}'`);
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  return m[1] ? -cents : cents;
+  const cents = scaledDecimal(value, 2);
+  if (cents === null) throw notCte(`not a money value: '${value}'`);
+  return cents;
 }
 const cents = (v: unknown): number | null => (text(v) === null ? null : toCents(text(v)!));
 
-function endereco(n: Node | null): Endereco | null {
-  if (!n) return null;
-  return {
-    logradouro: text(n.xLgr),
-    numero: text(n.nro),
-    complemento: text(n.xCpl),
-    bairro: text(n.xBairro),
-    codigo_municipio: text(n.cMun),
-    municipio: text(n.xMun),
-    uf: text(n.UF),
-    cep: text(n.CEP),
-    pais: text(n.xPais),
-  };
-}
-
-function parte(n: Node | null, enderecoTag: string): Parte | null {
+function parte(n: XmlNode | null, enderecoTag: string): ParteLida | null {
   if (!n) return null;
   const cnpj = text(n.CNPJ);
   const cpf = text(n.CPF);
@@ -89,13 +55,13 @@ function parte(n: Node | null, enderecoTag: string): Parte | null {
     fantasia: text(n.xFant),
     telefone: text(n.fone),
     email: text(n.email),
-    endereco: endereco(node(n[enderecoTag])),
+    endereco: endereco(node(n[enderecoTag]), text),
   };
 }
 
 const PAPEIS: PapelTomador[] = ['remetente', 'expedidor', 'recebedor', 'destinatario', 'outros'];
 
-function icms(imp: Node | null): CteLido['icms'] {
+function icms(imp: XmlNode | null): CteLido['icms'] {
   const group = node(imp?.ICMS);
   if (!group) return null;
   const [name, value] = Object.entries(group)[0] ?? [];
@@ -111,17 +77,7 @@ function icms(imp: Node | null): CteLido['icms'] {
 }
 
 export function readCte(xml: string): CteLido {
-  const hostile = hostilityOf(xml);
-  if (hostile) throw new CteReadError('xml_hostil', hostile);
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new CteReadError('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
-  const doc = parser.parse(xml) as Node;
-  const proc = node(doc.cteProc);
-  const cte = node(proc ? proc.CTe : doc.CTe);
-  if (!cte) {
-    const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? '(none)';
-    throw new CteReadError('documento_nao_e_cte', `expected cteProc or CTe, found ${root}`);
-  }
+  const { proc, root: cte } = parse(xml);
   const inf = node(cte.infCte);
   if (!inf) throw new CteReadError('documento_nao_e_cte', 'missing infCte');
   const versao = req(inf['@_versao'], 'infCte@versao');

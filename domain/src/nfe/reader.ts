@@ -1,7 +1,9 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type EnderecoLido, type NfeLida, type ParteLida } from '@frete/contracts';
+import { type NfeLida, type ParteLida } from '@frete/contracts';
 import { accessKeyParts, isValidAccessKey } from '../fiscal/access-key';
-import { hostilityOf } from '../xml/hostile';
+import { scaledDecimal } from '../xml/decimal';
+import { endereco } from '../xml/endereco';
+import { fiscalXmlParser } from '../xml/fiscal-xml';
+import { node, required, text, type XmlNode } from '../xml/nodes';
 
 /**
  * One reader for NF-e as carriers receive them: `nfeProc` (with the authorization protocol) or bare `NFe`,
@@ -23,33 +25,14 @@ export class NfeReadError extends Error {
 
 export type { NfeLida } from '@frete/contracts';
 
-type Node = Record<string, unknown>;
+const notNfe = (message: string) => new NfeReadError('documento_nao_e_nfe', message);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => ['vol', 'det', 'NFref', 'detPag'].includes(name),
-});
+const parse = fiscalXmlParser(
+  { proc: 'nfeProc', root: 'NFe', arrays: ['vol', 'det', 'NFref', 'detPag'] },
+  (refusal, message) => (refusal === 'not_this_document' ? notNfe(message) : new NfeReadError(refusal, message)),
+);
 
-const text = (v: unknown): string | null => {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'object' && '#text' in (v as Node)) return String((v as Node)['#text']);
-  if (typeof v === 'object') return null;
-  return String(v);
-};
-const node = (v: unknown): Node | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : null);
-const req = (v: unknown, what: string): string => {
-  const t = text(v);
-  if (t === null || t === '') throw new NfeReadError('documento_nao_e_nfe', `missing ${what}`);
-  return t;
-};
+const req = (v: unknown, what: string): string => required(text(v), what, notNfe);
 
 const int = (v: unknown, what: string): number => {
   const t = req(v, what);
@@ -59,33 +42,16 @@ const int = (v: unknown, what: string): number => {
 
 /** "1234.5" → 123450 with `places` 2; "12.345" → 12345 with 3. Exact: no floating point. */
 function fixed(value: string, places: number, what: string): number {
-  const decimals = places > 0 ? `(?:\\.(\\d{1,${places}}))?` : '';
-  const m = new RegExp(`^(-?)(\\d{1,15})${decimals}$`).exec(value.trim());
-  if (!m) throw new NfeReadError('documento_nao_e_nfe', `${what}: not a decimal with up to ${places} places: '${value}'`);
-  const n = Number(m[2]) * 10 ** places + Number((m[3] ?? '').padEnd(places, '0'));
-  return m[1] ? -n : n;
+  const n = scaledDecimal(value, places, 15);
+  if (n === null) throw notNfe(`${what}: not a decimal with up to ${places} places: '${value}'`);
+  return n;
 }
 const optionalFixed = (v: unknown, places: number, what: string): number | null => {
   const t = text(v);
   return t === null || t === '' ? null : fixed(t, places, what);
 };
 
-function endereco(n: Node | null): EnderecoLido | null {
-  if (!n) return null;
-  return {
-    logradouro: text(n.xLgr),
-    numero: text(n.nro),
-    complemento: text(n.xCpl),
-    bairro: text(n.xBairro),
-    codigo_municipio: text(n.cMun),
-    municipio: text(n.xMun),
-    uf: text(n.UF),
-    cep: text(n.CEP),
-    pais: text(n.xPais),
-  };
-}
-
-function documento(n: Node): Pick<ParteLida, 'documento' | 'tipo_documento'> {
+function documento(n: XmlNode): Pick<ParteLida, 'documento' | 'tipo_documento'> {
   const cnpj = text(n.CNPJ);
   const cpf = text(n.CPF);
   const estrangeiro = text(n.idEstrangeiro);
@@ -95,7 +61,7 @@ function documento(n: Node): Pick<ParteLida, 'documento' | 'tipo_documento'> {
   };
 }
 
-function parte(n: Node | null, enderecoTag: string): ParteLida | null {
+function parte(n: XmlNode | null, enderecoTag: string): ParteLida | null {
   if (!n) return null;
   return {
     ...documento(n),
@@ -109,7 +75,7 @@ function parte(n: Node | null, enderecoTag: string): ParteLida | null {
 }
 
 /** `transp/transporta` has a flat address: `xEnder`, `xMun`, `UF`. */
-function transportador(n: Node | null): ParteLida | null {
+function transportador(n: XmlNode | null): ParteLida | null {
   if (!n) return null;
   const flat = [n.xEnder, n.xMun, n.UF].some((v) => text(v) !== null);
   return {
@@ -125,8 +91,8 @@ function transportador(n: Node | null): ParteLida | null {
   };
 }
 
-function carga(transp: Node | null): NfeLida['carga'] {
-  const vols = ((transp?.vol as unknown[] | undefined) ?? []).map(node).filter((v): v is Node => v !== null);
+function carga(transp: XmlNode | null): NfeLida['carga'] {
+  const vols = ((transp?.vol as unknown[] | undefined) ?? []).map(node).filter((v): v is XmlNode => v !== null);
   const sum = (values: (number | null)[]) => (values.some((v) => v !== null) ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : null);
   return {
     volumes: sum(vols.map((v) => optionalFixed(v.qVol, 0, 'vol/qVol'))),
@@ -137,17 +103,7 @@ function carga(transp: Node | null): NfeLida['carga'] {
 
 export function readNfe(input: string): NfeLida {
   const xml = input.replace(/^\uFEFF?\s*/, '');
-  const hostile = hostilityOf(xml);
-  if (hostile) throw new NfeReadError('xml_hostil', hostile);
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true) throw new NfeReadError('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
-  const doc = parser.parse(xml) as Node;
-  const proc = node(doc.nfeProc);
-  const nfe = node(proc ? proc.NFe : doc.NFe);
-  if (!nfe) {
-    const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? '(none)';
-    throw new NfeReadError('documento_nao_e_nfe', `expected nfeProc or NFe, found ${root}`);
-  }
+  const { proc, root: nfe } = parse(xml);
   const inf = node(nfe.infNFe);
   if (!inf) throw new NfeReadError('documento_nao_e_nfe', 'missing infNFe');
   const versao = req(inf['@_versao'], 'infNFe@versao');

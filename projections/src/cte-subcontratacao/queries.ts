@@ -1,6 +1,7 @@
 import { type CteLido, type RepassadoPor } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { containsPattern, searchable } from '../search';
+import { ListQuery } from '../list-query';
 
 export interface CteSubcontratacaoRow {
   company_id: string;
@@ -42,30 +43,15 @@ export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: st
 
 /** The company's inbox, newest receipt first; `search` matches the key, the issuer's CNPJ or its corporate name. */
 export async function cteSubcontratacaoList(sql: Sql, companyId: string, f: CteSubcontratacaoFilter): Promise<{ rows: CteSubcontratacaoRow[]; total: number }> {
-  const where = ['company_id = $1'];
-  const params: unknown[] = [companyId];
-  const add = (clause: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(clause(`$${params.length}`));
-  };
+  const q = new ListQuery('company_id', companyId);
   if (f.search && f.search.trim() !== '') {
     const term = f.search.trim();
-    const compact = term.replace(/[.\-/\s]/g, '').toUpperCase();
-    params.push(`${compact}%`, containsPattern(searchable(term)));
-    const a = `$${params.length - 1}`;
-    const b = `$${params.length}`;
-    where.push(`(chave LIKE ${a} OR emitente_cnpj LIKE ${a} OR emitente_busca LIKE ${b})`);
+    const start = q.param(`${term.replace(/[.\-/\s]/g, '').toUpperCase()}%`);
+    const name = q.param(containsPattern(searchable(term)));
+    q.and(`(chave LIKE ${start} OR emitente_cnpj LIKE ${start} OR emitente_busca LIKE ${name})`);
   }
-  if (f.carrier_role) add((n) => `carrier_role = ${n}`, f.carrier_role);
-  if (f.status) add((n) => `status = ${n}`, f.status);
-  if (f.from) add((n) => `first_received_at >= (${n} || 'T00:00:00-03:00')::timestamptz`, f.from);
-  if (f.to) add((n) => `first_received_at < ((${n}::date + 1)::text || 'T00:00:00-03:00')::timestamptz`, f.to);
-  const filter = where.join(' AND ');
-  const total = await sql.query(`SELECT count(*)::int AS n FROM rm.cte_subcontratacao WHERE ${filter}`, params);
-  const { rows } = await sql.query(
-    `SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE ${filter}
-      ORDER BY first_received_at DESC, chave LIMIT ${f.per_page} OFFSET ${(f.page - 1) * f.per_page}`,
-    params,
-  );
-  return { rows: rows as unknown as CteSubcontratacaoRow[], total: total.rows[0]!.n as number };
+  if (f.carrier_role) q.and(`carrier_role = ${q.param(f.carrier_role)}`);
+  if (f.status) q.and(`status = ${q.param(f.status)}`);
+  q.days('first_received_at', f.from, f.to);
+  return q.page<CteSubcontratacaoRow>(sql, { from: 'rm.cte_subcontratacao', columns: COLUMNS, orderBy: 'first_received_at DESC, chave', page: f.page, per_page: f.per_page });
 }

@@ -1,5 +1,6 @@
 import { type CteLido, type CteSituation } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
 
 export interface CteRow {
   cte_id: string;
@@ -41,20 +42,8 @@ export async function cteByKey(sql: Sql, companyId: string, chave: string): Prom
 
 /** Own CT-e, newest first. */
 export async function cteList(sql: Sql, companyId: string, f: CteFilter): Promise<{ rows: CteRow[]; total: number }> {
-  const where = ['company_id = $1'];
-  const params: unknown[] = [companyId];
-  const add = (clause: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(clause(`$${params.length}`));
-  };
-  if (f.status) add((n) => `situacao = ${n}`, f.status);
-  if (f.from) add((n) => `COALESCE(emitido_em, created_at) >= (${n} || 'T00:00:00-03:00')::timestamptz`, f.from);
-  if (f.to) add((n) => `COALESCE(emitido_em, created_at) < ((${n}::date + 1)::text || 'T00:00:00-03:00')::timestamptz`, f.to);
-  const filter = where.join(' AND ');
-  const total = await sql.query(`SELECT count(*)::int AS n FROM rm.ctes WHERE ${filter}`, params);
-  const { rows } = await sql.query(
-    `SELECT ${COLUMNS} FROM rm.ctes WHERE ${filter} ORDER BY created_at DESC, cte_id LIMIT ${f.per_page} OFFSET ${(f.page - 1) * f.per_page}`,
-    params,
-  );
-  return { rows: rows as unknown as CteRow[], total: total.rows[0]!.n as number };
+  const q = new ListQuery('company_id', companyId);
+  if (f.status) q.and(`situacao = ${q.param(f.status)}`);
+  q.days('COALESCE(emitido_em, created_at)', f.from, f.to);
+  return q.page<CteRow>(sql, { from: 'rm.ctes', columns: COLUMNS, orderBy: 'created_at DESC, cte_id', page: f.page, per_page: f.per_page });
 }

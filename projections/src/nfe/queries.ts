@@ -1,5 +1,6 @@
 import { type NfeArquivoRecebido, type NfeLida, type NfeStatus } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
 import { containsPattern, searchable } from '../search';
 
 export interface NfeRow {
@@ -67,12 +68,8 @@ export async function ctesCarryingNfe(sql: Sql, companyId: string, chave: string
  * (without regard to case or accents).
  */
 export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promise<{ rows: NfeRow[]; total: number }> {
-  const where = ['n.company_id = $1'];
-  const params: unknown[] = [companyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const q = new ListQuery('n.company_id', companyId);
+  const param = (value: unknown) => q.param(value);
   const term = f.search?.trim();
   if (term) {
     const ors: string[] = [];
@@ -92,15 +89,9 @@ export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promis
       const p = param(containsPattern(name));
       ors.push(`n.emitente_busca LIKE ${p}`, `n.destinatario_busca LIKE ${p}`);
     }
-    where.push(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
+    q.and(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
   }
-  if (f.status) where.push(`${STATUS} = ${param(f.status)}`);
-  const filter = where.join(' AND ');
-  const total = await sql.query(`SELECT count(*)::int AS n FROM rm.nfes n WHERE ${filter}`, params);
-  const { rows } = await sql.query(
-    `SELECT ${COLUMNS} FROM rm.nfes n WHERE ${filter} ORDER BY n.importada_em DESC, n.chave
-      LIMIT ${Math.trunc(f.per_page)} OFFSET ${Math.trunc((f.page - 1) * f.per_page)}`,
-    params,
-  );
-  return { rows: rows.map(toRow), total: total.rows[0]!.n as number };
+  if (f.status) q.and(`${STATUS} = ${param(f.status)}`);
+  const { rows, total } = await q.page<Record<string, unknown>>(sql, { from: 'rm.nfes n', columns: COLUMNS, orderBy: 'n.importada_em DESC, n.chave', page: f.page, per_page: f.per_page });
+  return { rows: rows.map(toRow), total };
 }

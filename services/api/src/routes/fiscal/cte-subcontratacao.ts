@@ -6,6 +6,7 @@ import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
 import { execute } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { checkDateRange, listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { CteUploadBody, readCteUpload } from './xml-upload';
@@ -14,12 +15,6 @@ import { inboundView } from './cte-views';
 const TAGS = ['fiscal: cte-subcontratacao'];
 
 const notFound = () => new ApiError('nao_encontrado', 'CT-e not found in this company\'s inbox');
-
-export const checkDateRange = (from?: string, to?: string) => {
-  if (from && to && from > to) {
-    throw new ApiError('validacao', 'from: must not be after `to`', { fields: [{ field: 'querystring.from', message: 'must not be after `to`' }] });
-  }
-};
 
 /** The inbox of CT-e issued by other companies (spec section 4, "Inbox of third-party CT-e and subcontracting"). */
 export const cteSubcontratacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
@@ -75,12 +70,11 @@ export const cteSubcontratacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebo
     const p = principalOf(request);
     const q = request.query;
     checkDateRange(q.from, q.to);
-    const page = q.page ?? 1;
-    const perPage = q.per_page ?? 20;
+    const paging = pageOf(q);
     const { rows, total } = await cteSubcontratacaoList(deps.pool, p.companyId, {
-      search: q.search, carrier_role: q.carrier_role, status: q.status, from: q.from, to: q.to, page, per_page: perPage,
+      search: q.search, carrier_role: q.carrier_role, status: q.status, from: q.from, to: q.to, ...paging,
     });
-    return { data: rows.map((r) => inboundView(r, false)), meta: { page, per_page: perPage, total }, environment: env };
+    return listOf(rows.map((r) => inboundView(r, false)), paging, total, env);
   });
 
   app.get('/cte-subcontratacao/:access_key', {

@@ -4,10 +4,10 @@ import { Cte, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } fro
 import { cteList, cteOf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { checkDateRange, listOf, pageOf } from '../../paging';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { cteView } from './cte-views';
-import { checkDateRange } from './cte-subcontratacao';
 
 const TAGS = ['fiscal: cte'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,10 +36,9 @@ export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     const p = principalOf(request);
     const q = request.query;
     checkDateRange(q.from, q.to);
-    const page = q.page ?? 1;
-    const perPage = q.per_page ?? 20;
-    const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, page, per_page: perPage });
-    return { data: rows.map((r) => cteView(r, env, false)), meta: { page, per_page: perPage, total }, environment: env };
+    const paging = pageOf(q);
+    const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
+    return listOf(rows.map((r) => cteView(r, env, false)), paging, total, env);
   });
 
   app.get('/cte/:cte_uuid', {

@@ -11,6 +11,9 @@ import { cteEmitidosRoutes } from './cte-emitidos';
 import { cteRoutes } from './cte';
 import { cteRepasseRoutes } from './cte-repasse';
 import { autorizacoesRoutes } from './autorizacoes';
+import { veiculosRoutes } from './veiculos';
+import { motoristasRoutes } from './motoristas';
+import { regrasTributacaoRoutes } from './regras-tributacao';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
@@ -37,4 +40,7 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(cteRoutes(deps));
   await app.register(cteRepasseRoutes(deps));
   await app.register(autorizacoesRoutes(deps));
+  await app.register(veiculosRoutes(deps));
+  await app.register(motoristasRoutes(deps));
+  await app.register(regrasTributacaoRoutes(deps));
 };

@@ -34,6 +34,7 @@ import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections
 import { CONTENT_TYPES, PdfTextError, ZipError, documentKindOf, execute, pdfPagesText, zipEntries } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
@@ -299,11 +300,10 @@ export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     },
   }, async (request) => {
     const p = principalOf(request);
-    const page = request.query.page ?? 1;
-    const perPage = request.query.per_page ?? 20;
+    const paging = pageOf(request.query);
     await deps.readYourWrites.waitFor(p.companyId);
-    const { rows, total } = await nfeList(deps.pool, p.companyId, { search: request.query.search, status: request.query.status, page, per_page: perPage });
-    return { data: rows.map(resumoOf), meta: { page, per_page: perPage, total }, environment: env };
+    const { rows, total } = await nfeList(deps.pool, p.companyId, { search: request.query.search, status: request.query.status, ...paging });
+    return listOf(rows.map(resumoOf), paging, total, env);
   });
 
   app.get('/nfe/:access_key', {

@@ -1,0 +1,199 @@
+import { type DomainEventOf, type FieldError, type RegraTributacaoDados, type RegraTributacaoInput } from '@frete/contracts';
+import { type Decider, Rejection } from '../decider';
+import { ufBySigla } from '../fiscal/ufs';
+
+/**
+ * Tax-rule registry (regras de tributação) of one company: one stream per company, `regras-tributacao-<companyId>`.
+ * It hands out the integer ids and keeps one rule per (origin UF, destination UF, service type or general).
+ */
+export const regraTributacaoStream = (companyId: string) => `regras-tributacao-${companyId}`;
+
+export type RegraTributacaoEvent =
+  | DomainEventOf<'regra_tributacao.criada'>
+  | DomainEventOf<'regra_tributacao.alterada'>
+  | DomainEventOf<'regra_tributacao.removida'>;
+
+export type RegraTributacaoCommand =
+  | { type: 'CriarRegraTributacao'; company_id: string; regra: RegraTributacaoInput }
+  | { type: 'AlterarRegraTributacao'; company_id: string; regra_id: number; regra: RegraTributacaoInput }
+  | { type: 'RemoverRegraTributacao'; company_id: string; regra_id: number };
+
+export interface RegraTributacaoState {
+  proximo_id: number;
+  /** Rule by id (as a string key: JSON-friendly). */
+  regras: Record<string, RegraTributacaoDados>;
+  /** `chaveRegraTributacao` → id: the uniqueness the registry guarantees. */
+  chaves: Record<string, number>;
+}
+
+/** The uniqueness key of a rule: its UF pair and its service type, `*` for the general rule. */
+export const chaveRegraTributacao = (r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) =>
+  `${r.uf_origem}>${r.uf_destino}:${r.tp_serv ?? '*'}`;
+
+/** Integer hundredths of a percentage point → percent (`1250` → 12.5). */
+export const percentualDeCentesimos = (centesimos: number): number => centesimos / 100;
+
+/**
+ * What each ICMS CST admits (CT-e 4.00 groups). `aliquota`: `positiva` required and above 0; `obrigatoria` required,
+ * 0 allowed; `nenhuma` absent or 0. `reducao`: `obrigatoria` (0 < x < 100), `opcional`, `proibida`.
+ */
+const REGRAS_CST: Record<string, { aliquota: 'positiva' | 'obrigatoria' | 'nenhuma'; reducao: 'obrigatoria' | 'opcional' | 'proibida' }> = {
+  '00': { aliquota: 'positiva', reducao: 'proibida' },
+  '20': { aliquota: 'positiva', reducao: 'obrigatoria' },
+  '40': { aliquota: 'nenhuma', reducao: 'proibida' },
+  '41': { aliquota: 'nenhuma', reducao: 'proibida' },
+  '51': { aliquota: 'nenhuma', reducao: 'proibida' },
+  '60': { aliquota: 'positiva', reducao: 'proibida' },
+  '90': { aliquota: 'obrigatoria', reducao: 'opcional' },
+  SN: { aliquota: 'nenhuma', reducao: 'proibida' },
+};
+
+/** A percentage 0–100 with at most two decimals → integer hundredths; null (and a field error) otherwise. */
+function centesimos(value: number, field: string, erros: FieldError[]): number | null {
+  const scaled = value * 100;
+  const rounded = Math.round(scaled);
+  if (!Number.isFinite(value) || Math.abs(scaled - rounded) > 1e-6) {
+    erros.push({ field, message: 'at most 2 decimals' });
+    return null;
+  }
+  if (rounded < 0 || rounded > 10_000) {
+    erros.push({ field, message: 'must be between 0 and 100' });
+    return null;
+  }
+  return rounded;
+}
+
+/** Checks an input rule as a whole and gives the registry's form; every wrong field is named (400 `validacao`). */
+export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTributacaoDados {
+  const erros: FieldError[] = [];
+  for (const field of ['uf_origem', 'uf_destino'] as const) {
+    if (!ufBySigla(input[field])) erros.push({ field, message: 'not a Brazilian UF' });
+  }
+  const tpServ = input.tp_serv ?? null;
+  if (tpServ !== null && (!Number.isInteger(tpServ) || tpServ < 0 || tpServ > 3)) {
+    erros.push({ field: 'tp_serv', message: 'must be 0, 1, 2 or 3' });
+  }
+  const cfop = input.cfop ?? null;
+  if (cfop !== null) {
+    const esperado = input.uf_origem === input.uf_destino ? '5' : '6';
+    if (!/^[0-9]{4}$/.test(cfop)) erros.push({ field: 'cfop', message: 'must be 4 digits' });
+    else if (cfop[0] !== esperado) {
+      erros.push({ field: 'cfop', message: `must start with ${esperado}: origin and destination are ${esperado === '5' ? 'the same UF' : 'different UFs'}` });
+    }
+  }
+
+  const icms = input.icms;
+  const regra = REGRAS_CST[icms.cst];
+  let aliquota: number | null = 0;
+  let reducao: number | null = null;
+  if (!regra) {
+    erros.push({ field: 'icms.cst', message: `must be one of ${Object.keys(REGRAS_CST).join(', ')}` });
+  } else {
+    if (icms.aliquota === undefined) {
+      if (regra.aliquota !== 'nenhuma') erros.push({ field: 'icms.aliquota', message: `required for CST ${icms.cst}` });
+    } else {
+      aliquota = centesimos(icms.aliquota, 'icms.aliquota', erros);
+      if (aliquota !== null && regra.aliquota === 'nenhuma' && aliquota !== 0) {
+        erros.push({ field: 'icms.aliquota', message: `CST ${icms.cst} carries no rate: omit it or send 0` });
+      } else if (aliquota === 0 && regra.aliquota === 'positiva') {
+        erros.push({ field: 'icms.aliquota', message: `must be above 0 for CST ${icms.cst}` });
+      }
+    }
+    if (icms.reducao_base === undefined) {
+      if (regra.reducao === 'obrigatoria') erros.push({ field: 'icms.reducao_base', message: `required for CST ${icms.cst}` });
+    } else if (regra.reducao === 'proibida') {
+      erros.push({ field: 'icms.reducao_base', message: `not allowed for CST ${icms.cst} (only 20 and 90 reduce the base)` });
+    } else {
+      reducao = centesimos(icms.reducao_base, 'icms.reducao_base', erros);
+      if (reducao !== null && (reducao === 0 || reducao === 10_000) && regra.reducao === 'obrigatoria') {
+        erros.push({ field: 'icms.reducao_base', message: 'must be above 0 and below 100' });
+      }
+    }
+  }
+
+  let ibsCbs: RegraTributacaoDados['ibs_cbs'] = null;
+  if (input.ibs_cbs) {
+    const i = input.ibs_cbs;
+    if (!/^[0-9]{3}$/.test(i.cst)) erros.push({ field: 'ibs_cbs.cst', message: 'must be 3 digits' });
+    if (!/^[0-9]{6}$/.test(i.cclass_trib)) erros.push({ field: 'ibs_cbs.cclass_trib', message: 'must be 6 digits' });
+    const uf = centesimos(i.aliquota_ibs_uf, 'ibs_cbs.aliquota_ibs_uf', erros);
+    const mun = centesimos(i.aliquota_ibs_mun, 'ibs_cbs.aliquota_ibs_mun', erros);
+    const cbs = centesimos(i.aliquota_cbs, 'ibs_cbs.aliquota_cbs', erros);
+    if (uf !== null && mun !== null && cbs !== null) {
+      ibsCbs = { cst: i.cst, cclass_trib: i.cclass_trib, aliquota_ibs_uf_centesimos: uf, aliquota_ibs_mun_centesimos: mun, aliquota_cbs_centesimos: cbs };
+    }
+  }
+
+  if (erros.length > 0) {
+    throw new Rejection('validacao', erros.map((e) => `${e.field}: ${e.message}`).join('; '), { fields: erros });
+  }
+  return {
+    uf_origem: input.uf_origem,
+    uf_destino: input.uf_destino,
+    tp_serv: tpServ,
+    cfop,
+    icms: { cst: icms.cst, aliquota_centesimos: aliquota ?? 0, reducao_base_centesimos: reducao },
+    ibs_cbs: ibsCbs,
+  };
+}
+
+const naoEncontrada = (id: number) => new Rejection('nao_encontrado', `no tax rule ${id}`);
+
+const duplicada = (regra: RegraTributacaoDados, id: number) =>
+  new Rejection(
+    'regra_tributacao_duplicada',
+    `rule ${id} already covers ${regra.uf_origem} → ${regra.uf_destino}${regra.tp_serv === null ? ' (general rule)' : ` for tp_serv ${regra.tp_serv}`}`,
+    { regra_id: id },
+  );
+
+/** Field by field: the stored event data may come back from the log with its keys in another order. */
+const canonica = (r: RegraTributacaoDados) => JSON.stringify([
+  r.uf_origem, r.uf_destino, r.tp_serv, r.cfop, r.icms.cst, r.icms.aliquota_centesimos, r.icms.reducao_base_centesimos,
+  r.ibs_cbs && [r.ibs_cbs.cst, r.ibs_cbs.cclass_trib, r.ibs_cbs.aliquota_ibs_uf_centesimos, r.ibs_cbs.aliquota_ibs_mun_centesimos, r.ibs_cbs.aliquota_cbs_centesimos],
+]);
+const mesma = (a: RegraTributacaoDados, b: RegraTributacaoDados) => canonica(a) === canonica(b);
+
+export const regraTributacaoDecider: Decider<RegraTributacaoCommand, RegraTributacaoState, RegraTributacaoEvent> = {
+  initialState: { proximo_id: 1, regras: {}, chaves: {} },
+  decide(command, state) {
+    switch (command.type) {
+      case 'CriarRegraTributacao': {
+        const regra = normalizarRegraTributacao(command.regra);
+        const existente = state.chaves[chaveRegraTributacao(regra)];
+        if (existente !== undefined) throw duplicada(regra, existente);
+        return [{ type: 'regra_tributacao.criada', data: { company_id: command.company_id, regra_id: state.proximo_id, regra } }];
+      }
+      case 'AlterarRegraTributacao': {
+        const atual = state.regras[command.regra_id];
+        if (!atual) throw naoEncontrada(command.regra_id);
+        const regra = normalizarRegraTributacao(command.regra);
+        const existente = state.chaves[chaveRegraTributacao(regra)];
+        if (existente !== undefined && existente !== command.regra_id) throw duplicada(regra, existente);
+        if (mesma(atual, regra)) return [];
+        return [{ type: 'regra_tributacao.alterada', data: { company_id: command.company_id, regra_id: command.regra_id, regra } }];
+      }
+      case 'RemoverRegraTributacao': {
+        if (!state.regras[command.regra_id]) throw naoEncontrada(command.regra_id);
+        return [{ type: 'regra_tributacao.removida', data: { company_id: command.company_id, regra_id: command.regra_id } }];
+      }
+    }
+  },
+  evolve(state, event) {
+    const id = event.data.regra_id;
+    const regras = { ...state.regras };
+    const chaves = { ...state.chaves };
+    const anterior = regras[id];
+    if (anterior) delete chaves[chaveRegraTributacao(anterior)];
+    switch (event.type) {
+      case 'regra_tributacao.criada':
+      case 'regra_tributacao.alterada':
+        regras[id] = event.data.regra;
+        chaves[chaveRegraTributacao(event.data.regra)] = id;
+        break;
+      case 'regra_tributacao.removida':
+        delete regras[id];
+        break;
+    }
+    return { proximo_id: Math.max(state.proximo_id, id + 1), regras, chaves };
+  },
+};

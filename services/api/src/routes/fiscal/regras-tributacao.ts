@@ -1,0 +1,189 @@
+import { Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  DataEnvelope,
+  ListEnvelope,
+  RegraAplicavelQuery,
+  type RegraTributacao,
+  RegraTributacao as RegraTributacaoSchema,
+  RegraTributacaoInput,
+  RegraTributacaoQuery,
+  type Uf,
+} from '@frete/contracts';
+import { percentualDeCentesimos, Rejection, regraAplicavel, regraTributacaoDecider, regraTributacaoStream } from '@frete/domain';
+import { type RegraTributacaoRow, regraTributacaoPorId, regrasDaRota, regrasTributacao } from '@frete/projections';
+import { execute } from '@frete/platform';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { commandContext, principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+import { listOf, pageOf } from '../../paging';
+
+const TAG = 'fiscal: regras-tributacao';
+
+const PRECEDENCIA = 'Precedence: for an origin UF, a destination UF and a `tp_serv`, the rule of that UF pair with exactly that ' +
+  '`tp_serv` wins over the general rule of the pair (no `tp_serv`); otherwise the general rule applies; otherwise none ' +
+  '(CT-e issue and batch rows answer `sem_regra_tributacao`).';
+
+const REGRAS_CAMPOS = 'ICMS CSTs: 00 (rate above 0), 20 (rate above 0 and `reducao_base` above 0 and below 100), 40/41/51 and SN ' +
+  '(no rate: omit `aliquota` or send 0), 60 (rate above 0, the retained pICMSSTRet), 90 (rate required, `reducao_base` optional). ' +
+  '`reducao_base` is refused for every CST but 20 and 90. Percentages 0–100 with up to 2 decimals. `cfop` starts with 5 when ' +
+  'origin and destination are the same UF and with 6 otherwise. Wrong fields: 400 `validacao` naming each (`icms.aliquota`). ' +
+  'One rule per (uf_origem, uf_destino, tp_serv or general): a second one is 422 `regra_tributacao_duplicada`.';
+
+const IdParam = Type.Object({ id: Type.String({ description: 'Integer id of the rule' }) });
+
+const naoEncontrada = (id: string) => new ApiError('nao_encontrado', `no tax rule ${id}`);
+
+/** The path id as an integer; anything else is a rule that does not exist. */
+const idOf = (raw: string): number => {
+  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw naoEncontrada(raw);
+  return Number(raw);
+};
+
+export const toRegraTributacao = (row: RegraTributacaoRow): RegraTributacao => ({
+  id: row.regra_id,
+  uf_origem: row.uf_origem as Uf,
+  uf_destino: row.uf_destino as Uf,
+  tp_serv: row.tp_serv,
+  cfop: row.cfop,
+  icms: {
+    cst: row.icms_cst,
+    aliquota: percentualDeCentesimos(row.icms_aliquota),
+    reducao_base: row.icms_reducao_base === null ? null : percentualDeCentesimos(row.icms_reducao_base),
+  },
+  ibs_cbs: row.ibs_cbs && {
+    cst: row.ibs_cbs.cst,
+    cclass_trib: row.ibs_cbs.cclass_trib,
+    aliquota_ibs_uf: percentualDeCentesimos(row.ibs_cbs.aliquota_ibs_uf_centesimos),
+    aliquota_ibs_mun: percentualDeCentesimos(row.ibs_cbs.aliquota_ibs_mun_centesimos),
+    aliquota_cbs: percentualDeCentesimos(row.ibs_cbs.aliquota_cbs_centesimos),
+  },
+  criada_em: row.criada_em.toISOString(),
+  atualizada_em: row.atualizada_em.toISOString(),
+});
+
+/** Tax-rule registry (regras de tributação): ICMS and IBS/CBS per UF → UF route, optionally per service type. */
+export const regrasTributacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const env = deps.config.environment;
+
+  /** The rule as the read model has it, once the read model has the caller's last write. */
+  const readBack = async (companyId: string, regraId: number): Promise<RegraTributacao> => {
+    await deps.readYourWrites.waitFor(companyId);
+    const row = await regraTributacaoPorId(deps.pool, companyId, regraId);
+    if (!row) throw new Error(`read model has no tax rule ${regraId} after the wait`);
+    return toRegraTributacao(row);
+  };
+
+  app.get('/regras-tributacao', {
+    schema: {
+      tags: [TAG],
+      summary: 'Tax rules of the carrier',
+      description: 'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
+        '`tp_serv` lists only the rules of that service type (not the general ones). ' + PRECEDENCIA,
+      querystring: RegraTributacaoQuery,
+      response: { 200: ListEnvelope(RegraTributacaoSchema), ...errors(400) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const q = request.query;
+    const paging = pageOf(q);
+    const { rows, total } = await regrasTributacao(deps.pool, p.companyId, { uf_origem: q.uf_origem, uf_destino: q.uf_destino, tp_serv: q.tp_serv, ...paging });
+    return listOf(rows.map(toRegraTributacao), paging, total, env);
+  });
+
+  app.get('/regras-tributacao/aplicavel', {
+    schema: {
+      tags: [TAG],
+      summary: 'The tax rule that applies to a route and service type',
+      description: `${PRECEDENCIA} Without \`tp_serv\` only the general rule can apply. 422 \`sem_regra_tributacao\` when none applies.`,
+      querystring: RegraAplicavelQuery,
+      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const { uf_origem, uf_destino, tp_serv } = request.query;
+    const regra = regraAplicavel(await regrasDaRota(deps.pool, p.companyId, uf_origem, uf_destino), uf_origem, uf_destino, tp_serv);
+    if (!regra) {
+      throw new Rejection('sem_regra_tributacao', `no tax rule for ${uf_origem} → ${uf_destino}${tp_serv === undefined ? '' : ` with tp_serv ${tp_serv}`}`, {
+        uf_origem, uf_destino, tp_serv: tp_serv ?? null,
+      });
+    }
+    return { data: toRegraTributacao(regra), environment: env };
+  });
+
+  app.post('/regras-tributacao', {
+    schema: {
+      tags: [TAG],
+      summary: 'Registers a tax rule',
+      description: 'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
+        `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
+      body: RegraTributacaoInput,
+      response: { 201: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const { events } = await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
+      type: 'CriarRegraTributacao',
+      company_id: p.companyId,
+      regra: request.body,
+    }, commandContext(request, deps));
+    const criada = events[0];
+    if (!criada || criada.type !== 'regra_tributacao.criada') throw new Error('create appended no regra_tributacao.criada');
+    return reply.status(201).send({ data: await readBack(p.companyId, criada.data.regra_id), environment: env });
+  });
+
+  app.get('/regras-tributacao/:id', {
+    schema: {
+      tags: [TAG],
+      summary: 'One tax rule',
+      params: IdParam,
+      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(404) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const id = idOf(request.params.id);
+    const row = await regraTributacaoPorId(deps.pool, p.companyId, id);
+    if (!row) throw naoEncontrada(request.params.id);
+    return { data: toRegraTributacao(row), environment: env };
+  });
+
+  app.put('/regras-tributacao/:id', {
+    schema: {
+      tags: [TAG],
+      summary: 'Replaces a tax rule',
+      description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
+      params: IdParam,
+      body: RegraTributacaoInput,
+      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 404, 422) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    const id = idOf(request.params.id);
+    await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
+      type: 'AlterarRegraTributacao',
+      company_id: p.companyId,
+      regra_id: id,
+      regra: request.body,
+    }, commandContext(request, deps));
+    return { data: await readBack(p.companyId, id), environment: env };
+  });
+
+  app.delete('/regras-tributacao/:id', {
+    schema: {
+      tags: [TAG],
+      summary: 'Removes a tax rule',
+      description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
+      params: IdParam,
+      response: { 204: Type.Null({ description: 'Removed' }), ...errors(404) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
+      type: 'RemoverRegraTributacao',
+      company_id: p.companyId,
+      regra_id: idOf(request.params.id),
+    }, commandContext(request, deps));
+    return reply.status(204).send(null);
+  });
+};
