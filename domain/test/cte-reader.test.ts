@@ -95,3 +95,55 @@ describe('money', () => {
     expect(() => toCents('1.234')).toThrow(CteReadError);
   });
 });
+
+describe('what the DACTE prints besides the fiscal data', () => {
+  it('reads cargo, observations, the road modal RNTRC, emission type, base reduction and the QR code text', () => {
+    const c = readCte(sample('24210231626841000132570010000007811746401259.xml'));
+    expect(c).toMatchObject({
+      tipo_emissao: 1,
+      // The sample writes it in a CDATA section with blanks around it.
+      qr_code: 'https://dfe-portal.svrs.rs.gov.br/cte/qrCode?chCTe=24210231626841000132570010000007811746401259&tpAmb=1',
+      carga: { valor_centavos: 171600, produto_predominante: 'SAL', outras_caracteristicas: null, quantidades: [{ unidade: '01', tipo_medida: 'Peso Bruto', quantidade: '13000.0000' }] },
+      rntrc: '51054788',
+      icms: { reducao_base: '50.00' },
+      campos_observacao: [],
+      outros_documentos: [],
+    });
+    expect(c.observacoes).toMatch(/^\* CONTRIBUINTE SUBSTITUTO/);
+  });
+
+  it('reads other originating documents, and has no QR code text when the document has none', () => {
+    const withOthers = readCte(sample('51160624686092000173570010000000031000000020-cte.XML'));
+    expect(withOthers.outros_documentos).toEqual([
+      { tipo: 'outros', modelo: '99', descricao: 'NOTA FISCAL MANUAL', serie: null, numero: '123456', emissao: '2016-06-05', valor_centavos: 7940000 },
+    ]);
+    expect(withOthers.qr_code).toBeNull();
+    expect(readCte(sample('cte_hom_com_prot.xml'))).toMatchObject({ qr_code: null, rntrc: '12345678', carga: { valor_centavos: 0, produto_predominante: 'PRODUTO FRETE' } });
+  });
+
+  it('reads ObsCont and ObsFisco fields and paper invoices (infNF)', () => {
+    const xml = sample('cte_hom_sem_prot.xml')
+      .replace('</compl>', '<ObsCont xCampo="PEDIDO"><xTexto>PED-77</xTexto></ObsCont><ObsFisco xCampo="BENEFICIO"><xTexto>ART 5</xTexto></ObsFisco></compl>')
+      .replace('<infDoc>', '<infDoc><infNF><mod>01</mod><serie>2</serie><nDoc>3301</nDoc><dEmi>2019-10-01</dEmi><vBC>0.00</vBC><vICMS>0.00</vICMS>' +
+        '<vBCST>0.00</vBCST><vST>0.00</vST><vProd>250.00</vProd><vNF>250.00</vNF><nCFOP>5102</nCFOP></infNF>');
+    const c = readCte(xml);
+    expect(c.campos_observacao).toEqual([
+      { destino: 'contribuinte', campo: 'PEDIDO', texto: 'PED-77' },
+      { destino: 'fisco', campo: 'BENEFICIO', texto: 'ART 5' },
+    ]);
+    expect(c.outros_documentos?.[0]).toEqual({ tipo: 'nf', modelo: '01', descricao: null, serie: '2', numero: '3301', emissao: '2019-10-01', valor_centavos: 25000 });
+  });
+
+  it('never refuses a document over these groups: an odd cargo value or emission type is read as missing', () => {
+    const xml = sample('cte_hom_sem_prot.xml').replace('<vCarga>0.00</vCarga>', '<vCarga>1.234,56</vCarga>').replace('<tpEmis>1</tpEmis>', '<tpEmis>X</tpEmis>');
+    expect(readCte(xml)).toMatchObject({ tipo_emissao: null, carga: { valor_centavos: null } });
+  });
+
+  it('events recorded before these fields were read stay valid', () => {
+    const read = readCte(sample('24210231626841000132570010000007811746401259.xml')) as Record<string, unknown>;
+    const before = Object.fromEntries(Object.entries(read).filter(([k]) =>
+      !['tipo_emissao', 'qr_code', 'observacoes', 'campos_observacao', 'carga', 'outros_documentos', 'rntrc'].includes(k)));
+    delete (before.icms as Record<string, unknown>).reducao_base;
+    expect([...Value.Errors(CteLido, before)]).toEqual([]);
+  });
+});

@@ -34,6 +34,7 @@ describe('OpenAPI, docs and health', () => {
       'GET /v1/fiscal/cte-subcontratacao/autorizacoes', 'POST /v1/fiscal/cte-subcontratacao/autorizacoes',
       'DELETE /v1/fiscal/cte-subcontratacao/autorizacoes/{cnpj}',
       'POST /v1/fiscal/cte-emitidos', 'GET /v1/fiscal/cte', 'GET /v1/fiscal/cte/{cte_uuid}', 'GET /v1/fiscal/cte/{cte_uuid}/xml',
+      'GET /v1/fiscal/cte/{cte_uuid}/dacte',
       'POST /v1/fiscal/cte/{cte_uuid}/subcontratacao',
       'GET /v1/fiscal/nfe', 'POST /v1/fiscal/nfe/importacoes', 'GET /v1/fiscal/nfe/{access_key}', 'DELETE /v1/fiscal/nfe/{access_key}',
       'GET /v1/fiscal/regras-tributacao', 'POST /v1/fiscal/regras-tributacao', 'GET /v1/fiscal/regras-tributacao/aplicavel',

@@ -60,3 +60,36 @@ describe('PostgreSQL event store: commit order', () => {
     }
   });
 });
+
+describe('PostgreSQL event store: transaction ids of different lengths', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 20 });
+    // Each loop turn takes a transaction id and commits: a cheap way to move the cluster's ids forward.
+    await db.pool.query(`CREATE PROCEDURE burn_xids(n int) LANGUAGE plpgsql AS $$
+      BEGIN FOR i IN 1..n LOOP PERFORM pg_current_xact_id(); COMMIT; END LOOP; END $$`);
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  // Positions order by transaction id as a number: at 999 → 1000 a text order would put the newer event first
+  // (this once made a rebuild skip most of the log). The test cluster is young, so the next power of ten is near.
+  it('orders the log numerically across a power of ten of transaction ids', async () => {
+    await store.append('before-1', [newEvent('before')], 'no_stream');
+    const { rows } = await db.pool.query<{ xid: string }>(`SELECT pg_current_xact_id()::text AS xid`);
+    const xid = Number(rows[0]!.xid);
+    const boundary = 10 ** String(xid).length;
+    // A test cluster is young (ids in the thousands): the next power of ten is a few thousand commits away.
+    await db.pool.query(`CALL burn_xids($1)`, [boundary - xid + 1]);
+    await store.append('after-1', [newEvent('after')], 'no_stream');
+    const [after] = await store.readStream('after-1');
+    expect(String(after!.position.commit).length).toBeGreaterThan(String(xid).length);
+    const all = await store.readAll(START, 10);
+    expect(all.map((e) => e.type)).toEqual(['before', 'after']);
+    expect(await store.headPosition()).toEqual(after!.position);
+  });
+});

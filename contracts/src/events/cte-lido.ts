@@ -49,6 +49,37 @@ export const ProtocoloLido = Type.Object({
 });
 export type ProtocoloLido = Static<typeof ProtocoloLido>;
 
+export const CampoObservacao = Type.Object({
+  destino: Type.Union([Type.Literal('contribuinte'), Type.Literal('fisco')]),
+  campo: Nullable(Type.String()),
+  texto: Nullable(Type.String()),
+});
+export type CampoObservacao = Static<typeof CampoObservacao>;
+
+export const CargaLida = Type.Object({
+  /** `vCarga`. */
+  valor_centavos: Nullable(Type.Integer()),
+  /** `proPred`. */
+  produto_predominante: Nullable(Type.String()),
+  /** `xOutCat`. */
+  outras_caracteristicas: Nullable(Type.String()),
+  /** `infQ`: `cUnid` 00 M3, 01 KG, 02 TON, 03 UNIDADE, 04 LITROS, 05 MMBTU; `qCarga` as written (4 decimals). */
+  quantidades: Type.Array(Type.Object({ unidade: Nullable(Type.String()), tipo_medida: Nullable(Type.String()), quantidade: Nullable(Type.String()) })),
+});
+export type CargaLida = Static<typeof CargaLida>;
+
+export const DocumentoLido = Type.Object({
+  /** `nf`: a paper invoice (`infNF`, model 01/04); `outros`: `infOutros` (`tpDoc` in `modelo`). */
+  tipo: Type.Union([Type.Literal('nf'), Type.Literal('outros')]),
+  modelo: Nullable(Type.String()),
+  descricao: Nullable(Type.String()),
+  serie: Nullable(Type.String()),
+  numero: Nullable(Type.String()),
+  emissao: Nullable(Type.String()),
+  valor_centavos: Nullable(Type.Integer()),
+});
+export type DocumentoLido = Static<typeof DocumentoLido>;
+
 export const CteLido = Type.Object({
   chave: Type.String(),
   versao: Type.String(),
@@ -85,10 +116,27 @@ export const CteLido = Type.Object({
       base_centavos: Nullable(Type.Integer()),
       aliquota: Nullable(Type.String()),
       valor_centavos: Nullable(Type.Integer()),
+      /** `pRedBC`: percent of base reduction (ICMS20, ICMS90, ICMSOutraUF). Absent in events recorded before it was read. */
+      reducao_base: Type.Optional(Nullable(Type.String())),
     }),
   ),
   nfe_chaves: Type.Array(Type.String()),
   cte_anteriores: Type.Array(Type.String()),
   protocolo: Nullable(ProtocoloLido),
+  // What the DACTE prints besides the above. Optional: events recorded before these were read stay valid.
+  /** `ide/tpEmis`: 1 normal, 4 EPEC, 5 FS-DA, 7 SVC-RS, 8 SVC-SP. */
+  tipo_emissao: Type.Optional(Nullable(Type.Integer())),
+  /** `infCTeSupl/qrCodCTe`: the text of the DACTE's QR code, as the issuer wrote it. */
+  qr_code: Type.Optional(Nullable(Type.String())),
+  /** `compl/xObs`. */
+  observacoes: Type.Optional(Nullable(Type.String())),
+  /** `compl/ObsCont` (to the taxpayer) and `compl/ObsFisco` (to the tax authority): `xCampo` and `xTexto`. */
+  campos_observacao: Type.Optional(Type.Array(CampoObservacao)),
+  /** `infCTeNorm/infCarga`. */
+  carga: Type.Optional(Nullable(CargaLida)),
+  /** `infCTeNorm/infDoc/infNF` (paper invoices) and `infOutros` (other documents); NF-e are in `nfe_chaves`. */
+  outros_documentos: Type.Optional(Type.Array(DocumentoLido)),
+  /** `infModal/rodo/RNTRC`: the carrier's ANTT registration, road modal only. */
+  rntrc: Type.Optional(Nullable(Type.String())),
 });
 export type CteLido = Static<typeof CteLido>;

@@ -28,7 +28,7 @@ export type { CteLido, PapelTomador } from '@frete/contracts';
 const notCte = (message: string) => new CteReadError('documento_nao_e_cte', message);
 
 const parse = fiscalXmlParser(
-  { proc: 'cteProc', root: 'CTe', arrays: ['Comp', 'infNFe', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'] },
+  { proc: 'cteProc', root: 'CTe', arrays: ['Comp', 'infNFe', 'infNF', 'infOutros', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'] },
   (refusal, message) => (refusal === 'not_this_document' ? notCte(message) : new CteReadError(refusal, message)),
 );
 
@@ -73,7 +73,45 @@ function icms(imp: XmlNode | null): CteLido['icms'] {
     base_centavos: cents(g.vBC ?? g.vBCOutraUF),
     aliquota: text(g.pICMS ?? g.pICMSOutraUF),
     valor_centavos: cents(g.vICMS ?? g.vICMSOutraUF),
+    reducao_base: text(g.pRedBC ?? g.pRedBCOutraUF),
   };
+}
+
+// The groups below were read after CT-e had already been accepted without them: they never refuse a document.
+const optionalCents = (v: unknown): number | null => {
+  const t = text(v);
+  return t === null ? null : scaledDecimal(t, 2);
+};
+const optionalInteger = (v: unknown): number | null => {
+  const t = text(v);
+  return t !== null && /^\d{1,9}$/.test(t) ? Number(t) : null;
+};
+const list = (v: unknown): XmlNode[] => ((v as unknown[] | undefined) ?? []).map(node).filter((n): n is XmlNode => n !== null);
+
+function carga(n: XmlNode | null): NonNullable<CteLido['carga']> | null {
+  if (!n) return null;
+  return {
+    valor_centavos: optionalCents(n.vCarga),
+    produto_predominante: text(n.proPred),
+    outras_caracteristicas: text(n.xOutCat),
+    quantidades: list(n.infQ).map((q) => ({ unidade: text(q.cUnid), tipo_medida: text(q.tpMed), quantidade: text(q.qCarga) })),
+  };
+}
+
+function camposObservacao(compl: XmlNode | null): NonNullable<CteLido['campos_observacao']> {
+  const campos = (tag: 'ObsCont' | 'ObsFisco', destino: 'contribuinte' | 'fisco') =>
+    list(compl?.[tag]).map((o) => ({ destino, campo: text(o['@_xCampo']), texto: text(o.xTexto) }));
+  return [...campos('ObsCont', 'contribuinte'), ...campos('ObsFisco', 'fisco')];
+}
+
+function outrosDocumentos(infDoc: XmlNode | null): NonNullable<CteLido['outros_documentos']> {
+  const nf = list(infDoc?.infNF).map((d) => ({
+    tipo: 'nf' as const, modelo: text(d.mod), descricao: null, serie: text(d.serie), numero: text(d.nDoc), emissao: text(d.dEmi), valor_centavos: optionalCents(d.vNF),
+  }));
+  const outros = list(infDoc?.infOutros).map((d) => ({
+    tipo: 'outros' as const, modelo: text(d.tpDoc), descricao: text(d.descOutros), serie: null, numero: text(d.nDoc), emissao: text(d.dEmi), valor_centavos: optionalCents(d.vDocFisc),
+  }));
+  return [...nf, ...outros];
 }
 
 export function readCte(xml: string): CteLido {
@@ -147,6 +185,13 @@ export function readCte(xml: string): CteLido {
     icms: icms(node(inf.imp)),
     nfe_chaves: nfe.map((n) => text(node(n)?.chave)).filter((k): k is string => k !== null),
     cte_anteriores: anteriores,
+    tipo_emissao: optionalInteger(ide.tpEmis),
+    qr_code: text(node(cte.infCTeSupl)?.qrCodCTe)?.trim() || null, // CDATA keeps its blanks
+    observacoes: text(node(inf.compl)?.xObs),
+    campos_observacao: camposObservacao(node(inf.compl)),
+    carga: carga(node(norm?.infCarga)),
+    outros_documentos: outrosDocumentos(infDoc),
+    rntrc: text(node(node(norm?.infModal)?.rodo)?.RNTRC),
     protocolo: prot
       ? {
           numero: req(prot.nProt, 'infProt/nProt'),

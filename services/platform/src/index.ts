@@ -31,3 +31,5 @@ export * from './documents/store';
 export * from './documents/kind';
 export * from './documents/zip';
 export * from './documents/pdf-text';
+export * from './fiscal-xml';
+export * from './dacte';

@@ -159,7 +159,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM es_events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY transaction_id, global_position
+        ORDER BY es_events.transaction_id, es_events.global_position
         LIMIT $3`,
       [from.commit.toString(), from.prepare.toString(), maxCount],
     );
@@ -170,7 +170,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<{ transaction_id: string; global_position: string }>(
       // Every committed event, not only those readers may take yet: a target to catch up to.
       `SELECT transaction_id::text AS transaction_id, global_position FROM es_events
-        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+        ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     const r = rows[0];
     return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : START;

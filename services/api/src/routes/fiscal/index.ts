@@ -9,6 +9,7 @@ import { nfeRoutes } from './nfe';
 import { cteSubcontratacaoRoutes } from './cte-subcontratacao';
 import { cteEmitidosRoutes } from './cte-emitidos';
 import { cteRoutes } from './cte';
+import { dacteRoutes } from './dacte';
 import { cteRepasseRoutes } from './cte-repasse';
 import { autorizacoesRoutes } from './autorizacoes';
 import { veiculosRoutes } from './veiculos';
@@ -38,6 +39,7 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(cteSubcontratacaoRoutes(deps));
   await app.register(cteEmitidosRoutes(deps));
   await app.register(cteRoutes(deps));
+  await app.register(dacteRoutes(deps));
   await app.register(cteRepasseRoutes(deps));
   await app.register(autorizacoesRoutes(deps));
   await app.register(veiculosRoutes(deps));

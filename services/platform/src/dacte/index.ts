@@ -1,0 +1,2 @@
+export { renderDacte, type DacteOptions } from './render';
+export { qrCodePortal, qrCodeText } from './qr-code';
