@@ -53,6 +53,9 @@ export const ErrorCodes = {
   subcontratada_nao_transportadora: 422,
   subcontratada_igual_contratante: 422,
   xml_indisponivel: 503,
+  // CT-e drafts and issue
+  /** A CT-e that left the draft state is immutable. */
+  cte_nao_editavel: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,

@@ -9,6 +9,7 @@ export * from './http/status';
 export * from './http/oauth';
 export * from './http/cte-documento';
 export * from './http/cte-subcontratacao';
+export * from './http/cte-rascunho';
 export * from './http/cte';
 export * from './http/veiculo';
 export * from './http/motorista';

@@ -25,3 +25,4 @@ export * from './veiculo/decider';
 export * from './motorista/decider';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
+export * from './cte/rascunho';

@@ -50,3 +50,26 @@ describe('cte decider: hand-off', () => {
     given().when(repassar).thenRejects('nao_encontrado');
   });
 });
+
+describe('cte decider: drafts', () => {
+  const { given } = scenario(cteDecider);
+  const local = (municipio: string, uf: string) => ({ municipio, uf });
+  const criar = { type: 'CriarRascunho' as const, cte_id: 'd1', company_id: 'c1', environment: 'homologacao' as const, dados: { inicio: local('SAO PAULO', 'SP'), valores: { total: 10 } } };
+  const criado: CteEvent = {
+    type: 'cte.rascunho_criado',
+    data: { cte_id: 'd1', company_id: 'c1', ambiente: 'homologacao', dados: { inicio: { municipio: 'São Paulo', uf: 'SP', codigo_ibge: '3550308' }, valores: { total: 10 } } },
+  };
+  it('creates a draft with its data normalized against the IBGE table', () => given().when(criar).then(criado));
+  it('creating the same draft again (an idempotent retry) appends nothing', () => given(criado).when(criar).then());
+  it('refuses what the schema cannot see, naming each field', () =>
+    given().when({ ...criar, dados: { fim: local('Atlantida', 'SP'), valores: { total: 1, a_receber: 2 } } }).thenRejects('validacao', ['fim.municipio', 'valores.a_receber']));
+  it('replaces a draft\'s data; the same data again is no change', () => {
+    given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 11 } } })
+      .then({ type: 'cte.rascunho_alterado', data: { cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 11 } } } });
+    given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 10 }, inicio: { uf: 'SP', municipio: 'sao paulo' } } }).then();
+  });
+  it('a CT-e that left the draft state is immutable; another company\'s is not found', () => {
+    given(recebido).when({ type: 'AlterarRascunho', cte_id: 'id1', company_id: 'c1', dados: {} }).thenRejects('cte_nao_editavel');
+    given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c2', dados: {} }).thenRejects('nao_encontrado');
+  });
+});

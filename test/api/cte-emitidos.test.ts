@@ -43,12 +43,16 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
         environment: 'homologacao',
         service_type: 0,
         received_count: 1,
-        service_value: 1999.99,
-        amount_receivable: 1800.5,
-        emitente: { documento: c.cnpj },
-        tomador: { papel: 'outros', parte: { documento: tomador.cnpj, nome: tomador.nome } },
-        nfe_keys: [nfe],
-        xml: { sha256: sha(xml), size_bytes: Buffer.byteLength(xml) },
+        rascunho: null,
+        documento: {
+          access_key: own.chave,
+          service_value: 1999.99,
+          amount_receivable: 1800.5,
+          emitente: { documento: c.cnpj },
+          tomador: { papel: 'outros', parte: { documento: tomador.cnpj, nome: tomador.nome } },
+          nfe_keys: [nfe],
+          xml: { sha256: sha(xml), size_bytes: Buffer.byteLength(xml) },
+        },
       });
       expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
       cteId = d.id;
@@ -58,11 +62,11 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
       const one = await c.call('GET', `/v1/fiscal/cte/${cteId}`);
       expect(one.status).toBe(200);
       expect(one.body).toMatchObject({ environment: 'homologacao', data: { id: cteId, access_key: own.chave, situacao: 'autorizado', service_type: 0 } });
-      expect(one.body.data.emitente.endereco).toMatchObject({ municipio: 'SAO PAULO' });
+      expect(one.body.data.documento.emitente.endereco).toMatchObject({ municipio: 'SAO PAULO' });
       const list = await c.call('GET', '/v1/fiscal/cte');
       expect(list.body.meta.total).toBe(1);
       expect(list.body.data[0]).toMatchObject({ id: cteId, access_key: own.chave });
-      expect(list.body.data[0].emitente).not.toHaveProperty('endereco');
+      expect(list.body.data[0].documento.emitente).not.toHaveProperty('endereco');
     });
 
     it('opens a service record, a delivery to confirm and a receivable from the taker', async () => {
@@ -82,11 +86,11 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
     it('200 with first_reception false on a resubmission; nothing reprocessed', async () => {
       const res = await c.call('POST', route, { xml: Buffer.from(xml).toString('base64') });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ first_reception: false, id: cteId, received_count: 2, xml: { sha256: sha(xml) } });
+      expect(res.body.data).toMatchObject({ first_reception: false, id: cteId, received_count: 2, documento: { xml: { sha256: sha(xml) } } });
       const changed = xml.replace('GERADO EM TESTE', 'OUTRO TEXTO');
       const res2 = await c.call('POST', route, { xml: changed });
       expect(res2.status).toBe(200);
-      expect(res2.body.data).toMatchObject({ first_reception: false, received_count: 3, xml: { sha256: sha(xml) } });
+      expect(res2.body.data).toMatchObject({ first_reception: false, received_count: 3, documento: { xml: { sha256: sha(xml) } } });
       for (const table of ['servicos', 'entregas', 'recebiveis']) {
         const n = await app.db.pool.query(`SELECT count(*)::int AS n FROM rm.${table} WHERE company_id = $1`, [c.companyId]);
         expect(n.rows[0].n).toBe(1);
@@ -118,7 +122,7 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
     form.append('arquivo', new Blob([bare.xml]), 'cte.xml');
     const res = await c.call('POST', route, form);
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ first_reception: true, situacao: 'sem_protocolo', protocol: null });
+    expect(res.body.data).toMatchObject({ first_reception: true, situacao: 'sem_protocolo', documento: { protocol: null } });
     expectError(await c.call('GET', `/v1/fiscal/cte/${res.body.data.id}/xml`), 404, 'nao_encontrado');
     const filtered = await c.call('GET', '/v1/fiscal/cte?status=sem_protocolo');
     expect(filtered.body.data.map((d: { id: string }) => d.id)).toEqual([res.body.data.id]);

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CteLido } from './cte-lido';
+import { CteDraftInput } from '../http/cte-rascunho';
 
 /**
  * Situation of an own CT-e (`CteSituation`). Issue through the service moves a draft from `rascunho` through
@@ -45,3 +46,16 @@ export const CteRepassado = Type.Object({
   observacao: Type.Union([Type.Null(), Type.String()]),
 });
 export type CteRepassado = Static<typeof CteRepassado>;
+
+/** A draft created with its editable data (`CteDraftInput`, as validated and normalized). */
+export const CteRascunhoCriado = Type.Object({
+  cte_id: Type.String(),
+  company_id: Type.String(),
+  ambiente: Type.Union([Type.Literal('producao'), Type.Literal('homologacao')]),
+  dados: CteDraftInput,
+});
+export type CteRascunhoCriado = Static<typeof CteRascunhoCriado>;
+
+/** The draft's editable data replaced as a whole. */
+export const CteRascunhoAlterado = Type.Object({ cte_id: Type.String(), company_id: Type.String(), dados: CteDraftInput });
+export type CteRascunhoAlterado = Static<typeof CteRascunhoAlterado>;

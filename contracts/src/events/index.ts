@@ -5,7 +5,7 @@ import { CertificadoEnviado, CertificadoRemovido } from './certificado';
 import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './nfe';
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
 import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
-import { CteEmitidoRecebido, CteEmitidoReenviado, CteRepassado } from './cte';
+import { CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado, CteRepassado } from './cte';
 import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
 import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
 import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
@@ -49,6 +49,8 @@ export const EventCatalog = {
   'cte.emitido_recebido': { version: 1, schema: CteEmitidoRecebido },
   'cte.emitido_reenviado': { version: 1, schema: CteEmitidoReenviado },
   'cte.repassado': { version: 1, schema: CteRepassado },
+  'cte.rascunho_criado': { version: 1, schema: CteRascunhoCriado },
+  'cte.rascunho_alterado': { version: 1, schema: CteRascunhoAlterado },
   'veiculo.cadastrado': { version: 1, schema: VeiculoCadastrado },
   'veiculo.alterado': { version: 1, schema: VeiculoAlterado },
   'veiculo.removido': { version: 1, schema: VeiculoRemovido },

@@ -1,28 +1,39 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Environment, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
+import { CteDraftInput } from './cte-rascunho';
 import { CteSituation } from '../events/cte';
 
-/** An own CT-e (issued here or delivered through POST /fiscal/cte-emitidos). */
+/** What the archived XML of an own CT-e says (with the parties' addresses). */
+export const CteDocumento = Type.Object(cteDocumentFields(true), { $id: 'CteDocumento' });
+/** The same, parties without addresses, as lists show it. */
+export const CteDocumentoResumo = Type.Object(cteDocumentFields(false), { $id: 'CteDocumentoResumo' });
+
+const cteFields = {
+  id: Type.String({ format: 'uuid', description: 'cte_uuid' }),
+  access_key: Type.Union([Type.Null(), Type.String()], { description: 'Access key, once the CT-e has one (null for a draft)' }),
+  service_type: Type.Integer({ description: 'ide/tpServ' }),
+  environment: Environment,
+  situacao: Type.Ref(CteSituation),
+  origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido')], {
+    description: '`emissao`: drafted and issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier',
+  }),
+  received_count: Type.Integer({ description: 'Deliveries through POST /fiscal/cte-emitidos (0 for a document drafted here)' }),
+  handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+  rascunho: Type.Union([Type.Null(), Type.Ref(CteDraftInput)], { description: 'The editable data (`CteDraftInput`) of a CT-e drafted here' }),
+};
+
+/** An own CT-e: a draft, a document in issue, or an authorized one (issued here or delivered by the carrier). */
 export const Cte = Type.Object(
-  {
-    id: Type.String({ format: 'uuid', description: 'cte_uuid' }),
-    situacao: Type.Ref(CteSituation),
-    origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido')], {
-      description: '`emissao`: issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier',
-    }),
-    environment: Environment,
-    received_count: Type.Integer({ description: 'Deliveries through POST /fiscal/cte-emitidos (0 for a document issued here)' }),
-    handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
-    created_at: Type.String({ format: 'date-time' }),
-    ...cteDocumentFields(true),
-  },
+  { ...cteFields, documento: Type.Union([Type.Null(), Type.Ref(CteDocumento)], { description: 'What the archived XML says, once there is one' }) },
   { $id: 'Cte' },
 );
 
-/** An own CT-e as the list shows it: parties without addresses. */
+/** An own CT-e as the list shows it: the document's parties without addresses. */
 export const CteSummary = Type.Object(
-  { ...Cte.properties, ...cteDocumentFields(false) },
+  { ...cteFields, documento: Type.Union([Type.Null(), Type.Ref(CteDocumentoResumo)]) },
   { $id: 'CteSummary' },
 );
 
@@ -75,4 +86,4 @@ export const SubcontratacaoRepasse = Type.Object(
   { $id: 'SubcontratacaoRepasse' },
 );
 
-export const CTE_SCHEMAS = [CteSituation, Cte, CteSummary, CteEmitidoReceipt, SubcontratacaoRepasseInput, SubcontratacaoRepasse];
+export const CTE_SCHEMAS = [CteSituation, CteDocumento, CteDocumentoResumo, Cte, CteSummary, CteEmitidoReceipt, SubcontratacaoRepasseInput, SubcontratacaoRepasse];

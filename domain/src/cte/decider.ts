@@ -1,8 +1,32 @@
-import { type CteLido, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
+import { isDeepStrictEqual } from 'node:util';
+import { type CteDraftInput, type CteLido, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
+import { validarRascunho } from './rascunho';
 
-export type CteEvent = DomainEventOf<'cte.emitido_recebido'> | DomainEventOf<'cte.emitido_reenviado'> | DomainEventOf<'cte.repassado'>;
+export type CteEvent =
+  | DomainEventOf<'cte.emitido_recebido'>
+  | DomainEventOf<'cte.emitido_reenviado'>
+  | DomainEventOf<'cte.repassado'>
+  | DomainEventOf<'cte.rascunho_criado'>
+  | DomainEventOf<'cte.rascunho_alterado'>;
+
+/** A new draft (`POST /fiscal/cte`); the id is chosen by the edge. */
+export interface CriarRascunho {
+  type: 'CriarRascunho';
+  cte_id: string;
+  company_id: string;
+  environment: Environment;
+  dados: CteDraftInput;
+}
+
+/** Replaces a draft's editable data (`PUT /fiscal/cte/{cte_uuid}`). */
+export interface AlterarRascunho {
+  type: 'AlterarRascunho';
+  cte_id: string;
+  company_id: string;
+  dados: CteDraftInput;
+}
 
 /** An own CT-e issued elsewhere and delivered by the carrier (`POST /fiscal/cte-emitidos`). */
 export interface ReceberCteEmitido {
@@ -26,7 +50,7 @@ export interface RepassarCte {
   observacao: string | null;
 }
 
-export type CteCommand = ReceberCteEmitido | RepassarCte;
+export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho;
 
 export interface CteState {
   existe: boolean;
@@ -34,6 +58,7 @@ export interface CteState {
   chave: string | null;
   situacao: CteSituation | null;
   sha256: string | null;
+  dados: CteDraftInput | null;
 }
 
 /** cStat of an authorized CT-e: 100, or 150 when authorized out of time. */
@@ -42,7 +67,7 @@ export const CSTAT_AUTORIZADO = [100, 150];
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
-  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null },
+  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null },
   decide(c, state) {
     switch (c.type) {
       case 'ReceberCteEmitido': {
@@ -82,6 +107,23 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
           },
         }];
       }
+      case 'CriarRascunho': {
+        if (state.existe) return [];
+        const { dados, fields } = validarRascunho(c.dados);
+        if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+        return [{ type: 'cte.rascunho_criado', data: { cte_id: c.cte_id, company_id: c.company_id, ambiente: c.environment, dados } }];
+      }
+      case 'AlterarRascunho': {
+        if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
+        if (state.situacao !== 'rascunho') {
+          throw new Rejection('cte_nao_editavel', `only a draft can be changed; this CT-e is ${state.situacao} and immutable`);
+        }
+        const { dados, fields } = validarRascunho(c.dados);
+        if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+        // Events read back from storage may list keys in another order: compare values, not text.
+        if (isDeepStrictEqual(dados, state.dados)) return [];
+        return [{ type: 'cte.rascunho_alterado', data: { cte_id: c.cte_id, company_id: c.company_id, dados } }];
+      }
       case 'RepassarCte':
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
         if (state.situacao !== 'autorizado') {
@@ -103,7 +145,11 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'cte.emitido_recebido':
-        return { existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256 };
+        return { existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null };
+      case 'cte.rascunho_criado':
+        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados };
+      case 'cte.rascunho_alterado':
+        return { ...state, dados: event.data.dados };
       default:
         return state;
     }

@@ -29,6 +29,22 @@ export const cteProjector: Projector = {
         }
         return;
       }
+      case 'cte.rascunho_criado': {
+        const d = event.data;
+        await sql.query(
+          `INSERT INTO rm.ctes (cte_id, company_id, origem, situacao, modelo, service_type, ambiente_documento, received_count, handoffs,
+             dados, created_at, updated_at)
+           VALUES ($1, $2, 'emissao', 'rascunho', '57', $3, $4, 0, 0, $5, $6, $6)`,
+          [d.cte_id, d.company_id, d.dados.tipo_servico ?? 0, d.ambiente, JSON.stringify(d.dados), event.recordedAt],
+        );
+        return;
+      }
+      case 'cte.rascunho_alterado': {
+        const d = event.data;
+        await sql.query(`UPDATE rm.ctes SET dados = $2, service_type = $3, updated_at = $4 WHERE cte_id = $1`,
+          [d.cte_id, JSON.stringify(d.dados), d.dados.tipo_servico ?? 0, event.recordedAt]);
+        return;
+      }
       case 'cte.emitido_reenviado':
         await sql.query(`UPDATE rm.ctes SET received_count = received_count + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
         return;

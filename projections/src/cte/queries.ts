@@ -1,4 +1,4 @@
-import { type CteLido, type CteSituation } from '@frete/contracts';
+import { type CteDraftInput, type CteLido, type CteSituation } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 
@@ -14,6 +14,7 @@ export interface CteRow {
   received_count: number;
   handoffs: number;
   cte: CteLido | null;
+  dados: CteDraftInput | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,7 +28,7 @@ export interface CteFilter {
   per_page: number;
 }
 
-const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, created_at, updated_at';
+const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, created_at, updated_at';
 
 /** One own CT-e of the company, by id; another company's is not found. */
 export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {

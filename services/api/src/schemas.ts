@@ -14,6 +14,7 @@ import {
   CTE_DOCUMENT_SCHEMAS,
   INBOX_SCHEMAS,
   CTE_SCHEMAS,
+  CTE_DRAFT_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -31,6 +32,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   OAuthError,
   ...CTE_DOCUMENT_SCHEMAS,
   ...INBOX_SCHEMAS,
+  ...CTE_DRAFT_SCHEMAS,
   ...CTE_SCHEMAS,
 ];
 

@@ -63,15 +63,18 @@ export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
 }
 
 export function cteView(r: CteRow, environment: Environment, withAddresses = true) {
-  if (!r.cte || !r.xml_sha256) throw new Error(`CT-e ${r.cte_id} has no document yet`);
   return {
     id: r.cte_id,
-    situacao: r.situacao,
-    origem: r.origem as 'cte_emitido',
+    access_key: r.chave,
+    service_type: r.service_type,
     environment,
+    situacao: r.situacao,
+    origem: r.origem as 'cte_emitido' | 'emissao',
     received_count: r.received_count,
     handoffs: r.handoffs,
     created_at: r.created_at.toISOString(),
-    ...documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses),
+    updated_at: r.updated_at.toISOString(),
+    rascunho: r.dados,
+    documento: r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,
   };
 }

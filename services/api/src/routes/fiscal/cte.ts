@@ -1,6 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Cte, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } from '@frete/contracts';
+import { randomUUID } from 'node:crypto';
+import { Cte, CteDraftInput, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } from '@frete/contracts';
+import { cteDecider, cteStream } from '@frete/domain';
+import { derivedEventId, execute } from '@frete/platform';
+import { commandContext } from '../../command-context';
 import { cteList, cteOf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
@@ -39,6 +43,49 @@ export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     const paging = pageOf(q);
     const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
     return listOf(rows.map((r) => cteView(r, env, false)), paging, total, env);
+  });
+
+  app.post('/cte', {
+    schema: {
+      tags: TAGS,
+      summary: 'Creates a CT-e draft (`CteDraftInput`)',
+      description:
+        'A draft may be incomplete; POST /fiscal/cte/{cte_uuid}/previa lists what an issue still needs. 400 `validacao` names each field ' +
+        '(shape, check digits of documents and keys, IBGE municipality pairs, vRec over vTPrest). An `Idempotency-Key` header makes a retry ' +
+        'return the draft the first call created instead of a second one.',
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })) }),
+      body: Type.Ref(CteDraftInput),
+      response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400, 422) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const key = request.headers['idempotency-key'];
+    const cteId = key ? derivedEventId(p.companyId, `rascunho:${key}`) : randomUUID();
+    await execute(deps, cteStream(cteId), cteDecider, {
+      type: 'CriarRascunho', cte_id: cteId, company_id: p.companyId, environment: env, dados: request.body as CteDraftInput,
+    }, commandContext(request, deps));
+    await deps.readYourWrites.waitFor(p.companyId);
+    return reply.status(201).send({ data: cteView(await ownCte(deps, p.companyId, cteId), env), environment: env });
+  });
+
+  app.put('/cte/:cte_uuid', {
+    schema: {
+      tags: TAGS,
+      summary: 'Replaces the editable data of a draft',
+      description: 'Only a draft changes: a CT-e already sent is immutable (422 `cte_nao_editavel`). 400 `validacao` as on creation.',
+      params: CteIdParam,
+      body: Type.Ref(CteDraftInput),
+      response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422) },
+    },
+  }, async (request) => {
+    const p = principalOf(request);
+    await deps.readYourWrites.waitFor(p.companyId);
+    const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
+    await execute(deps, cteStream(row.cte_id), cteDecider, {
+      type: 'AlterarRascunho', cte_id: row.cte_id, company_id: p.companyId, dados: request.body as CteDraftInput,
+    }, commandContext(request, deps));
+    await deps.readYourWrites.waitFor(p.companyId);
+    return { data: cteView(await ownCte(deps, p.companyId, row.cte_id), env), environment: env };
   });
 
   app.get('/cte/:cte_uuid', {

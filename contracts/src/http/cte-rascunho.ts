@@ -1,0 +1,136 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Uf } from './common';
+import { Endereco, InscricaoEstadual, Municipio, Rntrc } from './configuracao';
+
+/**
+ * `CteDraftInput`: the editable data of a CT-e 4.00 draft, in the API's own naming, one member per group of the
+ * layout. A draft may be incomplete: `POST .../previa` lists what an issue still needs. What the service fills in
+ * itself is not here: the emitter (the company and its fiscal configuration), series and number, the key, the
+ * issue date, the environment, the signature and the QR code.
+ */
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
+const Money = (description: string) => Type.Number({ minimum: 0, maximum: 9_999_999_999_999.99, multipleOf: 0.01, description });
+
+export const Local = Type.Object(
+  {
+    municipio: Municipio,
+    uf: Uf,
+    codigo_ibge: Type.Optional(Type.String({ pattern: '^[0-9]{7}$' })),
+  },
+  { additionalProperties: false, $id: 'Local', description: 'A route end (ruling 19): the pair must exist in the IBGE table' },
+);
+export type Local = Static<typeof Local>;
+
+export const CteParteInput = Type.Object(
+  {
+    documento: Type.String({ minLength: 11, maxLength: 18, description: 'CNPJ (numeric or alphanumeric) or CPF, with or without mask' }),
+    ie: Type.Optional(nullable(InscricaoEstadual)),
+    nome: Type.String({ minLength: 2, maxLength: 60 }),
+    fantasia: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 60 }))),
+    telefone: Type.Optional(nullable(Type.String({ pattern: '^[0-9]{6,14}$' }))),
+    email: Type.Optional(nullable(Type.String({ format: 'email', maxLength: 60 }))),
+    endereco: Endereco,
+  },
+  { additionalProperties: false, $id: 'CteParteInput', description: 'A party of the CT-e (rem, exped, receb, dest or toma4)' },
+);
+export type CteParteInput = Static<typeof CteParteInput>;
+
+export const TomadorInput = Type.Union(
+  [
+    Type.Object({ papel: Type.Union([Type.Literal('remetente'), Type.Literal('expedidor'), Type.Literal('recebedor'), Type.Literal('destinatario')]) }, { additionalProperties: false }),
+    Type.Object({ papel: Type.Literal('outros'), parte: Type.Ref(CteParteInput) }, { additionalProperties: false }),
+  ],
+  { description: 'The taker: one of the parties (`toma3`) or another company (`toma4`, with its data)' },
+);
+
+export const IcmsInput = Type.Object(
+  {
+    cst: Type.Union(['00', '20', '40', '41', '51', '60', '90', 'SN'].map((v) => Type.Literal(v))),
+    aliquota: Type.Optional(Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01 })),
+    reducao_base: Type.Optional(Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01 })),
+  },
+  { additionalProperties: false, description: 'ICMS of this CT-e; when absent, the tax rule of the route applies' },
+);
+
+export const CteDraftInput = Type.Object(
+  {
+    tipo_servico: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch' })),
+    cfop: Type.Optional(Type.String({ pattern: '^[567][0-9]{3}$', description: 'When absent, the tax rule\'s CFOP or the service-start rule decides' })),
+    natureza_operacao: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+    inicio: Type.Optional(Type.Ref(Local)),
+    fim: Type.Optional(Type.Ref(Local)),
+    remetente: Type.Optional(nullable(Type.Ref(CteParteInput))),
+    expedidor: Type.Optional(nullable(Type.Ref(CteParteInput))),
+    recebedor: Type.Optional(nullable(Type.Ref(CteParteInput))),
+    destinatario: Type.Optional(nullable(Type.Ref(CteParteInput))),
+    tomador: Type.Optional(TomadorInput),
+    valores: Type.Optional(
+      Type.Object(
+        {
+          total: Money('vTPrest: the service total'),
+          a_receber: Type.Optional(Money('vRec: at most the total (default: the total)')),
+          componentes: Type.Optional(Type.Array(Type.Object({ nome: Type.String({ minLength: 1, maxLength: 15 }), valor: Money('vComp') }, { additionalProperties: false }), { maxItems: 50 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    impostos: Type.Optional(
+      Type.Object(
+        {
+          icms: Type.Optional(IcmsInput),
+          valor_total_tributos: Type.Optional(Money('vTotTrib: approximate total of taxes')),
+          informacoes_fisco: Type.Optional(Type.String({ maxLength: 2000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    carga: Type.Optional(
+      Type.Object(
+        {
+          valor: Money('vCarga: value of the cargo'),
+          produto_predominante: Type.String({ minLength: 1, maxLength: 60 }),
+          outras_caracteristicas: Type.Optional(Type.String({ maxLength: 30 })),
+          quantidades: Type.Array(
+            Type.Object(
+              {
+                unidade: Type.Union(['00', '01', '02', '03', '04', '05'].map((v) => Type.Literal(v)), { description: 'cUnid: 00 m3, 01 kg, 02 ton, 03 unidade, 04 litros, 05 MMBTU' }),
+                tipo_medida: Type.String({ minLength: 1, maxLength: 20, description: 'tpMed, e.g. PESO BRUTO' }),
+                quantidade: Type.Number({ minimum: 0, multipleOf: 0.0001 }),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 20 },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    documentos: Type.Optional(
+      Type.Object(
+        { nfe: Type.Array(Type.Object({ chave: Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }) }, { additionalProperties: false }), { maxItems: 2000 }) },
+        { additionalProperties: false, description: 'Transported NF-e (infDoc/infNFe)' },
+      ),
+    ),
+    documentos_anteriores: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            emitente: Type.Object(
+              { cnpj: Type.String({ minLength: 14, maxLength: 18 }), ie: InscricaoEstadual, uf: Uf, nome: Type.String({ minLength: 2, maxLength: 60 }) },
+              { additionalProperties: false },
+            ),
+            chaves_cte: Type.Array(Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }), { minItems: 1, maxItems: 100 }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 20, description: 'infCTeNorm/docAnt/emiDocAnt: the previous carriers\' CT-e (ruling 16)' },
+      ),
+    ),
+    rodoviario: Type.Optional(Type.Object({ rntrc: Type.Optional(Rntrc) }, { additionalProperties: false, description: 'Road modal; RNTRC defaults to the fiscal configuration\'s' })),
+    observacoes: Type.Optional(nullable(Type.String({ maxLength: 2000, description: 'compl/xObs. In the sandbox it may carry the authority\'s sentinels' }))),
+  },
+  { additionalProperties: false, $id: 'CteDraftInput' },
+);
+export type CteDraftInput = Static<typeof CteDraftInput>;
+
+export const CTE_DRAFT_SCHEMAS = [Local, CteParteInput, CteDraftInput];

@@ -1,0 +1,79 @@
+import { type CteDraftInput, type CteParteInput, type Endereco, type FieldError, type Local } from '@frete/contracts';
+import { findMunicipio } from '../ibge/municipios';
+import { isValidAccessKey } from '../fiscal/access-key';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
+
+export interface RascunhoValidado {
+  dados: CteDraftInput;
+  fields: FieldError[];
+}
+
+const PARTES = ['remetente', 'expedidor', 'recebedor', 'destinatario'] as const;
+
+/** A CPF (11 digits) or a CNPJ (14 characters, possibly alphanumeric), normalized; null when neither is valid. */
+export function documentoValido(raw: string): string | null {
+  const cnpj = normalizeCnpj(raw);
+  if (cnpj.length === 14 && isValidCnpj(cnpj)) return cnpj;
+  const cpf = normalizeCpf(raw);
+  if (/^[0-9]{11}$/.test(cpf) && isValidCpf(cpf)) return cpf;
+  return null;
+}
+
+/**
+ * Checks what the schema cannot (check digits, IBGE pairs, keys of the right model, vRec ≤ vTPrest) and returns
+ * the data normalized: documents without mask, municipalities with the IBGE table's name and code. Completeness
+ * is not judged here: a draft may lack whole groups, and the preview lists them.
+ */
+export function validarRascunho(input: CteDraftInput): RascunhoValidado {
+  const fields: FieldError[] = [];
+  const dados: CteDraftInput = structuredClone(input);
+
+  const local = (path: string, l: Local | undefined): Local | undefined => {
+    if (!l) return l;
+    const found = findMunicipio(l.municipio, l.uf, l.codigo_ibge);
+    if (!found) {
+      fields.push({ field: `${path}.municipio`, message: `'${l.municipio}'/${l.uf} is not an IBGE municipality${l.codigo_ibge ? ` with code ${l.codigo_ibge}` : ''}` });
+      return l;
+    }
+    return { municipio: found.municipio, uf: l.uf, codigo_ibge: found.codigo_ibge };
+  };
+  const endereco = (path: string, e: Endereco): Endereco => {
+    const l = local(path, { municipio: e.municipio, uf: e.uf, codigo_ibge: e.codigo_ibge });
+    return { ...e, municipio: l!.municipio, codigo_ibge: l!.codigo_ibge };
+  };
+  const parte = (path: string, p: CteParteInput): CteParteInput => {
+    const documento = documentoValido(p.documento);
+    if (!documento) fields.push({ field: `${path}.documento`, message: 'not a valid CNPJ or CPF (check digits)' });
+    return { ...p, documento: documento ?? p.documento, endereco: endereco(`${path}.endereco`, p.endereco) };
+  };
+
+  if (dados.inicio) dados.inicio = local('inicio', dados.inicio);
+  if (dados.fim) dados.fim = local('fim', dados.fim);
+  for (const papel of PARTES) {
+    const p = dados[papel];
+    if (p) dados[papel] = parte(papel, p);
+  }
+  if (dados.tomador?.papel === 'outros') dados.tomador = { papel: 'outros', parte: parte('tomador.parte', dados.tomador.parte) };
+
+  const v = dados.valores;
+  if (v?.a_receber !== undefined && Math.round(v.a_receber * 100) > Math.round(v.total * 100)) {
+    fields.push({ field: 'valores.a_receber', message: 'must not exceed `total` (vRec ≤ vTPrest)' });
+  }
+  dados.documentos?.nfe.forEach((n, i) => {
+    if (!isValidAccessKey(n.chave) || n.chave.slice(20, 22) !== '55') {
+      fields.push({ field: `documentos.nfe.${i}.chave`, message: 'not an NF-e access key (model 55, valid check digit)' });
+    }
+  });
+  dados.documentos_anteriores?.forEach((d, i) => {
+    const cnpj = normalizeCnpj(d.emitente.cnpj);
+    if (!isValidCnpj(cnpj)) fields.push({ field: `documentos_anteriores.${i}.emitente.cnpj`, message: 'not a valid CNPJ' });
+    d.emitente.cnpj = cnpj;
+    d.chaves_cte.forEach((k, j) => {
+      if (!isValidAccessKey(k) || k.slice(20, 22) !== '57') {
+        fields.push({ field: `documentos_anteriores.${i}.chaves_cte.${j}`, message: 'not a CT-e access key (model 57, valid check digit)' });
+      }
+    });
+  });
+  // Plain JSON, as it will be stored and read back: no `undefined` members.
+  return { dados: JSON.parse(JSON.stringify(dados)) as CteDraftInput, fields };
+}
