@@ -56,6 +56,10 @@ export const ErrorCodes = {
   // CT-e drafts and issue
   /** A CT-e that left the draft state is immutable. */
   cte_nao_editavel: 422,
+  /** The series used every number (nCT has 9 digits): choose another series. */
+  serie_esgotada: 422,
+  /** The draft lacks what an issue needs; `error.details.pendencias` lists it (the same list as the preview). */
+  cte_com_pendencias: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,

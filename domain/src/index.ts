@@ -26,3 +26,6 @@ export * from './motorista/decider';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';
+export * from './numeracao-cte/decider';
+export * from './cte/qr-code';
+export * from './cte/xml';

@@ -73,3 +73,34 @@ describe('cte decider: drafts', () => {
     given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c2', dados: {} }).thenRejects('nao_encontrado');
   });
 });
+
+describe('cte decider: issue', () => {
+  const { given } = scenario(cteDecider);
+  const criado: CteEvent = { type: 'cte.rascunho_criado', data: { cte_id: 'd1', company_id: 'c1', ambiente: 'homologacao', dados: {} } };
+  const solicitada: CteEvent = { type: 'cte.emissao_solicitada', data: { cte_id: 'd1', company_id: 'c1', serie: 1 } };
+  const assinado: CteEvent = { type: 'cte.xml_assinado', data: { cte_id: 'd1', company_id: 'c1', chave, serie: 1, numero: 1, data_emissao: '2026-11-22T10:00:00-03:00', sha256: 'x1' } };
+  const protocoloAut = { numero: '135260000000001', recebido_em: '2026-11-22T10:00:01-03:00', cstat: 100, motivo: 'Autorizado o uso do CT-e' };
+  const solicitar = { type: 'SolicitarEmissao' as const, cte_id: 'd1', company_id: 'c1', serie: 1 };
+
+  it('a draft goes to issue once; asking again while in issue issues nothing', () => {
+    given(criado).when(solicitar).then(solicitada);
+    given(criado, solicitada).when(solicitar).then();
+    given(criado, solicitada, assinado).when(solicitar).then();
+  });
+  it('the signed XML is recorded once: a retry sends the same document, never a new key', () =>
+    given(criado, solicitada, assinado).when({ type: 'RegistrarXmlAssinado', data: { ...assinado.data, chave: 'outra', sha256: 'x2' } as never }).then());
+  it('a verdict is taken only while in issue', () => {
+    const autorizado = { cte_id: 'd1', company_id: 'c1', chave, protocolo: protocoloAut, sha256: 'p1', cte };
+    given(criado, solicitada, assinado).when({ type: 'RegistrarAutorizacao', data: autorizado }).then({ type: 'cte.autorizado', data: autorizado });
+    given(criado, solicitada, assinado, { type: 'cte.autorizado', data: autorizado }).when({ type: 'RegistrarRejeicao', data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'x' } }).then();
+  });
+  it('a rejected CT-e can be corrected and issued again; a denied one is final', () => {
+    const rejeitado: CteEvent = { type: 'cte.rejeitado', data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'Falha no Schema XML' } };
+    given(criado, solicitada, assinado, rejeitado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { observacoes: 'corrigido' } })
+      .then({ type: 'cte.rascunho_alterado', data: { cte_id: 'd1', company_id: 'c1', dados: { observacoes: 'corrigido' } } });
+    given(criado, solicitada, assinado, rejeitado).when(solicitar).then(solicitada);
+    const denegado: CteEvent = { type: 'cte.denegado', data: { cte_id: 'd1', company_id: 'c1', chave, protocolo: { ...protocoloAut, cstat: 301, motivo: 'Uso Denegado' } } };
+    given(criado, solicitada, assinado, denegado).when(solicitar).then();
+    given(criado, solicitada, assinado, denegado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: {} }).thenRejects('cte_nao_editavel');
+  });
+});

@@ -1,23 +1,13 @@
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
-import { buildCteXml, nfeKey } from '../support/cte-xml';
+import { buildCteXml } from '../support/cte-xml';
+import { rascunhoEmitivel } from '../support/emissora';
 
-const endereco = { logradouro: 'RUA A', numero: '10', bairro: 'CENTRO', municipio: 'Campinas', uf: 'SP', cep: '13010000' };
-
-/** A complete draft: every group an issue needs. */
+/** A complete draft with its own CFOP and ICMS. */
 const draft = () => ({
-  tipo_servico: 0,
+  ...rascunhoEmitivel(),
   cfop: '6353',
   natureza_operacao: 'PRESTACAO DE SERVICO DE TRANSPORTE',
-  inicio: { municipio: 'campinas', uf: 'SP' },
-  fim: { municipio: 'Rio de Janeiro', uf: 'RJ' },
-  remetente: { documento: '11.222.333/0001-81', ie: '123456789012', nome: 'REMETENTE INDUSTRIA LTDA', endereco },
-  destinatario: { documento: '529.982.247-25', nome: 'JOSE DESTINATARIO', endereco: { ...endereco, municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } },
-  tomador: { papel: 'remetente' },
-  valores: { total: 1500.5, a_receber: 1500.5, componentes: [{ nome: 'FRETE PESO', valor: 1500.5 }] },
   impostos: { icms: { cst: '00', aliquota: 12 } },
-  carga: { valor: 25000, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000 }] },
-  documentos: { nfe: [{ chave: nfeKey() }] },
-  observacoes: 'ENTREGAR NA DOCA 2',
 });
 
 describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {

@@ -36,6 +36,7 @@ describe('OpenAPI, docs and health', () => {
       'POST /v1/fiscal/cte-emitidos', 'GET /v1/fiscal/cte', 'GET /v1/fiscal/cte/{cte_uuid}', 'GET /v1/fiscal/cte/{cte_uuid}/xml',
       'GET /v1/fiscal/cte/{cte_uuid}/dacte',
       'POST /v1/fiscal/cte/{cte_uuid}/subcontratacao',
+      'POST /v1/fiscal/cte/{cte_uuid}/previa',
       'GET /v1/fiscal/nfe', 'POST /v1/fiscal/nfe/importacoes', 'GET /v1/fiscal/nfe/{access_key}', 'DELETE /v1/fiscal/nfe/{access_key}',
       'GET /v1/fiscal/regras-tributacao', 'POST /v1/fiscal/regras-tributacao', 'GET /v1/fiscal/regras-tributacao/aplicavel',
       'GET /v1/fiscal/regras-tributacao/{id}', 'PUT /v1/fiscal/regras-tributacao/{id}', 'DELETE /v1/fiscal/regras-tributacao/{id}',

@@ -5,7 +5,11 @@ import { CertificadoEnviado, CertificadoRemovido } from './certificado';
 import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './nfe';
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
 import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
-import { CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado, CteRepassado } from './cte';
+import {
+  CteAutorizado, CteDenegado, CteEmissaoSolicitada, CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado,
+  CteRejeitado, CteRepassado, CteResultadoPendente, CteXmlAssinado,
+} from './cte';
+import { NumeracaoCteReservada } from './numeracao-cte';
 import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
 import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
 import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
@@ -21,6 +25,7 @@ export * from './autorizacao';
 export * from './cte-lido';
 export * from './cte-subcontratacao';
 export * from './cte';
+export * from './numeracao-cte';
 export * from './veiculo';
 export * from './motorista';
 export * from './regra-tributacao';
@@ -51,6 +56,13 @@ export const EventCatalog = {
   'cte.repassado': { version: 1, schema: CteRepassado },
   'cte.rascunho_criado': { version: 1, schema: CteRascunhoCriado },
   'cte.rascunho_alterado': { version: 1, schema: CteRascunhoAlterado },
+  'cte.emissao_solicitada': { version: 1, schema: CteEmissaoSolicitada },
+  'cte.xml_assinado': { version: 1, schema: CteXmlAssinado },
+  'cte.autorizado': { version: 1, schema: CteAutorizado },
+  'cte.rejeitado': { version: 1, schema: CteRejeitado },
+  'cte.denegado': { version: 1, schema: CteDenegado },
+  'cte.resultado_pendente': { version: 1, schema: CteResultadoPendente },
+  'numeracao_cte.reservada': { version: 1, schema: NumeracaoCteReservada },
   'veiculo.cadastrado': { version: 1, schema: VeiculoCadastrado },
   'veiculo.alterado': { version: 1, schema: VeiculoAlterado },
   'veiculo.removido': { version: 1, schema: VeiculoRemovido },

@@ -86,4 +86,22 @@ export const SubcontratacaoRepasse = Type.Object(
   { $id: 'SubcontratacaoRepasse' },
 );
 
-export const CTE_SCHEMAS = [CteSituation, CteDocumento, CteDocumentoResumo, Cte, CteSummary, CteEmitidoReceipt, SubcontratacaoRepasseInput, SubcontratacaoRepasse];
+
+/** The state of an issue, as `POST .../emissao` (202) and `POST .../consulta` (200 or 202) answer it. */
+export const CteIssueEnvelope = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    situacao: Type.Ref(CteSituation),
+    access_key: Type.Union([Type.Null(), Type.String()], { description: 'Known once the signed XML exists' }),
+    serie: Type.Union([Type.Null(), Type.Integer()]),
+    numero: Type.Union([Type.Null(), Type.Integer()]),
+    conclusivo: Type.Boolean({ description: 'False while the result is unknown: poll `consulta`, never issue again' }),
+    retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
+      description: 'The authority\'s last answer (cStat and text): the authorization, the refusal, or why the result is still unknown',
+    }),
+    consulta: Type.String({ description: 'Where to poll' }),
+  },
+  { $id: 'CteIssueEnvelope' },
+);
+
+export const CTE_SCHEMAS = [CteSituation, CteDocumento, CteDocumentoResumo, Cte, CteSummary, CteEmitidoReceipt, CteIssueEnvelope, SubcontratacaoRepasseInput, SubcontratacaoRepasse];

@@ -9,7 +9,29 @@ export type CteEvent =
   | DomainEventOf<'cte.emitido_reenviado'>
   | DomainEventOf<'cte.repassado'>
   | DomainEventOf<'cte.rascunho_criado'>
-  | DomainEventOf<'cte.rascunho_alterado'>;
+  | DomainEventOf<'cte.rascunho_alterado'>
+  | DomainEventOf<'cte.emissao_solicitada'>
+  | DomainEventOf<'cte.xml_assinado'>
+  | DomainEventOf<'cte.autorizado'>
+  | DomainEventOf<'cte.rejeitado'>
+  | DomainEventOf<'cte.denegado'>
+  | DomainEventOf<'cte.resultado_pendente'>;
+
+/** `POST .../emissao`: a draft (or a rejected CT-e, corrected) goes to the emission processor. */
+export interface SolicitarEmissao {
+  type: 'SolicitarEmissao';
+  cte_id: string;
+  company_id: string;
+  serie: number;
+}
+
+/** What the emission processor learned: the signed XML, then the authority's verdict (or its silence). */
+export type RegistrarEmissao =
+  | { type: 'RegistrarXmlAssinado'; data: DomainEventOf<'cte.xml_assinado'>['data'] }
+  | { type: 'RegistrarAutorizacao'; data: DomainEventOf<'cte.autorizado'>['data'] }
+  | { type: 'RegistrarRejeicao'; data: DomainEventOf<'cte.rejeitado'>['data'] }
+  | { type: 'RegistrarDenegacao'; data: DomainEventOf<'cte.denegado'>['data'] }
+  | { type: 'RegistrarPendencia'; data: DomainEventOf<'cte.resultado_pendente'>['data'] };
 
 /** A new draft (`POST /fiscal/cte`); the id is chosen by the edge. */
 export interface CriarRascunho {
@@ -50,7 +72,7 @@ export interface RepassarCte {
   observacao: string | null;
 }
 
-export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho;
+export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho | SolicitarEmissao | RegistrarEmissao;
 
 export interface CteState {
   existe: boolean;
@@ -59,6 +81,8 @@ export interface CteState {
   situacao: CteSituation | null;
   sha256: string | null;
   dados: CteDraftInput | null;
+  /** The signed XML being issued (kept through retries until a verdict). */
+  emissao: { chave: string; numero: number; serie: number; sha256: string } | null;
 }
 
 /** cStat of an authorized CT-e: 100, or 150 when authorized out of time. */
@@ -67,7 +91,7 @@ export const CSTAT_AUTORIZADO = [100, 150];
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
-  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null },
+  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null },
   decide(c, state) {
     switch (c.type) {
       case 'ReceberCteEmitido': {
@@ -115,7 +139,7 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       }
       case 'AlterarRascunho': {
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
-        if (state.situacao !== 'rascunho') {
+        if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') {
           throw new Rejection('cte_nao_editavel', `only a draft can be changed; this CT-e is ${state.situacao} and immutable`);
         }
         const { dados, fields } = validarRascunho(c.dados);
@@ -124,6 +148,27 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (isDeepStrictEqual(dados, state.dados)) return [];
         return [{ type: 'cte.rascunho_alterado', data: { cte_id: c.cte_id, company_id: c.company_id, dados } }];
       }
+      case 'SolicitarEmissao': {
+        if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
+        // Asking again while the result is unknown, or once it is known, issues nothing more.
+        if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') return [];
+        return [{ type: 'cte.emissao_solicitada', data: { cte_id: c.cte_id, company_id: c.company_id, serie: c.serie } }];
+      }
+      case 'RegistrarXmlAssinado':
+        if (state.situacao !== 'em_processamento' || state.emissao) return [];
+        return [{ type: 'cte.xml_assinado', data: c.data }];
+      case 'RegistrarAutorizacao':
+        if (state.situacao !== 'em_processamento') return [];
+        return [{ type: 'cte.autorizado', data: c.data }];
+      case 'RegistrarRejeicao':
+        if (state.situacao !== 'em_processamento') return [];
+        return [{ type: 'cte.rejeitado', data: c.data }];
+      case 'RegistrarDenegacao':
+        if (state.situacao !== 'em_processamento') return [];
+        return [{ type: 'cte.denegado', data: c.data }];
+      case 'RegistrarPendencia':
+        if (state.situacao !== 'em_processamento') return [];
+        return [{ type: 'cte.resultado_pendente', data: c.data }];
       case 'RepassarCte':
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
         if (state.situacao !== 'autorizado') {
@@ -145,11 +190,24 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'cte.emitido_recebido':
-        return { existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null };
+        return { existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null, emissao: null };
       case 'cte.rascunho_criado':
-        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados };
+        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null };
       case 'cte.rascunho_alterado':
-        return { ...state, dados: event.data.dados };
+        return { ...state, situacao: 'rascunho', dados: event.data.dados };
+      case 'cte.emissao_solicitada':
+        return { ...state, situacao: 'em_processamento', emissao: null };
+      case 'cte.xml_assinado': {
+        const d = event.data;
+        return { ...state, chave: d.chave, emissao: { chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256 } };
+      }
+      case 'cte.autorizado':
+        return { ...state, situacao: 'autorizado', chave: event.data.chave, sha256: event.data.sha256 };
+      case 'cte.rejeitado':
+        // The draft may be corrected and issued again; it keeps its number, and the next XML gets a new cCT.
+        return { ...state, situacao: 'rejeitado', chave: null, emissao: null };
+      case 'cte.denegado':
+        return { ...state, situacao: 'denegado' };
       default:
         return state;
     }

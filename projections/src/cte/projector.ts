@@ -41,10 +41,49 @@ export const cteProjector: Projector = {
       }
       case 'cte.rascunho_alterado': {
         const d = event.data;
-        await sql.query(`UPDATE rm.ctes SET dados = $2, service_type = $3, updated_at = $4 WHERE cte_id = $1`,
+        await sql.query(`UPDATE rm.ctes SET situacao = 'rascunho', dados = $2, service_type = $3, updated_at = $4 WHERE cte_id = $1`,
           [d.cte_id, JSON.stringify(d.dados), d.dados.tipo_servico ?? 0, event.recordedAt]);
         return;
       }
+      case 'cte.emissao_solicitada':
+        await sql.query(`UPDATE rm.ctes SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE cte_id = $1`,
+          [event.data.cte_id, event.data.serie, event.recordedAt]);
+        return;
+      case 'cte.xml_assinado': {
+        const d = event.data;
+        await sql.query(`UPDATE rm.ctes SET chave = $2, serie = $3, numero = $4, data_emissao = $5, emitido_em = $6, updated_at = $7 WHERE cte_id = $1`,
+          [d.cte_id, d.chave, d.serie, d.numero, d.data_emissao, instantOf(d.data_emissao), event.recordedAt]);
+        return;
+      }
+      case 'cte.autorizado': {
+        const d = event.data;
+        const c = d.cte;
+        await sql.query(
+          `UPDATE rm.ctes SET situacao = 'autorizado', chave = $2, xml_sha256 = $3, cte = $4, retorno = $5,
+             tomador_papel = $6, tomador_documento = $7, tomador_nome = $8, inicio_municipio = $9, inicio_uf = $10, fim_municipio = $11,
+             fim_uf = $12, valor_prestacao_centavos = $13, valor_receber_centavos = $14, updated_at = $15
+           WHERE cte_id = $1`,
+          [d.cte_id, d.chave, d.sha256, JSON.stringify(c), JSON.stringify({ cstat: d.protocolo.cstat, motivo: d.protocolo.motivo }),
+            c.tomador.papel, c.tomador.parte?.documento ?? null, c.tomador.parte?.nome ?? null, c.inicio.municipio, c.inicio.uf,
+            c.fim.municipio, c.fim.uf, c.valor_prestacao_centavos, c.valor_receber_centavos, event.recordedAt],
+        );
+        for (const nfe of new Set(c.nfe_chaves)) {
+          await sql.query(`INSERT INTO rm.cte_nfe (company_id, cte_id, nfe_chave) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [d.company_id, d.cte_id, nfe]);
+        }
+        return;
+      }
+      case 'cte.rejeitado':
+        await sql.query(`UPDATE rm.ctes SET situacao = 'rejeitado', chave = NULL, retorno = $2, updated_at = $3 WHERE cte_id = $1`,
+          [event.data.cte_id, JSON.stringify({ cstat: event.data.cstat, motivo: event.data.motivo }), event.recordedAt]);
+        return;
+      case 'cte.denegado':
+        await sql.query(`UPDATE rm.ctes SET situacao = 'denegado', retorno = $2, updated_at = $3 WHERE cte_id = $1`,
+          [event.data.cte_id, JSON.stringify({ cstat: event.data.protocolo.cstat, motivo: event.data.protocolo.motivo }), event.recordedAt]);
+        return;
+      case 'cte.resultado_pendente':
+        await sql.query(`UPDATE rm.ctes SET retorno = $2, updated_at = $3 WHERE cte_id = $1`,
+          [event.data.cte_id, JSON.stringify({ cstat: null, motivo: event.data.motivo }), event.recordedAt]);
+        return;
       case 'cte.emitido_reenviado':
         await sql.query(`UPDATE rm.ctes SET received_count = received_count + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
         return;

@@ -15,6 +15,9 @@ export interface CteRow {
   handoffs: number;
   cte: CteLido | null;
   dados: CteDraftInput | null;
+  serie: number | null;
+  numero: string | null;
+  retorno: { cstat: number | null; motivo: string } | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,7 +31,7 @@ export interface CteFilter {
   per_page: number;
 }
 
-const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, created_at, updated_at';
+const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, serie, numero, retorno, created_at, updated_at';
 
 /** One own CT-e of the company, by id; another company's is not found. */
 export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {

@@ -9,7 +9,8 @@ export const operacaoProjector: Projector = {
   name: 'operacao',
   tables: ['rm.servicos', 'rm.entregas', 'rm.recebiveis'],
   async apply(sql, event) {
-    if (event.type !== 'cte.emitido_recebido') return;
+    // Own CT-e delivered by the carrier, or issued here once authorized.
+    if (event.type !== 'cte.emitido_recebido' && event.type !== 'cte.autorizado') return;
     const d = event.data;
     const c = d.cte;
     const tomador = c.tomador.parte;

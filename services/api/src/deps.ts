@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore } from '@frete/platform';
+import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore, type FiscalSchemas, type EmissorCte } from '@frete/platform';
 
 /** What the API needs from the platform; the composition root (tsyringe) provides it. */
 export interface ApiDeps {
@@ -12,6 +12,10 @@ export interface ApiDeps {
   certificates: CertificateVault;
   /** Raw XML/PDF kept byte for byte, by SHA-256. */
   documents: DocumentStore;
+  /** CT-e issue through the fiscal authority (`consulta` asks it when the result is unknown). */
+  emissorCte: EmissorCte;
+  /** XSD validation of fiscal XML (the platform's one instance). */
+  schemas: FiscalSchemas;
   clock: () => Date;
   /** False until the service can answer (migrations done, subscriptions started). */
   ready: () => boolean;

@@ -7,7 +7,7 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorEnvelope['error']['details'],
+    readonly details?: ErrorEnvelope['error']['details'] & Record<string, unknown>,
     readonly headers?: Record<string, string>,
   ) {
     super(message);

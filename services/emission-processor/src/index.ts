@@ -1,8 +1,17 @@
-import { type EventHandler, HandlerProcessor } from '@frete/platform';
+import { type EmissorCte, type EventHandler, HandlerProcessor } from '@frete/platform';
 
 /**
  * Emits fiscal documents (CT-e, counter-CT-e, events, MDF-e) through the fiscal-authority port in reaction to
- * issue requests. The document engine (issues 4 and 5) registers its handlers here; until then the processor
- * follows the log and acts on nothing.
+ * issue requests.
  */
 export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('emission', handlers);
+
+/** What the processor does for each request: a CT-e issue goes to the authority once its XML is signed. */
+export function emissionHandlers(emissorCte: EmissorCte): ReadonlyMap<string, EventHandler> {
+  return new Map<string, EventHandler>([
+    ['cte.emissao_solicitada', async (e) => {
+      const d = e.data as { cte_id: string; company_id: string; serie: number };
+      await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
+    }],
+  ]);
+}

@@ -33,3 +33,7 @@ export * from './documents/zip';
 export * from './documents/pdf-text';
 export * from './fiscal-xml';
 export * from './dacte';
+export * from './autoridade';
+export * from './emissao-cte/emissor';
+export * from './emissao-cte/preparar';
+export * from './emissao-cte/montar-xml';

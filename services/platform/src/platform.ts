@@ -17,6 +17,12 @@ import { SecureBlobs } from './secrets/blobs';
 import { CertificateVault } from './certificates/vault';
 import { DocumentStore } from './documents/store';
 import { Operator } from './operator/operator';
+import { FiscalSchemas } from './fiscal-xml/schema';
+import { type AutoridadeFiscal } from './autoridade/port';
+import { AutoridadeFiscalSimulada } from './autoridade/simulada';
+import { AutoridadeFiscalIndisponivel } from './autoridade/indisponivel';
+import { EmissorCte } from './emissao-cte/emissor';
+import { montarXmlDaEmissao } from './emissao-cte/montar-xml';
 
 /** Everything the services share, built once per process from the configuration. */
 export interface Platform {
@@ -30,6 +36,12 @@ export interface Platform {
   certificates: CertificateVault;
   documents: DocumentStore;
   operator: Operator;
+  /** The official XSDs, compiled once per process (one validation worker). */
+  schemas: FiscalSchemas;
+  /** The fiscal authority: simulated in homologação (ruling 12), unavailable in production until a provider is contracted (ruling 7). */
+  autoridade: AutoridadeFiscal;
+  /** Issues CT-e through the authority (the emission processor and `consulta` use it). */
+  emissorCte: EmissorCte;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   close(): Promise<void>;
@@ -61,22 +73,37 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   const tokens = new TokenService(pool, cipher, config.environment, config.publicUrl ?? 'frete-fiscal');
   await tokens.ensureKey();
   const ownPool = !options.pool;
+  const schemas = new FiscalSchemas();
   const p = pool;
+  const autoridade: AutoridadeFiscal = config.environment === 'homologacao'
+    ? new AutoridadeFiscalSimulada({ pool, clock, schemas })
+    : new AutoridadeFiscalIndisponivel();
+  const certificates = new CertificateVault(new SecureBlobs(pool, cipher));
+  const documents = new DocumentStore(pool);
+  const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
+  const emissorCte = new EmissorCte({
+    store, pool, documents, autoridade, readYourWrites, clock,
+    montarXml: montarXmlDaEmissao({ pool, environment: config.environment, certificates, schemas, clock, random: Math.random }),
+  });
   return {
     config,
     pool,
     store,
     projections,
-    readYourWrites: new ReadYourWrites(pool, config.readYourWritesTimeoutMs),
+    readYourWrites,
     tokens,
     authenticator: new Authenticator(pool, tokens, config.environment),
-    certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
-    documents: new DocumentStore(pool),
+    certificates,
+    documents,
     operator: new Operator(store, pool, projections, config.environment, clock),
+    schemas,
+    autoridade,
+    emissorCte,
     clock,
     embedded,
     close: async () => {
       await projections.stop();
+      await schemas.close();
       await store.close();
       if (ownPool) await p.end();
       await embedded?.stop();

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
 import { type Platform, type Processor } from '@frete/platform';
-import { emissionProcessor } from '@frete/emission-processor';
+import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
 import { payoutProcessor } from '@frete/payout-processor';
 
 export const TOKENS = {
@@ -29,11 +29,18 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
         tokens: p.tokens,
         certificates: p.certificates,
         documents: p.documents,
+        emissorCte: p.emissorCte,
+        schemas: p.schemas,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
       };
     },
   });
-  c.register<Processor[]>(TOKENS.Processors, { useFactory: () => [emissionProcessor(), payoutProcessor()] });
+  c.register<Processor[]>(TOKENS.Processors, {
+    useFactory: (r) => {
+      const p = r.resolve<Platform>(TOKENS.Platform);
+      return [emissionProcessor(emissionHandlers(p.emissorCte)), payoutProcessor()];
+    },
+  });
   return c;
 }

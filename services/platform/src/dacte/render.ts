@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import bwipjs from 'bwip-js';
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
 import { cep, dateTime, decimal, document, groupedKey, money, phone, printableText } from './format';
-import { qrCodeText } from './qr-code';
+import { qrCodeText } from '@frete/domain';
 
 /**
  * The DACTE (Documento Auxiliar do CT-e), portrait A4, laid out like the model of the CT-e manual: delivery receipt,

@@ -11,10 +11,12 @@ import { cteEmitidosRoutes } from './cte-emitidos';
 import { cteRoutes } from './cte';
 import { dacteRoutes } from './dacte';
 import { cteRepasseRoutes } from './cte-repasse';
+import { cteEmissaoRoutes } from './cte-emissao';
 import { autorizacoesRoutes } from './autorizacoes';
 import { veiculosRoutes } from './veiculos';
 import { motoristasRoutes } from './motoristas';
 import { regrasTributacaoRoutes } from './regras-tributacao';
+import { ctePreviaRoutes } from './cte-previa';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
@@ -41,8 +43,10 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(cteRoutes(deps));
   await app.register(dacteRoutes(deps));
   await app.register(cteRepasseRoutes(deps));
+  await app.register(cteEmissaoRoutes(deps));
   await app.register(autorizacoesRoutes(deps));
   await app.register(veiculosRoutes(deps));
   await app.register(motoristasRoutes(deps));
   await app.register(regrasTributacaoRoutes(deps));
+  await app.register(ctePreviaRoutes(deps));
 };

@@ -1,0 +1,3 @@
+export * from './chave';
+export * from './montar';
+export * from './pendencias';

@@ -1,0 +1,376 @@
+import { type CteDraftInput, type CteParteInput, type Endereco } from '@frete/contracts';
+import { ufBySigla } from '../../fiscal/ufs';
+import { qrCodeText } from '../qr-code';
+import { chaveDeAcesso } from './chave';
+
+/**
+ * The CT-e 4.00 XML of a draft (layout: cte_v4.00.xsd / cteTiposBasico_v4.00.xsd, road modal
+ * cteModalRodoviario_v4.00.xsd; structure of test/fixtures/cte/minimo-v4.00.xml). Pure: every value the document
+ * needs (emitter, series, number, cCT, issue time, environment, ICMS, CFOP) is passed in. The result is compact
+ * (no whitespace between tags) and unsigned: the caller signs `infCte`.
+ *
+ * Texts are XML-escaped, blanks collapsed and trimmed (the schema's TString allows no leading or trailing blank),
+ * characters outside Latin-1 reduced to their base letter or dropped, and cut to the schema's length. Money has two
+ * decimals, quantities four; ICMS values are rounded half up to the cent.
+ */
+
+export type Ambiente = 'homologacao' | 'producao';
+export type IcmsCst = '00' | '20' | '40' | '41' | '51' | '60' | '90' | 'SN';
+
+/** The ICMS to write: the draft's own, or the applicable tax rule's (rates in percent). */
+export interface IcmsDaPrestacao {
+  cst: IcmsCst | string;
+  aliquota?: number | null;
+  reducao_base?: number | null;
+}
+
+export interface EmitenteCte {
+  cnpj: string;
+  razao_social: string;
+  inscricao_estadual: string;
+  /** CRT 1–4. */
+  crt: number;
+  endereco: Endereco;
+  rntrc: string | null;
+}
+
+export interface MontarCteInput {
+  dados: CteDraftInput;
+  emitente: EmitenteCte;
+  serie: number;
+  numero: number;
+  cCT: string;
+  /** `AAAA-MM-DDThh:mm:ss-03:00` (ruling 11). */
+  dhEmi: string;
+  ambiente: Ambiente;
+  tpEmis?: 1;
+  icms: IcmsDaPrestacao;
+  /** The CFOP to write; when absent, `cfopDaPrestacao` decides from the draft and the route. */
+  cfop?: string;
+  verProc?: string;
+}
+
+export interface CteXml {
+  chave: string;
+  xml: string;
+}
+
+/** What the authority requires as the first parties' name in homologação (see montarCteXml). */
+export const NOME_HOMOLOGACAO = 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL';
+export const NATUREZA_PADRAO = 'PRESTACAO DE SERVICO DE TRANSPORTE';
+export const VER_PROC = 'frete-fiscal 0.1.0';
+
+// ---- formatting ---------------------------------------------------------------------------------------------
+
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** Schema TString: Latin-1 printable, single blanks, trimmed, at most `max` characters. */
+export function textoFiscal(value: string, max: number): string {
+  const latin1 = [...value.normalize('NFC')]
+    .map((ch) => (ch.charCodeAt(0) <= 0xff ? ch : ch.normalize('NFD').replace(/[^\x20-\xff]/g, '')))
+    .join('')
+    .replace(/\p{Cc}/gu, ' ');
+  return latin1.replace(/\s+/g, ' ').trim().slice(0, max).trim();
+}
+
+/** Integer cents of a money value (the draft's numbers have at most two decimals). */
+export const centavos = (v: number): number => Math.round(v * 100);
+export const dinheiro = (cents: number): string => {
+  const neg = cents < 0 ? '-' : '';
+  const a = Math.abs(cents);
+  return `${neg}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
+};
+const quantidade = (v: number): string => {
+  const q = Math.round(v * 10_000);
+  return `${Math.floor(q / 10_000)}.${String(q % 10_000).padStart(4, '0')}`;
+};
+const percentual = (v: number): string => (Math.round(v * 100) / 100).toFixed(2);
+
+/** `round(cents × hundredths-of-percent / 10000)`, half up, in integers. */
+const aplicarPercentual = (cents: number, pct: number): number => Math.floor((cents * Math.round(pct * 100) + 5_000) / 10_000);
+
+// ---- ICMS and CFOP ------------------------------------------------------------------------------------------
+
+export interface IcmsCalculado {
+  grupo: 'ICMS00' | 'ICMS20' | 'ICMS45' | 'ICMS60' | 'ICMS90' | 'ICMSSN';
+  cst: string;
+  base_centavos: number | null;
+  valor_centavos: number | null;
+  aliquota: number | null;
+  reducao_base: number | null;
+}
+
+/** The ICMS group by CST: base = vTPrest (reduced by pRedBC for 20), value = base × rate rounded to the cent. */
+export function calcularIcms(icms: IcmsDaPrestacao, totalCentavos: number): IcmsCalculado {
+  const aliquota = icms.aliquota ?? 0;
+  switch (icms.cst) {
+    case '00':
+      return { grupo: 'ICMS00', cst: '00', base_centavos: totalCentavos, aliquota, valor_centavos: aplicarPercentual(totalCentavos, aliquota), reducao_base: null };
+    case '20': {
+      const red = icms.reducao_base ?? 0;
+      const base = totalCentavos - aplicarPercentual(totalCentavos, red);
+      return { grupo: 'ICMS20', cst: '20', base_centavos: base, aliquota, valor_centavos: aplicarPercentual(base, aliquota), reducao_base: red };
+    }
+    case '40':
+    case '41':
+    case '51':
+      return { grupo: 'ICMS45', cst: icms.cst, base_centavos: null, aliquota: null, valor_centavos: null, reducao_base: null };
+    case '60':
+      return { grupo: 'ICMS60', cst: '60', base_centavos: totalCentavos, aliquota, valor_centavos: aplicarPercentual(totalCentavos, aliquota), reducao_base: null };
+    case '90': {
+      const red = icms.reducao_base ?? null;
+      const base = red ? totalCentavos - aplicarPercentual(totalCentavos, red) : totalCentavos;
+      return { grupo: 'ICMS90', cst: '90', base_centavos: base, aliquota, valor_centavos: aplicarPercentual(base, aliquota), reducao_base: red };
+    }
+    case 'SN':
+      return { grupo: 'ICMSSN', cst: '90', base_centavos: null, aliquota: null, valor_centavos: null, reducao_base: null };
+    default:
+      throw new Error(`unknown ICMS CST '${icms.cst}'`);
+  }
+}
+
+function icmsXml(c: IcmsCalculado): string {
+  const v = (n: number | null) => dinheiro(n ?? 0);
+  switch (c.grupo) {
+    case 'ICMS00':
+      return `<ICMS00><CST>00</CST><vBC>${v(c.base_centavos)}</vBC><pICMS>${percentual(c.aliquota!)}</pICMS><vICMS>${v(c.valor_centavos)}</vICMS></ICMS00>`;
+    case 'ICMS20':
+      return `<ICMS20><CST>20</CST><pRedBC>${percentual(c.reducao_base!)}</pRedBC><vBC>${v(c.base_centavos)}</vBC><pICMS>${percentual(c.aliquota!)}</pICMS><vICMS>${v(c.valor_centavos)}</vICMS></ICMS20>`;
+    case 'ICMS45':
+      return `<ICMS45><CST>${c.cst}</CST></ICMS45>`;
+    case 'ICMS60':
+      return `<ICMS60><CST>60</CST><vBCSTRet>${v(c.base_centavos)}</vBCSTRet><vICMSSTRet>${v(c.valor_centavos)}</vICMSSTRet><pICMSSTRet>${percentual(c.aliquota!)}</pICMSSTRet></ICMS60>`;
+    case 'ICMS90':
+      return `<ICMS90><CST>90</CST>${c.reducao_base ? `<pRedBC>${percentual(c.reducao_base)}</pRedBC>` : ''}<vBC>${v(c.base_centavos)}</vBC><pICMS>${percentual(c.aliquota!)}</pICMS><vICMS>${v(c.valor_centavos)}</vICMS></ICMS90>`;
+    case 'ICMSSN':
+      return '<ICMSSN><CST>90</CST><indSN>1</indSN></ICMSSN>';
+  }
+}
+
+/**
+ * The CFOP (fiscal-domain.md §4, MOC G050–G052): the draft's when it has one; else, for a service starting in a UF
+ * other than the emitter's, 5932 (same start and end UF) or 6932 (G051: mandatory then); else the tax rule's;
+ * else 5353 or 6353 by whether start and end UF are equal.
+ */
+export function cfopDaPrestacao(i: { cfopRascunho?: string | null; cfopRegra?: string | null; ufEmitente: string; ufInicio: string; ufFim: string }): string {
+  if (i.cfopRascunho) return i.cfopRascunho;
+  const mesmaUf = i.ufInicio === i.ufFim;
+  if (i.ufInicio !== i.ufEmitente) return mesmaUf ? '5932' : '6932';
+  if (i.cfopRegra) return i.cfopRegra;
+  return mesmaUf ? '5353' : '6353';
+}
+
+/** What is wrong with a CFOP for a route (G050–G052), or null. */
+export function problemaCfop(cfop: string, ufEmitente: string, ufInicio: string, ufFim: string): string | null {
+  const primeiro = ufInicio === ufFim ? '5' : '6';
+  if (cfop[0] !== primeiro) return `CFOP ${cfop} must start with ${primeiro} for ${ufInicio}→${ufFim} (G050, rejection 519)`;
+  const de932 = cfop.slice(1) === '932';
+  if (ufInicio !== ufEmitente && !de932) return `the service starts in ${ufInicio}, outside the emitter's UF ${ufEmitente}: CFOP must be 5932 or 6932 (G051, rejection 524)`;
+  if (ufInicio === ufEmitente && de932) return `the service starts in the emitter's UF ${ufEmitente}: CFOP must not be 5932 or 6932 (G052, rejection 908)`;
+  return null;
+}
+
+// ---- the document ---------------------------------------------------------------------------------------------
+
+type Tag = string | null | undefined | false;
+const el = (name: string, ...content: Tag[]): string => `<${name}>${content.filter((c): c is string => typeof c === 'string').join('')}</${name}>`;
+/** A required element: written even when blank, so that the schema check names it. */
+const t = (name: string, value: string | number | null | undefined, max = 60): string | null => {
+  if (value === null || value === undefined) return null;
+  const s = typeof value === 'number' ? String(value) : textoFiscal(value, max);
+  return `<${name}>${escapeXml(s)}</${name}>`;
+};
+/** An optional element: left out when absent or blank. */
+const o = (name: string, value: string | null | undefined, max = 60): string | null =>
+  value && textoFiscal(value, max) !== '' ? t(name, value, max) : null;
+
+const PAPEL_TOMA3 = { remetente: '0', expedidor: '1', recebedor: '2', destinatario: '3' } as const;
+
+const documento = (doc: string) => (doc.length === 11 ? t('CPF', doc) : t('CNPJ', doc));
+const cep = (c: string | undefined) => (c && /^[0-9]{8}$/.test(c) ? c : null);
+
+function enderecoParte(tag: string, e: Endereco): string {
+  return el(
+    tag,
+    t('xLgr', e.logradouro, 255),
+    t('nro', e.numero),
+    o('xCpl', e.complemento),
+    t('xBairro', e.bairro),
+    `<cMun>${e.codigo_ibge ?? ''}</cMun>`,
+    t('xMun', e.municipio),
+    o('CEP', cep(e.cep)),
+    `<UF>${e.uf}</UF>`,
+    '<cPais>1058</cPais><xPais>BRASIL</xPais>',
+  );
+}
+
+type TagParte = 'rem' | 'exped' | 'receb' | 'dest' | 'toma4';
+const ENDERECO_TAG: Record<TagParte, string> = { rem: 'enderReme', exped: 'enderExped', receb: 'enderReceb', dest: 'enderDest', toma4: 'enderToma' };
+
+function parteXml(tag: TagParte, p: CteParteInput, nome: string): string {
+  const comFantasia = tag === 'rem' || tag === 'toma4';
+  const inner = [
+    tag === 'toma4' ? '<toma>4</toma>' : null,
+    documento(p.documento),
+    o('IE', p.ie),
+    t('xNome', nome),
+    comFantasia ? o('xFant', p.fantasia) : null,
+    o('fone', p.telefone),
+    enderecoParte(ENDERECO_TAG[tag], p.endereco),
+    o('email', p.email),
+  ];
+  return el(tag, ...inner);
+}
+
+/** indIEToma: 1 contributor (numeric IE), 2 exempt from registration (ISENTO), 9 non-contributor (no IE). */
+export const indIEToma = (ie: string | null | undefined): '1' | '2' | '9' => (!ie ? '9' : ie === 'ISENTO' ? '2' : '1');
+
+export class MontarCteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MontarCteError';
+  }
+}
+
+/**
+ * Builds `<CTe xmlns="http://www.portalfiscal.inf.br/cte"><infCte versao="4.00" Id="CTe…">…</infCte><infCTeSupl>…`.
+ * Needs the route (`inicio`, `fim`), the taker and the values; any other group the draft lacks is simply left out
+ * (the schema check then names it). In homologação the names of `rem` and `dest` read NOME_HOMOLOGACAO, as the
+ * authorities require of documents of that environment (every authorized homologação sample does so).
+ */
+export function montarCteXml(input: MontarCteInput): CteXml {
+  const { dados, emitente } = input;
+  const { inicio, fim, tomador, valores } = dados;
+  if (!inicio || !fim) throw new MontarCteError('the draft has no route (inicio, fim)');
+  if (!tomador) throw new MontarCteError('the draft has no taker (tomador)');
+  if (!valores) throw new MontarCteError('the draft has no values (valores.total)');
+  const uf = ufBySigla(emitente.endereco.uf);
+  if (!uf) throw new MontarCteError(`the emitter's UF '${emitente.endereco.uf}' is unknown`);
+  const tpEmis = input.tpEmis ?? 1;
+  const aamm = input.dhEmi.slice(2, 4) + input.dhEmi.slice(5, 7);
+  const chave = chaveDeAcesso({ cUF: uf.codigo_ibge, aamm, cnpj: emitente.cnpj, modelo: '57', serie: input.serie, numero: input.numero, tpEmis, cCT: input.cCT });
+  const homologacao = input.ambiente === 'homologacao';
+  const cfop = input.cfop ?? cfopDaPrestacao({ cfopRascunho: dados.cfop, ufEmitente: uf.sigla, ufInicio: inicio.uf, ufFim: fim.uf });
+
+  const tomaParte = tomador.papel === 'outros' ? tomador.parte : dados[tomador.papel];
+  const toma = tomador.papel === 'outros'
+    ? parteXml('toma4', tomador.parte, tomador.parte.nome)
+    : `<toma3><toma>${PAPEL_TOMA3[tomador.papel]}</toma></toma3>`;
+
+  const ide = el(
+    'ide',
+    `<cUF>${uf.codigo_ibge}</cUF>`,
+    `<cCT>${input.cCT}</cCT>`,
+    `<CFOP>${cfop}</CFOP>`,
+    t('natOp', dados.natureza_operacao ?? NATUREZA_PADRAO),
+    '<mod>57</mod>',
+    `<serie>${input.serie}</serie>`,
+    `<nCT>${input.numero}</nCT>`,
+    `<dhEmi>${input.dhEmi}</dhEmi>`,
+    '<tpImp>1</tpImp>',
+    `<tpEmis>${tpEmis}</tpEmis>`,
+    `<cDV>${chave[43]}</cDV>`,
+    `<tpAmb>${homologacao ? 2 : 1}</tpAmb>`,
+    '<tpCTe>0</tpCTe>',
+    '<procEmi>0</procEmi>',
+    t('verProc', input.verProc ?? VER_PROC, 20),
+    `<cMunEnv>${emitente.endereco.codigo_ibge ?? ''}</cMunEnv>`,
+    t('xMunEnv', emitente.endereco.municipio),
+    `<UFEnv>${uf.sigla}</UFEnv>`,
+    '<modal>01</modal>',
+    `<tpServ>${dados.tipo_servico ?? 0}</tpServ>`,
+    `<cMunIni>${inicio.codigo_ibge ?? ''}</cMunIni>`,
+    t('xMunIni', inicio.municipio),
+    `<UFIni>${inicio.uf}</UFIni>`,
+    `<cMunFim>${fim.codigo_ibge ?? ''}</cMunFim>`,
+    t('xMunFim', fim.municipio),
+    `<UFFim>${fim.uf}</UFFim>`,
+    '<retira>1</retira>',
+    `<indIEToma>${indIEToma(tomaParte?.ie)}</indIEToma>`,
+    toma,
+  );
+
+  const compl = o('xObs', dados.observacoes, 2000) ? el('compl', o('xObs', dados.observacoes, 2000)) : null;
+
+  const end = emitente.endereco;
+  const emit = el(
+    'emit',
+    t('CNPJ', emitente.cnpj),
+    t('IE', emitente.inscricao_estadual),
+    t('xNome', emitente.razao_social),
+    el(
+      'enderEmit',
+      t('xLgr', end.logradouro, 60),
+      t('nro', end.numero),
+      o('xCpl', end.complemento),
+      t('xBairro', end.bairro),
+      `<cMun>${end.codigo_ibge ?? ''}</cMun>`,
+      t('xMun', end.municipio),
+      o('CEP', cep(end.cep)),
+      `<UF>${end.uf}</UF>`,
+    ),
+    `<CRT>${emitente.crt}</CRT>`,
+  );
+
+  const nome = (p: CteParteInput, trocar: boolean) => (homologacao && trocar ? NOME_HOMOLOGACAO : p.nome);
+  const partes = [
+    dados.remetente ? parteXml('rem', dados.remetente, nome(dados.remetente, true)) : null,
+    dados.expedidor ? parteXml('exped', dados.expedidor, dados.expedidor.nome) : null,
+    dados.recebedor ? parteXml('receb', dados.recebedor, dados.recebedor.nome) : null,
+    dados.destinatario ? parteXml('dest', dados.destinatario, nome(dados.destinatario, true)) : null,
+  ];
+
+  const total = centavos(valores.total);
+  const vPrest = el(
+    'vPrest',
+    `<vTPrest>${dinheiro(total)}</vTPrest>`,
+    `<vRec>${dinheiro(centavos(valores.a_receber ?? valores.total))}</vRec>`,
+    ...(valores.componentes ?? []).map((c) => el('Comp', t('xNome', c.nome, 15), `<vComp>${dinheiro(centavos(c.valor))}</vComp>`)),
+  );
+
+  const impostos = dados.impostos;
+  const imp = el(
+    'imp',
+    el('ICMS', icmsXml(calcularIcms(input.icms, total))),
+    impostos?.valor_total_tributos !== undefined ? `<vTotTrib>${dinheiro(centavos(impostos.valor_total_tributos))}</vTotTrib>` : null,
+    o('infAdFisco', impostos?.informacoes_fisco, 2000),
+  );
+
+  const carga = dados.carga;
+  const infCarga = carga
+    ? el(
+        'infCarga',
+        `<vCarga>${dinheiro(centavos(carga.valor))}</vCarga>`,
+        t('proPred', carga.produto_predominante),
+        o('xOutCat', carga.outras_caracteristicas, 30),
+        ...carga.quantidades.map((q) => el('infQ', `<cUnid>${q.unidade}</cUnid>`, t('tpMed', q.tipo_medida, 20), `<qCarga>${quantidade(q.quantidade)}</qCarga>`)),
+      )
+    : '<infCarga></infCarga>';
+  const nfe = dados.documentos?.nfe ?? [];
+  const infDoc = nfe.length ? el('infDoc', ...nfe.map((n) => `<infNFe><chave>${n.chave}</chave></infNFe>`)) : null;
+  const anteriores = dados.documentos_anteriores ?? [];
+  const docAnt = anteriores.length
+    ? el(
+        'docAnt',
+        ...anteriores.map((d) =>
+          el(
+            'emiDocAnt',
+            documento(d.emitente.cnpj),
+            t('IE', d.emitente.ie === 'ISENTO' ? null : d.emitente.ie),
+            d.emitente.ie === 'ISENTO' ? null : `<UF>${d.emitente.uf}</UF>`,
+            t('xNome', d.emitente.nome),
+            el('idDocAnt', ...d.chaves_cte.map((k) => `<idDocAntEle><chCTe>${k}</chCTe></idDocAntEle>`)),
+          ),
+        ),
+      )
+    : null;
+  const rntrc = dados.rodoviario?.rntrc ?? emitente.rntrc;
+  const infModal = `<infModal versaoModal="4.00">${el('rodo', t('RNTRC', rntrc))}</infModal>`;
+  const infCTeNorm = el('infCTeNorm', infCarga, infDoc, docAnt, infModal);
+
+  const infCte = `<infCte versao="4.00" Id="CTe${chave}">${[ide, compl, emit, ...partes, vPrest, imp, infCTeNorm].filter(Boolean).join('')}</infCte>`;
+  const qr = qrCodeText({ chave, ambiente: input.ambiente });
+  const supl = qr ? `<infCTeSupl><qrCodCTe>${escapeXml(qr)}</qrCodCTe></infCTeSupl>` : '';
+  return { chave, xml: `<CTe xmlns="http://www.portalfiscal.inf.br/cte">${infCte}${supl}</CTe>` };
+}

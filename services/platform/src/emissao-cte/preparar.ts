@@ -1,0 +1,67 @@
+import { type Pool } from 'pg';
+import { type CteDraftInput, type Environment } from '@frete/contracts';
+import { cfopDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla } from '@frete/domain';
+import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
+
+export interface PrepararDeps {
+  pool: Pool;
+  environment: Environment;
+}
+
+export interface CtePreparado {
+  pendencias: Pendencia[];
+  /** Unsigned; null while the route, the taker, the values, the company address or the ICMS are missing. */
+  xml: string | null;
+  chave: string | null;
+  /** The certificate's blob, to sign with. */
+  certificadoBlobId: string | null;
+}
+
+/** `AAAA-MM-DDTHH:MM:SS-03:00` (ruling 11; Brazil keeps -03:00 all year). */
+const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
+
+/**
+ * What an issue of a draft would send, from the draft, the company, its fiscal configuration and certificate, and
+ * the tax rule of the route: the preview shows it, the issue signs and sends it.
+ */
+export async function prepararCte(
+  deps: PrepararDeps,
+  input: { companyId: string; dados: CteDraftInput; serie?: number; numero: number; cCT: string; now: Date },
+): Promise<CtePreparado> {
+  const { companyId, dados, now } = input;
+  const [company, configuracao, certificado] = await Promise.all([
+    companyOf(deps.pool, companyId, ''),
+    configuracaoOf(deps.pool, companyId),
+    certificadoOf(deps.pool, companyId),
+  ]);
+  const { inicio, fim } = dados;
+  const tpServ = dados.tipo_servico ?? 0;
+  const regra = inicio && fim ? regraAplicavel(await regrasDaRota(deps.pool, companyId, inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
+  const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
+  const icms: IcmsDaPrestacao | null = dados.impostos?.icms
+    ?? (regra ? { cst: regra.icms_cst, aliquota: regra.icms_aliquota / 100, reducao_base: regra.icms_reducao_base === null ? null : regra.icms_reducao_base / 100 } : null);
+  const endereco = configuracao.endereco;
+  if (!(company && endereco && ufBySigla(endereco.uf) && inicio && fim && dados.tomador && dados.valores && icms)) {
+    return { pendencias, xml: null, chave: null, certificadoBlobId: certificado?.blob_id ?? null };
+  }
+  const built = montarCteXml({
+    dados,
+    emitente: {
+      cnpj: company.cnpj,
+      razao_social: company.razao_social,
+      inscricao_estadual: configuracao.inscricao_estadual ?? '',
+      crt: configuracao.regime_tributario ?? 0,
+      endereco,
+      rntrc: configuracao.rntrc,
+    },
+    serie: input.serie ?? configuracao.serie_cte ?? 0,
+    numero: input.numero,
+    cCT: input.cCT,
+    dhEmi: dhSaoPaulo(now),
+    ambiente: deps.environment,
+    tpEmis: 1,
+    icms,
+    cfop: cfopDaPrestacao({ cfopRascunho: dados.cfop, cfopRegra: regra?.cfop, ufEmitente: endereco.uf, ufInicio: inicio.uf, ufFim: fim.uf }),
+  });
+  return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId: certificado?.blob_id ?? null };
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { FiscalSchemas, readPkcs12, signFiscalXml } from '@frete/platform';
+import { isValidAccessKey, readCte } from '@frete/domain';
+import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
+import { makeA1 } from '../support/certificates';
+import { buildCteXml, nfeKey } from '../support/cte-xml';
+import { rascunhoEmitivel } from '../support/emissora';
+
+/** A complete draft without its own ICMS: the tax rule of SP→RJ applies. */
+const draft = () => ({ ...rascunhoEmitivel(), documentos: { nfe: [{ chave: nfeKey() }, { chave: nfeKey() }] } });
+
+const SENHA = 'senha-do-a1';
+const campos = (body: { data: { pendencias: { campo: string }[] } }) => body.data.pendencias.map((p) => p.campo);
+
+describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
+  let app: TestApp;
+  let c: TestCarrier;
+  let bare: TestCarrier;
+  const schemas = new FiscalSchemas();
+
+  const previa = (who: TestCarrier, id: string) => who.call('POST', `/v1/fiscal/cte/${id}/previa`);
+  const create = async (who: TestCarrier, body: unknown) => {
+    const res = await who.call('POST', '/v1/fiscal/cte', body);
+    expect(res.status).toBe(201);
+    return res.body.data.id as string;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    c = await app.carrier({ name: 'EMISSORA TRANSPORTES LTDA' });
+    bare = await app.carrier();
+    const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
+      inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+      endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
+    });
+    expect(conf.status).toBe(200);
+    const a1 = makeA1({ cnpj: c.cnpj, razao: 'EMISSORA TRANSPORTES LTDA', password: SENHA, cnpjIn: 'otherName' });
+    const form = new FormData();
+    form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+    form.append('cert_pass', SENHA);
+    expect((await c.call('POST', '/v1/fiscal/certificado', form)).status).toBe(201);
+    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } });
+    expect(regra.status).toBe(201);
+  });
+  afterAll(async () => {
+    await schemas.close();
+    await app?.close();
+  });
+
+  it('an empty draft lists configuration, certificate and draft pendencies, and no XML', async () => {
+    const id = await create(bare, {});
+    const res = await previa(bare, id);
+    expect(res.status).toBe(200);
+    expect(res.body.environment).toBe('homologacao');
+    expect(res.body.data).toMatchObject({ pronto: false, xml: null, chave_provisoria: null, numero_provisorio: 0 });
+    expect(campos(res.body)).toEqual(expect.arrayContaining([
+      'configuracao.inscricao_estadual', 'configuracao.regime_tributario', 'configuracao.serie_cte', 'configuracao.endereco', 'configuracao.rntrc',
+      'certificado', 'inicio', 'fim', 'remetente', 'destinatario', 'tomador', 'valores.total', 'carga', 'documentos', 'impostos.icms',
+    ]));
+  });
+
+  it('a complete draft with configuration, certificate and tax rule is ready, with a schema-valid XML', async () => {
+    const id = await create(c, draft());
+    const res = await previa(c, id);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.pendencias).toEqual([]);
+    expect(d.pronto).toBe(true);
+    expect(isValidAccessKey(d.chave_provisoria)).toBe(true);
+    expect(d.chave_provisoria.slice(6, 34)).toBe(`${c.cnpj}57001000000000`);
+    expect(d.xml).not.toContain('<Signature');
+    const lido = readCte(d.xml);
+    expect(lido).toMatchObject({
+      chave: d.chave_provisoria, cfop: '6353', ambiente: 'homologacao', numero: 0,
+      emitente: { documento: c.cnpj, nome: 'EMISSORA TRANSPORTES LTDA', ie: '110042490114' },
+      remetente: { documento: '11222333000181', nome: 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL' },
+      icms: { grupo: 'ICMS00', base_centavos: 150050, valor_centavos: 18006 },
+      rntrc: '12345678',
+    });
+    // The same preview again: same provisional key (cCT from the draft id).
+    expect((await previa(c, id)).body.data.chave_provisoria).toBe(d.chave_provisoria);
+    // Once signed (with the number an issue would reserve), it passes the schema.
+    const { privateKeyPem, certificatePem } = readPkcs12(makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx, SENHA);
+    const numbered = d.xml.replace('<nCT>0</nCT>', '<nCT>1</nCT>');
+    expect(await schemas.validate(signFiscalXml(numbered, { element: 'infCte', privateKeyPem, certificatePem }), 'cte_v4.00.xsd')).toEqual({ valid: true, errors: [] });
+  });
+
+  it('a route without a tax rule lists sem_regra_tributacao', async () => {
+    const id = await create(c, { ...draft(), fim: { municipio: 'Curitiba', uf: 'PR' }, destinatario: { ...draft().destinatario, endereco: { ...draft().destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } } });
+    const res = await previa(c, id);
+    expect(res.body.data).toMatchObject({ pronto: false, xml: null });
+    expect(res.body.data.pendencias).toEqual([{ campo: 'impostos.icms', mensagem: expect.stringMatching(/^sem_regra_tributacao: .*SP→PR/) }]);
+  });
+
+  it('schema errors are named by draft field', async () => {
+    // Blank texts pass the draft's schema (lengths) but not the XML's (TString: no leading or trailing blank).
+    const d = draft();
+    const id = await create(c, { ...d, expedidor: { ...d.remetente, nome: '   ' }, carga: { ...d.carga, quantidades: [{ unidade: '01', tipo_medida: '  ', quantidade: 1 }] } });
+    const res = await previa(c, id);
+    expect(res.body.data.pronto).toBe(false);
+    expect(campos(res.body).sort()).toEqual(['carga.quantidades.0.tipo_medida', 'expedidor.nome']);
+    expect(res.body.data.xml).toContain('<xNome></xNome>');
+  });
+
+  it('404 for another company\'s draft or an unknown id; 422 cte_nao_editavel for a CT-e that is not a draft', async () => {
+    const id = await create(c, draft());
+    expectError(await previa(bare, id), 404, 'nao_encontrado');
+    expectError(await previa(c, randomUUID()), 404, 'nao_encontrado');
+    const delivered = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml: buildCteXml({ emitenteCnpj: c.cnpj }).xml });
+    expect(delivered.status).toBe(201);
+    expectError(await previa(c, delivered.body.data.id), 422, 'cte_nao_editavel');
+  });
+});

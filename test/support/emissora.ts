@@ -1,0 +1,38 @@
+import { type TestApp, type TestCarrier } from './app';
+import { makeA1 } from './certificates';
+import { nfeKey } from './cte-xml';
+
+const endereco = { logradouro: 'RUA A', numero: '10', bairro: 'CENTRO', municipio: 'Campinas', uf: 'SP', cep: '13010000' };
+
+/** A complete draft SP → RJ without its own ICMS (the SP→RJ tax rule applies). */
+export const rascunhoEmitivel = (observacoes = 'ENTREGAR NA DOCA 2') => ({
+  tipo_servico: 0,
+  inicio: { municipio: 'campinas', uf: 'SP' },
+  fim: { municipio: 'Rio de Janeiro', uf: 'RJ' },
+  remetente: { documento: '11.222.333/0001-81', ie: '123456789012', nome: 'REMETENTE INDUSTRIA LTDA', endereco },
+  destinatario: { documento: '529.982.247-25', nome: 'JOSE DESTINATARIO', endereco: { ...endereco, municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } },
+  tomador: { papel: 'remetente' },
+  valores: { total: 1500.5, a_receber: 1500.5, componentes: [{ nome: 'FRETE PESO', valor: 1500.5 }] },
+  carga: { valor: 25000, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000 }] },
+  documentos: { nfe: [{ chave: nfeKey() }] },
+  observacoes,
+});
+
+/** A carrier ready to issue: fiscal configuration (series 1), an A1 certificate, and the SP→RJ tax rule. */
+export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA'): Promise<TestCarrier> {
+  const c = await app.carrier({ name });
+  const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
+    inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
+  });
+  if (conf.status !== 200) throw new Error(`configuracao: ${conf.text}`);
+  const a1 = makeA1({ cnpj: c.cnpj, razao: name, password: 'senha-a1', cnpjIn: 'otherName' });
+  const form = new FormData();
+  form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+  form.append('cert_pass', 'senha-a1');
+  const cert = await c.call('POST', '/v1/fiscal/certificado', form);
+  if (cert.status !== 201) throw new Error(`certificado: ${cert.text}`);
+  const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } });
+  if (regra.status !== 201) throw new Error(`regra: ${regra.text}`);
+  return c;
+}
