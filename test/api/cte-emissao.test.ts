@@ -3,6 +3,9 @@ import { FiscalSchemas } from '@frete/platform';
 import { isValidAccessKey, readCte } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, rascunhoEmitivel } from '../support/emissora';
+import { makeA1 } from '../support/certificates';
+import { requireTool, XMLLINT, XMLSEC1, xmllintValidate, xmlsecVerify } from '../support/xmlsec';
+import path from 'node:path';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -48,6 +51,16 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
     expect(xml.status).toBe(200);
     const proc = Buffer.from(await xml.arrayBuffer()).toString('utf8');
     expect((await schemas.validate(proc, 'procCTe_v4.00.xsd')).errors).toEqual([]);
+    // Independent checkers: libxml2's xmllint for the schema, xmlsec1 (not xml-crypto, which signed) for the signature.
+    if (requireTool(XMLLINT, 'xmllint', 'libxml2-utils')) {
+      const xsd = path.join(__dirname, '..', '..', 'services', 'platform', 'schemas', 'cte-4.00', 'procCTe_v4.00.xsd');
+      expect(xmllintValidate(proc, xsd)).toMatchObject({ ok: true });
+    }
+    if (requireTool(XMLSEC1, 'xmlsec1', 'xmlsec1')) {
+      const ca = makeA1({ cnpj: c.cnpj, razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
+      expect(xmlsecVerify(proc, { element: 'infCte', trustedPem: ca })).toMatchObject({ ok: true });
+      expect(xmlsecVerify(proc.replace('PECAS', 'PECAZ'), { element: 'infCte', trustedPem: ca }).ok).toBe(false);
+    }
     const lido = readCte(proc);
     expect(lido).toMatchObject({ chave: done.body.data.access_key, numero: 1, serie: 1, ambiente: 'homologacao', valor_prestacao_centavos: 150050, protocolo: { status: 100 } });
     const one = await c.call('GET', `/v1/fiscal/cte/${id}`);

@@ -3,6 +3,9 @@ import { builtEntry, runNode } from '../support/processes';
 import { freshDatabase, type TestDatabase } from '../support/db';
 import { randomCnpj, request, startTestApp, type TestApp } from '../support/app';
 
+// Each case starts several Node processes (about 2 s each on two cores): give them room on a loaded machine.
+jest.setTimeout(120_000);
+
 describe('pnpm ops (operator tool)', () => {
   let db: TestDatabase;
   let env: Record<string, string>;
