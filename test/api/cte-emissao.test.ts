@@ -115,6 +115,16 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
     expect(done.body.data).toMatchObject({ situacao: 'autorizado', numero: (mine[0]!.data as { numero: number }).numero });
   });
 
+  it('refuses a route with no applicable tax rule (422 cte_com_pendencias naming sem_regra_tributacao)', async () => {
+    const base = rascunhoEmitivel();
+    const res = await c.call('POST', '/v1/fiscal/cte', {
+      ...base, fim: { municipio: 'Curitiba', uf: 'PR' },
+      destinatario: { ...base.destinatario, endereco: { ...base.destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } },
+    });
+    const body = expectError(await c.call('POST', `/v1/fiscal/cte/${res.body.data.id}/emissao`), 422, 'cte_com_pendencias');
+    expect(body.error.details.pendencias).toEqual([{ campo: 'impostos.icms', mensagem: expect.stringMatching(/^sem_regra_tributacao/) }]);
+  });
+
   it('422 cte_com_pendencias lists what is missing; 404 for another company; 422 consulta of a draft', async () => {
     const empty = await c.call('POST', '/v1/fiscal/cte', {});
     const body = expectError(await c.call('POST', `/v1/fiscal/cte/${empty.body.data.id}/emissao`), 422, 'cte_com_pendencias');
