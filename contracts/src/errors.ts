@@ -60,6 +60,10 @@ export const ErrorCodes = {
   serie_esgotada: 422,
   /** The draft lacks what an issue needs; `error.details.pendencias` lists it (the same list as the preview). */
   cte_com_pendencias: 422,
+  /** A carta de correção names a field the manual forbids correcting (MOC 4.00 Visão Geral §13.1); nothing was sent. */
+  carta_correcao_campo_vedado: 422,
+  /** `reconciliacao` of an event_key this CT-e never requested. */
+  evento_cte_nao_encontrado: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,
@@ -70,6 +74,17 @@ export const ErrorCodes = {
   regra_tributacao_duplicada: 422,
   /** No tax rule applies to the route and service type (also a batch row code). */
   sem_regra_tributacao: 422,
+  // MDF-e
+  /** A plate given to an MDF-e is not an active vehicle of the company's registry. */
+  veiculo_nao_encontrado: 422,
+  /** A CPF given to an MDF-e is not an active driver of the company's registry. */
+  motorista_nao_encontrado: 422,
+  /** A registered vehicle lacks what the MDF-e needs (tara, carroceria, UF…) or is of the wrong type (tracao/reboque). */
+  veiculo_incompleto: 422,
+  /** The operation needs an authorized MDF-e (DAMDFE, events). */
+  mdfe_nao_autorizado: 422,
+  /** The MDF-e was already issued (or is closed/cancelled): there is nothing to issue. */
+  mdfe_nao_editavel: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -11,6 +11,8 @@ export * from './http/cte-documento';
 export * from './http/cte-subcontratacao';
 export * from './http/cte-rascunho';
 export * from './http/cte';
+export * from './http/cte-eventos';
 export * from './http/veiculo';
 export * from './http/motorista';
 export * from './http/regra-tributacao';
+export * from './http/mdfe';

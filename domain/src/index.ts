@@ -29,3 +29,7 @@ export * from './cte/rascunho';
 export * from './numeracao-cte/decider';
 export * from './cte/qr-code';
 export * from './cte/xml';
+export * from './cte/eventos';
+export * from './mdfe/decider';
+export * from './mdfe/xml';
+export * from './numeracao-mdfe/decider';

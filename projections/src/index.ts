@@ -12,6 +12,7 @@ import { autorizacaoProjector } from './autorizacao/projector';
 import { veiculoProjector } from './veiculo/projector';
 import { motoristaProjector } from './motorista/projector';
 import { regraTributacaoProjector } from './regra-tributacao/projector';
+import { mdfeProjector } from './mdfe/projector';
 
 export * from './projector';
 export * from './migrations';
@@ -32,6 +33,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   regraTributacaoProjector,
   veiculoProjector,
   motoristaProjector,
+  mdfeProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -51,3 +53,5 @@ export { veiculoProjector, motoristaProjector };
 export * from './regra-tributacao/queries';
 export { regraTributacaoProjector };
 export * from './list-query';
+export * from './mdfe/queries';
+export { mdfeProjector };

@@ -37,11 +37,18 @@ describe('OpenAPI, docs and health', () => {
       'GET /v1/fiscal/cte/{cte_uuid}/dacte',
       'POST /v1/fiscal/cte/{cte_uuid}/subcontratacao',
       'POST /v1/fiscal/cte/{cte_uuid}/previa',
+      'POST /v1/fiscal/cte/{cte_uuid}/eventos/cancelamento', 'POST /v1/fiscal/cte/{cte_uuid}/eventos/carta-correcao',
+      'POST /v1/fiscal/cte/{cte_uuid}/eventos/entrega', 'POST /v1/fiscal/cte/{cte_uuid}/eventos/entrega/cancelamento',
+      'POST /v1/fiscal/cte/{cte_uuid}/eventos/{event_key}/reconciliacao',
       'GET /v1/fiscal/nfe', 'POST /v1/fiscal/nfe/importacoes', 'GET /v1/fiscal/nfe/{access_key}', 'DELETE /v1/fiscal/nfe/{access_key}',
       'GET /v1/fiscal/regras-tributacao', 'POST /v1/fiscal/regras-tributacao', 'GET /v1/fiscal/regras-tributacao/aplicavel',
       'GET /v1/fiscal/regras-tributacao/{id}', 'PUT /v1/fiscal/regras-tributacao/{id}', 'DELETE /v1/fiscal/regras-tributacao/{id}',
       'POST /v1/fiscal/veiculos', 'GET /v1/fiscal/veiculos', 'GET /v1/fiscal/veiculos/{id}', 'PUT /v1/fiscal/veiculos/{id}', 'DELETE /v1/fiscal/veiculos/{id}',
       'POST /v1/fiscal/motoristas', 'GET /v1/fiscal/motoristas', 'GET /v1/fiscal/motoristas/{id}', 'PUT /v1/fiscal/motoristas/{id}', 'DELETE /v1/fiscal/motoristas/{id}',
+      'POST /v1/fiscal/mdfe', 'GET /v1/fiscal/mdfe', 'GET /v1/fiscal/mdfe/{mdfe_uuid}', 'POST /v1/fiscal/mdfe/{mdfe_uuid}/emissao',
+      'POST /v1/fiscal/mdfe/{mdfe_uuid}/consulta', 'GET /v1/fiscal/mdfe/{mdfe_uuid}/xml', 'GET /v1/fiscal/mdfe/{mdfe_uuid}/damdfe',
+      'POST /v1/fiscal/mdfe/{mdfe_uuid}/eventos/cancelamento', 'POST /v1/fiscal/mdfe/{mdfe_uuid}/eventos/encerramento',
+      'POST /v1/fiscal/mdfe/{mdfe_uuid}/eventos/condutor',
     ];
 
     for (const e of expected) expect(documented).toContain(e);

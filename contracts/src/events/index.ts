@@ -9,10 +9,15 @@ import {
   CteAutorizado, CteDenegado, CteEmissaoSolicitada, CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado,
   CteRejeitado, CteRepassado, CteResultadoPendente, CteXmlAssinado,
 } from './cte';
+import { CteEventoPendente, CteEventoRegistrado, CteEventoRejeitado, CteEventoSolicitado } from './cte-eventos';
 import { NumeracaoCteReservada } from './numeracao-cte';
 import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
 import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
 import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
+import {
+  MdfeAutorizado, MdfeCriado, MdfeEmissaoSolicitada, MdfeEventoPendente, MdfeEventoRegistrado, MdfeEventoRejeitado, MdfeRejeitado,
+  MdfeResultadoPendente, MdfeXmlAssinado, NumeracaoMdfeReservada,
+} from './mdfe';
 
 export * from './metadata';
 export * from './recorded';
@@ -25,10 +30,12 @@ export * from './autorizacao';
 export * from './cte-lido';
 export * from './cte-subcontratacao';
 export * from './cte';
+export * from './cte-eventos';
 export * from './numeracao-cte';
 export * from './veiculo';
 export * from './motorista';
 export * from './regra-tributacao';
+export * from './mdfe';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -62,6 +69,10 @@ export const EventCatalog = {
   'cte.rejeitado': { version: 1, schema: CteRejeitado },
   'cte.denegado': { version: 1, schema: CteDenegado },
   'cte.resultado_pendente': { version: 1, schema: CteResultadoPendente },
+  'cte.evento_solicitado': { version: 1, schema: CteEventoSolicitado },
+  'cte.evento_registrado': { version: 1, schema: CteEventoRegistrado },
+  'cte.evento_rejeitado': { version: 1, schema: CteEventoRejeitado },
+  'cte.evento_pendente': { version: 1, schema: CteEventoPendente },
   'numeracao_cte.reservada': { version: 1, schema: NumeracaoCteReservada },
   'veiculo.cadastrado': { version: 1, schema: VeiculoCadastrado },
   'veiculo.alterado': { version: 1, schema: VeiculoAlterado },
@@ -72,6 +83,16 @@ export const EventCatalog = {
   'regra_tributacao.criada': { version: 1, schema: RegraTributacaoCriada },
   'regra_tributacao.alterada': { version: 1, schema: RegraTributacaoAlterada },
   'regra_tributacao.removida': { version: 1, schema: RegraTributacaoRemovida },
+  'mdfe.criado': { version: 1, schema: MdfeCriado },
+  'mdfe.emissao_solicitada': { version: 1, schema: MdfeEmissaoSolicitada },
+  'mdfe.xml_assinado': { version: 1, schema: MdfeXmlAssinado },
+  'mdfe.autorizado': { version: 1, schema: MdfeAutorizado },
+  'mdfe.rejeitado': { version: 1, schema: MdfeRejeitado },
+  'mdfe.resultado_pendente': { version: 1, schema: MdfeResultadoPendente },
+  'mdfe.evento_pendente': { version: 1, schema: MdfeEventoPendente },
+  'mdfe.evento_registrado': { version: 1, schema: MdfeEventoRegistrado },
+  'mdfe.evento_rejeitado': { version: 1, schema: MdfeEventoRejeitado },
+  'numeracao_mdfe.reservada': { version: 1, schema: NumeracaoMdfeReservada },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

@@ -3,6 +3,8 @@ import { type CteDraftInput, type CteLido, type CteSituation, type DomainEventOf
 import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
+import { type EventoCteEstado, planejarEventoCte } from './eventos/regras';
+import { type TipoEventoCte, tipoDoTpEvento } from './eventos/montar';
 
 export type CteEvent =
   | DomainEventOf<'cte.emitido_recebido'>
@@ -15,7 +17,11 @@ export type CteEvent =
   | DomainEventOf<'cte.autorizado'>
   | DomainEventOf<'cte.rejeitado'>
   | DomainEventOf<'cte.denegado'>
-  | DomainEventOf<'cte.resultado_pendente'>;
+  | DomainEventOf<'cte.resultado_pendente'>
+  | DomainEventOf<'cte.evento_solicitado'>
+  | DomainEventOf<'cte.evento_registrado'>
+  | DomainEventOf<'cte.evento_rejeitado'>
+  | DomainEventOf<'cte.evento_pendente'>;
 
 /** `POST .../emissao`: a draft (or a rejected CT-e, corrected) goes to the emission processor. */
 export interface SolicitarEmissao {
@@ -72,7 +78,20 @@ export interface RepassarCte {
   observacao: string | null;
 }
 
-export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho | SolicitarEmissao | RegistrarEmissao;
+/** A fiscal event of the CT-e, signed and archived, about to be sent (`POST .../eventos/...`). */
+export interface SolicitarEventoCte {
+  type: 'SolicitarEventoCte';
+  tipo: TipoEventoCte;
+  data: DomainEventOf<'cte.evento_solicitado'>['data'];
+}
+
+/** What the authority answered about a fiscal event (or its silence). */
+export type RegistrarEventoCte =
+  | { type: 'RegistrarEventoRegistrado'; data: DomainEventOf<'cte.evento_registrado'>['data'] }
+  | { type: 'RegistrarEventoRejeitado'; data: DomainEventOf<'cte.evento_rejeitado'>['data'] }
+  | { type: 'RegistrarEventoPendente'; data: DomainEventOf<'cte.evento_pendente'>['data'] };
+
+export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho | SolicitarEmissao | RegistrarEmissao | SolicitarEventoCte | RegistrarEventoCte;
 
 export interface CteState {
   existe: boolean;
@@ -83,6 +102,10 @@ export interface CteState {
   dados: CteDraftInput | null;
   /** The signed XML being issued (kept through retries until a verdict). */
   emissao: { chave: string; numero: number; serie: number; sha256: string } | null;
+  /** The authorization protocol (number and dhRecbto), which the events cite. */
+  autorizacao: { numero: string; recebido_em: string } | null;
+  /** Fiscal events by `event_key`. */
+  eventos: Record<string, EventoCteEstado>;
 }
 
 /** cStat of an authorized CT-e: 100, or 150 when authorized out of time. */
@@ -91,8 +114,8 @@ export const CSTAT_AUTORIZADO = [100, 150];
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
-  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null },
-  decide(c, state) {
+  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null, autorizacao: null, eventos: {} },
+  decide(c, state, ctx) {
     switch (c.type) {
       case 'ReceberCteEmitido': {
         const cte = c.cte;
@@ -169,6 +192,24 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       case 'RegistrarPendencia':
         if (state.situacao !== 'em_processamento') return [];
         return [{ type: 'cte.resultado_pendente', data: c.data }];
+      case 'SolicitarEventoCte': {
+        const atual = state.eventos[c.data.event_key];
+        if (atual && atual.situacao !== 'rejeitado') return [];
+        const plano = planejarEventoCte(state, c.data.company_id, c.tipo, ctx.now);
+        if (plano.tipo === 'pendente' || plano.event_key !== c.data.event_key) {
+          throw new Rejection('regra_de_negocio', 'another event of this type was requested at the same time; try again', { event_key: plano.tipo === 'pendente' ? plano.evento.event_key : plano.event_key });
+        }
+        return [{ type: 'cte.evento_solicitado', data: c.data }];
+      }
+      case 'RegistrarEventoRegistrado':
+        if (state.eventos[c.data.event_key]?.situacao !== 'pendente') return [];
+        return [{ type: 'cte.evento_registrado', data: c.data }];
+      case 'RegistrarEventoRejeitado':
+        if (state.eventos[c.data.event_key]?.situacao !== 'pendente') return [];
+        return [{ type: 'cte.evento_rejeitado', data: c.data }];
+      case 'RegistrarEventoPendente':
+        if (state.eventos[c.data.event_key]?.situacao !== 'pendente') return [];
+        return [{ type: 'cte.evento_pendente', data: c.data }];
       case 'RepassarCte':
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
         if (state.situacao !== 'autorizado') {
@@ -190,9 +231,13 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'cte.emitido_recebido':
-        return { existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null, emissao: null };
+        return {
+          existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null, emissao: null,
+          autorizacao: event.data.cte.protocolo ? { numero: event.data.cte.protocolo.numero, recebido_em: event.data.cte.protocolo.recebido_em } : null,
+          eventos: {},
+        };
       case 'cte.rascunho_criado':
-        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null };
+        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null, eventos: {} };
       case 'cte.rascunho_alterado':
         return { ...state, situacao: 'rascunho', dados: event.data.dados };
       case 'cte.emissao_solicitada':
@@ -202,12 +247,46 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         return { ...state, chave: d.chave, emissao: { chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256 } };
       }
       case 'cte.autorizado':
-        return { ...state, situacao: 'autorizado', chave: event.data.chave, sha256: event.data.sha256 };
+        return {
+          ...state, situacao: 'autorizado', chave: event.data.chave, sha256: event.data.sha256,
+          autorizacao: { numero: event.data.protocolo.numero, recebido_em: event.data.protocolo.recebido_em },
+        };
       case 'cte.rejeitado':
         // The draft may be corrected and issued again; it keeps its number, and the next XML gets a new cCT.
         return { ...state, situacao: 'rejeitado', chave: null, emissao: null };
       case 'cte.denegado':
         return { ...state, situacao: 'denegado' };
+      case 'cte.evento_solicitado': {
+        const d = event.data;
+        const evento: EventoCteEstado = {
+          event_key: d.event_key, tp_evento: d.tp_evento, n_seq_evento: d.n_seq_evento, sha256: d.sha256, situacao: 'pendente',
+          protocolo: null, proc_sha256: null, retorno: null, n_prot_ce: d.n_prot_ce ?? null,
+        };
+        return { ...state, eventos: { ...state.eventos, [d.event_key]: evento } };
+      }
+      case 'cte.evento_registrado': {
+        const d = event.data;
+        const atual = state.eventos[d.event_key];
+        if (!atual) return state;
+        const eventos = { ...state.eventos, [d.event_key]: { ...atual, situacao: 'registrado' as const, protocolo: d.protocolo, proc_sha256: d.sha256, retorno: { cstat: d.protocolo.cstat, motivo: d.protocolo.motivo } } };
+        if (atual.n_prot_ce) {
+          // A registered 110181 cancels the delivery proof of that protocol.
+          for (const e of Object.values(eventos)) {
+            if (e.tp_evento === '110180' && e.protocolo?.numero === atual.n_prot_ce) eventos[e.event_key] = { ...e, situacao: 'cancelado' };
+          }
+        }
+        return { ...state, eventos, situacao: tipoDoTpEvento(atual.tp_evento) === 'cancelamento' ? 'cancelado' : state.situacao };
+      }
+      case 'cte.evento_rejeitado': {
+        const atual = state.eventos[event.data.event_key];
+        if (!atual) return state;
+        return { ...state, eventos: { ...state.eventos, [atual.event_key]: { ...atual, situacao: 'rejeitado', retorno: { cstat: event.data.cstat, motivo: event.data.motivo } } } };
+      }
+      case 'cte.evento_pendente': {
+        const atual = state.eventos[event.data.event_key];
+        if (!atual) return state;
+        return { ...state, eventos: { ...state.eventos, [atual.event_key]: { ...atual, retorno: { cstat: null, motivo: event.data.motivo } } } };
+      }
       default:
         return state;
     }

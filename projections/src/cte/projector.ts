@@ -87,6 +87,13 @@ export const cteProjector: Projector = {
       case 'cte.emitido_reenviado':
         await sql.query(`UPDATE rm.ctes SET received_count = received_count + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
         return;
+      case 'cte.evento_registrado':
+        // A registered cancellation (110111) cancels the CT-e; the other events leave its situation as it is.
+        if (event.data.tp_evento === '110111') {
+          await sql.query(`UPDATE rm.ctes SET situacao = 'cancelado', retorno = $2, updated_at = $3 WHERE cte_id = $1`,
+            [event.data.cte_id, JSON.stringify({ cstat: event.data.protocolo.cstat, motivo: event.data.protocolo.motivo }), event.recordedAt]);
+        }
+        return;
       case 'cte.repassado':
         await sql.query(`UPDATE rm.ctes SET handoffs = handoffs + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
         return;

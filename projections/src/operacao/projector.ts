@@ -9,6 +9,16 @@ export const operacaoProjector: Projector = {
   name: 'operacao',
   tables: ['rm.servicos', 'rm.entregas', 'rm.recebiveis'],
   async apply(sql, event) {
+    // The delivery proof (110180) confirms the delivery; its cancellation (110181) puts it back to confirm.
+    if (event.type === 'cte.evento_registrado') {
+      const d = event.data;
+      if (d.tp_evento === '110180') {
+        await sql.query(`UPDATE rm.entregas SET status = 'confirmada', confirmada_em = $2 WHERE cte_id = $1`, [d.cte_id, d.registrado_em]);
+      } else if (d.tp_evento === '110181') {
+        await sql.query(`UPDATE rm.entregas SET status = 'a_confirmar', confirmada_em = NULL WHERE cte_id = $1`, [d.cte_id]);
+      }
+      return;
+    }
     // Own CT-e delivered by the carrier, or issued here once authorized.
     if (event.type !== 'cte.emitido_recebido' && event.type !== 'cte.autorizado') return;
     const d = event.data;

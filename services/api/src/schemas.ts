@@ -15,6 +15,8 @@ import {
   INBOX_SCHEMAS,
   CTE_SCHEMAS,
   CTE_DRAFT_SCHEMAS,
+  MDFE_SCHEMAS,
+  CTE_EVENTO_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -34,6 +36,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...INBOX_SCHEMAS,
   ...CTE_DRAFT_SCHEMAS,
   ...CTE_SCHEMAS,
+  ...MDFE_SCHEMAS,
+  ...CTE_EVENTO_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

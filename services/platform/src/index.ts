@@ -37,3 +37,7 @@ export * from './autoridade';
 export * from './emissao-cte/emissor';
 export * from './emissao-cte/preparar';
 export * from './emissao-cte/montar-xml';
+export * from './emissao-mdfe/emissor';
+export * from './emissao-mdfe/montar-xml';
+export * from './damdfe';
+export * from './eventos-cte/eventos';

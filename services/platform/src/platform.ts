@@ -23,6 +23,9 @@ import { AutoridadeFiscalSimulada } from './autoridade/simulada';
 import { AutoridadeFiscalIndisponivel } from './autoridade/indisponivel';
 import { EmissorCte } from './emissao-cte/emissor';
 import { montarXmlDaEmissao } from './emissao-cte/montar-xml';
+import { EmissorMdfe } from './emissao-mdfe/emissor';
+import { assinarMdfe, montarXmlDaEmissaoMdfe } from './emissao-mdfe/montar-xml';
+import { EventosCte } from './eventos-cte/eventos';
 
 /** Everything the services share, built once per process from the configuration. */
 export interface Platform {
@@ -42,6 +45,10 @@ export interface Platform {
   autoridade: AutoridadeFiscal;
   /** Issues CT-e through the authority (the emission processor and `consulta` use it). */
   emissorCte: EmissorCte;
+  /** Issues MDF-e and registers their events through the authority. */
+  emissorMdfe: EmissorMdfe;
+  /** Fiscal events of own CT-e (cancellation, correction letter, delivery proof and its cancellation). */
+  eventosCte: EventosCte;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   close(): Promise<void>;
@@ -85,6 +92,13 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     store, pool, documents, autoridade, readYourWrites, clock,
     montarXml: montarXmlDaEmissao({ pool, environment: config.environment, certificates, schemas, clock, random: Math.random }),
   });
+  const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment: config.environment, readYourWrites, clock });
+  const mdfeDeps = { pool, environment: config.environment, certificates, schemas, clock, random: Math.random };
+  const emissorMdfe = new EmissorMdfe({
+    store, pool, documents, autoridade, readYourWrites, clock, environment: config.environment,
+    montarXml: montarXmlDaEmissaoMdfe(mdfeDeps),
+    assinarEvento: (companyId, xml) => assinarMdfe(mdfeDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
+  });
   return {
     config,
     pool,
@@ -99,6 +113,8 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     schemas,
     autoridade,
     emissorCte,
+    emissorMdfe,
+    eventosCte,
     clock,
     embedded,
     close: async () => {

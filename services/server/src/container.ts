@@ -30,6 +30,8 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
         certificates: p.certificates,
         documents: p.documents,
         emissorCte: p.emissorCte,
+        emissorMdfe: p.emissorMdfe,
+        eventosCte: p.eventosCte,
         schemas: p.schemas,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
@@ -39,7 +41,7 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
   c.register<Processor[]>(TOKENS.Processors, {
     useFactory: (r) => {
       const p = r.resolve<Platform>(TOKENS.Platform);
-      return [emissionProcessor(emissionHandlers(p.emissorCte)), payoutProcessor()];
+      return [emissionProcessor(emissionHandlers(p.emissorCte, p.emissorMdfe)), payoutProcessor()];
     },
   });
   return c;

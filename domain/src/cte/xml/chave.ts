@@ -10,7 +10,8 @@ export interface ChaveDeAcessoInput {
   aamm: string;
   /** CNPJ (14, possibly alphanumeric) or CPF (11). */
   cnpj: string;
-  modelo: '57';
+  /** 57 CT-e, 58 MDF-e (same key layout; `cCT` is then the MDF-e's `cMDF`). */
+  modelo: '57' | '58';
   serie: number;
   numero: number;
   tpEmis: number;

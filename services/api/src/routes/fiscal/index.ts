@@ -17,6 +17,10 @@ import { veiculosRoutes } from './veiculos';
 import { motoristasRoutes } from './motoristas';
 import { regrasTributacaoRoutes } from './regras-tributacao';
 import { ctePreviaRoutes } from './cte-previa';
+import { mdfeRoutes } from './mdfe';
+import { mdfeEventosRoutes } from './mdfe-eventos';
+import { damdfeRoutes } from './damdfe';
+import { cteEventosRoutes } from './cte-eventos';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
@@ -49,4 +53,8 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(motoristasRoutes(deps));
   await app.register(regrasTributacaoRoutes(deps));
   await app.register(ctePreviaRoutes(deps));
+  await app.register(mdfeRoutes(deps));
+  await app.register(mdfeEventosRoutes(deps));
+  await app.register(damdfeRoutes(deps));
+  await app.register(cteEventosRoutes(deps));
 };

@@ -1,0 +1,142 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
+
+/**
+ * Where an MDF-e stands: `rascunho` (created, not issued), `em_processamento` (issue requested; poll `consulta`),
+ * `autorizado` (in force), `rejeitado` (refused; may be issued again with the same number), `encerrado` (closed by the
+ * encerramento event), `cancelado` (cancelled by the cancelamento event).
+ */
+export const MdfeSituacao = Type.Union(
+  ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'encerrado', 'cancelado'].map((v) => Type.Literal(v)),
+  { $id: 'MdfeSituacao', description: 'rascunho | em_processamento | autorizado | rejeitado | encerrado | cancelado' },
+);
+export type MdfeSituacao = 'rascunho' | 'em_processamento' | 'autorizado' | 'rejeitado' | 'encerrado' | 'cancelado';
+
+/** A municipality as the MDF-e writes it (`cMunCarrega`/`cMunDescarga`, names as in the IBGE table). */
+export const MunicipioMdfe = Type.Object({ codigo_ibge: Type.String(), municipio: Type.String(), uf: Type.String() });
+export type MunicipioMdfe = Static<typeof MunicipioMdfe>;
+
+/** A vehicle as the MDF-e carries it, copied from the registry when the MDF-e was created. */
+export const VeiculoMdfe = Type.Object({
+  placa: Type.String(),
+  renavam: Nullable(Type.String()),
+  tara_kg: Type.Integer(),
+  capacidade_kg: Nullable(Type.Integer()),
+  capacidade_m3: Nullable(Type.Integer()),
+  tipo_rodado: Nullable(Type.String()),
+  tipo_carroceria: Type.String(),
+  uf: Type.String(),
+});
+export type VeiculoMdfe = Static<typeof VeiculoMdfe>;
+
+export const CondutorMdfe = Type.Object({ cpf: Type.String(), nome: Type.String() });
+export type CondutorMdfe = Static<typeof CondutorMdfe>;
+
+/** A CT-e the manifest carries: an own authorized CT-e, with what the MDF-e totals take from it. */
+export const CteDoMdfe = Type.Object({
+  cte_id: Type.String(),
+  chave: Type.String(),
+  valor_carga_centavos: Type.Integer(),
+  /** Gross weight in grams (kg × 1000, `qCarga` has 4 decimals in kg). */
+  peso_gramas: Type.Integer(),
+  descarga: MunicipioMdfe,
+});
+export type CteDoMdfe = Static<typeof CteDoMdfe>;
+
+/** Everything the MDF-e's XML needs besides the emitter, the number and the time: resolved and checked on creation. */
+export const MdfeDados = Type.Object({
+  ctes: Type.Array(CteDoMdfe),
+  veiculo: VeiculoMdfe,
+  reboques: Type.Array(VeiculoMdfe),
+  motoristas: Type.Array(CondutorMdfe),
+  uf_inicio: Type.String(),
+  uf_fim: Type.String(),
+  percurso: Type.Array(Type.String()),
+  carregamento: Type.Array(MunicipioMdfe),
+  observacoes: Nullable(Type.String()),
+});
+export type MdfeDados = Static<typeof MdfeDados>;
+
+export const MdfeCriado = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), ambiente: Type.String(), dados: MdfeDados });
+export type MdfeCriado = Static<typeof MdfeCriado>;
+
+export const MdfeEmissaoSolicitada = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), serie: Type.Integer() });
+export type MdfeEmissaoSolicitada = Static<typeof MdfeEmissaoSolicitada>;
+
+/** The signed MDF-e exists and is archived before it is sent: from here on only these bytes are sent for the number. */
+export const MdfeXmlAssinado = Type.Object({
+  mdfe_id: Type.String(),
+  company_id: Type.String(),
+  chave: Type.String(),
+  serie: Type.Integer(),
+  numero: Type.Integer(),
+  data_emissao: Type.String(),
+  sha256: Type.String({ description: 'SHA-256 of the signed MDFe XML in the document store' }),
+});
+export type MdfeXmlAssinado = Static<typeof MdfeXmlAssinado>;
+
+export const ProtocoloMdfe = Type.Object({
+  numero: Type.String(),
+  recebido_em: Type.String(),
+  cstat: Type.Integer(),
+  motivo: Type.String(),
+});
+export type ProtocoloMdfe = Static<typeof ProtocoloMdfe>;
+
+export const MdfeAutorizado = Type.Object({
+  mdfe_id: Type.String(),
+  company_id: Type.String(),
+  chave: Type.String(),
+  protocolo: ProtocoloMdfe,
+  sha256: Type.String({ description: 'SHA-256 of the mdfeProc (signed MDF-e + protMDFe)' }),
+});
+export type MdfeAutorizado = Static<typeof MdfeAutorizado>;
+
+export const MdfeRejeitado = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), cstat: Type.Integer(), motivo: Type.String() });
+export type MdfeRejeitado = Static<typeof MdfeRejeitado>;
+
+export const MdfeResultadoPendente = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), chave: Type.String(), motivo: Type.String() });
+export type MdfeResultadoPendente = Static<typeof MdfeResultadoPendente>;
+
+/** The MDF-e events this service registers: 110111 cancelamento, 110112 encerramento, 110114 inclusão de condutor. */
+export const TipoEventoMdfe = Type.Union([Type.Literal('cancelamento'), Type.Literal('encerramento'), Type.Literal('condutor')], {
+  description: 'cancelamento (110111), encerramento (110112), condutor (110114, inclusão de condutor)',
+});
+export type TipoEventoMdfe = Static<typeof TipoEventoMdfe>;
+
+export const DadosEventoMdfe = Type.Object({
+  justificativa: Type.Optional(Type.String()),
+  municipio: Type.Optional(MunicipioMdfe),
+  data: Type.Optional(Type.String()),
+  condutor: Type.Optional(CondutorMdfe),
+});
+export type DadosEventoMdfe = Static<typeof DadosEventoMdfe>;
+
+const eventoBase = {
+  mdfe_id: Type.String(),
+  company_id: Type.String(),
+  tipo: TipoEventoMdfe,
+  tp_evento: Type.String(),
+  n_seq: Type.Integer(),
+  dados: DadosEventoMdfe,
+};
+
+/** The signed event was sent and the answer was lost or is "in processing": the same bytes are sent again later. */
+export const MdfeEventoPendente = Type.Object({ ...eventoBase, sha256: Type.String({ description: 'The signed eventoMDFe' }), motivo: Type.String() });
+export type MdfeEventoPendente = Static<typeof MdfeEventoPendente>;
+
+/** The authority registered the event (135/136, or 631 for one it already had). */
+export const MdfeEventoRegistrado = Type.Object({
+  ...eventoBase,
+  protocolo: ProtocoloMdfe,
+  sha256: Type.String({ description: 'The procEventoMDFe' }),
+});
+export type MdfeEventoRegistrado = Static<typeof MdfeEventoRegistrado>;
+
+export const MdfeEventoRejeitado = Type.Object({ ...eventoBase, cstat: Type.Integer(), motivo: Type.String() });
+export type MdfeEventoRejeitado = Static<typeof MdfeEventoRejeitado>;
+
+/** A number of an MDF-e series given to one MDF-e; it keeps it through rejections and retries. */
+export const NumeracaoMdfeReservada = Type.Object({ company_id: Type.String(), serie: Type.Integer(), numero: Type.Integer(), mdfe_id: Type.String() });
+export type NumeracaoMdfeReservada = Static<typeof NumeracaoMdfeReservada>;

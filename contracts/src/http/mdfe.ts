@@ -1,0 +1,155 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Environment, PageQuery, Uf } from './common';
+import { Local } from './cte-rascunho';
+import { MdfeSituacao } from '../events/mdfe';
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
+const Placa = Type.String({ minLength: 1, maxLength: 10, description: 'A plate of the vehicle registry (case and hyphen ignored)' });
+const Cpf = Type.String({ minLength: 11, maxLength: 14, description: 'CPF, with or without punctuation (check digits validated)' });
+
+/**
+ * `POST /fiscal/mdfe`: a road MDF-e (model 58) carrying own authorized CT-e. Vehicle and drivers come from the
+ * registries (`/fiscal/veiculos`, `/fiscal/motoristas`); UFs and municipalities default from the CT-e routes.
+ */
+export const MdfeInput = Type.Object(
+  {
+    ctes: Type.Array(Type.String({ description: 'cte_uuid of an own authorized CT-e' }), { minItems: 1, maxItems: 500, uniqueItems: true }),
+    veiculo: Type.Object(
+      {
+        placa: Placa,
+        reboques: Type.Optional(Type.Array(Placa, { maxItems: 3, description: 'Plates of registered trailers (`tipo` reboque)' })),
+      },
+      { additionalProperties: false, description: 'The traction vehicle (`tipo` tracao) and its trailers' },
+    ),
+    motoristas: Type.Array(Type.Object({ cpf: Cpf }, { additionalProperties: false }), {
+      minItems: 1, maxItems: 10, description: 'Registered drivers (`condutor`), 1 to 10',
+    }),
+    uf_inicio: Type.Optional(Uf),
+    uf_fim: Type.Optional(Uf),
+    percurso: Type.Optional(Type.Array(Uf, { maxItems: 25, description: 'UFs crossed between start and end, in order (`infPercurso`)' })),
+    carregamento: Type.Optional(Type.Array(Type.Ref(Local), { minItems: 1, maxItems: 50, description: 'Loading municipalities (default: the CT-e starts)' })),
+    descarregamento: Type.Optional(Type.Ref(Local, { description: 'Unloading municipality of every CT-e (default: each CT-e\'s end)' })),
+    observacoes: Type.Optional(nullable(Type.String({ maxLength: 5000, description: '`infAdic/infCpl` (where the sandbox sentinels go)' }))),
+  },
+  { additionalProperties: false, $id: 'MdfeInput' },
+);
+export type MdfeInput = Static<typeof MdfeInput>;
+
+const Municipio = Type.Object({ codigo_ibge: Type.String(), municipio: Type.String(), uf: Type.String() });
+const VeiculoView = Type.Object({
+  placa: Type.String(),
+  renavam: nullable(Type.String()),
+  tara_kg: Type.Integer(),
+  capacidade_kg: nullable(Type.Integer()),
+  capacidade_m3: nullable(Type.Integer()),
+  tipo_rodado: nullable(Type.String()),
+  tipo_carroceria: Type.String(),
+  uf: Type.String(),
+});
+const Condutor = Type.Object({ cpf: Type.String(), nome: Type.String() });
+const Protocolo = Type.Object({ numero: Type.String(), recebido_em: Type.String(), cstat: Type.Integer(), motivo: Type.String() });
+const Retorno = nullable(Type.Object({ cstat: nullable(Type.Integer()), motivo: Type.String() }, {
+  description: 'The authority\'s last answer about the issue (cStat and text)',
+}));
+
+export const MdfeEventoView = Type.Object(
+  {
+    tipo: Type.Union([Type.Literal('cancelamento'), Type.Literal('encerramento'), Type.Literal('condutor')]),
+    tp_evento: Type.String({ description: '110111, 110112 or 110114' }),
+    n_seq: Type.Integer(),
+    situacao: Type.Union([Type.Literal('registrado'), Type.Literal('pendente'), Type.Literal('rejeitado')]),
+    protocolo: nullable(Protocolo),
+    retorno: Retorno,
+    dados: Type.Object({}, { additionalProperties: true }),
+  },
+  { $id: 'MdfeEvento', description: 'An MDF-e event: its type, sequence, the authority\'s protocol or last answer' },
+);
+export type MdfeEventoView = Static<typeof MdfeEventoView>;
+
+export const Mdfe = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'mdfe_uuid' }),
+    environment: Environment,
+    situacao: Type.Ref(MdfeSituacao),
+    access_key: nullable(Type.String({ description: 'Known once the signed XML exists' })),
+    serie: nullable(Type.Integer()),
+    numero: nullable(Type.Integer()),
+    data_emissao: nullable(Type.String()),
+    protocolo: nullable(Protocolo),
+    retorno: Retorno,
+    uf_inicio: Type.String(),
+    uf_fim: Type.String(),
+    percurso: Type.Array(Type.String()),
+    carregamento: Type.Array(Municipio),
+    ctes: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), access_key: Type.String(), descarga: Municipio })),
+    veiculo: VeiculoView,
+    reboques: Type.Array(VeiculoView),
+    motoristas: Type.Array(Condutor, { description: 'The drivers, with those added by `eventos/condutor`' }),
+    totais: Type.Object({ qtd_cte: Type.Integer(), valor_carga: Type.Number(), peso_kg: Type.Number() }),
+    observacoes: nullable(Type.String()),
+    eventos: Type.Array(Type.Ref(MdfeEventoView)),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Mdfe', description: 'A road MDF-e (model 58) of the carrier' },
+);
+
+export const MdfeQuery = Type.Object({
+  status: Type.Optional(Type.Ref(MdfeSituacao)),
+  ...PageQuery.properties,
+});
+export type MdfeQuery = Static<typeof MdfeQuery>;
+
+export const MdfeIdParam = Type.Object({ mdfe_uuid: Type.String({ description: 'The MDF-e\'s public UUID' }) });
+
+/** The state of an issue, as `POST .../emissao` (202) and `POST .../consulta` (200 or 202) answer it. */
+export const MdfeIssueEnvelope = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    situacao: Type.Ref(MdfeSituacao),
+    access_key: nullable(Type.String()),
+    serie: nullable(Type.Integer()),
+    numero: nullable(Type.Integer()),
+    conclusivo: Type.Boolean({ description: 'False while the result is unknown: poll `consulta`, never issue again' }),
+    retorno: Retorno,
+    consulta: Type.String({ description: 'Where to poll' }),
+  },
+  { $id: 'MdfeIssueEnvelope' },
+);
+
+export const MdfeCancelamentoInput = Type.Object(
+  { justificativa: Type.String({ minLength: 15, maxLength: 255, description: '`xJust`, 15 to 255 characters' }) },
+  { additionalProperties: false, $id: 'MdfeCancelamentoInput' },
+);
+export type MdfeCancelamentoInput = Static<typeof MdfeCancelamentoInput>;
+
+export const MdfeEncerramentoInput = Type.Object(
+  {
+    municipio: Type.String({ minLength: 1, maxLength: 60, description: 'Where the trip ended (pair checked as in ruling 19)' }),
+    uf: Uf,
+    codigo_ibge: Type.Optional(Type.String({ pattern: '^[0-9]{7}$' })),
+    data: Type.Optional(Type.String({ format: 'date', description: '`dtEnc`, YYYY-MM-DD (default: today, Brasília time)' })),
+  },
+  { additionalProperties: false, $id: 'MdfeEncerramentoInput' },
+);
+export type MdfeEncerramentoInput = Static<typeof MdfeEncerramentoInput>;
+
+export const MdfeCondutorInput = Type.Object(
+  {
+    cpf: Cpf,
+    nome: Type.Optional(Type.String({ minLength: 2, maxLength: 60, description: 'Required unless the CPF is a registered driver' })),
+  },
+  { additionalProperties: false, $id: 'MdfeCondutorInput' },
+);
+export type MdfeCondutorInput = Static<typeof MdfeCondutorInput>;
+
+/** The answer of an event request: 200 registered, 202 pending (send the same request again to follow it). */
+export const MdfeEventoResultado = Type.Object(
+  {
+    mdfe: Type.Object({ id: Type.String({ format: 'uuid' }), situacao: Type.Ref(MdfeSituacao), access_key: Type.String() }),
+    evento: Type.Ref(MdfeEventoView),
+  },
+  { $id: 'MdfeEventoResultado' },
+);
+
+export const MDFE_SCHEMAS = [MdfeSituacao, MdfeInput, MdfeEventoView, Mdfe, MdfeIssueEnvelope, MdfeCancelamentoInput, MdfeEncerramentoInput, MdfeCondutorInput, MdfeEventoResultado];

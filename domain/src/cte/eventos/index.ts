@@ -1,0 +1,3 @@
+export * from './montar';
+export * from './vedados';
+export * from './regras';

@@ -1,0 +1,2 @@
+export * from './montar';
+export * from './evento';

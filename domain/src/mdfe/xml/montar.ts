@@ -1,0 +1,123 @@
+import { type Endereco, type MdfeDados, type VeiculoMdfe } from '@frete/contracts';
+import { ufBySigla } from '../../fiscal/ufs';
+import { findMunicipio, municipioByCode } from '../../ibge/municipios';
+import { chaveDeAcesso } from '../../cte/xml/chave';
+import { textoFiscal, VER_PROC } from '../../cte/xml/montar';
+
+/**
+ * The MDF-e 3.00 XML (model 58, road modal) of a manifest (layout: mdfe_v3.00.xsd / mdfeTiposBasico_v3.00.xsd, modal
+ * mdfeModalRodoviario_v3.00.xsd; structure of test/fixtures/mdfe). Pure: the emitter, series, number, cMDF, issue
+ * time and environment are passed in. Compact and unsigned: the caller signs `infMDFe`.
+ *
+ * `tpEmit` 1 (prestador de serviço de transporte): the carrier manifests its own CT-e (MOC MDF-e: tpEmit 2 is for
+ * goods carried by their owner, with NF-e). The unloading groups (`infMunDescarga`) gather the CT-e by unloading
+ * municipality; `tot` sums the CT-e's cargo value and gross weight in kg (`cUnid` 01).
+ */
+
+export type AmbienteMdfe = 'homologacao' | 'producao';
+
+export interface EmitenteMdfe {
+  cnpj: string;
+  razao_social: string;
+  inscricao_estadual: string;
+  endereco: Endereco;
+  rntrc: string | null;
+}
+
+export interface MontarMdfeInput {
+  dados: MdfeDados;
+  emitente: EmitenteMdfe;
+  serie: number;
+  numero: number;
+  cMDF: string;
+  /** `AAAA-MM-DDThh:mm:ss-03:00` (ruling 11). */
+  dhEmi: string;
+  ambiente: AmbienteMdfe;
+  verProc?: string;
+}
+
+export const MDFE_NS = 'http://www.portalfiscal.inf.br/mdfe';
+/** The QR code service of SVRS, which authorizes the MDF-e of every state. */
+export const MDFE_QRCODE_PORTAL = 'https://dfe-portal.svrs.rs.gov.br/mdfe/qrCode';
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const t = (value: string, max: number) => escapeXml(textoFiscal(value, max));
+const el = (name: string, value: string | number | null | undefined): string =>
+  value === null || value === undefined || value === '' ? '' : `<${name}>${value}</${name}>`;
+
+export const dinheiroMdfe = (cents: number): string => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+/** Grams as kg with 4 decimals (`qCarga`, TDec_1104). */
+export const pesoMdfe = (gramas: number): string => `${Math.floor(gramas / 1000)}.${String(gramas % 1000).padStart(3, '0')}0`;
+
+/** The QR code text of an MDF-e (`infMDFeSupl/qrCodMDFe`). */
+export const qrCodeMdfe = (chave: string, ambiente: AmbienteMdfe): string =>
+  `${MDFE_QRCODE_PORTAL}?chMDFe=${chave}&tpAmb=${ambiente === 'producao' ? 1 : 2}`;
+
+const nomeMunicipio = (codigo: string, fallback: string) => t(municipioByCode(codigo)?.municipio ?? fallback, 60);
+
+function veiculo(v: VeiculoMdfe, reboque: boolean, condutores: string): string {
+  return (
+    el('placa', v.placa) + el('RENAVAM', v.renavam) + el('tara', v.tara_kg) +
+    (reboque ? el('capKG', v.capacidade_kg ?? 0) : el('capKG', v.capacidade_kg)) + el('capM3', v.capacidade_m3) +
+    condutores + (reboque ? '' : el('tpRod', v.tipo_rodado ?? '06')) + el('tpCar', v.tipo_carroceria) + el('UF', v.uf)
+  );
+}
+
+export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string } {
+  const { dados, emitente } = i;
+  const uf = ufBySigla(emitente.endereco.uf);
+  if (!uf) throw new Error(`the emitter's UF ${emitente.endereco.uf} is unknown`);
+  const cnpj = emitente.cnpj;
+  const aamm = i.dhEmi.slice(2, 4) + i.dhEmi.slice(5, 7);
+  const chave = chaveDeAcesso({ cUF: uf.codigo_ibge, aamm, cnpj, modelo: '58', serie: i.serie, numero: i.numero, tpEmis: 1, cCT: i.cMDF });
+  const tpAmb = i.ambiente === 'producao' ? 1 : 2;
+  const end = emitente.endereco;
+  const cMunEmit = end.codigo_ibge ?? findMunicipio(end.municipio, end.uf)?.codigo_ibge ?? '';
+
+  const ide =
+    `<ide><cUF>${uf.codigo_ibge}</cUF><tpAmb>${tpAmb}</tpAmb><tpEmit>1</tpEmit><mod>58</mod><serie>${i.serie}</serie><nMDF>${i.numero}</nMDF>` +
+    `<cMDF>${i.cMDF}</cMDF><cDV>${chave.slice(43)}</cDV><modal>1</modal><dhEmi>${i.dhEmi}</dhEmi><tpEmis>1</tpEmis><procEmi>0</procEmi>` +
+    `<verProc>${t(i.verProc ?? VER_PROC, 20)}</verProc><UFIni>${dados.uf_inicio}</UFIni><UFFim>${dados.uf_fim}</UFFim>` +
+    dados.carregamento.map((m) => `<infMunCarrega><cMunCarrega>${m.codigo_ibge}</cMunCarrega><xMunCarrega>${nomeMunicipio(m.codigo_ibge, m.municipio)}</xMunCarrega></infMunCarrega>`).join('') +
+    dados.percurso.map((u) => `<infPercurso><UFPer>${u}</UFPer></infPercurso>`).join('') +
+    '</ide>';
+
+  const emit =
+    `<emit>${cnpj.length === 11 ? el('CPF', cnpj) : el('CNPJ', cnpj)}${el('IE', emitente.inscricao_estadual)}<xNome>${t(emitente.razao_social, 60)}</xNome>` +
+    `<enderEmit><xLgr>${t(end.logradouro, 60)}</xLgr><nro>${t(end.numero, 60)}</nro>${end.complemento ? el('xCpl', t(end.complemento, 60)) : ''}` +
+    `<xBairro>${t(end.bairro, 60)}</xBairro><cMun>${cMunEmit}</cMun><xMun>${nomeMunicipio(cMunEmit, end.municipio)}</xMun>` +
+    `${el('CEP', end.cep?.replace(/\D/g, ''))}<UF>${end.uf}</UF></enderEmit></emit>`;
+
+  const condutores = dados.motoristas.map((m) => `<condutor><xNome>${t(m.nome, 60)}</xNome><CPF>${m.cpf}</CPF></condutor>`).join('');
+  const rodo =
+    '<infModal versaoModal="3.00"><rodo>' +
+    (emitente.rntrc ? `<infANTT><RNTRC>${emitente.rntrc}</RNTRC></infANTT>` : '') +
+    `<veicTracao>${veiculo(dados.veiculo, false, condutores)}</veicTracao>` +
+    dados.reboques.map((r) => `<veicReboque>${veiculo(r, true, '')}</veicReboque>`).join('') +
+    '</rodo></infModal>';
+
+  const descargas = new Map<string, { nome: string; chaves: string[] }>();
+  for (const c of dados.ctes) {
+    const g = descargas.get(c.descarga.codigo_ibge) ?? { nome: nomeMunicipio(c.descarga.codigo_ibge, c.descarga.municipio), chaves: [] };
+    g.chaves.push(c.chave);
+    descargas.set(c.descarga.codigo_ibge, g);
+  }
+  const infDoc =
+    '<infDoc>' +
+    [...descargas].map(([codigo, g]) =>
+      `<infMunDescarga><cMunDescarga>${codigo}</cMunDescarga><xMunDescarga>${g.nome}</xMunDescarga>` +
+      g.chaves.map((k) => `<infCTe><chCTe>${k}</chCTe></infCTe>`).join('') + '</infMunDescarga>').join('') +
+    '</infDoc>';
+
+  const vCarga = dados.ctes.reduce((s, c) => s + c.valor_carga_centavos, 0);
+  const peso = dados.ctes.reduce((s, c) => s + c.peso_gramas, 0);
+  const tot = `<tot><qCTe>${dados.ctes.length}</qCTe><vCarga>${dinheiroMdfe(vCarga)}</vCarga><cUnid>01</cUnid><qCarga>${pesoMdfe(peso)}</qCarga></tot>`;
+  const obs = dados.observacoes ? textoFiscal(dados.observacoes, 5000) : '';
+  const infAdic = obs ? `<infAdic><infCpl>${escapeXml(obs)}</infCpl></infAdic>` : '';
+
+  const xml =
+    `<?xml version="1.0" encoding="UTF-8"?><MDFe xmlns="${MDFE_NS}"><infMDFe Id="MDFe${chave}" versao="3.00">` +
+    ide + emit + rodo + infDoc + tot + infAdic +
+    `</infMDFe><infMDFeSupl><qrCodMDFe>${escapeXml(qrCodeMdfe(chave, i.ambiente))}</qrCodMDFe></infMDFeSupl></MDFe>`;
+  return { chave, xml };
+}

@@ -1,0 +1,58 @@
+import { type CondutorMdfe, type MdfeDados, type MdfeSituacao } from '@frete/contracts';
+import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
+
+export interface MdfeEventoRow {
+  tipo: 'cancelamento' | 'encerramento' | 'condutor';
+  tp_evento: string;
+  n_seq: number;
+  situacao: 'registrado' | 'pendente' | 'rejeitado';
+  protocolo: { numero: string; recebido_em: string; cstat: number; motivo: string } | null;
+  retorno: { cstat: number | null; motivo: string } | null;
+  dados: Record<string, unknown>;
+  sha256: string | null;
+}
+
+export interface MdfeRow {
+  mdfe_id: string;
+  company_id: string;
+  ambiente: string;
+  situacao: MdfeSituacao;
+  chave: string | null;
+  serie: number | null;
+  numero: string | null;
+  data_emissao: string | null;
+  dados: MdfeDados;
+  condutores: CondutorMdfe[];
+  retorno: { cstat: number | null; motivo: string } | null;
+  protocolo: { numero: string; recebido_em: string; cstat: number; motivo: string } | null;
+  xml_sha256: string | null;
+  eventos: MdfeEventoRow[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'mdfe_id, company_id, ambiente, situacao, chave, serie, numero, data_emissao, dados, condutores, retorno, protocolo, xml_sha256, eventos, created_at, updated_at';
+
+/** One MDF-e of the company; another company's is not found. */
+export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promise<MdfeRow | null> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND mdfe_id = $2`, [companyId, mdfeId]);
+  return (rows[0] as unknown as MdfeRow | undefined) ?? null;
+}
+
+/** The company's MDF-e, newest first. */
+export async function mdfeList(sql: Sql, companyId: string, f: { status?: string; page: number; per_page: number }): Promise<{ rows: MdfeRow[]; total: number }> {
+  const q = new ListQuery('company_id', companyId);
+  if (f.status) q.and(`situacao = ${q.param(f.status)}`);
+  return q.page<MdfeRow>(sql, { from: 'rm.mdfes', columns: COLUMNS, orderBy: 'created_at DESC, mdfe_id', page: f.page, per_page: f.per_page });
+}
+
+/** The MDF-e (authorized and not closed nor cancelled) that carry a CT-e: what blocks its cancellation. */
+export async function mdfesAtivosDoCte(sql: Sql, companyId: string, cteId: string): Promise<{ mdfe_id: string; chave: string | null }[]> {
+  const { rows } = await sql.query(
+    `SELECT m.mdfe_id, m.chave FROM rm.mdfe_ctes c JOIN rm.mdfes m ON m.mdfe_id = c.mdfe_id
+      WHERE c.company_id = $1 AND c.cte_id = $2 AND m.situacao IN ('autorizado', 'em_processamento')`,
+    [companyId, cteId],
+  );
+  return rows as { mdfe_id: string; chave: string | null }[];
+}

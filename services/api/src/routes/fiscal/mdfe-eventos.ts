@@ -1,0 +1,108 @@
+import { Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  type DadosEventoMdfe, DataEnvelope, MdfeCancelamentoInput, MdfeCondutorInput, MdfeEncerramentoInput, MdfeEventoResultado, MdfeIdParam,
+  type TipoEventoMdfe,
+} from '@frete/contracts';
+import { findMunicipio, isValidCpf, normalizeCpf } from '@frete/domain';
+import { motoristaPorCpf } from '@frete/projections';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+import { ownMdfe } from './mdfe';
+
+const TAGS = ['fiscal: mdfe'];
+const RESPOSTAS = { 200: DataEnvelope(Type.Ref(MdfeEventoResultado)), 202: DataEnvelope(Type.Ref(MdfeEventoResultado)), ...errors(400, 404, 422) };
+const COMUM =
+  ' 200 when the authority registered it, 202 while it is pending (send the same request again to follow it: the same signed event is ' +
+  'sent, never a second one); an authority refusal is 422 `regra_de_negocio` with `error.details.cstat` and `error.details.motivo`; ' +
+  '422 `mdfe_nao_autorizado` when the MDF-e is not authorized (never issued, closed or cancelled). 404 for another company\'s MDF-e.';
+
+const hojeSaoPaulo = (d: Date) => new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
+
+/** The MDF-e events: cancelamento (110111), encerramento (110112), inclusão de condutor (110114). */
+export const mdfeEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const env = deps.config.environment;
+
+  async function registrar(request: FastifyRequest, reply: FastifyReply, mdfeUuid: string, tipo: TipoEventoMdfe, dados: DadosEventoMdfe) {
+    const p = principalOf(request);
+    await deps.readYourWrites.waitFor(p.companyId);
+    const row = await ownMdfe(deps, p.companyId, mdfeUuid);
+    const r = await deps.emissorMdfe.registrarEvento(p.companyId, row.mdfe_id, tipo, dados, request.id);
+    await deps.readYourWrites.waitFor(p.companyId);
+    if (r.situacao === 'rejeitado') {
+      throw new ApiError('regra_de_negocio', `the authority refused the event: ${r.cstat} ${r.motivo}`, { cstat: r.cstat, motivo: r.motivo });
+    }
+    const after = await ownMdfe(deps, p.companyId, row.mdfe_id);
+    const ev = after.eventos.find((e) => e.tp_evento === r.tp_evento && e.n_seq === r.n_seq)!;
+    return reply.status(r.situacao === 'registrado' ? 200 : 202).send({
+      data: {
+        mdfe: { id: after.mdfe_id, situacao: after.situacao, access_key: after.chave ?? '' },
+        evento: { tipo: ev.tipo, tp_evento: ev.tp_evento, n_seq: ev.n_seq, situacao: ev.situacao, protocolo: ev.protocolo, retorno: ev.retorno, dados: ev.dados },
+      },
+      environment: env,
+    });
+  }
+
+  app.post('/mdfe/:mdfe_uuid/eventos/cancelamento', {
+    schema: {
+      tags: TAGS,
+      summary: 'Cancels an authorized MDF-e (event 110111)',
+      description: '`justificativa` (xJust) 15 to 255 characters. The authority allows it within 24 h of the authorization and before the closing.' + COMUM,
+      params: MdfeIdParam,
+      body: Type.Ref(MdfeCancelamentoInput),
+      response: RESPOSTAS,
+    },
+  }, async (request, reply) => {
+    const body = request.body as MdfeCancelamentoInput;
+    if (body.justificativa.trim().length < 15) throw new ApiError('validacao', 'justificativa: at least 15 characters', { fields: [{ field: 'justificativa', message: 'at least 15 characters' }] });
+    return registrar(request, reply, request.params.mdfe_uuid, 'cancelamento', { justificativa: body.justificativa.trim() });
+  });
+
+  app.post('/mdfe/:mdfe_uuid/eventos/encerramento', {
+    schema: {
+      tags: TAGS,
+      summary: 'Closes an authorized MDF-e at the end of the trip (encerramento, event 110112)',
+      description: '`municipio` and `uf` where the trip ended (pair of the IBGE table, ruling 19), `data` (dtEnc) defaults to today in Brasília time.' + COMUM,
+      params: MdfeIdParam,
+      body: Type.Ref(MdfeEncerramentoInput),
+      response: RESPOSTAS,
+    },
+  }, async (request, reply) => {
+    const body = request.body as MdfeEncerramentoInput;
+    const m = findMunicipio(body.municipio, body.uf, body.codigo_ibge);
+    if (!m) throw new ApiError('validacao', `municipio: ${body.municipio}/${body.uf} is not a municipality of the IBGE table`, { fields: [{ field: 'municipio', message: 'not in the IBGE table for this uf' }] });
+    return registrar(request, reply, request.params.mdfe_uuid, 'encerramento', { municipio: m, data: body.data ?? hojeSaoPaulo(deps.clock()) });
+  });
+
+  app.post('/mdfe/:mdfe_uuid/eventos/condutor', {
+    schema: {
+      tags: TAGS,
+      summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
+      description:
+        '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +
+        'otherwise). A driver already in the MDF-e is 422 `regra_de_negocio`.' + COMUM,
+      params: MdfeIdParam,
+      body: Type.Ref(MdfeCondutorInput),
+      response: RESPOSTAS,
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const body = request.body as MdfeCondutorInput;
+    const cpf = normalizeCpf(body.cpf);
+    if (!isValidCpf(cpf)) throw new ApiError('validacao', 'cpf: not a valid CPF', { fields: [{ field: 'cpf', message: 'not a valid CPF' }] });
+    let nome = body.nome?.trim();
+    if (!nome) {
+      const m = await motoristaPorCpf(deps.pool, p.companyId, cpf);
+      if (!m) throw new ApiError('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: send nome, or register the driver`, { fields: [{ field: 'cpf', message: 'not registered' }] });
+      nome = m.nome;
+    }
+    const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
+    if (row.condutores.some((c) => c.cpf === cpf) && !row.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
+      throw new ApiError('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
+    }
+    return registrar(request, reply, request.params.mdfe_uuid, 'condutor', { condutor: { cpf, nome } });
+  });
+};

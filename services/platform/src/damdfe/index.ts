@@ -1,0 +1,1 @@
+export { renderDamdfe, type DamdfeDados, type DamdfeOptions } from './render';

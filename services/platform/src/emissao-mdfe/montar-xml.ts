@@ -1,0 +1,80 @@
+import { type Pool } from 'pg';
+import { type Environment } from '@frete/contracts';
+import { codigoNumerico, montarMdfeXml, type MdfeState, ufBySigla } from '@frete/domain';
+import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
+import { type CertificateVault } from '../certificates/vault';
+import { readPkcs12 } from '../certificates/pkcs12';
+import { signFiscalXml } from '../fiscal-xml/sign';
+import { type FiscalRootSchema, type FiscalSchemas } from '../fiscal-xml/schema';
+import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao-cte/emissor';
+
+export interface MontarMdfeDeps {
+  pool: Pool;
+  environment: Environment;
+  certificates: CertificateVault;
+  schemas: FiscalSchemas;
+  clock: () => Date;
+  /** Randomness for cMDF, passed in (tests make it deterministic). */
+  random: () => number;
+}
+
+/** cStat 225 "Rejeição: Falha no Schema XML": what the authority would answer, said before sending. */
+const CSTAT_FALHA_SCHEMA = 225;
+
+/** `AAAA-MM-DDTHH:MM:SS-03:00` (ruling 11; Brazil keeps -03:00 all year). */
+export const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
+
+export type Assinado = { tipo: 'assinado'; xml: string } | { tipo: 'recusado'; cstat: number; motivo: string };
+
+/** What an MDF-e issue still lacks from the company (fiscal configuration, certificate), as `campo: mensagem`. */
+export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ campo: string; mensagem: string }[]> {
+  const [configuracao, certificado] = await Promise.all([configuracaoOf(pool, companyId), certificadoOf(pool, companyId)]);
+  const p: { campo: string; mensagem: string }[] = [];
+  if (!configuracao.inscricao_estadual) p.push({ campo: 'configuracao.inscricao_estadual', mensagem: 'the fiscal configuration has no state registration' });
+  if (!configuracao.endereco || !ufBySigla(configuracao.endereco.uf)) p.push({ campo: 'configuracao.endereco', mensagem: 'the fiscal configuration has no address' });
+  if (!certificado) p.push({ campo: 'certificado', mensagem: 'no A1 certificate was sent (POST /fiscal/certificado)' });
+  return p;
+}
+
+/** Signs `element` with the company's A1 certificate and validates the result against `schema`. */
+export const assinarMdfe = (deps: MontarMdfeDeps) => async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
+  const certificado = await certificadoOf(deps.pool, companyId);
+  const sealed = certificado ? await deps.certificates.load(companyId, certificado.blob_id) : null;
+  if (!sealed) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
+  const pem = readPkcs12(sealed.pfx, sealed.password);
+  const signed = signFiscalXml(xml, { element, privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
+  const check = await deps.schemas.validate(signed, schema);
+  if (!check.valid) {
+    const first = check.errors[0];
+    return { tipo: 'recusado', cstat: CSTAT_FALHA_SCHEMA, motivo: `Rejeição: Falha no Schema XML: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255) };
+  }
+  return { tipo: 'assinado', xml: signed };
+};
+
+/** The MDF-e of a manifest with its number and a fresh cMDF, signed on `infMDFe` and checked against mdfe_v3.00.xsd. */
+export const montarXmlDaEmissaoMdfe = (deps: MontarMdfeDeps) =>
+  async (input: { companyId: string; state: MdfeState; serie: number; numero: number }): Promise<XmlDaEmissao> => {
+    const { companyId, state, serie, numero } = input;
+    const pendencias = await pendenciasMdfe(deps.pool, companyId);
+    const [company, configuracao] = await Promise.all([companyOf(deps.pool, companyId, ''), configuracaoOf(deps.pool, companyId)]);
+    if (pendencias.length > 0 || !company || !configuracao.endereco || !state.dados) {
+      const list = pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the MDF-e could not be built';
+      return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
+    }
+    const built = montarMdfeXml({
+      dados: state.dados,
+      emitente: {
+        cnpj: company.cnpj, razao_social: company.razao_social, inscricao_estadual: configuracao.inscricao_estadual ?? '',
+        endereco: configuracao.endereco, rntrc: configuracao.rntrc,
+      },
+      serie,
+      numero,
+      cMDF: codigoNumerico(deps.random, numero),
+      dhEmi: dhSaoPaulo(deps.clock()),
+      ambiente: deps.environment,
+    });
+    const signed = await assinarMdfe(deps)(companyId, built.xml, 'infMDFe', 'mdfe_v3.00.xsd');
+    if (signed.tipo === 'recusado') return signed;
+    const dataEmissao = /<dhEmi>([^<]+)<\/dhEmi>/.exec(signed.xml)?.[1] ?? '';
+    return { tipo: 'assinado', chave: built.chave, xml: signed.xml, data_emissao: dataEmissao };
+  };
