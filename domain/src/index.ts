@@ -33,3 +33,4 @@ export * from './cte/eventos';
 export * from './mdfe/decider';
 export * from './mdfe/xml';
 export * from './numeracao-mdfe/decider';
+export * from './fiscal/datas';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { FiscalSchemas } from '@frete/platform';
 import { isValidAccessKey, readCte } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
-import { emissora, rascunhoEmitivel } from '../support/emissora';
+import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { makeA1 } from '../support/certificates';
 import { requireTool, XMLLINT, XMLSEC1, xmllintValidate, xmlsecVerify } from '../support/xmlsec';
 import path from 'node:path';
@@ -28,15 +28,7 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
     expect(res.status).toBe(201);
     return res.body.data.id as string;
   };
-  /** Polls consulta until the result is conclusive (the emission processor works in the background). */
-  const until = async (id: string, done: (r: ApiResponse) => boolean = (r) => r.status === 200): Promise<ApiResponse> => {
-    for (let i = 0; i < 100; i++) {
-      const r = await c.call('POST', `/v1/fiscal/cte/${id}/consulta`);
-      if (done(r)) return r;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    throw new Error(`CT-e ${id} did not reach the expected state`);
-  };
+  const until = (id: string, done?: (r: ApiResponse) => boolean) => pollUntil(c, `/v1/fiscal/cte/${id}/consulta`, done);
 
   it('202 CteIssueEnvelope, then 200 autorizado: the archived cteProc is schema-valid and read back, the flow opens', async () => {
     const id = await draft();

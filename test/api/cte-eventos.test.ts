@@ -1,6 +1,6 @@
 import { FiscalSchemas, verifyFiscalSignature } from '@frete/platform';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
-import { emissora, rascunhoEmitivel } from '../support/emissora';
+import { cteAutorizado, emissora, rascunhoEmitivel } from '../support/emissora';
 
 const HASH = Buffer.alloc(20, 7).toString('base64');
 const JUST = 'ERRO NA EMISSAO DO CONHECIMENTO';
@@ -22,22 +22,8 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     await app?.close();
   });
 
-  const until = async (id: string): Promise<ApiResponse> => {
-    for (let i = 0; i < 100; i++) {
-      const r = await c.call('POST', `/v1/fiscal/cte/${id}/consulta`);
-      if (r.status === 200) return r;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    throw new Error(`CT-e ${id} was not authorized`);
-  };
   /** An authorized CT-e of `c`. */
-  const autorizado = async (): Promise<string> => {
-    const res = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
-    const id = res.body.data.id as string;
-    await c.call('POST', `/v1/fiscal/cte/${id}/emissao`);
-    expect((await until(id)).body.data.situacao).toBe('autorizado');
-    return id;
-  };
+  const autorizado = async (): Promise<string> => (await cteAutorizado(c)).id;
   const ev = (id: string, path: string, body?: unknown) => c.call('POST', `/v1/fiscal/cte/${id}/eventos/${path}`, body);
   const stream = async (id: string) => app.running.platform.store.readStream(`cte-${id}`);
   const doc = async (sha256: string) => (await app.running.platform.documents.get(sha256))!.content.toString('utf8');

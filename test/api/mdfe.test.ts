@@ -1,7 +1,7 @@
 import { FiscalSchemas, pdfPagesText } from '@frete/platform';
 import { isValidAccessKey } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
-import { emissora, rascunhoEmitivel } from '../support/emissora';
+import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 
 const CPF_1 = '52998224725';
 const CPF_2 = '11144477735';
@@ -12,21 +12,8 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
   let c: TestCarrier;
   const schemas = new FiscalSchemas();
 
-  const poll = async (path: string, done: (r: ApiResponse) => boolean = (r) => r.status === 200): Promise<ApiResponse> => {
-    for (let i = 0; i < 100; i++) {
-      const r = await c.call('POST', path);
-      if (done(r)) return r;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    throw new Error(`${path} did not reach the expected state`);
-  };
-  const cteAutorizado = async () => {
-    const d = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
-    await c.call('POST', `/v1/fiscal/cte/${d.body.data.id}/emissao`);
-    const r = await poll(`/v1/fiscal/cte/${d.body.data.id}/consulta`);
-    expect(r.body.data.situacao).toBe('autorizado');
-    return { id: d.body.data.id as string, chave: r.body.data.access_key as string };
-  };
+  const poll = (path: string, done?: (r: ApiResponse) => boolean) => pollUntil(c, path, done);
+  const cteAutorizado = () => autorizadoDe(c);
   const body = (ctes: string[], extra: Record<string, unknown> = {}) => ({
     ctes, veiculo: { placa: 'ABC-1D23' }, motoristas: [{ cpf: '529.982.247-25' }], ...extra,
   });

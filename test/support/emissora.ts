@@ -1,4 +1,4 @@
-import { type TestApp, type TestCarrier } from './app';
+import { type ApiResponse, type TestApp, type TestCarrier } from './app';
 import { makeA1 } from './certificates';
 import { nfeKey } from './cte-xml';
 
@@ -35,4 +35,24 @@ export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA')
   const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } });
   if (regra.status !== 201) throw new Error(`regra: ${regra.text}`);
   return c;
+}
+
+/** Polls `POST path` until `done` (by default a 200): the emission processor works in the background. */
+export async function pollUntil(c: TestCarrier, path: string, done: (r: ApiResponse) => boolean = (r) => r.status === 200): Promise<ApiResponse> {
+  for (let i = 0; i < 100; i++) {
+    const r = await c.call('POST', path);
+    if (done(r)) return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`${path} did not reach the expected state`);
+}
+
+/** A draft of `c` issued and authorized; returns its id and key. */
+export async function cteAutorizado(c: TestCarrier, observacoes?: string): Promise<{ id: string; chave: string }> {
+  const d = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel(observacoes));
+  const id = d.body.data.id as string;
+  await c.call('POST', `/v1/fiscal/cte/${id}/emissao`);
+  const r = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
+  if (r.body.data.situacao !== 'autorizado') throw new Error(`CT-e ${id} is ${r.body.data.situacao}`);
+  return { id, chave: r.body.data.access_key as string };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Pool, type PoolClient } from 'pg';
-import { UFS, accessKeyCheckDigit, cnpjRoot, isValidAccessKey, isValidCnpj, isValidCpf, ufBySigla } from '@frete/domain';
+import { UFS, accessKeyCheckDigit, campoVedadoNaCce, cnpjRoot, isValidAccessKey, isValidCnpj, isValidCpf, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { describeCertificate } from '../certificates/pkcs12';
 import { XMLDSIG_NS, childElements, parseFiscalXml, type XmlElement, type XmlNode } from '../fiscal-xml/dom';
 import { FiscalSchemas, type FiscalRootSchema } from '../fiscal-xml/schema';
@@ -142,29 +142,6 @@ const MDFE: Layout = {
   },
 };
 
-/**
- * Fields a correction letter may not change (MOC CT-e 4.00 Visão Geral §13.1, mandatory and optional rows alike),
- * as `grupo/campo` in lower case.
- */
-const CCE_VEDADOS = new Set(
-  [
-    'infCte/versao', 'infCte/Id',
-    'ide/cUF', 'ide/cCT', 'ide/mod', 'ide/serie', 'ide/nCT', 'ide/tpEmis', 'ide/cDV', 'ide/tpAmb', 'ide/dhEmi', 'ide/modal',
-    'toma3/toma', 'toma4/CNPJ', 'toma4/CPF', 'toma4/IE',
-    'emit/CNPJ', 'emit/IE',
-    'rem/CNPJ', 'rem/CPF', 'rem/IE', 'dest/CNPJ', 'dest/CPF', 'dest/IE',
-    'vPrest/vTPrest', 'Comp/vComp', 'vPresComp/vTPrest', 'compComp/vComp',
-    'infNFe/chave',
-    'ICMS00/CST', 'ICMS00/vBC', 'ICMS00/pICMS', 'ICMS00/vICMS',
-    'ICMS20/CST', 'ICMS20/pRedBC', 'ICMS20/vBC', 'ICMS20/pICMS', 'ICMS20/vICMS',
-    'ICMS45/CST',
-    'ICMS60/CST', 'ICMS60/vBCSTRet', 'ICMS60/vICMSSTRet', 'ICMS60/pICMSSTRet', 'ICMS60/vCred',
-    'ICMS90/CST', 'ICMS90/pRedBC', 'ICMS90/vBC', 'ICMS90/pICMS', 'ICMS90/vICMS', 'ICMS90/vCred',
-    'ICMSOutraUF/CST', 'ICMSOutraUF/pRedBCOutraUF', 'ICMSOutraUF/vBCOutraUF', 'ICMSOutraUF/pICMSOutraUF', 'ICMSOutraUF/vICMSOutraUF',
-    'ICMSSN/indSN', 'ICMSSN/CST',
-  ].map((c) => c.toLowerCase()),
-);
-
 /** A rejection found on the way; turned into `{ tipo: 'rejeitado' }` at the edge of each call. */
 class Recusa {
   constructor(
@@ -211,8 +188,6 @@ function digestOf(raiz: XmlElement): string {
 
 const escapar = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** `AAAA-MM-DDTHH:MM:SS-03:00` (America/Sao_Paulo, ruling 11). */
-const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * HORA).toISOString().slice(0, 19)}-03:00`;
 
 /** 15 digits: 1 (authorizer), cUF, year, and 10 digits derived from `semente` (the key or event Id and the digest). */
 function gerarNProt(cUF: string, dh: string, semente: string): string {
@@ -799,7 +774,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
         for (const correcao of filhos(det, 'infCorrecao')) {
           const grupo = texto(correcao, 'grupoAlterado') ?? '';
           const campo = texto(correcao, 'campoAlterado') ?? '';
-          if (CCE_VEDADOS.has(`${grupo}/${campo}`.toLowerCase())) throw new Recusa(681, `[${grupo}/${campo}]`);
+          // The same list the service checks before sending (MOC §13.1), as a real authority would hold it.
+          if (campoVedadoNaCce(grupo, campo)) throw new Recusa(681, `[${grupo}/${campo}]`);
         }
         return null;
       }

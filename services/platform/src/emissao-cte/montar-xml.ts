@@ -19,7 +19,7 @@ export interface MontarXmlDeps {
 }
 
 /** cStat 225 "Rejeição: Falha no Schema XML do CT-e": what the authority would answer, said before sending. */
-const CSTAT_FALHA_SCHEMA = 225;
+export const CSTAT_FALHA_SCHEMA = 225;
 
 /**
  * The document engine behind an issue: the draft's XML with its real number and a fresh cCT, signed with the

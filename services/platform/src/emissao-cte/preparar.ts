@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type CteDraftInput, type Environment } from '@frete/contracts';
-import { cfopDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla } from '@frete/domain';
+import { cfopDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
 
 export interface PrepararDeps {
@@ -17,8 +17,6 @@ export interface CtePreparado {
   certificadoBlobId: string | null;
 }
 
-/** `AAAA-MM-DDTHH:MM:SS-03:00` (ruling 11; Brazil keeps -03:00 all year). */
-const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
 
 /**
  * What an issue of a draft would send, from the draft, the company, its fiscal configuration and certificate, and

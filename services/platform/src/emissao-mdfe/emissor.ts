@@ -13,7 +13,8 @@ import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento } 
 import { montarMdfeProc, montarProcEventoMdfe } from '../autoridade/proc';
 import { derivedEventId } from '../processors/derived-id';
 import { type XmlDaEmissao } from '../emissao-cte/emissor';
-import { type Assinado, dhSaoPaulo } from './montar-xml';
+import { dhSaoPaulo } from '@frete/domain';
+import { type Assinado } from './montar-xml';
 
 export type MontarXmlDaEmissaoMdfe = (input: { companyId: string; mdfeId: string; state: MdfeState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
 export type AssinarEventoMdfe = (companyId: string, xml: string) => Promise<Assinado>;

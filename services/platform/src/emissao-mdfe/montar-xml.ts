@@ -1,28 +1,16 @@
 import { type Pool } from 'pg';
-import { type Environment } from '@frete/contracts';
-import { codigoNumerico, montarMdfeXml, type MdfeState, ufBySigla } from '@frete/domain';
+import { codigoNumerico, montarMdfeXml, type MdfeState, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
-import { type CertificateVault } from '../certificates/vault';
 import { readPkcs12 } from '../certificates/pkcs12';
 import { signFiscalXml } from '../fiscal-xml/sign';
-import { type FiscalRootSchema, type FiscalSchemas } from '../fiscal-xml/schema';
+import { type FiscalRootSchema } from '../fiscal-xml/schema';
 import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao-cte/emissor';
+import { CSTAT_FALHA_SCHEMA, type MontarXmlDeps } from '../emissao-cte/montar-xml';
 
-export interface MontarMdfeDeps {
-  pool: Pool;
-  environment: Environment;
-  certificates: CertificateVault;
-  schemas: FiscalSchemas;
-  clock: () => Date;
-  /** Randomness for cMDF, passed in (tests make it deterministic). */
-  random: () => number;
-}
+/** The same parts as the CT-e's engine: pool, environment, certificates, schemas, clock and randomness. */
+export type MontarMdfeDeps = MontarXmlDeps;
 
-/** cStat 225 "Rejeição: Falha no Schema XML": what the authority would answer, said before sending. */
-const CSTAT_FALHA_SCHEMA = 225;
 
-/** `AAAA-MM-DDTHH:MM:SS-03:00` (ruling 11; Brazil keeps -03:00 all year). */
-export const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
 
 export type Assinado = { tipo: 'assinado'; xml: string } | { tipo: 'recusado'; cstat: number; motivo: string };
 

@@ -2,7 +2,7 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import {
   campoVedadoNaCce, type CorrecaoCte, cteDecider, type CteState, cteStream, type DetalheEventoCte, type EventoCteEstado,
-  montarEventoCte, planejarEventoCte, Rejection, TP_EVENTO_CTE,
+  dhSaoPaulo, montarEventoCte, planejarEventoCte, Rejection, TP_EVENTO_CTE,
 } from '@frete/domain';
 import { certificadoOf, companyOf } from '@frete/projections';
 import { execute, load, type CommandContext } from '../commands/execute';
@@ -59,8 +59,6 @@ const CSTAT_FALHA_SCHEMA = 215;
 /** cStat 999 for what cannot be built (no certificate): nothing was sent. */
 const CSTAT_ERRO_NAO_CATALOGADO = 999;
 
-/** `AAAA-MM-DDTHH:MM:SS-03:00` (ruling 11). */
-const dhSaoPaulo = (d: Date): string => `${new Date(d.getTime() - 3 * 3_600_000).toISOString().slice(0, 19)}-03:00`;
 
 const instante = (dh: string): string => {
   const d = new Date(dh);
