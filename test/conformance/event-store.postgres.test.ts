@@ -1,7 +1,7 @@
 import { type RecordedEvent, START } from '@frete/contracts';
 import { PostgresEventStore } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from '../support/db';
-import { eventStoreConformance, eventually, newEvent } from './event-store.suite';
+import { eventStoreConformance, eventually, eventuallyAsync, newEvent } from './event-store.suite';
 
 eventStoreConformance('PostgreSQL', async () => {
   const db = await freshDatabase();
@@ -88,7 +88,9 @@ describe('PostgreSQL event store: transaction ids of different lengths', () => {
     await store.append('after-1', [newEvent('after')], 'no_stream');
     const [after] = await store.readStream('after-1');
     expect(String(after!.position.commit).length).toBeGreaterThan(String(xid).length);
-    const all = await store.readAll(START, 10);
+    // Readers see only what every open transaction in the cluster has passed: wait for both, then check the order.
+    let all: RecordedEvent[] = [];
+    await eventuallyAsync(async () => (all = await store.readAll(START, 10)).length === 2, 'both events to be readable');
     expect(all.map((e) => e.type)).toEqual(['before', 'after']);
     expect(await store.headPosition()).toEqual(after!.position);
   });
