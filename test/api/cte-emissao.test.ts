@@ -4,8 +4,7 @@ import { isValidAccessKey, readCte } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { makeA1 } from '../support/certificates';
-import { requireTool, XMLLINT, XMLSEC1, xmllintValidate, xmlsecVerify } from '../support/xmlsec';
-import path from 'node:path';
+import { expectIndependentlyValid, requireTool, XMLSEC1, xmlsecVerify } from '../support/xmlsec';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -44,13 +43,9 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
     const proc = Buffer.from(await xml.arrayBuffer()).toString('utf8');
     expect((await schemas.validate(proc, 'procCTe_v4.00.xsd')).errors).toEqual([]);
     // Independent checkers: libxml2's xmllint for the schema, xmlsec1 (not xml-crypto, which signed) for the signature.
-    if (requireTool(XMLLINT, 'xmllint', 'libxml2-utils')) {
-      const xsd = path.join(__dirname, '..', '..', 'services', 'platform', 'schemas', 'cte-4.00', 'procCTe_v4.00.xsd');
-      expect(xmllintValidate(proc, xsd)).toMatchObject({ ok: true });
-    }
+    const ca = makeA1({ cnpj: c.cnpj, razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
+    expectIndependentlyValid(proc, { schema: 'cte-4.00/procCTe_v4.00.xsd', element: 'infCte', trustedPem: ca });
     if (requireTool(XMLSEC1, 'xmlsec1', 'xmlsec1')) {
-      const ca = makeA1({ cnpj: c.cnpj, razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
-      expect(xmlsecVerify(proc, { element: 'infCte', trustedPem: ca })).toMatchObject({ ok: true });
       expect(xmlsecVerify(proc.replace('PECAS', 'PECAZ'), { element: 'infCte', trustedPem: ca }).ok).toBe(false);
     }
     const lido = readCte(proc);

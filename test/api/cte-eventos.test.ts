@@ -1,4 +1,8 @@
 import { FiscalSchemas, verifyFiscalSignature } from '@frete/platform';
+import { expectIndependentlyValid } from '../support/xmlsec';
+import { makeA1 } from '../support/certificates';
+
+const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, rascunhoEmitivel } from '../support/emissora';
 
@@ -49,6 +53,7 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     const registrado = events.find((e) => e.type === 'cte.evento_registrado')!.data as { sha256: string };
     const proc = await doc(registrado.sha256);
     expect((await schemas.validate(proc, 'procEventoCTe_v4.00.xsd')).errors).toEqual([]);
+    expectIndependentlyValid(proc, { schema: 'cte-4.00/procEventoCTe_v4.00.xsd', element: 'infEvento', trustedPem: TEST_CA });
 
     // A cancelled CT-e takes no more events.
     expectError(await ev(id, 'cancelamento', { justificativa: JUST }), 422, 'cte_nao_autorizado');

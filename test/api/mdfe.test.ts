@@ -2,6 +2,10 @@ import { FiscalSchemas, pdfPagesText } from '@frete/platform';
 import { isValidAccessKey } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
+import { expectIndependentlyValid } from '../support/xmlsec';
+import { makeA1 } from '../support/certificates';
+
+const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 
 const CPF_1 = '52998224725';
 const CPF_2 = '11144477735';
@@ -78,6 +82,7 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(xml.status).toBe(200);
     const proc = Buffer.from(await xml.arrayBuffer()).toString('utf8');
     expect((await schemas.validate(proc, 'procMDFe_v3.00.xsd')).errors).toEqual([]);
+    expectIndependentlyValid(proc, { schema: 'mdfe-3.00/procMDFe_v3.00.xsd', element: 'infMDFe', trustedPem: TEST_CA });
     expect(proc).toContain(`<chCTe>${cte.chave}</chCTe>`);
     expect(proc).toContain('<tpEmit>1</tpEmit>');
     expect(proc).toContain('<RNTRC>12345678</RNTRC>');

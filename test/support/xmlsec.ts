@@ -56,3 +56,19 @@ export function xmllintValidate(xml: string, schemaPath: string): ToolResult {
     return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
   });
 }
+
+const SCHEMAS = path.join(__dirname, '..', '..', 'services', 'platform', 'schemas');
+
+/**
+ * What the issue asks of every emitted document, checked by tools other than the ones that made it: the official
+ * schema by xmllint and the signature by xmlsec1 (trusting the test CA). Skipped, or failing under
+ * REQUIRE_XML_TOOLS, when the tools are missing.
+ */
+export function expectIndependentlyValid(xml: string, o: { schema: string; element: string; trustedPem: string }): void {
+  if (requireTool(XMLLINT, 'xmllint', 'libxml2-utils')) {
+    expect(xmllintValidate(xml, path.join(SCHEMAS, o.schema))).toMatchObject({ ok: true });
+  }
+  if (requireTool(XMLSEC1, 'xmlsec1', 'xmlsec1')) {
+    expect(xmlsecVerify(xml, { element: o.element, trustedPem: o.trustedPem })).toMatchObject({ ok: true });
+  }
+}
