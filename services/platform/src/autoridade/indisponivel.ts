@@ -18,6 +18,8 @@ export class ProvedorIndisponivel extends Rejection {
  * answers on the authority's behalf: no status, no protocol, no invented data.
  */
 export class AutoridadeFiscalIndisponivel implements AutoridadeFiscal {
+  readonly disponivel = false;
+
   autorizarCte(_xmlAssinado: string): Promise<RetornoAutorizacao> {
     return Promise.reject(new ProvedorIndisponivel('autorizarCte'));
   }

@@ -136,6 +136,11 @@ export type RetornoEvento =
   | SemResposta;
 
 export interface AutoridadeFiscal {
+  /**
+   * False when no provider is contracted (production before one is): callers refuse at once with 503
+   * `provedor_indisponivel` instead of recording an issue that can never be sent.
+   */
+  readonly disponivel: boolean;
   /** Authorizes a signed CT-e 4.00 (`<CTe>`, XML declaration optional), synchronously, one per call. */
   autorizarCte(xmlAssinado: string): Promise<RetornoAutorizacao>;
   consultarCte(chave: string): Promise<RetornoConsulta>;

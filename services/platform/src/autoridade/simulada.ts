@@ -301,6 +301,7 @@ interface EventoLido {
 }
 
 export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
+  readonly disponivel = true;
   private readonly pool: Pool;
   private readonly clock: () => Date;
   private readonly schemas: FiscalSchemas;

@@ -44,6 +44,11 @@ const protocoloDe = (p: ProtocoloDocumento) => ({ numero: p.nProt, recebido_em: 
 export class EmissorCte {
   constructor(private readonly deps: EmissorDeps) {}
 
+  /** Whether the authority can be reached at all (see `AutoridadeFiscal.disponivel`). */
+  get disponivel(): boolean {
+    return this.deps.autoridade.disponivel;
+  }
+
   private ctx(companyId: string, cause: string): CommandContext {
     return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
   }

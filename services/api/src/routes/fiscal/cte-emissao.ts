@@ -39,7 +39,7 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
         '422 `cte_com_pendencias` (with `error.details.pendencias`, the preview\'s list) or `cte_nao_editavel` for a CT-e already authorized, ' +
         'denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority\'s sentinels.',
       params: CteIdParam,
-      response: { 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422) },
+      response: { 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422, 503) },
     },
   }, async (request, reply) => {
     const p = principalOf(request);

@@ -27,6 +27,14 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), scope: 'fiscal' };
   });
+  // Operations that reach the fiscal authority (issue, its polling, the documents' events). Ruling 7: without a
+  // contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is recorded as if it could be sent.
+  const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)/;
+  app.addHook('preHandler', async (request) => {
+    if (!deps.emissorCte.disponivel && reachesAuthority.test(request.routeOptions.url ?? '')) {
+      throw new ApiError('provedor_indisponivel', 'no fiscal provider is contracted for this environment yet');
+    }
+  });
   await app.register(rateLimit, {
     global: true,
     hook: 'preHandler',

@@ -1,0 +1,27 @@
+import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
+import { rascunhoEmitivel } from '../support/emissora';
+
+/** Ruling 7: a production deployment without a contracted fiscal provider never invents an answer. */
+describe('fiscal authority in production without a provider', () => {
+  let app: TestApp;
+  let c: TestCarrier;
+  beforeAll(async () => {
+    app = await startTestApp({ APP_ENVIRONMENT: 'producao' });
+    c = await app.carrier({ fiscalProduction: true });
+  });
+  afterAll(() => app?.close());
+
+  it('drafts work; issue, polling and events answer 503 provedor_indisponivel and record nothing', async () => {
+    const draft = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
+    expect(draft.status).toBe(201);
+    expect(draft.body.environment).toBe('producao');
+    const id = draft.body.data.id as string;
+    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/emissao`), 503, 'provedor_indisponivel');
+    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/consulta`), 503, 'provedor_indisponivel');
+    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' }), 503, 'provedor_indisponivel');
+    expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/emissao`), 503, 'provedor_indisponivel');
+    const events = await app.running.platform.store.readStream(`cte-${id}`);
+    expect(events.map((e) => e.type)).toEqual(['cte.rascunho_criado']);
+    expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.situacao).toBe('rascunho');
+  });
+});
