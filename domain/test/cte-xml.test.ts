@@ -1,5 +1,6 @@
 import {
   accessKeyCheckDigit,
+  calcularIbsCbs,
   calcularIcms,
   cfopDaPrestacao,
   chaveDeAcesso,
@@ -70,6 +71,53 @@ describe('CFOP and ICMS', () => {
     expect(calcularIcms({ cst: '41' }, 100).grupo).toBe('ICMS45');
     expect(calcularIcms({ cst: 'SN' }, 100)).toMatchObject({ grupo: 'ICMSSN', cst: '90' });
     expect(calcularIcms({ cst: '60', aliquota: 12 }, 100000)).toMatchObject({ grupo: 'ICMS60', base_centavos: 100000, valor_centavos: 12000 });
+  });
+});
+
+describe('IBS/CBS (imp/IBSCBS)', () => {
+  const ibsCbs = { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 };
+
+  it('computes each value on vTPrest to the cent, half up, and vIBS = vIBSUF + vIBSMun', () => {
+    // 1500.50 × 17.7% = 265.5885 → 265.59; × 0.0125% = 0.1875625 → 0.19; × 8.8% = 132.044 → 132.04
+    expect(calcularIbsCbs(ibsCbs, 150050)).toEqual({
+      cst: '000',
+      cclass_trib: '000001',
+      base_centavos: 150050,
+      aliquota_ibs_uf: 177_000,
+      aliquota_ibs_mun: 125,
+      aliquota_cbs: 88_000,
+      valor_ibs_uf_centavos: 26559,
+      valor_ibs_mun_centavos: 19,
+      valor_ibs_centavos: 26578,
+      valor_cbs_centavos: 13204,
+    });
+    expect(calcularIbsCbs({ ...ibsCbs, aliquota_cbs: 12.5 }, 100).valor_cbs_centavos).toBe(13); // 0.125 → half up
+    // Integer arithmetic: no loss for the largest vTPrest.
+    expect(calcularIbsCbs({ ...ibsCbs, aliquota_cbs: 99.9999 }, 999_999_999_999_999).valor_cbs_centavos).toBe(999_998_999_999_999);
+  });
+
+  it('writes imp/IBSCBS after ICMS, vTotTrib and infAdFisco, in the layout order; nothing without IBS/CBS', () => {
+    const dados = { ...rascunhoCompleto(), impostos: { icms: { cst: '00' as const, aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' } };
+    const { xml } = montarCteXml(montarInput({ dados, ibsCbs }));
+    expect(xml).toContain(
+      '<vTotTrib>10.00</vTotTrib><infAdFisco>FISCO</infAdFisco>'
+        + '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC>'
+        + '<gIBSUF><pIBSUF>17.70</pIBSUF><vIBSUF>265.59</vIBSUF></gIBSUF>'
+        + '<gIBSMun><pIBSMun>0.0125</pIBSMun><vIBSMun>0.19</vIBSMun></gIBSMun>'
+        + '<vIBS>265.78</vIBS><gCBS><pCBS>8.80</pCBS><vCBS>132.04</vCBS></gCBS></gIBSCBS></IBSCBS></imp>',
+    );
+    const zero = montarCteXml(montarInput({ ibsCbs: { ...ibsCbs, aliquota_ibs_uf: 0, aliquota_ibs_mun: 100, aliquota_cbs: 0.1 } })).xml;
+    expect(zero).toContain('<pIBSUF>0.00</pIBSUF><vIBSUF>0.00</vIBSUF>');
+    expect(zero).toContain('<pIBSMun>100.00</pIBSMun><vIBSMun>1500.50</vIBSMun>');
+    expect(zero).toContain('<pCBS>0.10</pCBS><vCBS>1.50</vCBS>');
+    expect(readCte(xml).ibs_cbs).toEqual({
+      cst: '000', cclass_trib: '000001', base_centavos: 150050,
+      aliquota_ibs_uf: '17.70', valor_ibs_uf_centavos: 26559, aliquota_ibs_mun: '0.0125', valor_ibs_mun_centavos: 19,
+      valor_ibs_centavos: 26578, aliquota_cbs: '8.80', valor_cbs_centavos: 13204,
+    });
+    expect(montarCteXml(montarInput()).xml).not.toContain('IBSCBS');
+    expect(readCte(montarCteXml(montarInput()).xml)).not.toHaveProperty('ibs_cbs');
+    expect(montarCteXml(montarInput({ ibsCbs: null })).xml).not.toContain('IBSCBS');
   });
 });
 

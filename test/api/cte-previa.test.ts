@@ -110,4 +110,34 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     expect(delivered.status).toBe(201);
     expectError(await previa(c, delivered.body.data.id), 422, 'cte_nao_editavel');
   });
+
+  it('IBS/CBS: the draft\'s own, else the tax rule\'s, written as imp/IBSCBS on vTPrest', async () => {
+    const ibsCbsRegra = { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 };
+    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'PR', icms: { cst: '00', aliquota: 12 }, ibs_cbs: ibsCbsRegra });
+    expect(regra.status).toBe(201);
+    const d = draft();
+    const paraPr = { ...d, fim: { municipio: 'Curitiba', uf: 'PR' }, destinatario: { ...d.destinatario, endereco: { ...d.destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } } };
+    const { privateKeyPem, certificatePem } = readPkcs12(makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx, SENHA);
+    const valido = async (xml: string) =>
+      schemas.validate(signFiscalXml(xml.replace('<nCT>0</nCT>', '<nCT>1</nCT>'), { element: 'infCte', privateKeyPem, certificatePem }), 'cte_v4.00.xsd');
+
+    // From the rule: 1500.50 × 0.1% = 1.5005 → 1.50; × 0% = 0; × 0.9% = 13.5045 → 13.50.
+    const daRegra = (await previa(c, await create(c, paraPr))).body.data;
+    expect(daRegra.pronto).toBe(true);
+    expect(daRegra.xml).toContain(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC><gIBSUF><pIBSUF>0.10</pIBSUF><vIBSUF>1.50</vIBSUF></gIBSUF>'
+        + '<gIBSMun><pIBSMun>0.00</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>1.50</vIBS><gCBS><pCBS>0.90</pCBS><vCBS>13.50</vCBS></gCBS></gIBSCBS></IBSCBS>',
+    );
+    expect(await valido(daRegra.xml)).toEqual({ valid: true, errors: [] });
+
+    // The draft's own wins.
+    const proprio = { cst: '200', cclass_trib: '200001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 };
+    const doRascunho = (await previa(c, await create(c, { ...paraPr, impostos: { ibs_cbs: proprio } }))).body.data;
+    expect(doRascunho.xml).toContain('<IBSCBS><CST>200</CST><cClassTrib>200001</cClassTrib>');
+    expect(doRascunho.xml).toContain('<vIBS>265.78</vIBS><gCBS><pCBS>8.80</pCBS><vCBS>132.04</vCBS></gCBS>');
+    expect(await valido(doRascunho.xml)).toEqual({ valid: true, errors: [] });
+
+    // Neither: no group (the SP→RJ rule has no IBS/CBS).
+    expect((await previa(c, await create(c, draft()))).body.data.xml).not.toContain('IBSCBS');
+  });
 });

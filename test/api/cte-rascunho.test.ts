@@ -72,6 +72,17 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
     expect(await app.running.platform.store.readStream(`cte-${a.body.data.id}`)).toHaveLength(1);
   });
 
+  it('money with two places and quantities with four are exact, whatever their binary floating point', async () => {
+    const ok = await c.call('POST', '/v1/fiscal/cte', {
+      valores: { total: 19.99, a_receber: 19.99, componentes: [{ nome: 'PEDAGIO', valor: 0.07 }, { nome: 'FRETE', valor: 19.92 }] },
+      carga: { valor: 4.35, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000.1234 }] },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.rascunho.valores.componentes[0].valor).toBe(0.07);
+    const bad = expectError(await c.call('POST', '/v1/fiscal/cte', { valores: { total: 1.005 } }), 400, 'validacao');
+    expect(bad.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['valores.total']);
+  });
+
   it('400 validacao names each field: shape, check digits, IBGE pairs, keys, vRec over vTPrest', async () => {
     const bad = {
       ...draft(),
@@ -95,5 +106,27 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
     expectError(await c.call('PUT', '/v1/fiscal/cte/00000000-0000-4000-8000-000000000000', draft()), 404, 'nao_encontrado');
     const delivered = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml: buildCteXml({ emitenteCnpj: c.cnpj }).xml });
     expectError(await c.call('PUT', `/v1/fiscal/cte/${delivered.body.data.id}`, draft()), 422, 'cte_nao_editavel');
+  });
+
+  it('impostos.ibs_cbs (IBS/CBS of the tax reform): kept as given; a bad CST, cClassTrib or rate → 400 validacao', async () => {
+    const ibs_cbs = { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 };
+    const body = { ...draft(), impostos: { icms: { cst: '00', aliquota: 12 }, ibs_cbs } };
+    const res = await c.call('POST', '/v1/fiscal/cte', body);
+    expect(res.status).toBe(201);
+    expect(res.body.data.rascunho.impostos).toEqual({ icms: { cst: '00', aliquota: 12 }, ibs_cbs });
+    const got = await c.call('GET', `/v1/fiscal/cte/${res.body.data.id}`);
+    expect(got.body.data.rascunho.impostos.ibs_cbs).toEqual(ibs_cbs);
+
+    const campos = (r: { error: { details: { fields: { field: string }[] } } }) => r.error.details.fields.map((f) => f.field);
+    const cst = expectError(await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, cst: '00' } } }), 400, 'validacao');
+    expect(campos(cst)).toEqual(['impostos.ibs_cbs.cst']);
+    const outros = expectError(
+      await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, cclass_trib: '1', aliquota_cbs: 101 } } }),
+      400,
+      'validacao',
+    );
+    expect(campos(outros).sort()).toEqual(['impostos.ibs_cbs.aliquota_cbs', 'impostos.ibs_cbs.cclass_trib']);
+    const decimais = expectError(await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, aliquota_ibs_mun: 0.00125 } } }), 400, 'validacao');
+    expect(campos(decimais)).toEqual(['impostos.ibs_cbs.aliquota_ibs_mun']);
   });
 });

@@ -35,6 +35,11 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
     ['ICMS60', () => montarInput({ icms: { cst: '60', aliquota: 12 } })],
     ['ICMS90', () => montarInput({ icms: { cst: '90', aliquota: 7, reducao_base: 10 } })],
     ['ICMSSN', () => montarInput({ icms: { cst: 'SN' }, emitente: { ...montarInput().emitente, crt: 1 } })],
+    ['IBS/CBS (imp/IBSCBS)', () => montarInput({ ibsCbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 } })],
+    ['IBS/CBS with zero rates, with vTotTrib and infAdFisco', () => montarInput({
+      dados: { ...rascunhoCompleto(), impostos: { icms: { cst: '00', aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' } },
+      ibsCbs: { cst: '410', cclass_trib: '410001', aliquota_ibs_uf: 0, aliquota_ibs_mun: 0, aliquota_cbs: 0 },
+    })],
     ['many NF-e', () => montarInput({ dados: { ...rascunhoCompleto(), documentos: { nfe: Array.from({ length: 200 }, (_, k) => ({ chave: chaveTeste('45997418000153', 500 + k) })) } } })],
     ['a start outside the emitter UF (6932), with texts to trim', () => montarInput({
       dados: { ...rascunhoCompleto(), inicio: { municipio: 'Florianópolis', uf: 'SC', codigo_ibge: '4205407' }, fim: { municipio: 'Curitiba', uf: 'PR', codigo_ibge: '4106902' }, natureza_operacao: 'X'.repeat(60), observacoes: ' a\n b ' },

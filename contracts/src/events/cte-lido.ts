@@ -80,6 +80,21 @@ export const DocumentoLido = Type.Object({
 });
 export type DocumentoLido = Static<typeof DocumentoLido>;
 
+/** `imp/IBSCBS` (tax reform): rates as written (2 to 4 decimals), values in cents. */
+export const IbsCbsLido = Type.Object({
+  cst: Nullable(Type.String()),
+  cclass_trib: Nullable(Type.String()),
+  base_centavos: Nullable(Type.Integer()),
+  aliquota_ibs_uf: Nullable(Type.String()),
+  valor_ibs_uf_centavos: Nullable(Type.Integer()),
+  aliquota_ibs_mun: Nullable(Type.String()),
+  valor_ibs_mun_centavos: Nullable(Type.Integer()),
+  valor_ibs_centavos: Nullable(Type.Integer()),
+  aliquota_cbs: Nullable(Type.String()),
+  valor_cbs_centavos: Nullable(Type.Integer()),
+});
+export type IbsCbsLido = Static<typeof IbsCbsLido>;
+
 export const CteLido = Type.Object({
   chave: Type.String(),
   versao: Type.String(),
@@ -138,5 +153,7 @@ export const CteLido = Type.Object({
   outros_documentos: Type.Optional(Type.Array(DocumentoLido)),
   /** `infModal/rodo/RNTRC`: the carrier's ANTT registration, road modal only. */
   rntrc: Type.Optional(Nullable(Type.String())),
+  /** `imp/IBSCBS`; present only when the document has the group. */
+  ibs_cbs: Type.Optional(IbsCbsLido),
 });
 export type CteLido = Static<typeof CteLido>;

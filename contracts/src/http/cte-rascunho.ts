@@ -52,6 +52,20 @@ export const IcmsInput = Type.Object(
   { additionalProperties: false, description: 'ICMS of this CT-e; when absent, the tax rule of the route applies' },
 );
 
+const PercentualRtc = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent, 0–100, up to 4 decimals (layout TDec_0302_04RTC)` });
+
+export const IbsCbsInput = Type.Object(
+  {
+    cst: Type.String({ pattern: '^[0-9]{3}$', description: 'IBSCBS/CST, 3 digits' }),
+    cclass_trib: Type.String({ pattern: '^[0-9]{6}$', description: 'IBSCBS/cClassTrib, 6 digits' }),
+    aliquota_ibs_uf: PercentualRtc('gIBSUF/pIBSUF'),
+    aliquota_ibs_mun: PercentualRtc('gIBSMun/pIBSMun'),
+    aliquota_cbs: PercentualRtc('gCBS/pCBS'),
+  },
+  { additionalProperties: false, description: 'IBS/CBS of the tax reform (imp/IBSCBS) of this CT-e; when absent, the tax rule of the route applies (if it has one)' },
+);
+
 export const CteDraftInput = Type.Object(
   {
     tipo_servico: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch' })),
@@ -78,6 +92,7 @@ export const CteDraftInput = Type.Object(
       Type.Object(
         {
           icms: Type.Optional(IcmsInput),
+          ibs_cbs: Type.Optional(IbsCbsInput),
           valor_total_tributos: Type.Optional(Money('vTotTrib: approximate total of taxes')),
           informacoes_fisco: Type.Optional(Type.String({ maxLength: 2000 })),
         },

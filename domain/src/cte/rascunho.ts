@@ -59,6 +59,13 @@ export function validarRascunho(input: CteDraftInput): RascunhoValidado {
   if (v?.a_receber !== undefined && Math.round(v.a_receber * 100) > Math.round(v.total * 100)) {
     fields.push({ field: 'valores.a_receber', message: 'must not exceed `total` (vRec ≤ vTPrest)' });
   }
+  const ibsCbs = dados.impostos?.ibs_cbs;
+  if (ibsCbs) {
+    for (const k of ['aliquota_ibs_uf', 'aliquota_ibs_mun', 'aliquota_cbs'] as const) {
+      const x = ibsCbs[k] * 10_000;
+      if (Math.abs(x - Math.round(x)) > 1e-6) fields.push({ field: `impostos.ibs_cbs.${k}`, message: 'at most 4 decimals (layout TDec_0302_04RTC)' });
+    }
+  }
   dados.documentos?.nfe.forEach((n, i) => {
     if (!isValidAccessKey(n.chave) || n.chave.slice(20, 22) !== '55') {
       fields.push({ field: `documentos.nfe.${i}.chave`, message: 'not an NF-e access key (model 55, valid check digit)' });

@@ -86,6 +86,27 @@ const optionalInteger = (v: unknown): number | null => {
   const t = text(v);
   return t !== null && /^\d{1,9}$/.test(t) ? Number(t) : null;
 };
+function ibsCbs(imp: XmlNode | null): CteLido['ibs_cbs'] {
+  const g = node(imp?.IBSCBS);
+  if (!g) return undefined;
+  const t = node(g.gIBSCBS);
+  const uf = node(t?.gIBSUF);
+  const mun = node(t?.gIBSMun);
+  const cbs = node(t?.gCBS);
+  return {
+    cst: text(g.CST),
+    cclass_trib: text(g.cClassTrib),
+    base_centavos: optionalCents(t?.vBC),
+    aliquota_ibs_uf: text(uf?.pIBSUF),
+    valor_ibs_uf_centavos: optionalCents(uf?.vIBSUF),
+    aliquota_ibs_mun: text(mun?.pIBSMun),
+    valor_ibs_mun_centavos: optionalCents(mun?.vIBSMun),
+    valor_ibs_centavos: optionalCents(t?.vIBS),
+    aliquota_cbs: text(cbs?.pCBS),
+    valor_cbs_centavos: optionalCents(cbs?.vCBS),
+  };
+}
+
 const list = (v: unknown): XmlNode[] => ((v as unknown[] | undefined) ?? []).map(node).filter((n): n is XmlNode => n !== null);
 
 function carga(n: XmlNode | null): NonNullable<CteLido['carga']> | null {
@@ -192,6 +213,7 @@ export function readCte(xml: string): CteLido {
     carga: carga(node(norm?.infCarga)),
     outros_documentos: outrosDocumentos(infDoc),
     rntrc: text(node(node(norm?.infModal)?.rodo)?.RNTRC),
+    ...(node(node(inf.imp)?.IBSCBS) ? { ibs_cbs: ibsCbs(node(inf.imp)) } : {}),
     protocolo: prot
       ? {
           numero: req(prot.nProt, 'infProt/nProt'),

@@ -25,7 +25,10 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    // Money has two places and quantities four: `multipleOf` must compare with a tolerance, or 19.99 (not exact in
+    // binary) fails. The response serializer picks union branches with its own Ajv: same tolerance there.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, multipleOfPrecision: 6 } },
+    serializerOpts: { ajv: { multipleOfPrecision: 6 } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);

@@ -6,12 +6,12 @@ import { chaveDeAcesso } from './chave';
 /**
  * The CT-e 4.00 XML of a draft (layout: cte_v4.00.xsd / cteTiposBasico_v4.00.xsd, road modal
  * cteModalRodoviario_v4.00.xsd; structure of test/fixtures/cte/minimo-v4.00.xml). Pure: every value the document
- * needs (emitter, series, number, cCT, issue time, environment, ICMS, CFOP) is passed in. The result is compact
+ * needs (emitter, series, number, cCT, issue time, environment, ICMS, IBS/CBS, CFOP) is passed in. The result is compact
  * (no whitespace between tags) and unsigned: the caller signs `infCte`.
  *
  * Texts are XML-escaped, blanks collapsed and trimmed (the schema's TString allows no leading or trailing blank),
  * characters outside Latin-1 reduced to their base letter or dropped, and cut to the schema's length. Money has two
- * decimals, quantities four; ICMS values are rounded half up to the cent.
+ * decimals, quantities four; ICMS and IBS/CBS values are rounded half up to the cent.
  */
 
 export type Ambiente = 'homologacao' | 'producao';
@@ -22,6 +22,15 @@ export interface IcmsDaPrestacao {
   cst: IcmsCst | string;
   aliquota?: number | null;
   reducao_base?: number | null;
+}
+
+/** The IBS/CBS to write (imp/IBSCBS): the draft's own, or the applicable tax rule's (rates in percent, up to 4 decimals). */
+export interface IbsCbsDaPrestacao {
+  cst: string;
+  cclass_trib: string;
+  aliquota_ibs_uf: number;
+  aliquota_ibs_mun: number;
+  aliquota_cbs: number;
 }
 
 export interface EmitenteCte {
@@ -45,6 +54,8 @@ export interface MontarCteInput {
   ambiente: Ambiente;
   tpEmis?: 1;
   icms: IcmsDaPrestacao;
+  /** IBS/CBS of the tax reform; imp/IBSCBS is written only when given. */
+  ibsCbs?: IbsCbsDaPrestacao | null;
   /** The CFOP to write; when absent, `cfopDaPrestacao` decides from the draft and the route. */
   cfop?: string;
   verProc?: string;
@@ -89,6 +100,65 @@ const percentual = (v: number): string => (Math.round(v * 100) / 100).toFixed(2)
 
 /** `round(cents × hundredths-of-percent / 10000)`, half up, in integers. */
 const aplicarPercentual = (cents: number, pct: number): number => Math.floor((cents * Math.round(pct * 100) + 5_000) / 10_000);
+
+// ---- IBS/CBS (RTC) -------------------------------------------------------------------------------------------
+
+/** Ten-thousandths of a percent (the layout's rates have up to 4 decimals). */
+const decimilesimos = (pct: number): number => Math.round(pct * 10_000);
+/** `round(cents × ten-thousandths-of-percent / 1 000 000)`, half up, in (big) integers. */
+const aplicarPercentualRtc = (cents: number, p4: number): number =>
+  Number((BigInt(cents) * BigInt(p4) + 500_000n) / 1_000_000n);
+/** TDec_0302_04RTC: two to four decimals. */
+const percentualRtc = (p4: number): string =>
+  `${Math.floor(p4 / 10_000)}.${String(p4 % 10_000).padStart(4, '0').replace(/0+$/, '').padEnd(2, '0')}`;
+
+export interface IbsCbsCalculado {
+  cst: string;
+  cclass_trib: string;
+  base_centavos: number;
+  /** Rates in ten-thousandths of a percent. */
+  aliquota_ibs_uf: number;
+  aliquota_ibs_mun: number;
+  aliquota_cbs: number;
+  valor_ibs_uf_centavos: number;
+  valor_ibs_mun_centavos: number;
+  /** vIBS = vIBSUF + vIBSMun. */
+  valor_ibs_centavos: number;
+  valor_cbs_centavos: number;
+}
+
+/** IBSCBS/gIBSCBS: base = vTPrest; each value = base × rate rounded half up to the cent; vIBS = vIBSUF + vIBSMun. */
+export function calcularIbsCbs(i: IbsCbsDaPrestacao, totalCentavos: number): IbsCbsCalculado {
+  const uf = decimilesimos(i.aliquota_ibs_uf);
+  const mun = decimilesimos(i.aliquota_ibs_mun);
+  const cbs = decimilesimos(i.aliquota_cbs);
+  const vUf = aplicarPercentualRtc(totalCentavos, uf);
+  const vMun = aplicarPercentualRtc(totalCentavos, mun);
+  return {
+    cst: i.cst,
+    cclass_trib: i.cclass_trib,
+    base_centavos: totalCentavos,
+    aliquota_ibs_uf: uf,
+    aliquota_ibs_mun: mun,
+    aliquota_cbs: cbs,
+    valor_ibs_uf_centavos: vUf,
+    valor_ibs_mun_centavos: vMun,
+    valor_ibs_centavos: vUf + vMun,
+    valor_cbs_centavos: aplicarPercentualRtc(totalCentavos, cbs),
+  };
+}
+
+/** `IBSCBS{CST, cClassTrib, gIBSCBS{vBC, gIBSUF{pIBSUF, vIBSUF}, gIBSMun{pIBSMun, vIBSMun}, vIBS, gCBS{pCBS, vCBS}}}` (TTribCTe / TCIBS). */
+function ibsCbsXml(c: IbsCbsCalculado): string {
+  return '<IBSCBS>'
+    + `<CST>${c.cst}</CST><cClassTrib>${c.cclass_trib}</cClassTrib>`
+    + `<gIBSCBS><vBC>${dinheiro(c.base_centavos)}</vBC>`
+    + `<gIBSUF><pIBSUF>${percentualRtc(c.aliquota_ibs_uf)}</pIBSUF><vIBSUF>${dinheiro(c.valor_ibs_uf_centavos)}</vIBSUF></gIBSUF>`
+    + `<gIBSMun><pIBSMun>${percentualRtc(c.aliquota_ibs_mun)}</pIBSMun><vIBSMun>${dinheiro(c.valor_ibs_mun_centavos)}</vIBSMun></gIBSMun>`
+    + `<vIBS>${dinheiro(c.valor_ibs_centavos)}</vIBS>`
+    + `<gCBS><pCBS>${percentualRtc(c.aliquota_cbs)}</pCBS><vCBS>${dinheiro(c.valor_cbs_centavos)}</vCBS></gCBS>`
+    + '</gIBSCBS></IBSCBS>';
+}
 
 // ---- ICMS and CFOP ------------------------------------------------------------------------------------------
 
@@ -335,6 +405,7 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     el('ICMS', icmsXml(calcularIcms(input.icms, total))),
     impostos?.valor_total_tributos !== undefined ? `<vTotTrib>${dinheiro(centavos(impostos.valor_total_tributos))}</vTotTrib>` : null,
     o('infAdFisco', impostos?.informacoes_fisco, 2000),
+    input.ibsCbs ? ibsCbsXml(calcularIbsCbs(input.ibsCbs, total)) : null,
   );
 
   const carga = dados.carga;

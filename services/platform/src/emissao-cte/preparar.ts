@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type CteDraftInput, type Environment } from '@frete/contracts';
-import { cfopDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
+import { cfopDaPrestacao, type IbsCbsDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
 
 export interface PrepararDeps {
@@ -38,6 +38,17 @@ export async function prepararCte(
   const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
   const icms: IcmsDaPrestacao | null = dados.impostos?.icms
     ?? (regra ? { cst: regra.icms_cst, aliquota: regra.icms_aliquota / 100, reducao_base: regra.icms_reducao_base === null ? null : regra.icms_reducao_base / 100 } : null);
+  const regraIbsCbs = regra?.ibs_cbs ?? null;
+  const ibsCbs: IbsCbsDaPrestacao | null = dados.impostos?.ibs_cbs
+    ?? (regraIbsCbs
+      ? {
+          cst: regraIbsCbs.cst,
+          cclass_trib: regraIbsCbs.cclass_trib,
+          aliquota_ibs_uf: regraIbsCbs.aliquota_ibs_uf_centesimos / 100,
+          aliquota_ibs_mun: regraIbsCbs.aliquota_ibs_mun_centesimos / 100,
+          aliquota_cbs: regraIbsCbs.aliquota_cbs_centesimos / 100,
+        }
+      : null);
   const endereco = configuracao.endereco;
   if (!(company && endereco && ufBySigla(endereco.uf) && inicio && fim && dados.tomador && dados.valores && icms)) {
     return { pendencias, xml: null, chave: null, certificadoBlobId: certificado?.blob_id ?? null };
@@ -59,6 +70,7 @@ export async function prepararCte(
     ambiente: deps.environment,
     tpEmis: 1,
     icms,
+    ibsCbs,
     cfop: cfopDaPrestacao({ cfopRascunho: dados.cfop, cfopRegra: regra?.cfop, ufEmitente: endereco.uf, ufInicio: inicio.uf, ufFim: fim.uf }),
   });
   return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId: certificado?.blob_id ?? null };

@@ -90,6 +90,7 @@ export function campoDoErro(path: string | undefined): string {
       if (b === 'ICMS') return 'impostos.icms';
       if (b === 'vTotTrib') return 'impostos.valor_total_tributos';
       if (b === 'infAdFisco') return 'impostos.informacoes_fisco';
+      if (b === 'IBSCBS') return 'impostos.ibs_cbs';
       return path;
     case 'infCTeNorm':
       if (b === 'infCarga') {
