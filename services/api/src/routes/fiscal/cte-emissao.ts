@@ -70,7 +70,7 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
         'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +
         'recovered. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` for a draft that was never issued.',
       params: CteIdParam,
-      response: { 200: DataEnvelope(Type.Ref(CteIssueEnvelope)), 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422) },
+      response: { 200: DataEnvelope(Type.Ref(CteIssueEnvelope)), 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422, 503) },
     },
   }, async (request, reply) => {
     const p = principalOf(request);

@@ -14,7 +14,7 @@ import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
 const TAGS = ['fiscal: mdfe'];
-const RESPOSTAS = { 200: DataEnvelope(Type.Ref(MdfeEventoResultado)), 202: DataEnvelope(Type.Ref(MdfeEventoResultado)), ...errors(400, 404, 422) };
+const RESPOSTAS = { 200: DataEnvelope(Type.Ref(MdfeEventoResultado)), 202: DataEnvelope(Type.Ref(MdfeEventoResultado)), ...errors(400, 404, 422, 503) };
 const COMUM =
   ' 200 when the authority registered it, 202 while it is pending (send the same request again to follow it: the same signed event is ' +
   'sent, never a second one); an authority refusal is 422 `regra_de_negocio` with `error.details.cstat` and `error.details.motivo`; ' +

@@ -237,7 +237,7 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
         'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
         'sandbox, `observacoes` (`infCpl`) may carry the simulated authority\'s sentinels.',
       params: MdfeIdParam,
-      response: { 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422) },
+      response: { 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
   }, async (request, reply) => {
     const p = principalOf(request);
@@ -261,7 +261,7 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
         'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
         'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
       params: MdfeIdParam,
-      response: { 200: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422) },
+      response: { 200: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
   }, async (request, reply) => {
     const p = principalOf(request);
