@@ -53,6 +53,27 @@ const consultas = (n: string | undefined): number | null => {
   return /^[0-9]{1,2}$/.test(n) && v >= 1 && v <= 20 ? v : null;
 };
 
+/**
+ * The sentinels documents and events share: a timeout, a pending answer (named `pendente` for documents and
+ * `EVENTO-PENDENTE` for events) and a rejection by code. `undefined` when `nome` is none of them.
+ */
+function lerComum(nome: string | undefined, arg: string | undefined, pendente: string, modelo: ModeloFiscal, invalida: { invalida: string }):
+  LeituraSentinela<SentinelaEvento> | undefined {
+  if (nome === 'TIMEOUT') return arg === undefined ? { sentinela: { tipo: 'timeout' } } : invalida;
+  if (nome === pendente) {
+    const n = consultas(arg);
+    return n === null ? invalida : { sentinela: { tipo: 'pendente', consultas: n } };
+  }
+  if (nome === 'REJEICAO') {
+    const cStat = arg !== undefined && /^[0-9]{3}$/.test(arg) ? Number(arg) : NaN;
+    if (!rejeicaoSimulavel(modelo, cStat)) {
+      return { invalida: `SIMULAR:REJEICAO pede ${arg ?? 'nenhum código'}, que não é uma rejeição listada no manual do ${modelo === 'cte' ? 'CT-e' : 'MDF-e'}` };
+    }
+    return { sentinela: { tipo: 'rejeicao', cStat } };
+  }
+  return undefined;
+}
+
 /** The sentinel of a CT-e's `xObs` or an MDF-e's `infCpl`. */
 export function lerSentinelaDocumento(texto: string | null, modelo: ModeloFiscal): LeituraSentinela<SentinelaDocumento> {
   const u = unico(texto);
@@ -61,28 +82,14 @@ export function lerSentinelaDocumento(texto: string | null, modelo: ModeloFiscal
   const invalida = { invalida: `sentinela desconhecida ${u.token}; válidas: ${modelo === 'cte' ? VALIDAS_DOCUMENTO : VALIDAS_DOCUMENTO.replace(/, SIMULAR:DENEGACAO.*$/, '')}` };
   const [, nome, arg, ...resto] = u.token.split(':');
   if (resto.length > 0) return invalida;
-  switch (nome) {
-    case 'TIMEOUT':
-      return arg === undefined ? { sentinela: { tipo: 'timeout' } } : invalida;
-    case 'PENDENTE': {
-      const n = consultas(arg);
-      return n === null ? invalida : { sentinela: { tipo: 'pendente', consultas: n } };
-    }
-    case 'REJEICAO': {
-      const cStat = arg !== undefined && /^[0-9]{3}$/.test(arg) ? Number(arg) : NaN;
-      if (!rejeicaoSimulavel(modelo, cStat)) return { invalida: `SIMULAR:REJEICAO pede ${arg ?? 'nenhum código'}, que não é uma rejeição listada no manual do ${modelo === 'cte' ? 'CT-e' : 'MDF-e'}` };
-      return { sentinela: { tipo: 'rejeicao', cStat } };
-    }
-    case 'DENEGACAO': {
-      if (modelo !== 'cte') return { invalida: 'SIMULAR:DENEGACAO: o MDF-e não tem denegação de uso' };
-      const cStat = arg === undefined ? 301 : Number(arg);
-      return (DENEGACOES_CTE as readonly number[]).includes(cStat) && (arg === undefined || /^[0-9]{3}$/.test(arg))
-        ? { sentinela: { tipo: 'denegacao', cStat } }
-        : invalida;
-    }
-    default:
-      return invalida;
-  }
+  const comum = lerComum(nome, arg, 'PENDENTE', modelo, invalida);
+  if (comum) return comum;
+  if (nome !== 'DENEGACAO') return invalida;
+  if (modelo !== 'cte') return { invalida: 'SIMULAR:DENEGACAO: o MDF-e não tem denegação de uso' };
+  const cStat = arg === undefined ? 301 : Number(arg);
+  return (DENEGACOES_CTE as readonly number[]).includes(cStat) && (arg === undefined || /^[0-9]{3}$/.test(arg))
+    ? { sentinela: { tipo: 'denegacao', cStat } }
+    : invalida;
 }
 
 /** The sentinel of an event's texts. */
@@ -93,19 +100,5 @@ export function lerSentinelaEvento(texto: string | null, modelo: ModeloFiscal): 
   const invalida = { invalida: `sentinela desconhecida ${u.token} num evento; válidas: ${VALIDAS_EVENTO}` };
   const [, nome, arg, ...resto] = u.token.split(':');
   if (resto.length > 0) return invalida;
-  switch (nome) {
-    case 'TIMEOUT':
-      return arg === undefined ? { sentinela: { tipo: 'timeout' } } : invalida;
-    case 'EVENTO-PENDENTE': {
-      const n = consultas(arg);
-      return n === null ? invalida : { sentinela: { tipo: 'pendente', consultas: n } };
-    }
-    case 'REJEICAO': {
-      const cStat = arg !== undefined && /^[0-9]{3}$/.test(arg) ? Number(arg) : NaN;
-      if (!rejeicaoSimulavel(modelo, cStat)) return { invalida: `SIMULAR:REJEICAO pede ${arg ?? 'nenhum código'}, que não é uma rejeição listada no manual do ${modelo === 'cte' ? 'CT-e' : 'MDF-e'}` };
-      return { sentinela: { tipo: 'rejeicao', cStat } };
-    }
-    default:
-      return invalida;
-  }
+  return lerComum(nome, arg, 'EVENTO-PENDENTE', modelo, invalida) ?? invalida;
 }
