@@ -1,5 +1,5 @@
 import { FiscalSchemas, verifyFiscalSignature } from '@frete/platform';
-import { expectIndependentlyValid } from '../support/xmlsec';
+import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
@@ -31,6 +31,12 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
   const ev = (id: string, path: string, body?: unknown) => c.call('POST', `/v1/fiscal/cte/${id}/eventos/${path}`, body);
   const stream = async (id: string) => app.running.platform.store.readStream(`cte-${id}`);
   const doc = async (sha256: string) => (await app.running.platform.documents.get(sha256))!.content.toString('utf8');
+  /** Every registered event's procEventoCTe, checked by xmllint (event and detail schemas) and xmlsec1. */
+  const expectRegisteredIndependentlyValid = async (id: string, count: number) => {
+    const procs = (await stream(id)).filter((e) => e.type === 'cte.evento_registrado').map((e) => (e.data as { sha256: string }).sha256);
+    expect(procs).toHaveLength(count);
+    for (const sha of procs) expectEventIndependentlyValid(await doc(sha), { family: 'cte', trustedPem: TEST_CA });
+  };
 
   it('cancelamento 200: the CT-e is cancelado, the DACTE still prints; the signed event verifies and the procEventoCTe is schema-valid', async () => {
     const id = await autorizado();
@@ -83,6 +89,7 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     expect(second.status).toBe(200);
     expect(second.body.data.sequencia).toBe(2);
     expect(second.body.data.event_key).toMatch(/002$/);
+    await expectRegisteredIndependentlyValid(id, 2);
     const before = (await stream(id)).length;
     const vedado = expectError(await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'vPrest', campo: 'vTPrest', valor: '10.00' }] }), 422, 'carta_correcao_campo_vedado');
     expect(vedado.error.details).toMatchObject({ grupo: 'vPrest', campo: 'vTPrest' });
@@ -114,6 +121,7 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     expect(undo.status).toBe(200);
     expect(undo.body.data).toMatchObject({ tipo: 'entrega_cancelamento', situacao: 'registrado', sequencia: 1 });
     expect(await status()).toMatchObject({ status: 'a_confirmar', confirmada_em: null });
+    await expectRegisteredIndependentlyValid(id, 2);
     const none = expectError(await ev(id, 'entrega/cancelamento'), 422, 'regra_de_negocio');
     expect(none.error.details.cstat).toBe(866);
 
@@ -183,5 +191,31 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/${cce.body.data.event_key}/reconciliacao`), 422, 'evento_cte_nao_encontrado');
     const other = await app.carrier();
     expectError(await other.call('POST', `/v1/fiscal/cte/${otherCte}/eventos/${cce.body.data.event_key}/reconciliacao`), 404, 'nao_encontrado');
+  });
+});
+
+describe('CT-e cancellation deadline: 168 hours from authorization (MOC 220), on the service clock', () => {
+  let app: TestApp;
+  let offsetMs = 0;
+
+  beforeAll(async () => {
+    app = await startTestApp({}, { clock: () => new Date(Date.now() + offsetMs) });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('167 hours after authorization it cancels; 169 hours after it is 422 regra_de_negocio 220, refused before sending', async () => {
+    const c = await emissora(app);
+    const early = (await cteAutorizado(c)).id;
+    const late = (await cteAutorizado(c)).id;
+    offsetMs = 167 * 3_600_000;
+    expect((await c.call('POST', `/v1/fiscal/cte/${early}/eventos/cancelamento`, { justificativa: JUST })).status).toBe(200);
+    offsetMs = 169 * 3_600_000;
+    const before = (await app.running.platform.store.readStream(`cte-${late}`)).length;
+    const refused = expectError(await c.call('POST', `/v1/fiscal/cte/${late}/eventos/cancelamento`, { justificativa: JUST }), 422, 'regra_de_negocio');
+    expect(refused.error.details).toMatchObject({ cstat: 220, motivo: expect.stringContaining('168 horas') });
+    expect((await app.running.platform.store.readStream(`cte-${late}`)).length).toBe(before);
+    expect((await c.call('GET', `/v1/fiscal/cte/${late}`)).body.data.situacao).toBe('autorizado');
   });
 });

@@ -2,7 +2,7 @@ import { FiscalSchemas, pdfPagesText } from '@frete/platform';
 import { isValidAccessKey } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
-import { expectIndependentlyValid } from '../support/xmlsec';
+import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
@@ -30,6 +30,16 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(issued.status).toBe(202);
     const done = await poll(`/v1/fiscal/mdfe/${id}/consulta`);
     return { id, cte, done };
+  };
+
+  /** Every registered event's procEventoMDFe, checked by xmllint (event and detail schemas) and xmlsec1. */
+  const expectRegisteredIndependentlyValid = async (id: string, count: number) => {
+    const procs = (await app.running.platform.store.readStream(`mdfe-${id}`)).filter((e) => e.type === 'mdfe.evento_registrado');
+    expect(procs).toHaveLength(count);
+    for (const e of procs) {
+      const proc = (await app.running.platform.documents.get((e.data as { sha256: string }).sha256))!.content.toString('utf8');
+      expectEventIndependentlyValid(proc, { family: 'mdfe', trustedPem: TEST_CA });
+    }
   };
 
   beforeAll(async () => {
@@ -106,6 +116,7 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(enc.status).toBe(200);
     expect(enc.body.data).toMatchObject({ mdfe: { id, situacao: 'encerrado' }, evento: { tipo: 'encerramento', tp_evento: '110112', situacao: 'registrado', protocolo: { cstat: 135 } } });
     expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/condutor`, { cpf: CPF_2 }), 422, 'mdfe_nao_autorizado');
+    await expectRegisteredIndependentlyValid(id, 1);
 
     const list = await c.call('GET', '/v1/fiscal/mdfe?status=encerrado&per_page=5');
     expect(list.status).toBe(200);
@@ -140,6 +151,7 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(canc.status).toBe(200);
     expect(canc.body.data).toMatchObject({ mdfe: { situacao: 'cancelado' }, evento: { tipo: 'cancelamento', tp_evento: '110111', situacao: 'registrado' } });
     expect((await c.call('GET', `/v1/fiscal/mdfe/${id}`)).body.data.situacao).toBe('cancelado');
+    await expectRegisteredIndependentlyValid(id, 3);
     // With its manifest cancelled, the CT-e can be cancelled.
     const cteCanc = await c.call('POST', `/v1/fiscal/cte/${cte.id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' });
     expect(cteCanc.status).toBe(200);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AppConfig, loadConfig } from '@frete/platform';
+import { type AppConfig, loadConfig, type PlatformOptions } from '@frete/platform';
 import { startServices, type RunningServices } from '@frete/server';
 import { cnpjCheckDigits } from '@frete/domain';
 import { type Scope } from '@frete/contracts';
@@ -60,7 +60,7 @@ export async function request(url: string, method: string, body?: unknown, heade
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: Pick<PlatformOptions, 'clock'> = {}): Promise<TestApp> {
   const db = await freshDatabase();
   const config = loadConfig({
     APP_ENVIRONMENT: 'homologacao',
@@ -70,7 +70,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     SERVICES: 'api,projector,emission-processor,payout-processor',
     ...env,
   });
-  const running = await startServices(config);
+  const running = await startServices(config, options);
   const url = running.url!;
   return {
     url,

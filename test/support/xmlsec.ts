@@ -72,3 +72,26 @@ export function expectIndependentlyValid(xml: string, o: { schema: string; eleme
     expect(xmlsecVerify(xml, { element: o.element, trustedPem: o.trustedPem })).toMatchObject({ ok: true });
   }
 }
+
+const EVENTOS = {
+  cte: { dir: 'cte-4.00', proc: 'procEventoCTe_v4.00.xsd', versao: 'v4.00', ns: 'http://www.portalfiscal.inf.br/cte' },
+  mdfe: { dir: 'mdfe-3.00', proc: 'procEventoMDFe_v3.00.xsd', versao: 'v3.00', ns: 'http://www.portalfiscal.inf.br/mdfe' },
+} as const;
+
+/**
+ * A fiscal event's proc checked independently. The event schema leaves `detEvento`'s content open (xs:any, lax), so
+ * the detail element (evCCeCTe, evEncMDFe...) is lifted out and validated against its own schema as a second
+ * document, as the authority does.
+ */
+export function expectEventIndependentlyValid(proc: string, o: { family: keyof typeof EVENTOS; trustedPem: string }): void {
+  const f = EVENTOS[o.family];
+  expectIndependentlyValid(proc, { schema: `${f.dir}/${f.proc}`, element: 'infEvento', trustedPem: o.trustedPem });
+  const det = /<detEvento[^>]*>\s*<(ev[A-Za-z]+)([^>]*)>([\s\S]*?)<\/\1>\s*<\/detEvento>/.exec(proc);
+  expect(det).not.toBeNull();
+  const [, name, attrs, body] = det!;
+  const detalhe = `<${name} xmlns="${f.ns}"${attrs!.replace(/\s+xmlns="[^"]*"/, '')}>${body}</${name}>`;
+  const schema = name === 'evIncDFeMDFe' ? 'evInclusaoDFeMDFe' : name;
+  if (requireTool(XMLLINT, 'xmllint', 'libxml2-utils')) {
+    expect(xmllintValidate(detalhe, path.join(SCHEMAS, f.dir, `${schema}_${f.versao}.xsd`))).toMatchObject({ ok: true });
+  }
+}
