@@ -1,8 +1,10 @@
-import PDFDocument from 'pdfkit';
-import bwipjs from 'bwip-js';
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
-import { cep, dateTime, decimal, document, groupedKey, money, phone, printableText } from './format';
 import { qrCodeText } from '@frete/domain';
+import {
+  BAND_H, BOTTOM, COMPACT_HEADER_H, CONTENT_TOP, CW, GAP, LABEL, PdfLayout, ROW_H, TEXT_LINE_H, TEXT_SIZE, VALUE, X0,
+  code128Png, gridFlow, paginate, qrCodePng, renderPdf, textFlow,
+} from '../pdf/layout';
+import { cep, dateTime, decimal, document, groupedKey, money, phone, printableText } from './format';
 
 /**
  * The DACTE (Documento Auxiliar do CT-e), portrait A4, laid out like the model of the CT-e manual: delivery receipt,
@@ -10,11 +12,8 @@ import { qrCodeText } from '@frete/domain';
  * date, authorization protocol), type of CT-e and service, taker, CFOP, start and end of the service, the five
  * parties, cargo, components of the service value, ICMS, originating documents, observations, modal data and the
  * reserved boxes. Whatever does not fit on the first sheet (documents, observations, components, quantities) goes
- * on continuation sheets with a compact header, numbered in "FL n/N".
- *
- * Fonts are pdfkit's standard Helvetica (WinAnsi): accented Portuguese prints as is, other characters are reduced
- * by `printableText`. Text is placed line by line at computed positions (never through pdfkit's line wrapper), so
- * the layout never adds pages by itself.
+ * on continuation sheets with a compact header, numbered in "FL n/N". The drawing primitives (boxes, bands, fitted
+ * text) are shared with the DAMDFE in `../pdf/layout`.
  */
 
 export interface DacteOptions {
@@ -23,17 +22,6 @@ export interface DacteOptions {
   /** The CT-e was cancelled: each sheet gets the "CANCELADO" marking. */
   cancelado?: boolean;
 }
-
-const PAGE_W = 595.28;
-const X0 = 12;
-const CW = 571;
-const TOP = 10;
-const BOTTOM = 832;
-const GAP = 3;
-const BAND_H = 9;
-const ROW_H = 8.5;
-const LABEL = 5.5;
-const VALUE = 7.5;
 
 const TIPO_CTE: Record<number, string> = { 0: 'NORMAL', 1: 'COMPLEMENTO DE VALORES', 2: 'ANULAÇÃO', 3: 'SUBSTITUTO' };
 const TIPO_SERVICO: Record<number, string> = {
@@ -57,9 +45,6 @@ const CST: Record<string, string> = {
   '90': '90 - ICMS OUTROS',
 };
 
-type Font = 'Helvetica' | 'Helvetica-Bold';
-type Align = 'left' | 'center' | 'right';
-
 interface DocRow {
   tipo: string;
   emitente: string;
@@ -68,13 +53,6 @@ interface DocRow {
 
 /** A run of content that continues on the continuation sheets. */
 type Continuation = { kind: 'docs'; title: string; rows: DocRow[] } | { kind: 'text'; title: string; lines: string[] };
-
-interface Placed {
-  block: Continuation;
-  from: number;
-  to: number;
-  y: number;
-}
 
 function icmsSituacao(icms: CteLido['icms']): string {
   if (!icms) return '';
@@ -105,145 +83,27 @@ function observationText(cte: CteLido): string[] {
   return parts.filter((p) => p.length > 0);
 }
 
-async function code128(key: string): Promise<Buffer> {
-  return bwipjs.toBuffer({ bcid: 'code128', text: key, scale: 3, height: 12, includetext: false, paddingwidth: 0, paddingheight: 0 });
-}
-
-async function qrPng(text: string): Promise<Buffer> {
-  return bwipjs.toBuffer({ bcid: 'qrcode', text, scale: 4, eclevel: 'M', paddingwidth: 0, paddingheight: 0 } as bwipjs.RenderOptions);
-}
-
 /** Draws one DACTE into a pdfkit document. */
-class DacteWriter {
+class DacteWriter extends PdfLayout {
   private readonly sandbox: boolean;
   private page = 0;
 
   constructor(
-    private readonly doc: PDFKit.PDFDocument,
+    doc: PDFKit.PDFDocument,
     private readonly cte: CteLido,
     private readonly options: DacteOptions,
     private readonly barcode: Buffer,
     private readonly qr: Buffer | null,
   ) {
+    super(doc);
     this.sandbox = options.environment === 'homologacao' || cte.ambiente === 'homologacao';
-  }
-
-  // ---- primitives --------------------------------------------------------------------------------------------
-
-  private width(text: string, font: Font, size: number): number {
-    return this.doc.font(font).fontSize(size).widthOfString(text);
-  }
-
-  /** Shrinks the size down to `min` to fit `width`, then cuts the text with an ellipsis. */
-  private fit(text: string, width: number, font: Font, size: number, min = Math.min(size, 5)): { text: string; size: number } {
-    let s = size;
-    while (s > min && this.width(text, font, s) > width) s = Math.max(min, s - 0.5);
-    if (this.width(text, font, s) <= width) return { text, size: s };
-    let cut = text;
-    while (cut.length > 0 && this.width(`${cut}…`, font, s) > width) cut = cut.slice(0, -1);
-    return { text: cut.length > 0 ? `${cut.trimEnd()}…` : '', size: s };
-  }
-
-  /** One line of text, fitted into `width`, its top at `y`. */
-  private line(text: string | null | undefined, x: number, y: number, width: number, o: { font?: Font; size?: number; align?: Align; min?: number } = {}) {
-    const font = o.font ?? 'Helvetica';
-    const value = printableText(text);
-    if (!value || width <= 0) return;
-    const f = this.fit(value, width, font, o.size ?? VALUE, o.min);
-    const w = this.width(f.text, font, f.size);
-    const dx = o.align === 'center' ? (width - w) / 2 : o.align === 'right' ? width - w : 0;
-    this.doc.font(font).fontSize(f.size).text(f.text, x + dx, y, { lineBreak: false });
-  }
-
-  /** Words into lines of at most `width`; a word longer than a line is split. */
-  private wrap(text: string, width: number, font: Font, size: number): string[] {
-    const lines: string[] = [];
-    let current = '';
-    for (const word of printableText(text).split(' ').filter(Boolean)) {
-      const candidate = current ? `${current} ${word}` : word;
-      if (this.width(candidate, font, size) <= width) {
-        current = candidate;
-        continue;
-      }
-      if (current) lines.push(current);
-      current = word;
-      while (this.width(current, font, size) > width && current.length > 1) {
-        let n = current.length - 1;
-        while (n > 1 && this.width(current.slice(0, n), font, size) > width) n--;
-        lines.push(current.slice(0, n));
-        current = current.slice(n);
-      }
-    }
-    if (current) lines.push(current);
-    return lines;
-  }
-
-  /** At most `max` lines; when the text is longer, the last line ends with an ellipsis. */
-  private wrapAtMost(text: string, width: number, font: Font, size: number, max: number): string[] {
-    const lines = this.wrap(text, width, font, size);
-    if (lines.length <= max) return lines;
-    const last = this.fit(`${lines[max - 1]} ${lines[max]}`, width, font, size, size).text;
-    return [...lines.slice(0, max - 1), last.endsWith('…') ? last : `${last}…`];
-  }
-
-  private box(x: number, y: number, w: number, h: number) {
-    this.doc.lineWidth(0.5).strokeColor('black').rect(x, y, w, h).stroke();
-  }
-
-  private label(text: string, x: number, y: number, w: number, align: Align = 'left') {
-    this.line(text, x + 2, y + 1.5, w - 4, { font: 'Helvetica-Bold', size: LABEL, align, min: 4 });
-  }
-
-  /** A labelled box with one value, bottom-aligned. */
-  private field(x: number, y: number, w: number, h: number, label: string, value: string | null | undefined, o: { size?: number; bold?: boolean; align?: Align } = {}) {
-    this.box(x, y, w, h);
-    this.label(label, x, y, w);
-    const size = o.size ?? VALUE;
-    this.line(value, x + 2, y + h - size * 1.2 - 1.5, w - 4, { size, font: o.bold ? 'Helvetica-Bold' : 'Helvetica', align: o.align });
-  }
-
-  /** A small bold label followed by its value, on one line of a party box. */
-  private pair(label: string, value: string | null | undefined, x: number, y: number, w: number) {
-    this.line(label, x, y + 1.2, w, { font: 'Helvetica-Bold', size: LABEL });
-    const lw = this.width(printableText(label), 'Helvetica-Bold', LABEL) + 3;
-    this.line(value, x + lw, y, w - lw - 2, { size: 7 });
-  }
-
-  /** A grey title band across a section. */
-  private band(title: string, x: number, y: number, w: number) {
-    this.doc.save().rect(x, y, w, BAND_H).fillColor('#e4e4e4').fill().restore();
-    this.box(x, y, w, BAND_H);
-    this.doc.fillColor('black');
-    this.line(title, x + 2, y + 1.8, w - 4, { font: 'Helvetica-Bold', size: 6, align: 'center' });
   }
 
   // ---- sections ----------------------------------------------------------------------------------------------
 
-  /** The strip above everything: the sandbox and cancellation notices, in red. */
-  private strip() {
-    const notes = [
-      this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null,
-      this.options.cancelado ? 'CT-E CANCELADO' : null,
-    ].filter((n): n is string => n !== null);
-    if (notes.length === 0) return;
-    this.doc.fillColor('#c00000');
-    this.line(notes.join('   -   '), X0, TOP, CW, { font: 'Helvetica-Bold', size: 7.5, align: 'center' });
-    this.doc.fillColor('black');
-  }
-
-  /** Large diagonal markings across the sheet, under a light opacity so that the content stays readable. */
-  private watermarks() {
-    const marks: { text: string; size: number; cy: number }[] = [];
-    if (this.options.cancelado) marks.push({ text: 'CANCELADO', size: 80, cy: this.sandbox ? 330 : 430 });
-    if (this.sandbox) marks.push({ text: 'SEM VALOR FISCAL', size: 54, cy: this.options.cancelado ? 560 : 430 });
-    for (const m of marks) {
-      const w = this.width(m.text, 'Helvetica-Bold', m.size);
-      this.doc.save();
-      this.doc.translate(PAGE_W / 2, m.cy).rotate(-40);
-      this.doc.fillColor('#c00000').fillOpacity(0.16).font('Helvetica-Bold').fontSize(m.size).text(m.text, -w / 2, -m.size / 2, { lineBreak: false });
-      this.doc.restore();
-    }
-    this.doc.fillColor('black').fillOpacity(1);
+  private marks() {
+    this.notices([this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null, this.options.cancelado ? 'CT-E CANCELADO' : null]
+      .filter((n): n is string => n !== null));
   }
 
   private receipt(y: number): number {
@@ -480,36 +340,11 @@ class DacteWriter {
 
   /** The documents grid: two halves, each with type, issuer and number or key; `rows` lines tall. */
   private docsGrid(title: string, docs: DocRow[], y: number, rows: number, height?: number): number {
-    this.band(title, X0, y, CW);
-    const top = y + BAND_H;
-    const h = height !== undefined ? height - BAND_H : 8 + rows * ROW_H + 2;
-    const half = CW / 2;
-    this.box(X0, top, CW, h);
-    this.doc.lineWidth(0.5).moveTo(X0 + half, top).lineTo(X0 + half, top + h).stroke();
-    const cols = [34, 74];
-    for (let side = 0; side < 2; side++) {
-      const hx = X0 + side * half;
-      this.line('TIPO DOC', hx + 2, top + 1.5, cols[0]! - 2, { font: 'Helvetica-Bold', size: LABEL });
-      this.line('CNPJ/CPF EMITENTE', hx + cols[0]!, top + 1.5, cols[1]! - 2, { font: 'Helvetica-Bold', size: LABEL });
-      this.line('SÉRIE/NRO. DOCUMENTO OU CHAVE DE ACESSO', hx + cols[0]! + cols[1]!, top + 1.5, half - cols[0]! - cols[1]! - 2, { font: 'Helvetica-Bold', size: LABEL });
-    }
-    docs.forEach((d, i) => {
-      const hx = X0 + (i % 2) * half;
-      const ry = top + 8 + Math.floor(i / 2) * ROW_H;
-      this.line(d.tipo, hx + 2, ry, cols[0]! - 3, { size: 6.3 });
-      this.line(d.emitente, hx + cols[0]!, ry, cols[1]! - 3, { size: 6.3 });
-      this.line(d.documento, hx + cols[0]! + cols[1]!, ry, half - cols[0]! - cols[1]! - 3, { size: 6.3 });
+    return this.grid({
+      title, x: X0, y, w: CW, lines: rows, height, sides: 2,
+      columns: [{ label: 'TIPO DOC', width: 34 }, { label: 'CNPJ/CPF EMITENTE', width: 74 }, { label: 'SÉRIE/NRO. DOCUMENTO OU CHAVE DE ACESSO' }],
+      rows: docs.map((d) => [d.tipo, d.emitente, d.documento]),
     });
-    return top + h;
-  }
-
-  private textBox(title: string, lines: string[], y: number, rows: number): number {
-    this.band(title, X0, y, CW);
-    const top = y + BAND_H;
-    const h = rows * 7.6 + 4;
-    this.box(X0, top, CW, h);
-    lines.forEach((l, i) => this.line(l, X0 + 3, top + 2.5 + i * 7.6, CW - 6, { size: 6.5 }));
-    return top + h;
   }
 
   private modal(y: number): number {
@@ -536,57 +371,15 @@ class DacteWriter {
   /** The compact header of a continuation sheet. */
   private continuationHeader(y: number): number {
     const c = this.cte;
-    const h = 22;
-    this.box(X0, y, 230, 2 * h);
-    const name = this.wrapAtMost(c.emitente.nome ?? '', 222, 'Helvetica-Bold', 8, 2);
-    name.forEach((l, i) => this.line(l, X0 + 4, y + 6 + i * 9.5, 222, { font: 'Helvetica-Bold', size: 8, align: 'center' }));
-    this.line(`CNPJ/CPF: ${document(c.emitente.documento)}`, X0 + 4, y + 31, 222, { size: 6.5, align: 'center' });
-    this.box(X0 + 230, y, 90, 2 * h);
-    this.line('DACTE', X0 + 230, y + 8, 90, { font: 'Helvetica-Bold', size: 13, align: 'center' });
-    this.line('CONTINUAÇÃO', X0 + 230, y + 26, 90, { font: 'Helvetica-Bold', size: 7, align: 'center' });
-    const x = X0 + 320;
-    this.field(x, y, 40, h, 'MODELO', c.modelo, { align: 'center' });
-    this.field(x + 40, y, 40, h, 'SÉRIE', String(c.serie), { align: 'center' });
-    this.field(x + 80, y, 70, h, 'NÚMERO', String(c.numero), { align: 'center', bold: true });
-    this.sheetNumber(x + 150, y, 40, h);
-    this.field(x + 190, y, CW - 510, h, 'EMISSÃO', dateTime(c.data_emissao), { align: 'center' });
-    this.field(x, y + h, CW - 320, h, 'CHAVE DE ACESSO', groupedKey(c.chave), { bold: true, align: 'center' });
-    return y + 2 * h;
+    return this.compactHeader(y, {
+      title: 'DACTE', issuer: c.emitente.nome ?? '', issuerLine: `CNPJ/CPF: ${document(c.emitente.documento)}`,
+      modelo: c.modelo, serie: String(c.serie), numero: String(c.numero), emissao: dateTime(c.data_emissao), chave: c.chave,
+      sheet: (x, sy, w, h) => this.sheetNumber(x, sy, w, h),
+    });
   }
 
-  // ---- pagination ---------------------------------------------------------------------------------------------
-
-  private static blockHeight(b: Continuation, rows: number): number {
-    return b.kind === 'docs' ? BAND_H + 8 + Math.ceil(rows / 2) * ROW_H + 2 : BAND_H + rows * 7.6 + 4;
-  }
-
-  /** Lays the continuation blocks on sheets from `top` to BOTTOM, splitting a block across sheets when needed. */
-  private static paginate(blocks: Continuation[], top: number): Placed[][] {
-    const pages: Placed[][] = [];
-    let current: Placed[] = [];
-    let y = top;
-    for (const block of blocks) {
-      const total = block.kind === 'docs' ? block.rows.length : block.lines.length;
-      const perRow = block.kind === 'docs' ? 2 : 1;
-      let from = 0;
-      while (from < total) {
-        const free = BOTTOM - y - DacteWriter.blockHeight(block, 0);
-        const lineH = block.kind === 'docs' ? ROW_H : 7.6;
-        const fit = Math.floor(free / lineH) * perRow;
-        if (fit < perRow) {
-          pages.push(current);
-          current = [];
-          y = top;
-          continue;
-        }
-        const to = Math.min(total, from + fit);
-        current.push({ block, from, to, y });
-        y += DacteWriter.blockHeight(block, to - from) + GAP;
-        from = to;
-      }
-    }
-    if (current.length > 0) pages.push(current);
-    return pages;
+  private static metrics(b: Continuation) {
+    return b.kind === 'docs' ? gridFlow(b.rows.length, 2) : textFlow(b.lines.length);
   }
 
   // ---- the document -------------------------------------------------------------------------------------------
@@ -598,8 +391,8 @@ class DacteWriter {
     // Sheet 1, top to bottom; the documents take the room left between the taxes and the observations.
     doc.addPage({ size: 'A4', margin: 0 });
     this.page = 1;
-    this.strip();
-    let y = this.receipt(TOP + 10);
+    this.marks();
+    let y = this.receipt(CONTENT_TOP);
     y = this.header(y) + GAP;
     y = this.parties(y) + GAP;
     y = this.cargo(y) + GAP;
@@ -609,12 +402,12 @@ class DacteWriter {
     const reservedH = 26;
     const modalH = BAND_H + 20;
     const obsRows = 5;
-    const obsH = BAND_H + obsRows * 7.6 + 4;
+    const obsH = BAND_H + obsRows * TEXT_LINE_H + 4;
     const obsTop = BOTTOM - reservedH - GAP - modalH - GAP - obsH;
     const docRowsFit = Math.max(1, Math.floor((obsTop - GAP - docsTop - BAND_H - 8 - 2) / ROW_H));
 
     const docs = documentRows(c);
-    const obsLines = observationText(c).flatMap((p) => this.wrap(p, CW - 6, 'Helvetica', 6.5));
+    const obsLines = observationText(c).flatMap((p) => this.wrap(p, CW - 6, 'Helvetica', TEXT_SIZE));
     const shownComponents = DacteWriter.COMP_COLS * DacteWriter.COMP_MAX_ROWS;
     const extraComponents = c.componentes.slice(shownComponents).map((k) => printableText(`${k.nome}: ${money(k.valor_centavos)}`));
     const extraQuantities = (c.carga?.quantidades ?? []).slice(DacteWriter.QTY_SLOTS)
@@ -627,7 +420,7 @@ class DacteWriter {
     if (extraComponents.length > 0) blocks.push({ kind: 'text', title: 'COMPONENTES DO VALOR DA PRESTAÇÃO DO SERVIÇO (CONTINUAÇÃO)', lines: extraComponents });
     if (extraQuantities.length > 0) blocks.push({ kind: 'text', title: 'QUANTIDADES DA CARGA (CONTINUAÇÃO)', lines: extraQuantities });
     if (obsFirst.length < obsLines.length) blocks.push({ kind: 'text', title: 'OBSERVAÇÕES (CONTINUAÇÃO)', lines: obsLines.slice(obsFirst.length) });
-    const continuation = DacteWriter.paginate(blocks, TOP + 10 + 44 + GAP);
+    const continuation = paginate(blocks, DacteWriter.metrics, CONTENT_TOP + COMPACT_HEADER_H + GAP);
     const pages = 1 + continuation.length;
 
     this.docsGrid(`DOCUMENTOS ORIGINÁRIOS${docsFirst.length < docs.length ? ' (CONTINUA NA FOLHA 2)' : ''}`, docsFirst, docsTop, docRowsFit, obsTop - GAP - docsTop);
@@ -635,18 +428,18 @@ class DacteWriter {
     y = this.textBox('OBSERVAÇÕES', obsShown, obsTop, obsRows) + GAP;
     y = this.modal(y) + GAP;
     this.reserved(y, reservedH);
-    this.watermarks();
+    this.watermarks(this.options.cancelado ? 'CANCELADO' : null, this.sandbox);
 
     for (const placed of continuation) {
       doc.addPage({ size: 'A4', margin: 0 });
       this.page++;
-      this.strip();
-      this.continuationHeader(TOP + 10);
+      this.marks();
+      this.continuationHeader(CONTENT_TOP);
       for (const p of placed) {
         if (p.block.kind === 'docs') this.docsGrid(p.block.title, p.block.rows.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / 2));
         else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
       }
-      this.watermarks();
+      this.watermarks(this.options.cancelado ? 'CANCELADO' : null, this.sandbox);
     }
 
     // "FL n/N" on every sheet, now that N is known (the document buffers its pages).
@@ -660,22 +453,9 @@ class DacteWriter {
 /** The DACTE of a CT-e as a PDF. */
 export async function renderDacte(cte: CteLido, options: DacteOptions): Promise<Buffer> {
   const qrText = qrCodeText(cte);
-  const [barcode, qr] = await Promise.all([code128(cte.chave), qrText ? qrPng(qrText) : Promise.resolve(null)]);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 0,
-    autoFirstPage: false,
-    bufferPages: true,
-    info: { Title: `DACTE ${cte.chave}`, Subject: `CT-e ${cte.serie}/${cte.numero}`, Creator: 'frete-fiscal', Producer: 'frete-fiscal' },
-  });
-  const done = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  new DacteWriter(doc, cte, options, barcode, qr).draw();
-  doc.flushPages();
-  doc.end();
-  return done;
+  const [barcode, qr] = await Promise.all([code128Png(cte.chave), qrText ? qrCodePng(qrText) : Promise.resolve(null)]);
+  return renderPdf(
+    { Title: `DACTE ${cte.chave}`, Subject: `CT-e ${cte.serie}/${cte.numero}` },
+    (doc) => new DacteWriter(doc, cte, options, barcode, qr).draw(),
+  );
 }
