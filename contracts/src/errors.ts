@@ -85,6 +85,87 @@ export const ErrorCodes = {
   mdfe_nao_autorizado: 422,
   /** The MDF-e was already issued (or is closed/cancelled): there is nothing to issue. */
   mdfe_nao_editavel: 422,
+  // counter-CT-e (single and batch); the row codes are also `error.code` of a batch row
+  /** `POST /fiscal/cte/contra` refused for the document's own reason; `error.details.reason` names it. */
+  contra_cte_invalido: 422,
+  /** The contractor's CT-e is not in the subcontractor's inbox (batch rule 1). */
+  cte_nao_recebido: 422,
+  cte_proprio: 422,
+  redespacho_exige_rota: 422,
+  origem_incompativel_com_tipo: 422,
+  origem_ja_subcontratada_1a1: 422,
+  origem_ja_subcontratada_em_pernas: 422,
+  /** Ruling 8: an origin whose payout was already paid cannot become legs. */
+  origem_ja_paga: 422,
+  /** A row whose key is already subcontracted in the same mode (`duplicated`, with the existing counter_cte_id). */
+  duplicated: 422,
+  /** The authority refused the counter-CT-e (`error.message` carries cStat and motivo). */
+  cte_rejeitado: 422,
+  /** Neither `valor_frete` nor a pricing rule in the fiscal configuration gives the counter-CT-e's value. */
+  valor_frete_indefinido: 422,
+  lote_nao_encontrado: 404,
+  /** A batch that breaks a rule checked before anything is created (rules 2, 3, 5): `error.details.fields` names each place. */
+  lote_invalido: 422,
+  // driver payout installments (parcelas de repasse)
+  /** The document was not scanned (bipagem) yet: its installments do not exist. */
+  parcelas_nao_geradas: 422,
+  /** The document has no installment at that position (a whole-document bucket has only one). */
+  parcela_nao_encontrada: 422,
+  parcela_ja_liberada: 422,
+  /** Payment ordered for an installment that was not released. */
+  parcela_nao_liberada: 422,
+  /** The installment already has a payment order, settled or not. */
+  parcela_ja_paga: 422,
+  /** The counter-CT-e was cancelled and this unpaid installment with it. */
+  parcela_cancelada: 422,
+  /** A driver-app report (scan, completion, accountability) about a cancelled counter-CT-e. */
+  documento_cancelado: 422,
+  // CIOT (simulated in the sandbox; production without a provider: ruling 7)
+  /** `POST /fiscal/ciot` not transmitted: the contracted party is not the company, the profile is not covered, or no provider. `error.details.ciot.id`. */
+  declaracao_bloqueada: 422,
+  /** The CIOT provider refused the declaration; `error.details.ciot.id` and the stored `motivo`. */
+  declaracao_recusada: 422,
+  /** No CIOT operation with that id for the company (also another company's, or a malformed id), or the CT-e has none. */
+  ciot_nao_encontrado: 404,
+  /** The CT-e already has a CIOT operation in force or without verdict (`error.details.ciot.id`): cancel it first. */
+  ciot_ja_emitido: 422,
+  /** What the CT-e and the body give is not enough for a CIOT; `error.details.pendencias` lists it (as `ciot/validacao`). */
+  ciot_com_pendencias: 422,
+  /** The CT-e cannot carry a CIOT (not road transport, or not a normal CT-e). */
+  ciot_cte_incompativel: 422,
+  /** The act needs a registered CIOT: this operation is still `sent`, or was refused or blocked. */
+  ciot_nao_registrado: 422,
+  ciot_cancelado: 422,
+  /** The CIOT was closed (encerramento): no cancellation, rectification or closing after it. */
+  ciot_encerrado: 422,
+  /** Cancellation after the trip started (reported with `inicio-viagem`, or an authorized MDF-e carries the CT-e). */
+  ciot_viagem_iniciada: 422,
+  /** Rectification of a full-load (lotação) CIOT, which the regulator does not allow. */
+  ciot_retificacao_vedada: 422,
+  /** The CIOT provider refused a cancellation, rectification or closing; `error.details.motivo`. */
+  ciot_operacao_recusada: 422,
+  // toll pass (vale-pedágio) and operational account (scope `operacao`)
+  /** The operational account's balance does not cover the toll pass (toll + fee): nothing was debited. */
+  saldo_insuficiente: 422,
+  /** A `referencia` (credit) or `referencia_externa` (toll pass) already used by the company for something else. */
+  referencia_em_uso: 422,
+  /** The route crosses no toll plaza for the category: there is no toll pass to buy. */
+  rota_sem_pracas: 422,
+  /** Cancellation at or after 3 hours from the issue (the service clock). */
+  cancelamento_fora_do_prazo: 422,
+  /** Cancellation after the first toll plaza passage. */
+  passagem_registrada: 422,
+  /** The toll pass is already cancelled (and refunded): cancelling or passing again is refused. */
+  vale_pedagio_ja_cancelado: 422,
+  /** A passage reported at a plaza that is not on the toll pass. */
+  praca_fora_do_vale: 422,
+  // registrations and regulator queries (scopes `cadastros`, `consultas`)
+  /** An invitation the rules refuse: the company's own CNPJ. */
+  convite_invalido: 422,
+  /** The invited CNPJ is already a carrier customer of the product. */
+  transportadora_ja_cadastrada: 422,
+  /** The PIX directory has no such key. */
+  chave_pix_nao_encontrada: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

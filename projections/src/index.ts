@@ -13,6 +13,12 @@ import { veiculoProjector } from './veiculo/projector';
 import { motoristaProjector } from './motorista/projector';
 import { regraTributacaoProjector } from './regra-tributacao/projector';
 import { mdfeProjector } from './mdfe/projector';
+import { ciotProjector } from './ciot/projector';
+import { repasseProjector } from './repasse/projector';
+import { loteProjector } from './lote/projector';
+import { contaOperacionalProjector } from './conta-operacional/projector';
+import { valePedagioProjector } from './vale-pedagio/projector';
+import { conviteProjector } from './cadastros/projector';
 
 export * from './projector';
 export * from './migrations';
@@ -34,6 +40,12 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   veiculoProjector,
   motoristaProjector,
   mdfeProjector,
+  ciotProjector,
+  repasseProjector,
+  loteProjector,
+  contaOperacionalProjector,
+  valePedagioProjector,
+  conviteProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -55,3 +67,14 @@ export { regraTributacaoProjector };
 export * from './list-query';
 export * from './mdfe/queries';
 export { mdfeProjector };
+export * from './ciot/queries';
+export { ciotProjector };
+export * from './repasse/queries';
+export { repasseProjector };
+export * from './lote/queries';
+export { loteProjector };
+export * from './conta-operacional/queries';
+export * from './vale-pedagio/queries';
+export { contaOperacionalProjector, valePedagioProjector };
+export * from './cadastros/queries';
+export { conviteProjector };

@@ -263,6 +263,16 @@ describe('CT-e rejections', () => {
     autorizado(await autoridade.autorizarCte(cteAssinado({ cnpj: filial }).xml));
   });
 
+  it('previous documents (G059–G063): 521 without docAnt for subcontracting, 747 with docAnt on a normal service, 745 for another taker', async () => {
+    autorizado(await autoridade.autorizarCte(cteAssinado({ numero: 9101, tpServ: '1' }).xml));
+    const semDocAnt = cteAssinado({ numero: 9102, tpServ: '1', alterar: (x) => x.replace(/<docAnt>.*<\/docAnt>/, '') });
+    expect(await autoridade.autorizarCte(semDocAnt.xml)).toEqual(rejeitado(521));
+    const normalComDocAnt = cteAssinado({ numero: 9103, tpServ: '1', alterar: (x) => x.replace('<tpServ>1</tpServ>', '<tpServ>0</tpServ>') });
+    expect(await autoridade.autorizarCte(normalComDocAnt.xml)).toEqual(rejeitado(747));
+    const outroTomador = cteAssinado({ numero: 9104, tpServ: '2', alterar: (x) => x.replace('<toma3><toma>0</toma></toma3>', '<toma3><toma>3</toma></toma3>') });
+    expect(await autoridade.autorizarCte(outroTomador.xml)).toEqual(rejeitado(745));
+  });
+
   it('252 for the production environment', async () => {
     expect(await autoridade.autorizarCte(cteAssinado({ tpAmb: '1' }).xml)).toEqual(
       rejeitado(252, 'Rejeição: Ambiente informado diverge do Ambiente de recebimento'),

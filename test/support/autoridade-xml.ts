@@ -53,6 +53,9 @@ export interface CteOpcoes {
   alterar?: (xml: string) => string;
 }
 
+/** The sample's sender, its taker (toma3 0). */
+const TOMADOR = '45997418000153';
+
 export const codigoDe = (numero: number) => String(40_000_000 + ((numero * 7919) % 9_999_999)).padStart(8, '0');
 
 /** An unsigned CT-e and its key. */
@@ -70,6 +73,12 @@ export function cteXml(o: CteOpcoes): { chave: string; xml: string } {
     .replace('<tpAmb>2</tpAmb>', `<tpAmb>${o.tpAmb ?? '2'}</tpAmb>`)
     .replace(`<emit><CNPJ>${EMITENTE}</CNPJ>`, `<emit><CNPJ>${cnpj}</CNPJ>`);
   if (o.tpServ) xml = xml.replace('<tpServ>0</tpServ>', `<tpServ>${o.tpServ}</tpServ>`);
+  if (o.tpServ && o.tpServ !== '0') {
+    // Subcontracting and redispatch reference the taker's CT-e (G059, G062, G063): the taker here is the sender.
+    const anterior = chaveDe({ numero: o.numero, codigo: codigoDe(o.numero + 1), serie: 1, cnpj: TOMADOR });
+    xml = xml.replace('</infDoc>', `</infDoc><docAnt><emiDocAnt><CNPJ>${TOMADOR}</CNPJ><IE>0960000029</IE><UF>RS</UF><xNome>REMETENTE</xNome>` +
+      `<idDocAnt><idDocAntEle><chCTe>${anterior}</chCTe></idDocAntEle></idDocAnt></emiDocAnt></docAnt>`);
+  }
   if (o.xObs !== undefined) xml = xml.replace('</ide>', `</ide><compl><xObs>${o.xObs}</xObs></compl>`);
   if (o.tpCTe === '1') {
     xml = xml

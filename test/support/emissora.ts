@@ -1,3 +1,4 @@
+import { type Scope } from '@frete/contracts';
 import { type ApiResponse, type TestApp, type TestCarrier } from './app';
 import { makeA1 } from './certificates';
 import { nfeKey } from './cte-xml';
@@ -19,8 +20,8 @@ export const rascunhoEmitivel = (observacoes = 'ENTREGAR NA DOCA 2') => ({
 });
 
 /** A carrier ready to issue: fiscal configuration (series 1), an A1 certificate, and the SP→RJ tax rule. */
-export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA'): Promise<TestCarrier> {
-  const c = await app.carrier({ name });
+export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA', scopes: Scope[] = ['fiscal']): Promise<TestCarrier> {
+  const c = await app.carrier({ name, scopes });
   const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
     inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
     endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },

@@ -13,6 +13,7 @@ export const ConfiguracaoAtualizada = Type.Object({
     serie_cte: Type.Optional(Nullable(Type.Integer())),
     serie_mdfe: Type.Optional(Nullable(Type.Integer())),
     endereco: Type.Optional(Nullable(Endereco)),
+    percentual_frete_contra_cte: Type.Optional(Nullable(Type.Number())),
   }),
 });
 export type ConfiguracaoAtualizada = Static<typeof ConfiguracaoAtualizada>;

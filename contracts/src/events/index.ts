@@ -9,15 +9,28 @@ import {
   CteAutorizado, CteDenegado, CteEmissaoSolicitada, CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado,
   CteRejeitado, CteRepassado, CteResultadoPendente, CteXmlAssinado,
 } from './cte';
+import { CteContraCteCriado } from './contra-cte';
+import { SubcontratacaoLiberada, SubcontratacaoPaga, SubcontratacaoReservada } from './subcontratacao';
+import { LoteCriado, LoteLinhaProcessada } from './lote';
 import { CteEventoPendente, CteEventoRegistrado, CteEventoRejeitado, CteEventoSolicitado } from './cte-eventos';
 import { NumeracaoCteReservada } from './numeracao-cte';
+import { ContaOperacionalCreditoRegistrado, ContaOperacionalDebitoRegistrado, ContaOperacionalEstornoRegistrado } from './conta-operacional';
+import { ValePedagioCancelado, ValePedagioEmitido, ValePedagioPassagemRegistrada } from './vale-pedagio';
+import {
+  RepasseConclusaoRegistrada, RepasseDocumentoCancelado, RepasseDocumentoRegistrado, RepassePagamentoSolicitado, RepasseParcelaLiberada,
+  RepasseParcelaPaga, RepasseParcelasGeradas, RepassePrestacaoContasRegistrada, RepasseRegistroFalhou,
+} from './repasse';
 import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
+import { ConviteEnviado, ConviteExpirado } from './convite';
 import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
 import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
 import {
   MdfeAutorizado, MdfeCriado, MdfeEmissaoSolicitada, MdfeEventoPendente, MdfeEventoRegistrado, MdfeEventoRejeitado, MdfeRejeitado,
   MdfeResultadoPendente, MdfeXmlAssinado, NumeracaoMdfeReservada,
 } from './mdfe';
+import {
+  CiotBloqueada, CiotCancelada, CiotDeclarada, CiotEncerrada, CiotPendente, CiotRecusada, CiotRegistrada, CiotRetificada, CiotViagemIniciada,
+} from './ciot';
 
 export * from './metadata';
 export * from './recorded';
@@ -31,11 +44,19 @@ export * from './cte-lido';
 export * from './cte-subcontratacao';
 export * from './cte';
 export * from './cte-eventos';
+export * from './contra-cte';
+export * from './subcontratacao';
+export * from './lote';
 export * from './numeracao-cte';
+export * from './repasse';
 export * from './veiculo';
+export * from './convite';
 export * from './motorista';
 export * from './regra-tributacao';
 export * from './mdfe';
+export * from './ciot';
+export * from './conta-operacional';
+export * from './vale-pedagio';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -69,6 +90,12 @@ export const EventCatalog = {
   'cte.rejeitado': { version: 1, schema: CteRejeitado },
   'cte.denegado': { version: 1, schema: CteDenegado },
   'cte.resultado_pendente': { version: 1, schema: CteResultadoPendente },
+  'cte.contra_cte_criado': { version: 1, schema: CteContraCteCriado },
+  'subcontratacao.reservada': { version: 1, schema: SubcontratacaoReservada },
+  'subcontratacao.liberada': { version: 1, schema: SubcontratacaoLiberada },
+  'subcontratacao.paga': { version: 1, schema: SubcontratacaoPaga },
+  'lote.criado': { version: 1, schema: LoteCriado },
+  'lote.linha_processada': { version: 1, schema: LoteLinhaProcessada },
   'cte.evento_solicitado': { version: 1, schema: CteEventoSolicitado },
   'cte.evento_registrado': { version: 1, schema: CteEventoRegistrado },
   'cte.evento_rejeitado': { version: 1, schema: CteEventoRejeitado },
@@ -93,6 +120,32 @@ export const EventCatalog = {
   'mdfe.evento_registrado': { version: 1, schema: MdfeEventoRegistrado },
   'mdfe.evento_rejeitado': { version: 1, schema: MdfeEventoRejeitado },
   'numeracao_mdfe.reservada': { version: 1, schema: NumeracaoMdfeReservada },
+  'ciot.declarada': { version: 1, schema: CiotDeclarada },
+  'ciot.bloqueada': { version: 1, schema: CiotBloqueada },
+  'ciot.pendente': { version: 1, schema: CiotPendente },
+  'ciot.registrada': { version: 1, schema: CiotRegistrada },
+  'ciot.recusada': { version: 1, schema: CiotRecusada },
+  'ciot.viagem_iniciada': { version: 1, schema: CiotViagemIniciada },
+  'ciot.cancelada': { version: 1, schema: CiotCancelada },
+  'ciot.retificada': { version: 1, schema: CiotRetificada },
+  'ciot.encerrada': { version: 1, schema: CiotEncerrada },
+  'conta_operacional.credito_registrado': { version: 1, schema: ContaOperacionalCreditoRegistrado },
+  'conta_operacional.debito_registrado': { version: 1, schema: ContaOperacionalDebitoRegistrado },
+  'conta_operacional.estorno_registrado': { version: 1, schema: ContaOperacionalEstornoRegistrado },
+  'vale_pedagio.emitido': { version: 1, schema: ValePedagioEmitido },
+  'vale_pedagio.passagem_registrada': { version: 1, schema: ValePedagioPassagemRegistrada },
+  'vale_pedagio.cancelado': { version: 1, schema: ValePedagioCancelado },
+  'repasse.documento_registrado': { version: 1, schema: RepasseDocumentoRegistrado },
+  'repasse.registro_falhou': { version: 1, schema: RepasseRegistroFalhou },
+  'repasse.parcelas_geradas': { version: 1, schema: RepasseParcelasGeradas },
+  'repasse.conclusao_registrada': { version: 1, schema: RepasseConclusaoRegistrada },
+  'repasse.prestacao_contas_registrada': { version: 1, schema: RepassePrestacaoContasRegistrada },
+  'repasse.parcela_liberada': { version: 1, schema: RepasseParcelaLiberada },
+  'repasse.pagamento_solicitado': { version: 1, schema: RepassePagamentoSolicitado },
+  'repasse.parcela_paga': { version: 1, schema: RepasseParcelaPaga },
+  'repasse.documento_cancelado': { version: 1, schema: RepasseDocumentoCancelado },
+  'convite.enviado': { version: 1, schema: ConviteEnviado },
+  'convite.expirado': { version: 1, schema: ConviteExpirado },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

@@ -34,6 +34,15 @@ export const InscricaoEstadual = Type.String({
 export const Rntrc = Type.String({ pattern: '^[0-9]{8}$', description: 'RNTRC, 8 digits' });
 export const Serie = Type.Integer({ minimum: 0, maximum: 999 });
 
+/**
+ * The carrier's pricing rule for counter-CT-e: when `POST /fiscal/cte/contra` omits `valor_frete`, the suggested
+ * value is this share of the contractor's vTPrest, rounded half up to the cent.
+ */
+export const PercentualFreteContraCte = Type.Number({
+  exclusiveMinimum: 0, maximum: 100, multipleOf: 0.01,
+  description: 'Pricing rule: percentage of the contractor\'s freight (vTPrest) suggested as the counter-CT-e\'s value when `valor_frete` is omitted',
+});
+
 /** `PUT /fiscal/configuracao`: only supplied fields change; null clears a field. */
 export const FiscalConfigurationUpdate = Type.Object(
   {
@@ -43,6 +52,7 @@ export const FiscalConfigurationUpdate = Type.Object(
     serie_cte: Type.Optional(nullable(Serie)),
     serie_mdfe: Type.Optional(nullable(Serie)),
     endereco: Type.Optional(nullable(Endereco)),
+    percentual_frete_contra_cte: Type.Optional(nullable(PercentualFreteContraCte)),
   },
   { additionalProperties: false, $id: 'FiscalConfigurationUpdate' },
 );
@@ -58,6 +68,7 @@ export const FiscalConfiguration = Type.Object(
     serie_cte: nullable(Type.Integer()),
     serie_mdfe: nullable(Type.Integer()),
     endereco: nullable(Endereco),
+    percentual_frete_contra_cte: nullable(PercentualFreteContraCte),
     completa: Type.Boolean({ description: 'True when every field a CT-e issue needs is filled' }),
     pendencias: Type.Array(Type.String(), { description: 'Fields still missing for issuing' }),
     atualizado_em: nullable(Type.String({ format: 'date-time' })),

@@ -9,20 +9,34 @@ export const CteDocumento = Type.Object(cteDocumentFields(true), { $id: 'CteDocu
 /** The same, parties without addresses, as lists show it. */
 export const CteDocumentoResumo = Type.Object(cteDocumentFields(false), { $id: 'CteDocumentoResumo' });
 
+const ContraCteView = Type.Object({
+  chave_original: Type.String({ description: 'The contractor\'s CT-e, referenced in docAnt' }),
+  contratante_cnpj: Type.String(),
+  modo: Type.Union([Type.Literal('1a1'), Type.Literal('pernas')]),
+  tipo_servico: Type.Integer({ minimum: 1, maximum: 3 }),
+  lote_id: Type.Union([Type.Null(), Type.String()]),
+  documento_financeiro: Type.Union([Type.Null(), Type.String({ description: 'A leg\'s financial document, `ROUTE:<key>:<start IBGE>:<end IBGE>`' })]),
+  motorista_cpf: Type.String(),
+  placa: Type.String(),
+  valor: Type.Number({ description: 'vTPrest = vRec, and the driver\'s payout for it' }),
+});
+
 const cteFields = {
   id: Type.String({ format: 'uuid', description: 'cte_uuid' }),
   access_key: Type.Union([Type.Null(), Type.String()], { description: 'Access key, once the CT-e has one (null for a draft)' }),
   service_type: Type.Integer({ description: 'ide/tpServ' }),
   environment: Environment,
   situacao: Type.Ref(CteSituation),
-  origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido')], {
-    description: '`emissao`: drafted and issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier',
+  origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido'), Type.Literal('contra_cte')], {
+    description: '`emissao`: drafted and issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier; ' +
+      '`contra_cte`: a counter-CT-e made here of a contractor\'s CT-e (POST /fiscal/cte/contra or a batch row)',
   }),
   received_count: Type.Integer({ description: 'Deliveries through POST /fiscal/cte-emitidos (0 for a document drafted here)' }),
   handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   rascunho: Type.Union([Type.Null(), Type.Ref(CteDraftInput)], { description: 'The editable data (`CteDraftInput`) of a CT-e drafted here' }),
+  contra_cte: Type.Union([Type.Null(), ContraCteView], { description: 'For a counter-CT-e: the contractor\'s CT-e it stands against, its batch row, driver and value' }),
 };
 
 /** An own CT-e: a draft, a document in issue, or an authorized one (issued here or delivered by the carrier). */

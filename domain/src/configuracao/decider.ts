@@ -11,11 +11,15 @@ export interface ConfiguracaoState {
   serie_cte: number | null;
   serie_mdfe: number | null;
   endereco: Endereco | null;
+  /** The pricing rule of counter-CT-e (see the contract's PercentualFreteContraCte); optional for issuing. */
+  percentual_frete_contra_cte: number | null;
 }
 
 export type ConfiguracaoCommand = { type: 'AtualizarConfiguracao'; company_id: string; changes: FiscalConfigurationUpdate };
 
-const FIELDS = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'endereco'] as const;
+const FIELDS = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'endereco', 'percentual_frete_contra_cte'] as const;
+/** What a CT-e issue does not need. */
+const OPCIONAIS: readonly string[] = ['serie_mdfe', 'percentual_frete_contra_cte'];
 
 /**
  * Series 890–899 are the tax authority's (CT-e avulso) and 900–999 are reserved for contingency and for
@@ -33,6 +37,7 @@ export const configuracaoDecider: Decider<ConfiguracaoCommand, ConfiguracaoState
     serie_cte: null,
     serie_mdfe: null,
     endereco: null,
+    percentual_frete_contra_cte: null,
   },
   decide(command, state) {
     const input = command.changes;
@@ -72,4 +77,4 @@ const canonicalEndereco = (endereco: Endereco): Endereco => {
 
 /** Fields a CT-e issue needs that are still empty. */
 export const pendenciasConfiguracao = (state: ConfiguracaoState): string[] =>
-  FIELDS.filter((f) => f !== 'serie_mdfe' && state[f] === null);
+  FIELDS.filter((f) => !OPCIONAIS.includes(f) && state[f] === null);

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type CteDraftInput, type CteLido, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
+import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
@@ -11,6 +11,7 @@ export type CteEvent =
   | DomainEventOf<'cte.emitido_reenviado'>
   | DomainEventOf<'cte.repassado'>
   | DomainEventOf<'cte.rascunho_criado'>
+  | DomainEventOf<'cte.contra_cte_criado'>
   | DomainEventOf<'cte.rascunho_alterado'>
   | DomainEventOf<'cte.emissao_solicitada'>
   | DomainEventOf<'cte.xml_assinado'>
@@ -46,6 +47,19 @@ export interface CriarRascunho {
   company_id: string;
   environment: Environment;
   dados: CteDraftInput;
+}
+
+/**
+ * A counter-CT-e (`POST /fiscal/cte/contra` or a batch row): a draft made of the contractor's CT-e, with its link
+ * to the key, the batch and the driver. It is not editable: its data come from the contractor's XML and the request.
+ */
+export interface CriarContraCte {
+  type: 'CriarContraCte';
+  cte_id: string;
+  company_id: string;
+  environment: Environment;
+  dados: CteDraftInput;
+  vinculo: ContraCteVinculo;
 }
 
 /** Replaces a draft's editable data (`PUT /fiscal/cte/{cte_uuid}`). */
@@ -91,7 +105,7 @@ export type RegistrarEventoCte =
   | { type: 'RegistrarEventoRejeitado'; data: DomainEventOf<'cte.evento_rejeitado'>['data'] }
   | { type: 'RegistrarEventoPendente'; data: DomainEventOf<'cte.evento_pendente'>['data'] };
 
-export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | AlterarRascunho | SolicitarEmissao | RegistrarEmissao | SolicitarEventoCte | RegistrarEventoCte;
+export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | CriarContraCte | AlterarRascunho | SolicitarEmissao | RegistrarEmissao | SolicitarEventoCte | RegistrarEventoCte;
 
 export interface CteState {
   existe: boolean;
@@ -106,6 +120,8 @@ export interface CteState {
   autorizacao: { numero: string; recebido_em: string } | null;
   /** Fiscal events by `event_key`. */
   eventos: Record<string, EventoCteEstado>;
+  /** Set for a counter-CT-e. */
+  contra_cte: ContraCteVinculo | null;
 }
 
 /** cStat of an authorized CT-e: 100, or 150 when authorized out of time. */
@@ -114,7 +130,7 @@ export const CSTAT_AUTORIZADO = [100, 150];
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
-  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null, autorizacao: null, eventos: {} },
+  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null, autorizacao: null, eventos: {}, contra_cte: null },
   decide(c, state, ctx) {
     switch (c.type) {
       case 'ReceberCteEmitido': {
@@ -160,8 +176,15 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
         return [{ type: 'cte.rascunho_criado', data: { cte_id: c.cte_id, company_id: c.company_id, ambiente: c.environment, dados } }];
       }
+      case 'CriarContraCte': {
+        if (state.existe) return [];
+        const { dados, fields } = validarRascunho(c.dados);
+        if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
+        return [{ type: 'cte.contra_cte_criado', data: { cte_id: c.cte_id, company_id: c.company_id, ambiente: c.environment, dados, vinculo: c.vinculo } }];
+      }
       case 'AlterarRascunho': {
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
+        if (state.contra_cte) throw new Rejection('cte_nao_editavel', 'a counter-CT-e is made of the contractor\'s CT-e and the request: it is not edited');
         if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') {
           throw new Rejection('cte_nao_editavel', `only a draft can be changed; this CT-e is ${state.situacao} and immutable`);
         }
@@ -175,6 +198,10 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
         // Asking again while the result is unknown, or once it is known, issues nothing more.
         if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') return [];
+        // A refused counter-CT-e gave its key back; the next one is a new counter-CT-e, not this one again.
+        if (state.contra_cte && state.situacao === 'rejeitado') {
+          throw new Rejection('cte_nao_editavel', 'the authority refused this counter-CT-e and its key is free: issue a new one (POST /fiscal/cte/contra or a batch)');
+        }
         return [{ type: 'cte.emissao_solicitada', data: { cte_id: c.cte_id, company_id: c.company_id, serie: c.serie } }];
       }
       case 'RegistrarXmlAssinado':
@@ -235,9 +262,15 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
           existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null, emissao: null,
           autorizacao: event.data.cte.protocolo ? { numero: event.data.cte.protocolo.numero, recebido_em: event.data.cte.protocolo.recebido_em } : null,
           eventos: {},
+          contra_cte: null,
         };
       case 'cte.rascunho_criado':
-        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null, eventos: {} };
+        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null, eventos: {}, contra_cte: null };
+      case 'cte.contra_cte_criado':
+        return {
+          existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null,
+          eventos: {}, contra_cte: event.data.vinculo,
+        };
       case 'cte.rascunho_alterado':
         return { ...state, situacao: 'rascunho', dados: event.data.dados };
       case 'cte.emissao_solicitada':

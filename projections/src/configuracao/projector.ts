@@ -1,6 +1,6 @@
 import { type Projector } from '../projector';
 
-const SIMPLE = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe'] as const;
+const SIMPLE = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'percentual_frete_contra_cte'] as const;
 const ENDERECO = ['logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'uf', 'codigo_ibge', 'cep'] as const;
 
 export const configuracaoProjector: Projector = {

@@ -11,7 +11,7 @@ export async function configuracaoOf(sql: Sql, companyId: string): Promise<Confi
   const { rows } = await sql.query(`SELECT * FROM rm.configuracoes_fiscais WHERE company_id = $1`, [companyId]);
   const r = rows[0];
   if (!r) {
-    return { inscricao_estadual: null, regime_tributario: null, rntrc: null, serie_cte: null, serie_mdfe: null, endereco: null, atualizado_em: null };
+    return { inscricao_estadual: null, regime_tributario: null, rntrc: null, serie_cte: null, serie_mdfe: null, endereco: null, percentual_frete_contra_cte: null, atualizado_em: null };
   }
   const endereco: Endereco | null = r.logradouro === null
     ? null
@@ -32,6 +32,7 @@ export async function configuracaoOf(sql: Sql, companyId: string): Promise<Confi
     serie_cte: r.serie_cte as number | null,
     serie_mdfe: r.serie_mdfe as number | null,
     endereco,
+    percentual_frete_contra_cte: r.percentual_frete_contra_cte === null ? null : Number(r.percentual_frete_contra_cte),
     atualizado_em: r.atualizado_em as Date,
   };
 }

@@ -49,10 +49,25 @@ async function update(sql: Sql, companyId: string, chave: string, values: Record
   );
 }
 
-/** rm.cte_subcontratacao: the inbox of CT-e issued by other companies, one row per company and key. */
+/** The inbox status follows the counter-CT-e standing against the key (InboundCteStatus). */
+async function refreshStatus(sql: Sql, companyId: string, chave: string): Promise<void> {
+  await sql.query(
+    `UPDATE rm.cte_subcontratacao i SET status = CASE
+        WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = i.company_id AND s.chave = i.chave AND s.ativo AND s.modo = '1a1') THEN 'subcontratado'
+        WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = i.company_id AND s.chave = i.chave AND s.ativo AND s.modo = 'pernas') THEN 'subcontratado_em_pernas'
+        ELSE 'recebido' END
+      WHERE company_id = $1 AND chave = $2`,
+    [companyId, chave],
+  );
+}
+
+/**
+ * rm.cte_subcontratacao: the inbox of CT-e issued by other companies, one row per company and key; and
+ * rm.subcontratacoes: every counter-CT-e that took a key, in its mode, active until cancelled or refused.
+ */
 export const cteSubcontratacaoProjector: Projector = {
   name: 'cte_subcontratacao',
-  tables: ['rm.cte_subcontratacao'],
+  tables: ['rm.cte_subcontratacao', 'rm.subcontratacoes'],
   async apply(sql, event) {
     switch (event.type) {
       case 'cte_subcontratacao.recebido': {
@@ -95,6 +110,28 @@ export const cteSubcontratacaoProjector: Projector = {
           ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
           ...documentColumns(d),
         });
+        return;
+      }
+      case 'subcontratacao.reservada': {
+        const d = event.data;
+        await sql.query(
+          `INSERT INTO rm.subcontratacoes (company_id, chave, cte_id, modo, inicio_ibge, fim_ibge, ativo, reservada_em)
+           VALUES ($1, $2, $3, $4, $5, $6, true, $7) ON CONFLICT (company_id, chave, cte_id) DO NOTHING`,
+          [d.company_id, d.chave, d.cte_id, d.modo, d.inicio_ibge, d.fim_ibge, event.recordedAt],
+        );
+        await refreshStatus(sql, d.company_id, d.chave);
+        return;
+      }
+      case 'subcontratacao.liberada': {
+        const d = event.data;
+        await sql.query(`UPDATE rm.subcontratacoes SET ativo = false, liberada_em = $4, motivo_liberacao = $5 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`,
+          [d.company_id, d.chave, d.cte_id, event.recordedAt, d.motivo]);
+        await refreshStatus(sql, d.company_id, d.chave);
+        return;
+      }
+      case 'subcontratacao.paga': {
+        const d = event.data;
+        await sql.query(`UPDATE rm.subcontratacoes SET paga_em = $4 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`, [d.company_id, d.chave, d.cte_id, event.recordedAt]);
         return;
       }
     }

@@ -39,6 +39,16 @@ export const cteProjector: Projector = {
         );
         return;
       }
+      case 'cte.contra_cte_criado': {
+        const d = event.data;
+        await sql.query(
+          `INSERT INTO rm.ctes (cte_id, company_id, origem, situacao, modelo, service_type, ambiente_documento, received_count, handoffs,
+             dados, contra_cte, created_at, updated_at)
+           VALUES ($1, $2, 'contra_cte', 'rascunho', '57', $3, $4, 0, 0, $5, $6, $7, $7)`,
+          [d.cte_id, d.company_id, d.vinculo.tipo_servico, d.ambiente, JSON.stringify(d.dados), JSON.stringify(d.vinculo), event.recordedAt],
+        );
+        return;
+      }
       case 'cte.rascunho_alterado': {
         const d = event.data;
         await sql.query(`UPDATE rm.ctes SET situacao = 'rascunho', dados = $2, service_type = $3, updated_at = $4 WHERE cte_id = $1`,

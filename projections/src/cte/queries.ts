@@ -1,4 +1,4 @@
-import { type CteDraftInput, type CteLido, type CteSituation } from '@frete/contracts';
+import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteSituation } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 
@@ -15,6 +15,8 @@ export interface CteRow {
   handoffs: number;
   cte: CteLido | null;
   dados: CteDraftInput | null;
+  /** The link of a counter-CT-e to the contractor's CT-e, its batch row and driver. */
+  contra_cte: ContraCteVinculo | null;
   serie: number | null;
   numero: string | null;
   retorno: { cstat: number | null; motivo: string } | null;
@@ -31,7 +33,7 @@ export interface CteFilter {
   per_page: number;
 }
 
-const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, serie, numero, retorno, created_at, updated_at';
+const COLUMNS = 'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, contra_cte, serie, numero, retorno, created_at, updated_at';
 
 /** One own CT-e of the company, by id; another company's is not found. */
 export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {

@@ -15,6 +15,11 @@ import { methodNotAllowed } from './plugins/method-not-allowed';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
 import { fiscalRoutes } from './routes/fiscal';
+import { carriersRoutes } from './routes/carriers';
+import { valePedagioRoutes } from './routes/vale-pedagio';
+import { contaOperacionalRoutes } from './routes/conta-operacional';
+import { consultasRoutes } from './routes/consultas';
+import { cadastrosRoutes } from './routes/cadastros';
 
 export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 
@@ -85,6 +90,11 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       v1.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await v1.register(authentication(deps));
       await v1.register(fiscalRoutes(deps), { prefix: '/fiscal' });
+      await v1.register(carriersRoutes(deps), { prefix: '/carriers' });
+      await v1.register(valePedagioRoutes(deps), { prefix: '/vale-pedagio' });
+      await v1.register(contaOperacionalRoutes(deps), { prefix: '/conta-operacional' });
+      await v1.register(consultasRoutes(deps));
+      await v1.register(cadastrosRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -1,5 +1,7 @@
 import { type Pool } from 'pg';
-import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore, type FiscalSchemas, type EmissorCte, type EmissorMdfe, type EventosCte } from '@frete/platform';
+import { type ValePedagioServico } from '@frete/platform';
+import { type ServicoCiot } from '@frete/platform';
+import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore, type FiscalSchemas, type EmissorCte, type EmissorMdfe, type EventosCte, type ContraCteServico, type ReguladorTransporte, type DiretorioPix } from '@frete/platform';
 
 /** What the API needs from the platform; the composition root (tsyringe) provides it. */
 export interface ApiDeps {
@@ -18,8 +20,18 @@ export interface ApiDeps {
   emissorMdfe: EmissorMdfe;
   /** Fiscal events of own CT-e through the fiscal authority. */
   eventosCte: EventosCte;
+  /** CIOT operations through the CIOT provider port (simulated in homologação, unavailable in production). */
+  ciot: ServicoCiot;
+  /** Toll pass (VPO) and operational account: supplier (FVPO) and deposits behind ports, the ledger in the event store. */
+  valePedagio: ValePedagioServico;
+  /** Makes counter-CT-e from the contractor's CT-e in the inbox (single and batch rows). */
+  contraCte: ContraCteServico;
   /** XSD validation of fiscal XML (the platform's one instance). */
   schemas: FiscalSchemas;
+  /** Regulator (ANTT) queries: simulated in homologação, unavailable in production. */
+  regulador: ReguladorTransporte;
+  /** PIX directory (DICT) lookups: simulated in homologação, unavailable in production. */
+  diretorioPix: DiretorioPix;
   clock: () => Date;
   /** False until the service can answer (migrations done, subscriptions started). */
   ready: () => boolean;

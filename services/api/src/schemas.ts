@@ -16,7 +16,15 @@ import {
   CTE_SCHEMAS,
   CTE_DRAFT_SCHEMAS,
   MDFE_SCHEMAS,
+  CIOT_SCHEMAS,
   CTE_EVENTO_SCHEMAS,
+  CONTRA_CTE_SCHEMAS,
+  REPASSE_SCHEMAS,
+  LOTE_SCHEMAS,
+  VALE_PEDAGIO_SCHEMAS,
+  CONTA_OPERACIONAL_SCHEMAS,
+  CONSULTA_SCHEMAS,
+  CADASTRO_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -37,7 +45,15 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...CTE_DRAFT_SCHEMAS,
   ...CTE_SCHEMAS,
   ...MDFE_SCHEMAS,
+  ...CIOT_SCHEMAS,
   ...CTE_EVENTO_SCHEMAS,
+  ...CONTRA_CTE_SCHEMAS,
+  ...REPASSE_SCHEMAS,
+  ...LOTE_SCHEMAS,
+  ...VALE_PEDAGIO_SCHEMAS,
+  ...CONTA_OPERACIONAL_SCHEMAS,
+  ...CONSULTA_SCHEMAS,
+  ...CADASTRO_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,4 +1,5 @@
-import { type EmissorCte, type EmissorMdfe, type EventHandler, HandlerProcessor } from '@frete/platform';
+import { type ContraCteServico, type EmissorCte, type EmissorMdfe, type EventHandler, HandlerProcessor, type ProcessadorLote } from '@frete/platform';
+import { type ServicoCiot } from '@frete/platform';
 
 /**
  * Emits fiscal documents (CT-e, counter-CT-e, events, MDF-e) through the fiscal-authority port in reaction to
@@ -7,11 +8,32 @@ import { type EmissorCte, type EmissorMdfe, type EventHandler, HandlerProcessor 
 export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('emission', handlers);
 
 /** What the processor does for each request: a CT-e issue goes to the authority once its XML is signed. */
-export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMdfe): ReadonlyMap<string, EventHandler> {
+export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMdfe, contraCte?: ContraCteServico, lote?: ProcessadorLote, ciot?: ServicoCiot): ReadonlyMap<string, EventHandler> {
+  // A counter-CT-e the authority refused, or that was cancelled, gives its contractor key back (batch rule 7).
+  const liberar = (motivo: 'rejeitado' | 'cancelado'): EventHandler => async (e) => {
+    await contraCte?.liberar((e.data as { cte_id: string }).cte_id, motivo, e.id);
+  };
   return new Map<string, EventHandler>([
+    ['cte.rejeitado', liberar('rejeitado')],
+    ['cte.denegado', liberar('rejeitado')],
+    ['cte.evento_registrado', async (e) => {
+      if ((e.data as { tp_evento: string }).tp_evento === '110111') await liberar('cancelado')(e);
+    }],
+    // A paid full counter-CT-e keeps its key from becoming legs, even after it is cancelled (ruling 8).
+    ['repasse.parcela_paga', async (e) => {
+      await contraCte?.marcarPaga((e.data as { cte_id: string }).cte_id, e.id);
+    }],
     ['cte.emissao_solicitada', async (e) => {
       const d = e.data as { cte_id: string; company_id: string; serie: number };
       await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
+    }],
+    // A counter-CT-e batch walks its rows in blocks: its creation starts the first, each block's last row the next.
+    ['lote.criado', async (e) => lote?.aoCriar(e)],
+    ['lote.linha_processada', async (e) => lote?.aoProcessarLinha(e)],
+    // A CIOT declaration the provider left without verdict is asked about again (the simulated provider registers it then).
+    ['ciot.pendente', async (e) => {
+      const d = e.data as { ciot_id: string; company_id: string };
+      await ciot?.acompanhar(d.company_id, d.ciot_id, e.id);
     }],
     ['mdfe.emissao_solicitada', async (e) => {
       const d = e.data as { mdfe_id: string; company_id: string; serie: number };

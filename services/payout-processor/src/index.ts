@@ -1,7 +1,27 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
+import { type PayoutDeps } from './deps';
+import { registrarDocumento } from './registrar';
+import { cancelarDocumento } from './cancelar';
+import { liquidarPagamento } from './liquidar';
+
+export * from './deps';
+export * from './rail';
 
 /**
  * Builds and settles the driver's installments (parcelas) in reaction to emitted counter-CT-e, scans, releases
- * and payment orders. The payout issue registers its handlers here; until then it acts on nothing.
+ * and payment orders.
  */
 export const payoutProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('payout', handlers);
+
+/**
+ * An authorized counter-CT-e registers its payout in the driver's group, a registered cancellation cancels it, and a
+ * payment order is settled through the rail. Each appended event's id derives from the handled event's, so a
+ * redelivery appends nothing new.
+ */
+export function payoutHandlers(deps: PayoutDeps): ReadonlyMap<string, EventHandler> {
+  return new Map<string, EventHandler>([
+    ['cte.autorizado', registrarDocumento(deps)],
+    ['cte.evento_registrado', cancelarDocumento(deps)],
+    ['repasse.pagamento_solicitado', liquidarPagamento(deps)],
+  ]);
+}

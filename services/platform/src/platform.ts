@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { type Pool } from 'pg';
+import { ContraCteServico } from './contra-cte/servico';
 import { READ_MODEL_PROJECTORS } from '@frete/projections';
 import { type AppConfig } from './config/config';
 import { createPool } from './db/pool';
@@ -26,6 +27,13 @@ import { montarXmlDaEmissao } from './emissao-cte/montar-xml';
 import { EmissorMdfe } from './emissao-mdfe/emissor';
 import { assinarMdfe, montarXmlDaEmissaoMdfe } from './emissao-mdfe/montar-xml';
 import { EventosCte } from './eventos-cte/eventos';
+import { ServicoCiot } from './ciot/servico';
+import { provedorCiotDoAmbiente } from './ciot/ambiente';
+import { ValePedagioServico } from './vale-pedagio/servico';
+import { DepositosSimulados, ProvedorValePedagioSimulado } from './vale-pedagio/simulado';
+import { DepositosIndisponiveis, ProvedorValePedagioIndisponivel } from './vale-pedagio/indisponivel';
+import { type ReguladorTransporte, reguladorDoAmbiente } from './regulador';
+import { type DiretorioPix, diretorioPixDoAmbiente } from './dict';
 
 /** Everything the services share, built once per process from the configuration. */
 export interface Platform {
@@ -49,6 +57,16 @@ export interface Platform {
   emissorMdfe: EmissorMdfe;
   /** Fiscal events of own CT-e (cancellation, correction letter, delivery proof and its cancellation). */
   eventosCte: EventosCte;
+  /** CIOT operations through the CIOT provider port: simulated in homologação, unavailable in production (ruling 7). */
+  ciot: ServicoCiot;
+  /** Toll pass (VPO) and operational account: a simulated supplier and deposits in homologação, unavailable in production (ruling 7). */
+  valePedagio: ValePedagioServico;
+  /** Makes counter-CT-e (single and batch rows) from the contractor's CT-e in the inbox. */
+  contraCte: ContraCteServico;
+  /** The road-transport regulator (ANTT): simulated in homologação, unavailable in production (ruling 7). */
+  regulador: ReguladorTransporte;
+  /** The PIX directory (DICT): simulated in homologação, unavailable in production (ruling 7). */
+  diretorioPix: DiretorioPix;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   close(): Promise<void>;
@@ -115,6 +133,13 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     emissorCte,
     emissorMdfe,
     eventosCte,
+    ciot: new ServicoCiot({ store, readYourWrites, clock, environment: config.environment, provedor: provedorCiotDoAmbiente(config.environment, { clock }) }),
+    valePedagio: new ValePedagioServico(config.environment === 'homologacao'
+      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
+      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() }),
+    contraCte: new ContraCteServico({ store, pool, readYourWrites, environment: config.environment, clock }),
+    regulador: reguladorDoAmbiente(config.environment),
+    diretorioPix: diretorioPixDoAmbiente(config.environment),
     clock,
     embedded,
     close: async () => {

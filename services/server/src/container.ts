@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
-import { type Platform, type Processor } from '@frete/platform';
+import { type Platform, ProcessadorLote, type Processor } from '@frete/platform';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
-import { payoutProcessor } from '@frete/payout-processor';
+import { payoutHandlers, payoutProcessor, railInterno } from '@frete/payout-processor';
 
 export const TOKENS = {
   Platform: Symbol('Platform'),
@@ -32,7 +32,12 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
         emissorCte: p.emissorCte,
         emissorMdfe: p.emissorMdfe,
         eventosCte: p.eventosCte,
+        ciot: p.ciot,
+        valePedagio: p.valePedagio,
+        contraCte: p.contraCte,
         schemas: p.schemas,
+        regulador: p.regulador,
+        diretorioPix: p.diretorioPix,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
       };
@@ -41,7 +46,8 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
   c.register<Processor[]>(TOKENS.Processors, {
     useFactory: (r) => {
       const p = r.resolve<Platform>(TOKENS.Platform);
-      return [emissionProcessor(emissionHandlers(p.emissorCte, p.emissorMdfe)), payoutProcessor()];
+      return [emissionProcessor(emissionHandlers(p.emissorCte, p.emissorMdfe, p.contraCte,
+        new ProcessadorLote({ store: p.store, contraCte: p.contraCte, clock: p.clock, readYourWrites: p.readYourWrites }), p.ciot)), payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno }))];
     },
   });
   return c;

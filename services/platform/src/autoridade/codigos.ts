@@ -63,6 +63,7 @@ const CTE: Record<number, string> = {
   523: 'Rejeição: Vedado cancelamento quando existir evento Carta de Correção',
   524: 'Rejeição: CFOP inválido, informar 5932 ou 6932',
   527: 'Rejeição: NF-e duplicada no CT-e',
+  543: 'Rejeição: Chave de CTe duplicada em documentos anteriores',
   // The manual's text, typo included.
   528: 'Rejeição: Vedado cancelamento se exitir MDF-e autorizado para o CT-e',
   531: 'Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação',
@@ -93,6 +94,7 @@ const CTE: Record<number, string> = {
   746: 'Rejeição: Tipo de Serviço inválido para o tomador informado',
   747: 'Rejeição: Documentos anteriores informados para Tipo de Serviço Normal',
   832: 'Rejeição: Município de início e fim de prestação do CT-e de subcontratação devem ser iguais ao CT-e subcontratado',
+  844: 'Rejeição: Chave de acesso do CTe anterior inválida',
   862: 'Rejeição: Vedado o cancelamento quando houver evento de Comprovante de Entrega associado',
   864: 'Rejeição: NF-e não possui relação com este CT-e',
   865: 'Rejeição: Comprovante de entrega deve relacionar NF-e para CT-e de tipo de serviço Normal',

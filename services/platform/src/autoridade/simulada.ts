@@ -6,6 +6,7 @@ import { XMLDSIG_NS, childElements, parseFiscalXml, type XmlElement, type XmlNod
 import { FiscalSchemas, type FiscalRootSchema } from '../fiscal-xml/schema';
 import { verifyFiscalSignature } from '../fiscal-xml/verify';
 import { xMotivoDe } from './codigos';
+import { recusaDocumentosAnteriores } from './documentos-anteriores';
 import {
   type AutoridadeFiscal,
   type EmProcessamento,
@@ -167,6 +168,25 @@ const todos = (el: XmlElement | undefined, caminho: string[]): string[] => {
   for (const passo of caminho) nivel = nivel.flatMap((e) => filhos(e, passo));
   return nivel.map((e) => e.textContent ?? '');
 };
+const TOMA3 = ['rem', 'exped', 'receb', 'dest'];
+/** The previous-documents group and the taker of a CT-e, for G059–G065. */
+function documentosAnteriores(inf: XmlElement, campo: (n: string) => string): Parameters<typeof recusaDocumentosAnteriores>[0] {
+  const ide = filho(inf, 'ide');
+  const toma3 = texto(ide, 'toma3', 'toma');
+  const parte = toma3 !== null ? filho(inf, TOMA3[Number(toma3)] ?? '') : filho(ide, 'toma4');
+  const docAnt = no(inf, 'infCTeNorm', 'docAnt');
+  return {
+    tpCTe: campo('tpCTe'),
+    tpServ: campo('tpServ'),
+    tomador: texto(parte, 'CNPJ') ?? texto(parte, 'CPF'),
+    temDocAnt: docAnt !== undefined,
+    emissores: filhos(docAnt, 'emiDocAnt').map((e) => ({
+      documento: texto(e, 'CNPJ') ?? texto(e, 'CPF') ?? '',
+      chaves: todos(e, ['idDocAnt', 'idDocAntEle', 'chCTe']),
+    })),
+  };
+}
+
 /** Every leaf text under `el`, each apart (so that two fields never run into one token). */
 const textosFolha = (el: XmlElement | undefined): string => {
   if (!el) return '';
@@ -448,6 +468,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     if ('invalida' in sentinela) throw new Recusa(999, `(${sentinela.invalida})`);
 
     const cte = layout.modelo === 'cte';
+    if (cte) {
+      const recusa = recusaDocumentosAnteriores(documentosAnteriores(inf, campo));
+      if (recusa !== null) throw new Recusa(recusa);
+    }
     return {
       chave: composta,
       cUF,

@@ -1,9 +1,37 @@
 import { type SecureBlobs } from '../secrets/blobs';
 import { CERTIFICATE_PURPOSE, openCertificate, sealCertificate, type SealedCertificate } from './store';
+import { type Pkcs12Contents, readPkcs12 } from './pkcs12';
+
+const OPENED_MAX = 256;
+const OPENED_TTL_MS = 15 * 60_000;
 
 /** The company's A1 certificate and its password, sealed together; events only ever carry the blob's id. */
 export class CertificateVault {
+  /**
+   * Opened certificates by blob id. Unsealing and parsing a PKCS#12 costs tens of milliseconds of CPU, paid on every
+   * signed document of a batch otherwise; the key stays in this process's memory only, for a bounded time, and a
+   * removed or replaced certificate leaves the cache at once (a new upload is a new blob id anyway).
+   */
+  private readonly opened = new Map<string, { companyId: string; contents: Pkcs12Contents; until: number }>();
+
   constructor(private readonly blobs: SecureBlobs) {}
+
+  /** The certificate and private key to sign with, or null when the sealed blob is gone or unreadable. */
+  async signingKey(companyId: string, blobId: string): Promise<Pkcs12Contents | null> {
+    const hit = this.opened.get(blobId);
+    if (hit && hit.companyId === companyId && hit.until > Date.now()) return hit.contents;
+    const sealed = await this.load(companyId, blobId);
+    if (!sealed) return null;
+    const contents = readPkcs12(sealed.pfx, sealed.password);
+    this.opened.delete(blobId);
+    this.opened.set(blobId, { companyId, contents, until: Date.now() + OPENED_TTL_MS });
+    if (this.opened.size > OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
+    return contents;
+  }
+
+  private forget(companyId: string, keep?: string): void {
+    for (const [blobId, o] of this.opened) if (o.companyId === companyId && blobId !== keep) this.opened.delete(blobId);
+  }
 
   store(companyId: string, pfx: Buffer, password: string): Promise<string> {
     return sealCertificate(this.blobs, companyId, { pfx, password });
@@ -14,14 +42,17 @@ export class CertificateVault {
   }
 
   async discard(companyId: string, blobId: string): Promise<void> {
+    this.opened.delete(blobId);
     await this.blobs.delete(blobId, companyId, CERTIFICATE_PURPOSE);
   }
 
   discardExcept(companyId: string, keepBlobId: string): Promise<void> {
+    this.forget(companyId, keepBlobId);
     return this.blobs.deleteOthers(companyId, CERTIFICATE_PURPOSE, keepBlobId);
   }
 
   discardAll(companyId: string): Promise<void> {
+    this.forget(companyId);
     return this.blobs.deleteAll(companyId, CERTIFICATE_PURPOSE);
   }
 }

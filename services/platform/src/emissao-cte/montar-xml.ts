@@ -2,7 +2,6 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import { codigoNumerico } from '@frete/domain';
 import { type CertificateVault } from '../certificates/vault';
-import { readPkcs12 } from '../certificates/pkcs12';
 import { signFiscalXml } from '../fiscal-xml/sign';
 import { type FiscalSchemas } from '../fiscal-xml/schema';
 import { prepararCte } from './preparar';
@@ -34,9 +33,8 @@ export const montarXmlDaEmissao = (deps: MontarXmlDeps): MontarXmlDaEmissao => a
     const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';
     return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
   }
-  const sealed = await deps.certificates.load(companyId, prepared.certificadoBlobId);
-  if (!sealed) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
-  const pem = readPkcs12(sealed.pfx, sealed.password);
+  const pem = await deps.certificates.signingKey(companyId, prepared.certificadoBlobId);
+  if (!pem) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
   const signed = signFiscalXml(prepared.xml, { element: 'infCte', privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
   const check = await deps.schemas.validate(signed, 'cte_v4.00.xsd');
   if (!check.valid) {

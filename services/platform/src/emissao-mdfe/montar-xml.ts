@@ -1,7 +1,6 @@
 import { type Pool } from 'pg';
 import { codigoNumerico, montarMdfeXml, type MdfeState, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
-import { readPkcs12 } from '../certificates/pkcs12';
 import { signFiscalXml } from '../fiscal-xml/sign';
 import { type FiscalRootSchema } from '../fiscal-xml/schema';
 import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao-cte/emissor';
@@ -27,9 +26,8 @@ export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ c
 /** Signs `element` with the company's A1 certificate and validates the result against `schema`. */
 export const assinarMdfe = (deps: MontarMdfeDeps) => async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
   const certificado = await certificadoOf(deps.pool, companyId);
-  const sealed = certificado ? await deps.certificates.load(companyId, certificado.blob_id) : null;
-  if (!sealed) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
-  const pem = readPkcs12(sealed.pfx, sealed.password);
+  const pem = certificado ? await deps.certificates.signingKey(companyId, certificado.blob_id) : null;
+  if (!pem) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
   const signed = signFiscalXml(xml, { element, privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
   const check = await deps.schemas.validate(signed, schema);
   if (!check.valid) {

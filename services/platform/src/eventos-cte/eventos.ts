@@ -10,7 +10,6 @@ import { type EventStore } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
 import { type DocumentStore } from '../documents/store';
 import { type CertificateVault } from '../certificates/vault';
-import { readPkcs12 } from '../certificates/pkcs12';
 import { signFiscalXml } from '../fiscal-xml/sign';
 import { type FiscalSchemas } from '../fiscal-xml/schema';
 import { type AutoridadeFiscal, type ProtocoloEvento, type RetornoEvento } from '../autoridade/port';
@@ -105,14 +104,13 @@ export class EventosCte {
 
     const detalhe = await this.detalhe(cteId, pedido, plano.nProt, plano.n_prot_ce);
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
-    const sealed = company && certificado ? await this.deps.certificates.load(companyId, certificado.blob_id) : null;
-    if (!company || !sealed) throw recusaLocal(CSTAT_ERRO_NAO_CATALOGADO, 'Pendências: certificado: the A1 certificate cannot be opened');
+    const pem = company && certificado ? await this.deps.certificates.signingKey(companyId, certificado.blob_id) : null;
+    if (!company || !pem) throw recusaLocal(CSTAT_ERRO_NAO_CATALOGADO, 'Pendências: certificado: the A1 certificate cannot be opened');
     const chave = state.chave!;
     const { xml } = montarEventoCte({
       chave, cnpjAutor: company.cnpj, tpAmb: this.deps.environment === 'producao' ? 1 : 2, cOrgao: chave.slice(0, 2),
       nSeqEvento: plano.n_seq_evento, dhEvento: dhSaoPaulo(now), detalhe,
     });
-    const pem = readPkcs12(sealed.pfx, sealed.password);
     const signed = signFiscalXml(xml, { element: 'infEvento', privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
     const check = await this.deps.schemas.validate(signed, 'eventoCTe_v4.00.xsd');
     if (!check.valid) {

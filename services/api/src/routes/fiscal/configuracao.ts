@@ -24,6 +24,7 @@ export const configuracaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => 
         rntrc: c.rntrc,
         serie_cte: c.serie_cte,
         serie_mdfe: c.serie_mdfe,
+        percentual_frete_contra_cte: c.percentual_frete_contra_cte,
         endereco: c.endereco,
         completa: pendencias.length === 0,
         pendencias,

@@ -13,7 +13,7 @@ import { ownCte } from './cte';
 const TAGS = ['fiscal: cte'];
 const CONCLUSIVAS = ['autorizado', 'rejeitado', 'denegado', 'cancelado'];
 
-const envelopeOf = (r: CteRow) => ({
+export const envelopeOf = (r: CteRow) => ({
   id: r.cte_id,
   situacao: r.situacao,
   access_key: r.chave,

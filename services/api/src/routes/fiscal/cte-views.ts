@@ -69,12 +69,25 @@ export function cteView(r: CteRow, environment: Environment, withAddresses = tru
     service_type: r.service_type,
     environment,
     situacao: r.situacao,
-    origem: r.origem as 'cte_emitido' | 'emissao',
+    origem: r.origem as 'cte_emitido' | 'emissao' | 'contra_cte',
     received_count: r.received_count,
     handoffs: r.handoffs,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
     rascunho: r.dados,
+    contra_cte: r.contra_cte
+      ? {
+          chave_original: r.contra_cte.chave_original,
+          contratante_cnpj: r.contra_cte.contratante_cnpj,
+          modo: r.contra_cte.modo,
+          tipo_servico: r.contra_cte.tipo_servico,
+          lote_id: r.contra_cte.lote_id,
+          documento_financeiro: r.contra_cte.documento_financeiro,
+          motorista_cpf: r.contra_cte.motorista_cpf,
+          placa: r.contra_cte.placa,
+          valor: r.contra_cte.valor_centavos / 100,
+        }
+      : null,
     documento: r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,
   };
 }

@@ -18,19 +18,25 @@ import { motoristasRoutes } from './motoristas';
 import { regrasTributacaoRoutes } from './regras-tributacao';
 import { ctePreviaRoutes } from './cte-previa';
 import { mdfeRoutes } from './mdfe';
+import { ciotRoutes } from './ciot';
+import { cteCiotRoutes } from './cte-ciot';
 import { mdfeEventosRoutes } from './mdfe-eventos';
 import { damdfeRoutes } from './damdfe';
 import { cteEventosRoutes } from './cte-eventos';
+import { cteContraRoutes } from './cte-contra';
+import { loteRoutes } from './lote';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), scope: 'fiscal' };
   });
-  // Operations that reach the fiscal authority (issue, its polling, the documents' events). Ruling 7: without a
-  // contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is recorded as if it could be sent.
-  const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)/;
-  app.addHook('preHandler', async (request) => {
+  // Operations that reach the fiscal authority (issue, counter-CT-e single and in batches, polling, the documents'
+  // events). Ruling 7: without a contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is
+  // recorded as if it could be sent.
+  const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)|\/cte\/contra$|\/cte-subcontratacao\/lote$/;
+  // Before body validation: without a provider no body could be sent anyway.
+  app.addHook('preValidation', async (request) => {
     if (!deps.emissorCte.disponivel && reachesAuthority.test(request.routeOptions.url ?? '')) {
       throw new ApiError('provedor_indisponivel', 'no fiscal provider is contracted for this environment yet');
     }
@@ -65,4 +71,8 @@ export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) =
   await app.register(mdfeEventosRoutes(deps));
   await app.register(damdfeRoutes(deps));
   await app.register(cteEventosRoutes(deps));
+  await app.register(cteContraRoutes(deps));
+  await app.register(loteRoutes(deps));
+  await app.register(ciotRoutes(deps));
+  await app.register(cteCiotRoutes(deps));
 };

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '@frete/platform';
+import { type RunningServices, startServices } from '@frete/server';
+import { randomCnpj, request, type ApiResponse } from '../test/support/app';
+import { makeA1 } from '../test/support/certificates';
+import { buildCteXml, nfeKey } from '../test/support/cte-xml';
+
+/**
+ * Counter-CT-e batch throughput: the service as `pnpm start` runs it (embedded PostgreSQL, every service in this
+ * process; the processors on Kafka when KAFKA_BROKERS is set), a carrier made through the operator, N contractor CT-e
+ * received, then a 1:1 batch of N keys and a legs batch of N/5 keys × 5 legs. Prints, per batch, keys per second from
+ * the POST to the report's last row, and the time until the report is `done` (every counter-CT-e authorized and its
+ * payout registered). BENCH_KEYS sets N (default 1000).
+ */
+const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
+const LEG_KEYS = Math.max(1, Math.round(KEYS / 5));
+const CONCURRENCY = 16;
+const CPF = '52998224725';
+const PLACA = 'ABC1D23';
+const LEGS = [
+  [{ municipio: 'Campinas', uf: 'SP' }, { municipio: 'Jundiaí', uf: 'SP' }],
+  [{ municipio: 'Jundiaí', uf: 'SP' }, { municipio: 'São Paulo', uf: 'SP' }],
+  [{ municipio: 'São Paulo', uf: 'SP' }, { municipio: 'São José dos Campos', uf: 'SP' }],
+  [{ municipio: 'São José dos Campos', uf: 'SP' }, { municipio: 'Resende', uf: 'RJ' }],
+  [{ municipio: 'Resende', uf: 'RJ' }, { municipio: 'Rio de Janeiro', uf: 'RJ' }],
+].map(([origem, destino]) => ({ origem, destino }));
+
+type Call = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const perSecond = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
+
+async function ok(res: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
+  const r = await res;
+  if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.text}`);
+  return r;
+}
+
+/** Runs `task` over `items`, CONCURRENCY at a time. */
+async function inParallel<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await task(items[i]!);
+    }
+  }));
+  return out;
+}
+
+/** Configuration, A1 certificate, tax rules of the legs' UF pairs, one driver and one vehicle. */
+async function prepararEmissora(call: Call, cnpj: string): Promise<void> {
+  await ok(call('PUT', '/v1/fiscal/configuracao', {
+    inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
+  }), 200, 'configuracao');
+  const a1 = makeA1({ cnpj, razao: 'BENCH TRANSPORTES LTDA', password: 'senha-a1', cnpjIn: 'otherName' });
+  const form = new FormData();
+  form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+  form.append('cert_pass', 'senha-a1');
+  await ok(call('POST', '/v1/fiscal/certificado', form), 201, 'certificado');
+  for (const [uf_origem, uf_destino] of [['SP', 'SP'], ['SP', 'RJ'], ['RJ', 'RJ']]) {
+    await ok(call('POST', '/v1/fiscal/regras-tributacao', { uf_origem, uf_destino, icms: { cst: '00', aliquota: 12 } }), 201, 'regra');
+  }
+  await ok(call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'JOAO MOTORISTA' }), 201, 'motorista');
+  await ok(call('POST', '/v1/fiscal/veiculos', { placa: PLACA }), 201, 'veiculo');
+}
+
+interface Medida {
+  rows: number;
+  postMs: number;
+  lastRowMs: number;
+  doneMs: number;
+  status: string;
+  emitted: number;
+}
+
+/** Posts a batch and follows its report: when the last row appears, and when the batch leaves `processing`. */
+async function medir(call: Call, body: unknown, rows: number): Promise<Medida> {
+  const t0 = Date.now();
+  const r = await ok(call('POST', '/v1/fiscal/cte-subcontratacao/lote', body), 202, 'lote');
+  const postMs = Date.now() - t0;
+  let lastRowMs = 0;
+  for (;;) {
+    const report = await ok(call('GET', r.body.data.report), 200, 'report');
+    const data = report.body.data as { status: string; rows: { status: string }[] };
+    if (!lastRowMs && data.rows.length === rows) lastRowMs = Date.now() - t0;
+    if (data.status !== 'processing') {
+      return { rows, postMs, lastRowMs, doneMs: Date.now() - t0, status: data.status, emitted: data.rows.filter((x) => x.status === 'emitted').length };
+    }
+    // A 1000-row report is not free to serialize: polling it faster would slow what it measures.
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+it(`counter-CT-e batches: ${KEYS} keys 1:1, ${LEG_KEYS} keys × ${LEGS.length} legs`, async () => {
+  const dataDir = path.join(__dirname, '..', '.data', 'bench', `run-${process.pid}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const kafka = process.env.KAFKA_BROKERS?.trim();
+  const config = loadConfig({
+    ...process.env,
+    // The embedded default, whatever the shell has: its own PostgreSQL in DATA_DIR, its own sealing key.
+    DATABASE_URL: '',
+    EVENTSTORE_URL: '',
+    SECRETS_KEY: '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    // One carrier makes every request here: the per-carrier and per-IP limits are not what is measured.
+    RATE_LIMIT_FISCAL_PER_MIN: '100000000',
+    RATE_LIMIT_IP_PER_MIN: '100000000',
+    ...(kafka ? { KAFKA_TOPIC: `bench-lote-${process.pid}-${Date.now()}` } : {}),
+  });
+  let running: RunningServices | null = null;
+  try {
+    running = await startServices(config);
+    const url = running.url!;
+    const operator = running.platform.operator;
+    const cnpj = randomCnpj();
+    await operator.createCompany({ cnpj, razao_social: 'BENCH TRANSPORTES LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
+    const cred = await operator.createCredential({ company: cnpj, kind: 'api-key', scopes: ['fiscal'] });
+    if (cred.kind !== 'api-key') throw new Error('expected an API key');
+    const call: Call = (method, route, body) => request(url + route, method, body, { authorization: `Bearer ${cred.api_key}` });
+    await prepararEmissora(call, cnpj);
+
+    const contratante = randomCnpj();
+    const tReceipt = Date.now();
+    const chaves = await inParallel(Array.from({ length: KEYS + LEG_KEYS }, (_, i) => i), async () => {
+      const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] });
+      await ok(call('POST', '/v1/fiscal/cte-subcontratacao', { xml }), 201, 'inbox');
+      return chave;
+    });
+    const receiptMs = Date.now() - tReceipt;
+
+    const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
+    const umPraUm = await medir(call, { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } }, KEYS);
+    const pernas = await medir(call, {
+      ...base, ctes: chaves.slice(KEYS).map((chave) => ({ chave, pernas: LEGS.map((l) => ({ ...l, valor: 20 })) })),
+    }, LEG_KEYS * LEGS.length);
+
+    const lines = [
+      `counter-CT-e batch benchmark · ${kafka ? `processors on Kafka ${kafka}` : 'processors on event-store subscriptions'} · embedded PostgreSQL`,
+      `  received ${chaves.length} contractor CT-e in ${seconds(receiptMs)} (${perSecond(chaves.length, receiptMs)}/s, ${CONCURRENCY} at a time)`,
+      `  1:1   ${KEYS} keys: POST ${umPraUm.postMs} ms · last row after ${seconds(umPraUm.lastRowMs)} (${perSecond(KEYS, umPraUm.lastRowMs)} keys/s) · ` +
+        `${umPraUm.status} after ${seconds(umPraUm.doneMs)} (${umPraUm.emitted} emitted)`,
+      `  legs  ${LEG_KEYS} keys × ${LEGS.length} legs = ${pernas.rows} rows: POST ${pernas.postMs} ms · last row after ${seconds(pernas.lastRowMs)} ` +
+        `(${perSecond(LEG_KEYS, pernas.lastRowMs)} keys/s, ${perSecond(pernas.rows, pernas.lastRowMs)} rows/s) · ${pernas.status} after ${seconds(pernas.doneMs)} ` +
+        `(${pernas.emitted} emitted)`,
+    ];
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+    const out = path.join(__dirname, 'out');
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, `lote-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ keys: KEYS, kafka: kafka ?? null, receiptMs, umPraUm, pernas }, null, 2));
+
+    expect([umPraUm.status, umPraUm.emitted]).toEqual(['done', KEYS]);
+    expect([pernas.status, pernas.emitted]).toEqual(['done', pernas.rows]);
+  } finally {
+    await running?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

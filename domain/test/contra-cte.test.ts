@@ -1,0 +1,134 @@
+import { type CteLido } from '@frete/contracts';
+import { cfopContraCte, planejarContraCte, type PedidoContraCte, readCte, type RegraContraCte, type SubcontratacaoEvent, subcontratacaoDecider } from '../src';
+import { buildCteXml, nfeKey } from '../../test/support/cte-xml';
+import { scenario } from './given-when-then';
+
+const CONTRATANTE = '11222333000181';
+const SUBCONTRATADA = '45723174000110';
+const CAMPINAS = { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' };
+const SAO_PAULO = { codigo_ibge: '3550308', municipio: 'São Paulo', uf: 'SP' };
+const RIO = { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' };
+const CURITIBA = { codigo_ibge: '4106902', municipio: 'Curitiba', uf: 'PR' };
+
+/** The contractor's CT-e, SP (Campinas) → RJ, as the inbox holds it. */
+const original = (over: Parameters<typeof buildCteXml>[0] = { emitenteCnpj: CONTRATANTE }): CteLido =>
+  readCte(buildCteXml({
+    inicio: { codigoIbge: CAMPINAS.codigo_ibge, municipio: CAMPINAS.municipio, uf: 'SP' },
+    fim: { codigoIbge: RIO.codigo_ibge, municipio: RIO.municipio, uf: 'RJ' },
+    nfeChaves: [nfeKey(), nfeKey()],
+    ...over,
+  }).xml);
+
+const pedido = (over: Partial<PedidoContraCte> = {}): PedidoContraCte => ({
+  tipo_servico: 1, origem: null, destino: null, valor_centavos: 123_45, motorista_cpf: '52998224725', placa: 'ABC1D23', ...over,
+});
+const geral = (uf_origem: string, uf_destino: string, cfop: string | null = null): RegraContraCte => ({ uf_origem, uf_destino, tp_serv: null, cfop });
+const REGRAS = [geral('SP', 'RJ'), geral('SP', 'SP'), geral('RJ', 'RJ'), geral('RJ', 'SP'), geral('PR', 'RJ')];
+const emitenteSP = { cnpj: SUBCONTRATADA, uf: 'SP', environment: 'homologacao' as const };
+
+describe('counter-CT-e CFOP (batch rule 4)', () => {
+  it.each([
+    ['SP', 'SP', 'SP', null, '5360'],
+    ['SP', 'SP', 'RJ', null, '6360'],
+    ['SP', 'RJ', 'RJ', null, '5932'],
+    ['SP', 'RJ', 'SP', null, '6932'],
+  ])('emitter %s, %s → %s, general rule: %s', (ufEmitente, ufInicio, ufFim, _r, cfop) => {
+    expect(cfopContraCte({ ufEmitente, ufInicio, ufFim, regra: { tp_serv: null, cfop: '6353' } })).toBe(cfop);
+  });
+
+  it('a tp_serv rule\'s CFOP is kept when the service starts in the emitter\'s UF, and 5932/6932 still rule elsewhere', () => {
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'RJ', regra: { tp_serv: 1, cfop: '6352' } })).toBe('6352');
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'PR', ufFim: 'RJ', regra: { tp_serv: 1, cfop: '6352' } })).toBe('6932');
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'SP', regra: { tp_serv: 1, cfop: null } })).toBe('5360');
+  });
+});
+
+describe('planejarContraCte', () => {
+  it('makes the subcontractor\'s CT-e of the contractor\'s: toma4 = contractor, docAnt = its key, its parties and NF-e, the route inherited', () => {
+    const cte = original();
+    const plano = planejarContraCte(cte, emitenteSP, pedido(), REGRAS);
+    if (!plano.ok) throw new Error(plano.message);
+    const d = plano.dados;
+    expect(d.tipo_servico).toBe(1);
+    expect(d.cfop).toBe('6360');
+    expect(d.inicio).toEqual(CAMPINAS);
+    expect(d.fim).toEqual(RIO);
+    expect(d.tomador).toMatchObject({ papel: 'outros', parte: { documento: CONTRATANTE } });
+    expect(d.documentos_anteriores).toEqual([{ emitente: expect.objectContaining({ cnpj: CONTRATANTE, uf: 'SP' }), chaves_cte: [cte.chave] }]);
+    expect(d.remetente?.documento).toBe(cte.remetente?.documento);
+    expect(d.destinatario?.documento).toBe(cte.destinatario?.documento);
+    expect(cte.nfe_chaves).toHaveLength(2);
+    expect(d.documentos?.nfe.map((n) => n.chave)).toEqual(cte.nfe_chaves);
+    expect(d.valores).toEqual({ total: 123.45, a_receber: 123.45, componentes: [{ nome: 'FRETE', valor: 123.45 }] });
+  });
+
+  it('a declared leg is the route; the CFOP follows its start', () => {
+    const plano = planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2, origem: CURITIBA, destino: RIO }), REGRAS);
+    expect(plano).toMatchObject({ ok: true, inicio: CURITIBA, fim: RIO, cfop: '6932', dados: { tipo_servico: 2 } });
+  });
+
+  it('redispatch needs a route, and not the whole trip: redespacho_exige_rota', () => {
+    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2 }), REGRAS)).toMatchObject({ ok: false, code: 'redespacho_exige_rota' });
+    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: RIO }), REGRAS))
+      .toMatchObject({ ok: false, code: 'redespacho_exige_rota' });
+    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: SAO_PAULO }), REGRAS)).toMatchObject({ ok: true });
+  });
+
+  it('intermediate redispatch names the expedidor and recebedor (G055/G056)', () => {
+    const plano = planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: SAO_PAULO }), REGRAS);
+    expect(plano.ok && plano.dados.expedidor && plano.dados.recebedor).toBeTruthy();
+  });
+
+  it('the carrier\'s own CT-e: cte_proprio; multimodal (tpServ 4): origem_incompativel_com_tipo', () => {
+    expect(planejarContraCte(original({ emitenteCnpj: SUBCONTRATADA }), emitenteSP, pedido(), REGRAS)).toMatchObject({ ok: false, code: 'cte_proprio' });
+    expect(planejarContraCte(original({ emitenteCnpj: CONTRATANTE, tpServ: 4 }), emitenteSP, pedido(), REGRAS)).toMatchObject({ ok: false, code: 'origem_incompativel_com_tipo' });
+  });
+
+  it('no rule for the route and type: sem_regra_tributacao; a tp_serv rule applies to its type only', () => {
+    expect(planejarContraCte(original(), emitenteSP, pedido(), [geral('SP', 'SP')])).toMatchObject({ ok: false, code: 'sem_regra_tributacao' });
+    const soRedespacho: RegraContraCte = { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 2, cfop: '6352' };
+    expect(planejarContraCte(original(), emitenteSP, pedido(), [soRedespacho])).toMatchObject({ ok: false, code: 'sem_regra_tributacao' });
+    const leg = planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2, origem: SAO_PAULO, destino: RIO }), [soRedespacho]);
+    expect(leg).toMatchObject({ ok: true, cfop: '6352' });
+  });
+});
+
+describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
+  const { given } = scenario(subcontratacaoDecider);
+  const C = 'company-1';
+  const K = '35261111222333000181570010000000011000000010';
+  const reservada = (cte_id: string, modo: '1a1' | 'pernas', inicio = CAMPINAS.codigo_ibge, fim = RIO.codigo_ibge): SubcontratacaoEvent =>
+    ({ type: 'subcontratacao.reservada', data: { company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim } });
+  const reservar = (cte_id: string, modo: '1a1' | 'pernas', inicio = CAMPINAS.codigo_ibge, fim = RIO.codigo_ibge) =>
+    ({ type: 'ReservarSubcontratacao' as const, company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim });
+  const liberada = (cte_id: string): SubcontratacaoEvent => ({ type: 'subcontratacao.liberada', data: { company_id: C, chave: K, cte_id, motivo: 'cancelado' } });
+
+  it('a free key takes a full counter-CT-e; asking again for the same one is a no-op', () => {
+    given().when(reservar('a', '1a1')).then(reservada('a', '1a1'));
+    given(reservada('a', '1a1')).when(reservar('a', '1a1')).then();
+  });
+  it('a second full counter-CT-e is duplicated, naming the existing one', () => {
+    given(reservada('a', '1a1')).when(reservar('b', '1a1')).thenRejects('duplicated');
+  });
+  it('full refuses legs and legs refuse full; cancelling frees the other mode', () => {
+    given(reservada('a', '1a1')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).thenRejects('origem_ja_subcontratada_1a1');
+    given(reservada('a', 'pernas', SAO_PAULO.codigo_ibge)).when(reservar('b', '1a1')).thenRejects('origem_ja_subcontratada_em_pernas');
+    given(reservada('a', '1a1'), liberada('a')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge));
+  });
+  it('legs: another leg is welcome, the same leg again is duplicated', () => {
+    given(reservada('a', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge))
+      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge)).then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge));
+    given(reservada('a', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge))
+      .when(reservar('b', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge)).thenRejects('duplicated');
+  });
+  it('a paid full counter-CT-e, even cancelled, keeps the key from becoming legs (ruling 8); paying a leg changes nothing', () => {
+    const paga: SubcontratacaoEvent = { type: 'subcontratacao.paga', data: { company_id: C, chave: K, cte_id: 'a' } };
+    given(reservada('a', '1a1')).when({ type: 'MarcarSubcontratacaoPaga', company_id: C, chave: K, cte_id: 'a', modo: '1a1' }).then(paga);
+    given(reservada('a', '1a1'), paga, liberada('a')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).thenRejects('origem_ja_paga');
+    given(reservada('a', '1a1'), paga, liberada('a')).when(reservar('b', '1a1')).then(reservada('b', '1a1'));
+    given(reservada('a', 'pernas')).when({ type: 'MarcarSubcontratacaoPaga', company_id: C, chave: K, cte_id: 'a', modo: 'pernas' }).then();
+  });
+  it('freeing a counter-CT-e that holds nothing records nothing', () => {
+    given().when({ type: 'LiberarSubcontratacao', company_id: C, chave: K, cte_id: 'x', motivo: 'rejeitado' }).then();
+  });
+});

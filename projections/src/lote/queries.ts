@@ -1,0 +1,63 @@
+import { type LinhaLoteStatus, type LoteStatus, type ModoSubcontratacao } from '@frete/contracts';
+import { type Sql } from '../projector';
+
+export interface LoteRow {
+  batch_id: string;
+  company_id: string;
+  solicitante_company_id: string | null;
+  modo: ModoSubcontratacao;
+  total_linhas: number;
+  status: LoteStatus;
+  created_at: Date;
+  concluido_em: Date | null;
+  subcontratada_cnpj: string;
+  subcontratada_nome: string;
+  solicitante_cnpj: string | null;
+  solicitante_nome: string | null;
+}
+
+export interface LoteLinhaRow {
+  linha: number;
+  chave: string;
+  perna: number | null;
+  status: LinhaLoteStatus;
+  tipo_servico: number;
+  counter_cte_id: string | null;
+  documento_financeiro: string | null;
+  financeiro: 'ok' | 'failed' | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/**
+ * A batch as one of its two parties sees it: the subcontractor that owns it or the contractor that requested it.
+ * Anyone else gets null, like a batch that does not exist.
+ */
+export async function loteDe(sql: Sql, batchId: string, companyId: string): Promise<{ lote: LoteRow; linhas: LoteLinhaRow[] } | null> {
+  const { rows } = await sql.query(
+    `SELECT l.batch_id, l.company_id, l.solicitante_company_id, l.modo, l.total_linhas, l.status, l.created_at, l.concluido_em,
+            s.cnpj AS subcontratada_cnpj, s.razao_social AS subcontratada_nome, r.cnpj AS solicitante_cnpj, r.razao_social AS solicitante_nome
+       FROM rm.lotes l
+       JOIN rm.companies s ON s.company_id = l.company_id
+       LEFT JOIN rm.companies r ON r.company_id = l.solicitante_company_id
+      WHERE l.batch_id = $1 AND (l.company_id = $2 OR l.solicitante_company_id = $2)`,
+    [batchId, companyId],
+  );
+  const lote = rows[0] as unknown as LoteRow | undefined;
+  if (!lote) return null;
+  const linhas = await sql.query(
+    `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message
+       FROM rm.lote_linhas WHERE batch_id = $1 ORDER BY linha`,
+    [batchId],
+  );
+  return { lote, linhas: linhas.rows as unknown as LoteLinhaRow[] };
+}
+
+/** Which of these CPFs and plates are active in the company's registry (the batch's pre-creation check, rule 8). */
+export async function registroDeFrota(sql: Sql, companyId: string, cpfs: string[], placas: string[]): Promise<{ motoristas: Set<string>; placas: Set<string> }> {
+  const [m, v] = await Promise.all([
+    sql.query(`SELECT cpf FROM rm.motoristas WHERE company_id = $1 AND cpf = ANY($2::text[]) AND removido_em IS NULL`, [companyId, cpfs]),
+    sql.query(`SELECT placa FROM rm.veiculos WHERE company_id = $1 AND placa = ANY($2::text[]) AND removido_em IS NULL`, [companyId, placas]),
+  ]);
+  return { motoristas: new Set(m.rows.map((r) => r.cpf as string)), placas: new Set(v.rows.map((r) => r.placa as string)) };
+}

@@ -1,0 +1,27 @@
+import { type LinhaLote, type LoteRelatorio } from '@frete/contracts';
+import { type LoteLinhaRow, type LoteRow } from '@frete/projections';
+
+/** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
+function linhaView(r: LoteLinhaRow): LinhaLote {
+  return {
+    chave: r.chave,
+    perna: r.perna,
+    status: r.status,
+    tipo_servico: r.tipo_servico,
+    ...(r.counter_cte_id ? { counter_cte_id: r.counter_cte_id } : {}),
+    ...(r.documento_financeiro ? { documento_financeiro: r.documento_financeiro } : {}),
+    ...(r.status === 'emitted' ? { financeiro: r.financeiro } : {}),
+    ...(r.error_code ? { error: { code: r.error_code, message: r.error_message ?? '' } } : {}),
+  };
+}
+
+export function loteRelatorioView(l: LoteRow, linhas: LoteLinhaRow[]): LoteRelatorio {
+  return {
+    batch_id: l.batch_id,
+    status: l.status,
+    requester: l.solicitante_company_id ? { cnpj: l.solicitante_cnpj ?? '', nome: l.solicitante_nome ?? '' } : null,
+    subcontratada: { cnpj: l.subcontratada_cnpj, nome: l.subcontratada_nome },
+    created_at: l.created_at.toISOString(),
+    rows: linhas.map(linhaView),
+  };
+}

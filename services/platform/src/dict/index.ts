@@ -1,0 +1,4 @@
+export * from './port';
+export * from './simulado';
+export * from './indisponivel';
+export * from './ambiente';

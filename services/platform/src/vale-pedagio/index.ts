@@ -1,0 +1,5 @@
+export * from './port';
+export * from './simulado';
+export * from './indisponivel';
+export * from './servico';
+export * from './recibo';

@@ -1,0 +1,42 @@
+import { type ApiResponse, type TestApp, type TestCarrier } from './app';
+import { emissora } from './emissora';
+import { buildCteXml, type CteXmlOptions, nfeKey } from './cte-xml';
+
+export const MOTORISTA_CPF = '52998224725';
+export const MOTORISTA_CPF_2 = '11144477735';
+export const PLACA = 'ABC1D23';
+export const PLACA_2 = 'XYZ9A87';
+
+/** A carrier ready to issue counter-CT-e (São Paulo, SP; the SP→RJ general rule), with two drivers and two vehicles. */
+export async function subcontratadaPronta(app: TestApp, name = 'SUBCONTRATADA TRANSPORTES LTDA'): Promise<TestCarrier> {
+  const c = await emissora(app, name);
+  for (const [cpf, nome] of [[MOTORISTA_CPF, 'JOAO MOTORISTA'], [MOTORISTA_CPF_2, 'MARIA CONDUTORA']] as const) {
+    const r = await c.call('POST', '/v1/fiscal/motoristas', { cpf, nome });
+    if (r.status !== 201) throw new Error(`motorista: ${r.text}`);
+  }
+  for (const placa of [PLACA, PLACA_2]) {
+    const r = await c.call('POST', '/v1/fiscal/veiculos', { placa });
+    if (r.status !== 201) throw new Error(`veiculo: ${r.text}`);
+  }
+  return c;
+}
+
+/** A contractor's CT-e (default Campinas/SP → Rio de Janeiro/RJ) received into `c`'s inbox; returns its key. */
+export async function receberCteDoContratante(c: TestCarrier, emitenteCnpj: string, o: Partial<CteXmlOptions> = {}): Promise<string> {
+  const { chave, xml } = buildCteXml({ emitenteCnpj, emitenteNome: 'CONTRATANTE TRANSPORTES SA', nfeChaves: [nfeKey()], ...o });
+  const r = await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml });
+  if (r.status !== 201 && r.status !== 200) throw new Error(`inbox: ${r.text}`);
+  return chave;
+}
+
+/** Reads the batch report until it leaves `processing` (the emission and payout processors work in the background). */
+export async function relatorioFinal(c: TestCarrier, batchId: string, timeoutMs = 60_000): Promise<ApiResponse> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await c.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batchId}`);
+    if (r.status !== 200) throw new Error(`report of ${batchId}: ${r.status} ${r.text}`);
+    if (r.body.data.status !== 'processing') return r;
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} still processing: ${JSON.stringify(r.body.data.rows.map((x: { status: string }) => x.status))}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
