@@ -47,3 +47,4 @@ export * from './vale-pedagio';
 export * from './ciot';
 export * from './contra-cte/servico';
 export * from './lote/processador';
+export * from './provedor-indisponivel';

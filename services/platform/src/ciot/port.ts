@@ -10,7 +10,7 @@ import { type AncoraCiot, type DeclaracaoCiotDados } from '@frete/contracts';
  * **No verdict.** A declaration the provider received but did not decide yet is `pendente`; a call whose outcome is
  * unknown (timeout after sending) is `sem_resposta`. Both leave the operation `sent`: the caller asks again with
  * `consultarDeclaracao` (the same `operacao_id`, so that the provider never makes a second CIOT of one operation).
- * A thrown error means the call did not take place (`ProvedorCiotIndisponivel`) or a bug.
+ * A thrown error means the call did not take place (`ProvedorIndisponivel`) or a bug.
  */
 
 export interface PedidoDeclaracaoCiot {
