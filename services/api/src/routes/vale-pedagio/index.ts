@@ -46,6 +46,15 @@ function placaDe(raw: string | undefined, fields: FieldError[]): string | null {
   return normalizePlaca(raw);
 }
 
+/** The route of a routing or calculation request, checked (400 naming each field). */
+function rotaConsultada(body: ValePedagioRotaInput): { origem: LocalValePedagio; destino: LocalValePedagio } {
+  const fields: FieldError[] = [];
+  const rota = rotaDe(body, fields);
+  placaDe(body.placa, fields);
+  if (fields.length > 0) throw validacao(fields);
+  return rota;
+}
+
 /** A `cte`/`mdfe` reference: a UUID (lower case) or a valid 44-character access key. */
 function documentoDe(field: 'cte' | 'mdfe', raw: string | undefined, fields: FieldError[]): string | null {
   if (raw === undefined) return null;
@@ -139,10 +148,7 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     },
   }, async (request) => {
     const body = request.body as ValePedagioRotaInput;
-    const fields: FieldError[] = [];
-    const rota = rotaDe(body, fields);
-    placaDe(body.placa, fields);
-    if (fields.length > 0) throw validacao(fields);
+    const rota = rotaConsultada(body);
     const roteiro = await deps.valePedagio.roteirizar(rota.origem, rota.destino, body.categoria);
     const pedagio = roteiro.pracas.reduce((s, p) => s + p.tarifa_centavos, 0);
     const data: ValePedagioRoteirizacao = {
@@ -166,10 +172,7 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     },
   }, async (request) => {
     const body = request.body as ValePedagioRotaInput;
-    const fields: FieldError[] = [];
-    const rota = rotaDe(body, fields);
-    placaDe(body.placa, fields);
-    if (fields.length > 0) throw validacao(fields);
+    const rota = rotaConsultada(body);
     const { roteiro, valores } = await deps.valePedagio.calcular(rota.origem, rota.destino, body.categoria);
     const v = roteiro.pracas.length === 0 ? { valor_pedagio_centavos: 0, taxa_centavos: 0, valor_total_centavos: 0 } : valores;
     const data: ValePedagioCalculo = {
