@@ -1,0 +1,62 @@
+import { DirectTransport } from '@frete/platform';
+import { payoutHandlers, payoutProcessor, railInterno } from '@frete/payout-processor';
+import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+
+/**
+ * Spec section 3: the provider accepted the counter-CT-e, a later step failed → the row is `emitted` with
+ * `financeiro: failed`, never `failed`. The payout processor is held back while the documents are authorized, the
+ * driver leaves the registry, and only then does the financial step run: it cannot register the payout.
+ */
+describe('batch row emitted with financeiro failed', () => {
+  jest.setTimeout(120_000);
+  let app: TestApp;
+  let sub: TestCarrier;
+  let payout: DirectTransport | null = null;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SERVICES: 'api,projector,emission-processor', RATE_LIMIT_FISCAL_PER_MIN: '100000' });
+    sub = await subcontratadaPronta(app);
+  });
+  afterAll(async () => {
+    await payout?.stop();
+    await app?.close();
+  });
+
+  it('the authorized rows stay processing without the financial step, then become emitted with financeiro failed', async () => {
+    const contratante = randomCnpj();
+    const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
+    const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
+      subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: chaves.map((chave) => ({ chave, valor: 300 })),
+    });
+    expect(posted.status).toBe(202);
+    const batch = posted.body.data.batch_id as string;
+    const report = () => sub.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batch}`);
+
+    // Authorized, financial step not yet done: the batch is not done.
+    let r = await report();
+    for (let i = 0; i < 200 && !(r.body.data.rows.length === 2 && r.body.data.rows.every((x: { counter_cte_id?: string; status: string }) => x.status === 'emitted')); i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      r = await report();
+    }
+    expect(r.body.data.status).toBe('processing');
+    expect(r.body.data.rows.map((x: { status: string }) => x.status)).toEqual(['emitted', 'emitted']);
+
+    const motoristas = (await sub.call('GET', '/v1/fiscal/motoristas')).body.data as { id: number; cpf: string }[];
+    const id = motoristas.find((m) => m.cpf === MOTORISTA_CPF)!.id;
+    expect((await sub.call('DELETE', `/v1/fiscal/motoristas/${id}`)).status).toBeLessThan(300);
+
+    const p = app.running.platform;
+    payout = new DirectTransport(p.store, p.pool);
+    await payout.start(payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })));
+
+    const final = (await relatorioFinal(sub, batch)).body.data;
+    expect(final.status).toBe('done');
+    for (const row of final.rows) {
+      expect(row).toMatchObject({ status: 'emitted', counter_cte_id: expect.any(String), financeiro: 'failed' });
+      expect(row.error).toBeUndefined();
+      const parcelas = await app.running.platform.pool.query('SELECT financeiro, financeiro_erro_codigo FROM rm.repasse_documentos WHERE cte_id = $1', [row.counter_cte_id]);
+      expect(parcelas.rows[0]).toMatchObject({ financeiro: 'failed', financeiro_erro_codigo: 'motorista_nao_encontrado' });
+    }
+  });
+});
