@@ -31,6 +31,7 @@ export * from './cadastros/agregado';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';
+export * from './numeracao/reservas';
 export * from './numeracao-cte/decider';
 export * from './cte/qr-code';
 export * from './cte/xml';

@@ -1,5 +1,6 @@
 import { type DomainEventOf } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
+import { numeroReservado, type Reserva } from '../numeracao/reservas';
 
 export type NumeracaoCteEvent = DomainEventOf<'numeracao_cte.reservada'>;
 
@@ -12,7 +13,7 @@ export interface ReservarNumeroCte {
 
 export interface NumeracaoCteState {
   ultimo: number;
-  porCte: Record<string, number>;
+  reservas: Reserva | null;
 }
 
 /** nCT has 9 digits. */
@@ -26,13 +27,13 @@ export const numeracaoCteStream = (companyId: string, serie: number) => `numerac
  * (a retry, a rejection and a re-issue reuse it), so a number is never skipped nor given twice.
  */
 export const numeracaoCteDecider: Decider<ReservarNumeroCte, NumeracaoCteState, NumeracaoCteEvent> = {
-  initialState: { ultimo: 0, porCte: {} },
+  initialState: { ultimo: 0, reservas: null },
   decide(c, state) {
-    if (state.porCte[c.cte_id] !== undefined) return [];
+    if (numeroReservado(state.reservas, c.cte_id) !== undefined) return [];
     if (state.ultimo >= MAIOR_NUMERO_CTE) throw new Rejection('serie_esgotada', `series ${c.serie} has no number left`);
     return [{ type: 'numeracao_cte.reservada', data: { company_id: c.company_id, serie: c.serie, numero: state.ultimo + 1, cte_id: c.cte_id } }];
   },
   evolve(state, e) {
-    return { ultimo: e.data.numero, porCte: { ...state.porCte, [e.data.cte_id]: e.data.numero } };
+    return { ultimo: e.data.numero, reservas: { id: e.data.cte_id, numero: e.data.numero, anterior: state.reservas } };
   },
 };

@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type CteLido } from '@frete/contracts';
-import { cteDecider, type CteState, cteStream, numeracaoCteDecider, numeracaoCteStream, readCte } from '@frete/domain';
+import { cteDecider, type CteState, cteStream, numeracaoCteDecider, numeracaoCteStream, numeroReservado, readCte } from '@frete/domain';
 import { execute, load, type CommandContext } from '../commands/execute';
 import { type EventStore } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
@@ -68,7 +68,7 @@ export class EmissorCte {
       const reservado = await execute(this.deps, numeracaoCteStream(companyId, serie), numeracaoCteDecider,
         { type: 'ReservarNumeroCte', company_id: companyId, serie, cte_id: cteId }, this.ctx(companyId, cause),
         { eventId: () => derivedEventId(cause, 'numero') });
-      const numero = reservado.state.porCte[cteId]!;
+      const numero = numeroReservado(reservado.state.reservas, cteId)!;
       const made = await this.deps.montarXml({ companyId, cteId, state, serie, numero });
       if (made.tipo === 'recusado') {
         await this.record(companyId, cteId, cause, { type: 'RegistrarRejeicao', data: { cte_id: cteId, company_id: companyId, cstat: made.cstat, motivo: made.motivo } });

@@ -13,7 +13,7 @@ import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento } 
 import { montarMdfeProc, montarProcEventoMdfe } from '../autoridade/proc';
 import { derivedEventId } from '../processors/derived-id';
 import { type XmlDaEmissao } from '../emissao-cte/emissor';
-import { dhSaoPaulo } from '@frete/domain';
+import { dhSaoPaulo, numeroReservado } from '@frete/domain';
 import { type Assinado } from './montar-xml';
 
 export type MontarXmlDaEmissaoMdfe = (input: { companyId: string; mdfeId: string; state: MdfeState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
@@ -70,7 +70,7 @@ export class EmissorMdfe {
       const reservado = await execute(this.deps, numeracaoMdfeStream(companyId, serie), numeracaoMdfeDecider,
         { type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: mdfeId }, this.ctx(companyId, cause),
         { eventId: () => derivedEventId(cause, 'numero') });
-      const numero = reservado.state.porMdfe[mdfeId]!;
+      const numero = numeroReservado(reservado.state.reservas, mdfeId)!;
       const made = await this.deps.montarXml({ companyId, mdfeId, state, serie, numero });
       if (made.tipo === 'recusado') {
         await this.record(companyId, mdfeId, cause, { type: 'RegistrarRejeicaoMdfe', data: { mdfe_id: mdfeId, company_id: companyId, cstat: made.cstat, motivo: made.motivo } });
