@@ -10,6 +10,11 @@ export interface Decider<Command, State, Event> {
   initialState: State;
   decide(command: Command, state: State, ctx: DecisionContext): Event[];
   evolve(state: State, event: Event): State;
+  /**
+   * The state after a whole history, equal to folding `evolve` from `initialState`. An aggregate whose state is a
+   * collection gives it when evolving event by event would copy the collection each time (quadratic in the stream).
+   */
+  foldAll?(events: Event[]): State;
 }
 
 /** A command the rules refuse. The edge turns it into the error envelope with the code's status. */
@@ -24,5 +29,5 @@ export class Rejection extends Error {
   }
 }
 
-export const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>, events: E[]): S =>
-  events.reduce(decider.evolve, decider.initialState);
+export const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve' | 'foldAll'>, events: E[]): S =>
+  decider.foldAll ? decider.foldAll(events) : events.reduce(decider.evolve, decider.initialState);

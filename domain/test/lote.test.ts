@@ -223,4 +223,10 @@ describe('lote decider', () => {
     given(criado).when(registrar({ linha: 7 })).thenRejects('regra_de_negocio');
     given(criado).when(registrar({ counter_cte_id: null })).thenRejects('regra_de_negocio');
   });
+
+  it('foldAll gives the same state as evolving event by event', () => {
+    const history = [criado, processada(), processada({ linha: 1, chave: chave(2), status: 'duplicated', counter_cte_id: 'other' })];
+    expect(loteDecider.foldAll!(history)).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
+    expect(loteDecider.foldAll!([])).toEqual(loteDecider.initialState);
+  });
 });

@@ -180,3 +180,14 @@ describe('repasse decider: cancellation of the counter-CT-e', () => {
     given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), paga('a', 1, 6001), cancelado('a', 2, 3))
       .when(pagar('a', 1, 'ordem-2')).thenRejects('parcela_ja_paga'));
 });
+
+describe('repasse: folding a whole history', () => {
+  it('foldAll gives the same state as evolving event by event', () => {
+    const history: RepasseEvent[] = [
+      registrado('a', 0), registrado('b', 1), manual('c', 2),
+      geradas('a', 3, 0, parcela(1, 100, 1000, 0)), liberada('a', 1, 'bipagem'), solicitado('a', 1, 1000), paga('a', 1, 1000),
+      cancelado('b'),
+    ];
+    expect(repasseDecider.foldAll!(history)).toEqual(history.reduce(repasseDecider.evolve, repasseDecider.initialState));
+  });
+});

@@ -80,4 +80,14 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         return state;
     }
   },
+  // A batch of a thousand rows is read again at each block: one map for the whole history, not one per row.
+  foldAll(events) {
+    let state = loteDecider.initialState;
+    const processadas: LoteState['processadas'] = {};
+    for (const e of events) {
+      if (e.type === 'lote.linha_processada') processadas[e.data.linha] = { status: e.data.status, counter_cte_id: e.data.counter_cte_id };
+      else state = loteDecider.evolve(state, e);
+    }
+    return state.existe ? { ...state, processadas } : state;
+  },
 };

@@ -2,7 +2,7 @@ import { type EventData, type GatilhoLiberacao, type ParcelaGerada } from '@fret
 import { type Decider, Rejection } from '../decider';
 import { dividirPorPercentuais, posicaoDoDocumento } from './parcelas';
 import { vencimentoDe } from './vencimento';
-import { type DocumentoEstado, type ParcelaEstado, type RepasseEvent, type RepasseState, evoluirRepasse, repasseInicial } from './estado';
+import { type DocumentoEstado, type ParcelaEstado, type RepasseEvent, type RepasseState, evoluirHistorico, evoluirRepasse, repasseInicial } from './estado';
 
 interface Alvo {
   company_id: string;
@@ -164,4 +164,5 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
     }
   },
   evolve: evoluirRepasse,
+  foldAll: evoluirHistorico,
 };

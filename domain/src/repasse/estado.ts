@@ -76,30 +76,40 @@ function evoluirDocumento(doc: DocumentoEstado, event: RepasseEvent): DocumentoE
   }
 }
 
-export function evoluirRepasse(state: RepasseState, event: RepasseEvent): RepasseState {
+/**
+ * Applies one event to a state whose two maps the caller owns (documents themselves are replaced, never changed):
+ * `evoluirRepasse` copies the maps first, `evoluirHistorico` folds a whole history into fresh maps at linear cost.
+ */
+function aplicar(draft: RepasseState, event: RepasseEvent): void {
   const d = event.data;
   switch (event.type) {
     case 'repasse.documento_registrado': {
       const e = event.data;
-      const falhas = { ...state.falhas };
-      delete falhas[e.cte_id];
-      return {
-        falhas,
-        documentos: {
-          ...state.documentos,
-          [e.cte_id]: {
-            cte_id: e.cte_id, chave_original: e.chave_original, posicao: e.posicao, motorista_cpf: e.motorista_cpf, valor_centavos: e.valor_centavos,
-            regra: e.regra, modo: e.modo, cancelado: false, concluido: false, prestado_contas: false, parcelas: null,
-          },
-        },
+      delete draft.falhas[e.cte_id];
+      draft.documentos[e.cte_id] = {
+        cte_id: e.cte_id, chave_original: e.chave_original, posicao: e.posicao, motorista_cpf: e.motorista_cpf, valor_centavos: e.valor_centavos,
+        regra: e.regra, modo: e.modo, cancelado: false, concluido: false, prestado_contas: false, parcelas: null,
       };
+      return;
     }
     case 'repasse.registro_falhou':
-      return { ...state, falhas: { ...state.falhas, [event.data.cte_id]: event.data.code } };
+      draft.falhas[event.data.cte_id] = event.data.code;
+      return;
     default: {
-      const doc = state.documentos[d.cte_id];
-      if (!doc) return state;
-      return { ...state, documentos: { ...state.documentos, [d.cte_id]: evoluirDocumento(doc, event) } };
+      const doc = draft.documentos[d.cte_id];
+      if (doc) draft.documentos[d.cte_id] = evoluirDocumento(doc, event);
     }
   }
+}
+
+export function evoluirRepasse(state: RepasseState, event: RepasseEvent): RepasseState {
+  const draft = { documentos: { ...state.documentos }, falhas: { ...state.falhas } };
+  aplicar(draft, event);
+  return draft;
+}
+
+export function evoluirHistorico(events: RepasseEvent[]): RepasseState {
+  const draft: RepasseState = { documentos: {}, falhas: {} };
+  for (const e of events) aplicar(draft, e);
+  return draft;
 }
