@@ -80,6 +80,16 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
 
     it('reads a stream that does not exist as empty', async () => {
       expect(await store.readStream(stream('missing'))).toEqual([]);
+      expect(await store.readStream(stream('missing'), 3n)).toEqual([]);
+    });
+
+    it('reads only the events after a revision (a reader that folded up to it)', async () => {
+      const s = stream('after');
+      await store.append(s, [newEvent('a'), newEvent('b'), newEvent('c')], 'no_stream');
+      expect((await store.readStream(s, 0n)).map((e) => [e.type, e.revision])).toEqual([['b', 1n], ['c', 2n]]);
+      expect(await store.readStream(s, 2n)).toEqual([]);
+      expect(await store.readStream(s, 9n)).toEqual([]);
+      expect((await store.readStream(s, -1n)).map((e) => e.type)).toEqual(['a', 'b', 'c']);
     });
 
     it('refuses no_stream on an existing stream', async () => {

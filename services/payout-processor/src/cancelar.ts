@@ -16,6 +16,6 @@ export const cancelarDocumento = (deps: PayoutDeps) => async (event: RecordedEve
   const grupo = grupoDoVinculo(d.cte_id, vinculo);
   await execute(deps, repasseStream(d.company_id, grupo), repasseDecider,
     { type: 'CancelarDocumento', company_id: d.company_id, grupo, cte_id: d.cte_id }, contextoDo(deps, event, d.company_id), {
-      eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`),
+      eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`), cache: deps.grupos,
     });
 };

@@ -1,4 +1,5 @@
-import { type CommandContext, type EventStore, type ReadYourWrites } from '@frete/platform';
+import { type CommandContext, type EventStore, type ReadYourWrites, StateCache } from '@frete/platform';
+import { type RepasseState } from '@frete/domain';
 import { type RecordedEvent } from '@frete/contracts';
 import { type RailDePagamento } from './rail';
 
@@ -9,7 +10,11 @@ export interface PayoutDeps {
   readYourWrites?: ReadYourWrites;
   clock: () => Date;
   rail: RailDePagamento;
+  /** The driver groups this processor folded: a batch's registrations read only what is new in the group's stream. */
+  grupos?: StateCache<RepasseState>;
 }
+
+export const gruposEmCache = () => new StateCache<RepasseState>();
 
 /** The processor acts for the company of the event it handles; the cause is that event. */
 export const contextoDo = (deps: PayoutDeps, event: RecordedEvent, companyId: string): CommandContext => ({

@@ -1,5 +1,5 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
-import { type PayoutDeps } from './deps';
+import { gruposEmCache, type PayoutDeps } from './deps';
 import { registrarDocumento } from './registrar';
 import { cancelarDocumento } from './cancelar';
 import { liquidarPagamento } from './liquidar';
@@ -18,7 +18,8 @@ export const payoutProcessor = (handlers: ReadonlyMap<string, EventHandler> = ne
  * payment order is settled through the rail. Each appended event's id derives from the handled event's, so a
  * redelivery appends nothing new.
  */
-export function payoutHandlers(deps: PayoutDeps): ReadonlyMap<string, EventHandler> {
+export function payoutHandlers(options: PayoutDeps): ReadonlyMap<string, EventHandler> {
+  const deps: PayoutDeps = { grupos: gruposEmCache(), ...options };
   return new Map<string, EventHandler>([
     ['cte.autorizado', registrarDocumento(deps)],
     ['cte.evento_registrado', cancelarDocumento(deps)],

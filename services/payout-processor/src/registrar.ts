@@ -27,6 +27,6 @@ export const registrarDocumento = (deps: PayoutDeps) => async (event: RecordedEv
     ? { type: 'RegistrarDocumento', dados: { ...base, regra: regraDeRepasse(vinculo.parcelas, motorista.repasse.parcelas), modo: motorista.repasse.modo } }
     : { type: 'RegistrarFalha', dados: { ...base, code: 'motorista_nao_encontrado', message: `driver ${vinculo.motorista_cpf} is no longer in the company's registry` } };
   await execute(deps, repasseStream(d.company_id, grupo), repasseDecider, command, contextoDo(deps, event, d.company_id), {
-    eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`),
+    eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`), cache: deps.grupos,
   });
 };

@@ -48,3 +48,4 @@ export * from './ciot';
 export * from './contra-cte/servico';
 export * from './lote/processador';
 export * from './provedor-indisponivel';
+export * from './commands/state-cache';

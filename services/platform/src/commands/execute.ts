@@ -3,6 +3,7 @@ import { type DomainEvent, EventCatalog, type EventMetadata, type NewEvent, type
 import { type Decider, fold } from '@frete/domain';
 import { type EventStore, WrongExpectedRevision } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
+import { type StateCache } from './state-cache';
 
 /** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
 export interface CommandContext {
@@ -14,9 +15,11 @@ export interface CommandContext {
   now: Date;
 }
 
-export interface ExecuteOptions<E> {
+export interface ExecuteOptions<E, S = unknown> {
   /** Deterministic ids make a redelivered command append nothing new (processors derive them from the cause). */
   eventId?: (index: number, event: E) => string;
+  /** A process that commands the same streams often keeps their folded states: only newer events are read. */
+  cache?: StateCache<S>;
 }
 
 export interface Executed<S, E> {
@@ -43,11 +46,15 @@ export async function execute<C, S, E extends DomainEvent>(
   decider: Decider<C, S, E>,
   command: C,
   ctx: CommandContext,
-  options: ExecuteOptions<E> = {},
+  options: ExecuteOptions<E, S> = {},
 ): Promise<Executed<S, E>> {
   for (let attempt = 1; ; attempt++) {
-    const history = await deps.store.readStream(streamId);
-    const state = fold(decider, history.map((e) => toDomainEvent<E>(e)));
+    const cached = options.cache?.get(streamId);
+    const history = await deps.store.readStream(streamId, cached?.revision);
+    const newer = history.map((e) => toDomainEvent<E>(e));
+    const state = cached ? newer.reduce(decider.evolve, cached.state) : fold(decider, newer);
+    const revision = history.length > 0 ? history[history.length - 1]!.revision : (cached?.revision ?? null);
+    if (revision !== null) options.cache?.set(streamId, state, revision);
     const events = decider.decide(command, state, { now: ctx.now });
     if (events.length === 0) return { state, events, position: null };
     const metadata: EventMetadata = {
@@ -64,11 +71,13 @@ export async function execute<C, S, E extends DomainEvent>(
       data: e.data,
       metadata,
     }));
-    const expected = history.length === 0 ? 'no_stream' : history[history.length - 1]!.revision;
+    const expected = revision === null ? 'no_stream' : revision;
     try {
-      const { position } = await deps.store.append(streamId, toAppend, expected);
+      const { position, nextRevision } = await deps.store.append(streamId, toAppend, expected);
       if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
-      return { state: events.reduce(decider.evolve, state), events, position };
+      const after = events.reduce(decider.evolve, state);
+      options.cache?.set(streamId, after, nextRevision);
+      return { state: after, events, position };
     } catch (err) {
       if (err instanceof WrongExpectedRevision && attempt < MAX_ATTEMPTS) continue;
       throw err;

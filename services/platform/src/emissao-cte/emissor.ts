@@ -1,7 +1,8 @@
 import { type Pool } from 'pg';
 import { type CteLido } from '@frete/contracts';
-import { cteDecider, type CteState, cteStream, numeracaoCteDecider, numeracaoCteStream, numeroReservado, readCte } from '@frete/domain';
+import { cteDecider, type CteState, cteStream, numeracaoCteDecider, type NumeracaoCteState, numeracaoCteStream, numeroReservado, readCte } from '@frete/domain';
 import { execute, load, type CommandContext } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
 import { type EventStore } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
 import { type DocumentStore } from '../documents/store';
@@ -42,6 +43,9 @@ const protocoloDe = (p: ProtocoloDocumento) => ({ numero: p.nProt, recebido_em: 
  * from the cause, and the decider ignores what is already known.
  */
 export class EmissorCte {
+  /** The company series this process numbers: each reservation reads only the numbers given since its last. */
+  private readonly series = new StateCache<NumeracaoCteState>();
+
   constructor(private readonly deps: EmissorDeps) {}
 
   /** Whether the authority can be reached at all (see `AutoridadeFiscal.disponivel`). */
@@ -67,7 +71,7 @@ export class EmissorCte {
     if (!emissao) {
       const reservado = await execute(this.deps, numeracaoCteStream(companyId, serie), numeracaoCteDecider,
         { type: 'ReservarNumeroCte', company_id: companyId, serie, cte_id: cteId }, this.ctx(companyId, cause),
-        { eventId: () => derivedEventId(cause, 'numero') });
+        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series });
       const numero = numeroReservado(reservado.state.reservas, cteId)!;
       const made = await this.deps.montarXml({ companyId, cteId, state, serie, numero });
       if (made.tipo === 'recusado') {

@@ -6,6 +6,7 @@ import {
 } from '@frete/domain';
 import { companyOf } from '@frete/projections';
 import { execute, load, type CommandContext } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
 import { type EventStore } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
 import { type DocumentStore } from '../documents/store';
@@ -13,7 +14,7 @@ import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento } 
 import { montarMdfeProc, montarProcEventoMdfe } from '../autoridade/proc';
 import { derivedEventId } from '../processors/derived-id';
 import { type XmlDaEmissao } from '../emissao-cte/emissor';
-import { dhSaoPaulo, numeroReservado } from '@frete/domain';
+import { dhSaoPaulo, type NumeracaoMdfeState, numeroReservado } from '@frete/domain';
 import { type Assinado } from './montar-xml';
 
 export type MontarXmlDaEmissaoMdfe = (input: { companyId: string; mdfeId: string; state: MdfeState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
@@ -50,6 +51,9 @@ const protocoloDe = (p: ProtocoloDocumento | ProtocoloEvento) => ({
  * result is unknown, every step's events with ids derived from the cause.
  */
 export class EmissorMdfe {
+  /** The company series this process numbers: each reservation reads only the numbers given since its last. */
+  private readonly series = new StateCache<NumeracaoMdfeState>();
+
   constructor(private readonly deps: EmissorMdfeDeps) {}
 
   private ctx(companyId: string, cause: string, actor = 'emission-processor'): CommandContext {
@@ -69,7 +73,7 @@ export class EmissorMdfe {
     if (!emissao) {
       const reservado = await execute(this.deps, numeracaoMdfeStream(companyId, serie), numeracaoMdfeDecider,
         { type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: mdfeId }, this.ctx(companyId, cause),
-        { eventId: () => derivedEventId(cause, 'numero') });
+        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series });
       const numero = numeroReservado(reservado.state.reservas, mdfeId)!;
       const made = await this.deps.montarXml({ companyId, mdfeId, state, serie, numero });
       if (made.tipo === 'recusado') {

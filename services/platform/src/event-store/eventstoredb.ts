@@ -85,10 +85,10 @@ export class EventStoreDbEventStore implements EventStore {
     return events[events.length - 1]?.position ?? START;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, after?: bigint): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: ESDB_START })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: after === undefined ? ESDB_START : after + 1n })) {
         const e = toRecorded(resolved);
         if (e) out.push(e);
       }

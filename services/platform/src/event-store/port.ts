@@ -43,8 +43,11 @@ export interface EventStore {
    * succeeds without writing anything (idempotent append), so redelivered work appends nothing new.
    */
   append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of one stream in order; [] for a stream that does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * The events of one stream in order, all of them or only those after revision `after` (a reader that already
+   * folded up to it); [] for a stream that does not exist.
+   */
+  readStream(streamId: string, after?: bigint): Promise<RecordedEvent[]>;
   /** Events after `from` in global order, at most `maxCount`. */
   readAll(from: Position, maxCount: number): Promise<RecordedEvent[]>;
   /** Catch-up subscription: history after `from`, then live events, one at a time, awaiting the handler. */

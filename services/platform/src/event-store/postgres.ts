@@ -146,10 +146,10 @@ export class PostgresEventStore implements EventStore {
     return err;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, after?: bigint): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY stream_revision`,
-      [streamId],
+      `SELECT ${COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_revision > $2 ORDER BY stream_revision`,
+      [streamId, (after ?? -1n).toString()],
     );
     return rows.map(toRecorded);
   }
