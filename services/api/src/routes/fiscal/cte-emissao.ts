@@ -9,6 +9,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
+import { consultarEmissao } from './consulta-emissao';
 
 const TAGS = ['fiscal: cte'];
 const CONCLUSIVAS = ['autorizado', 'rejeitado', 'denegado', 'cancelado'];
@@ -74,15 +75,13 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    let row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    if (row.situacao === 'rascunho') throw new ApiError('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first');
-    if (row.situacao === 'em_processamento') {
-      await deps.emissorCte.consultar(p.companyId, row.cte_id, request.id);
-      await deps.readYourWrites.waitFor(p.companyId);
-      row = await ownCte(deps, p.companyId, row.cte_id);
-    }
-    const envelope = envelopeOf(row);
-    return reply.status(envelope.conclusivo || row.situacao === 'sem_protocolo' ? 200 : 202).send({ data: envelope, environment: env });
+    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
+      ler: () => ownCte(deps, p.companyId, request.params.cte_uuid),
+      consultar: (row) => deps.emissorCte.consultar(p.companyId, row.cte_id, request.id),
+      envelope: envelopeOf,
+      nuncaEmitido: () => new ApiError('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
+      conhecido: (row) => row.situacao === 'sem_protocolo',
+    });
+    return reply.status(status).send({ data: envelope, environment: env });
   });
 };

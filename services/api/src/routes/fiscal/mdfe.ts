@@ -9,6 +9,7 @@ import { findMunicipio, isValidCpf, mdfeDecider, mdfeStream, normalizeCpf, norma
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
 import { execute, pendenciasMdfe } from '@frete/platform';
 import { ApiError } from '../../errors';
+import { consultarEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -265,16 +266,13 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    let row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    if (row.situacao === 'rascunho') throw new ApiError('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first');
-    if (row.situacao === 'em_processamento') {
-      await deps.emissorMdfe.consultar(p.companyId, row.mdfe_id, request.id);
-      await deps.readYourWrites.waitFor(p.companyId);
-      row = await ownMdfe(deps, p.companyId, row.mdfe_id);
-    }
-    const envelope = envelopeOf(row);
-    return reply.status(envelope.conclusivo ? 200 : 202).send({ data: envelope, environment: env });
+    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
+      ler: () => ownMdfe(deps, p.companyId, request.params.mdfe_uuid),
+      consultar: (row) => deps.emissorMdfe.consultar(p.companyId, row.mdfe_id, request.id),
+      envelope: envelopeOf,
+      nuncaEmitido: () => new ApiError('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first'),
+    });
+    return reply.status(status).send({ data: envelope, environment: env });
   });
 
   app.get('/mdfe/:mdfe_uuid/xml', {
