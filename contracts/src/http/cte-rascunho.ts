@@ -212,7 +212,12 @@ export const CteRascunho = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, $id: 'CteRascunho' },
+  {
+    additionalProperties: false,
+    $id: 'CteRascunho',
+    description: 'A draft\'s data: the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor\'s CT-e, ' +
+      'which may lack what CT-e 4.00 makes optional (a party\'s CEP, vCarga)',
+  },
 );
 export type CteRascunho = Static<typeof CteRascunho>;
 
