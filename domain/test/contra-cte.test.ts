@@ -1,6 +1,7 @@
 import { type CteLido } from '@frete/contracts';
 import { cfopContraCte, planejarContraCte, type PedidoContraCte, readCte, type RegraContraCte, type SubcontratacaoEvent, subcontratacaoDecider } from '../src';
 import { buildCteXml, nfeKey } from '../../test/support/cte-xml';
+import { type CteContratante, cteContratanteXml } from '../../test/support/cte-contratante';
 import { scenario } from './given-when-then';
 
 const CONTRATANTE = '11222333000181';
@@ -77,6 +78,33 @@ describe('planejarContraCte', () => {
   it('intermediate redispatch names the expedidor and recebedor (G055/G056)', () => {
     const plano = planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: SAO_PAULO }), REGRAS);
     expect(plano.ok && plano.dados.expedidor && plano.dados.recebedor).toBeTruthy();
+  });
+
+  it('what CT-e 4.00 makes optional is carried when the contractor\'s CT-e has it and left out when not: never invented', () => {
+    const endereco = (CEP?: string, xCpl?: string) => ({ xLgr: 'RUA DAS FLORES', nro: '100', xBairro: 'CENTRO', municipio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' }, CEP, xCpl });
+    const base: CteContratante = {
+      cUF: '35', serie: 1, numero: 1, tpAmb: 2, tpServ: 0, inicio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' }, fim: { cMun: '3304557', xMun: 'RIO DE JANEIRO', UF: 'RJ' },
+      toma: 0,
+      emit: { CNPJ: CONTRATANTE, xNome: 'CONTRATANTE TRANSPORTES SA', ender: { ...endereco(), municipio: { cMun: '3550308', xMun: 'SAO PAULO', UF: 'SP' } }, CRT: '3' },
+      rem: { CNPJ: '45997418000153', xNome: 'REMETENTE LTDA', ender: endereco() },
+      dest: { CPF: '52998224725', IE: '7', xNome: 'JOSE DESTINATARIO', fone: '1133334444', ender: endereco('13010000', 'SALA 2') },
+      vTPrest: 1000_00, componentes: [], icms: { grupo: 'ICMSSN' },
+      carga: { proPred: 'PECAS', infQ: Array.from({ length: 21 }, (_, i) => ({ cUnid: '01', tpMed: 'PESO BRUTO', qCarga: `${i + 1}.0000` })) },
+      RNTRC: '12345678', qrCode: false,
+    };
+    const plano = planejarContraCte(readCte(cteContratanteXml(base).xml), emitenteSP, pedido(), REGRAS);
+    if (!plano.ok) throw new Error(plano.message);
+    const d = plano.dados;
+    expect(d.remetente).toEqual({ documento: '45997418000153', nome: 'REMETENTE LTDA', endereco: { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'CAMPINAS', uf: 'SP', codigo_ibge: '3509502' } });
+    expect(d.destinatario).toMatchObject({ ie: '7', telefone: '1133334444', endereco: { cep: '13010000', complemento: 'SALA 2' } });
+    expect(d.tomador).toMatchObject({ papel: 'outros', parte: { documento: CONTRATANTE } });
+    expect(d.tomador?.papel === 'outros' && d.tomador.parte.endereco).not.toHaveProperty('cep');
+    expect(d.carga).not.toHaveProperty('valor');
+    expect(d.carga?.quantidades).toHaveLength(21);
+    expect(d.documentos).toBeUndefined();
+
+    const comVCarga = planejarContraCte(readCte(cteContratanteXml({ ...base, carga: { ...base.carga, vCarga: '0.00' } }).xml), emitenteSP, pedido(), REGRAS);
+    expect(comVCarga.ok && comVCarga.dados.carga?.valor).toBe(0);
   });
 
   it('the carrier\'s own CT-e: cte_proprio; multimodal (tpServ 4): origem_incompativel_com_tipo', () => {

@@ -40,6 +40,19 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
       dados: { ...rascunhoCompleto(), impostos: { icms: { cst: '00', aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' } },
       ibsCbs: { cst: '410', cclass_trib: '410001', aliquota_ibs_uf: 0, aliquota_ibs_mun: 0, aliquota_cbs: 0 },
     })],
+    ['parties without CEP and a cargo without vCarga (CT-e 4.00 makes both optional; a counter-CT-e carries their absence)', () => {
+      const { remetente, destinatario, carga } = rascunhoCompleto();
+      const semCep = <T extends { endereco: { cep?: string } }>(p: T): T => ({ ...p, endereco: { ...p.endereco, cep: undefined } });
+      return montarInput({
+        dados: {
+          ...rascunhoCompleto(),
+          remetente: semCep(remetente!),
+          destinatario: semCep(destinatario!),
+          tomador: { papel: 'outros', parte: semCep(contratante) },
+          carga: { ...carga!, valor: undefined },
+        },
+      });
+    }],
     ['many NF-e', () => montarInput({ dados: { ...rascunhoCompleto(), documentos: { nfe: Array.from({ length: 200 }, (_, k) => ({ chave: chaveTeste('45997418000153', 500 + k) })) } } })],
     ['a start outside the emitter UF (6932), with texts to trim', () => montarInput({
       dados: { ...rascunhoCompleto(), inicio: { municipio: 'Florianópolis', uf: 'SC', codigo_ibge: '4205407' }, fim: { municipio: 'Curitiba', uf: 'PR', codigo_ibge: '4106902' }, natureza_operacao: 'X'.repeat(60), observacoes: ' a\n b ' },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CteDraftInput } from '../http/cte-rascunho';
+import { CteRascunho } from '../http/cte-rascunho';
 import { ParcelaRepasse } from '../http/motorista';
 
 /**
@@ -43,7 +43,8 @@ export const CteContraCteCriado = Type.Object({
   cte_id: Type.String(),
   company_id: Type.String(),
   ambiente: Type.Union([Type.Literal('producao'), Type.Literal('homologacao')]),
-  dados: CteDraftInput,
+  /** What the contractor's CT-e gives, which may lack what CT-e 4.00 makes optional. */
+  dados: CteRascunho,
   vinculo: ContraCteVinculo,
 });
 export type CteContraCteCriado = Static<typeof CteContraCteCriado>;

@@ -148,4 +148,77 @@ export const CteDraftInput = Type.Object(
 );
 export type CteDraftInput = Static<typeof CteDraftInput>;
 
-export const CTE_DRAFT_SCHEMAS = [Local, CteParteInput, CteDraftInput];
+/**
+ * A party's address as CT-e 4.00 carries it (`TEndereco`, and `TEndeEmi` for a taker read from `emit`): the CEP and the
+ * complement are optional there. What the input's `Endereco` requires besides is required by the layout too.
+ */
+export const CteEnderecoParte = Type.Object(
+  { ...Endereco.properties, cep: Type.Optional(Endereco.properties.cep) },
+  { additionalProperties: false, description: 'A party\'s address; `cep` is absent when the CT-e it was read from has none (CEP is optional in CT-e 4.00)' },
+);
+export type CteEnderecoParte = Static<typeof CteEnderecoParte>;
+
+export const CteParteRascunho = Type.Object(
+  {
+    ...CteParteInput.properties,
+    ie: Type.Optional(nullable(Type.String({ pattern: '^(ISENTO|[0-9]{1,14})$', description: 'IE as the layout allows it (TIeDest), or ISENTO' }))),
+    endereco: CteEnderecoParte,
+  },
+  { additionalProperties: false, $id: 'CteParteRascunho', description: 'A party of a stored draft: `CteParteInput`, or a party read from a contractor\'s CT-e' },
+);
+export type CteParteRascunho = Static<typeof CteParteRascunho>;
+
+const carga = CteDraftInput.properties.carga;
+const quantidade = carga.properties.quantidades.items;
+
+/**
+ * `CteRascunho`: a draft's data as stored and shown. A draft created or changed through the API holds its
+ * `CteDraftInput`, validated and normalized. A counter-CT-e holds what the contractor's CT-e gives, which may lack
+ * what CT-e 4.00 makes optional (a party's CEP, the cargo value) and may exceed the input's own limits where the layout
+ * has none (cargo quantities, transported NF-e, large cargo values and quantities).
+ */
+export const CteRascunho = Type.Object(
+  {
+    ...CteDraftInput.properties,
+    remetente: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
+    expedidor: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
+    recebedor: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
+    destinatario: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
+    tomador: Type.Optional(Type.Union(
+      [TomadorInput.anyOf[0], Type.Object({ papel: Type.Literal('outros'), parte: Type.Ref(CteParteRascunho) }, { additionalProperties: false })],
+      { description: TomadorInput.description },
+    )),
+    carga: Type.Optional(
+      Type.Object(
+        {
+          valor: Type.Optional(Type.Number({ minimum: 0, maximum: 9_999_999_999_999.99, description: 'vCarga, two decimals; absent when the contractor\'s CT-e has none' })),
+          produto_predominante: carga.properties.produto_predominante,
+          outras_caracteristicas: carga.properties.outras_caracteristicas,
+          quantidades: Type.Array(
+            Type.Object(
+              { ...quantidade.properties, quantidade: Type.Number({ minimum: 0, description: 'qCarga, up to four decimals' }) },
+              { additionalProperties: false },
+            ),
+            { minItems: 1 },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    documentos: Type.Optional(
+      Type.Object(
+        { nfe: Type.Array(CteDraftInput.properties.documentos.properties.nfe.items) },
+        { additionalProperties: false, description: 'Transported NF-e (infDoc/infNFe)' },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    $id: 'CteRascunho',
+    description: 'A draft\'s data: the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor\'s CT-e, ' +
+      'which may lack what CT-e 4.00 makes optional (a party\'s CEP, vCarga)',
+  },
+);
+export type CteRascunho = Static<typeof CteRascunho>;
+
+export const CTE_DRAFT_SCHEMAS = [Local, CteParteInput, CteDraftInput, CteParteRascunho, CteRascunho];

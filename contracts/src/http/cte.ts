@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Environment, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
-import { CteDraftInput } from './cte-rascunho';
+import { CteRascunho } from './cte-rascunho';
 import { CteSituation } from '../events/cte';
 
 /** What the archived XML of an own CT-e says (with the parties' addresses). */
@@ -35,7 +35,9 @@ const cteFields = {
   handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-  rascunho: Type.Union([Type.Null(), Type.Ref(CteDraftInput)], { description: 'The editable data (`CteDraftInput`) of a CT-e drafted here' }),
+  rascunho: Type.Union([Type.Null(), Type.Ref(CteRascunho)], {
+    description: 'The draft\'s data (`CteRascunho`): the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor\'s CT-e',
+  }),
   contra_cte: Type.Union([Type.Null(), ContraCteView], { description: 'For a counter-CT-e: the contractor\'s CT-e it stands against, its batch row, driver and value' }),
 };
 

@@ -1,4 +1,4 @@
-import { type CteDraftInput, type CteLido, type CteParteInput, type LocalPrestacao, type ParteLida } from '@frete/contracts';
+import { type CteLido, type CteParteRascunho, type CteRascunho, type LocalPrestacao, type ParteLida } from '@frete/contracts';
 import { normalizeCnpj } from '../fiscal/documents';
 import { regraAplicavel, type RegraDaRota } from '../regra-tributacao/aplicavel';
 import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
@@ -33,7 +33,7 @@ export type RegraContraCte = RegraDaRota & { cfop: string | null };
 export type RecusaContraCte = 'cte_proprio' | 'origem_incompativel_com_tipo' | 'redespacho_exige_rota' | 'sem_regra_tributacao';
 
 export type PlanoContraCte =
-  | { ok: true; dados: CteDraftInput; inicio: LocalIbge; fim: LocalIbge; cfop: string }
+  | { ok: true; dados: CteRascunho; inicio: LocalIbge; fim: LocalIbge; cfop: string }
   | { ok: false; code: RecusaContraCte; message: string };
 
 const BLOQUEIO: Record<string, string> = {
@@ -45,13 +45,16 @@ const BLOQUEIO: Record<string, string> = {
 
 const reais = (centavos: number) => Math.round(centavos) / 100;
 
-/** A party read from the contractor's XML, as draft input. The layout requires every address field but the CEP. */
-function parte(p: ParteLida | null): CteParteInput | null {
+/**
+ * A party read from the contractor's XML, as a stored draft's party. The layout requires every address field but the
+ * complement and the CEP; what it makes optional is carried when present in its shape and left out otherwise.
+ */
+function parte(p: ParteLida | null): CteParteRascunho | null {
   if (!p?.documento || !p.nome || !p.endereco) return null;
   const e = p.endereco;
   return {
     documento: p.documento,
-    ...(p.ie ? { ie: p.ie } : {}),
+    ...(p.ie && /^(ISENTO|[0-9]{1,14})$/.test(p.ie) ? { ie: p.ie } : {}),
     nome: p.nome.slice(0, 60),
     ...(p.telefone && /^[0-9]{6,14}$/.test(p.telefone) ? { telefone: p.telefone } : {}),
     endereco: {
@@ -62,7 +65,7 @@ function parte(p: ParteLida | null): CteParteInput | null {
       municipio: e.municipio ?? '',
       uf: (e.uf ?? '') as Uf,
       ...(e.codigo_municipio ? { codigo_ibge: e.codigo_municipio } : {}),
-      cep: e.cep ?? '',
+      ...(e.cep && /^[0-9]{8}$/.test(e.cep) ? { cep: e.cep } : {}),
     },
   };
 }
@@ -113,7 +116,7 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
   const carga = original.carga;
   const valor = reais(pedido.valor_centavos);
 
-  const dados: CteDraftInput = {
+  const dados: CteRascunho = {
     tipo_servico: tipo,
     cfop,
     natureza_operacao: tipo === 1 ? 'SUBCONTRATACAO DE SERVICO DE TRANSPORTE' : 'REDESPACHO DE SERVICO DE TRANSPORTE',
@@ -128,10 +131,10 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
     ...(carga && carga.produto_predominante && carga.quantidades.length > 0
       ? {
         carga: {
-          valor: reais(carga.valor_centavos ?? 0),
+          ...(carga.valor_centavos !== null ? { valor: reais(carga.valor_centavos) } : {}),
           produto_predominante: carga.produto_predominante.slice(0, 60),
           ...(carga.outras_caracteristicas ? { outras_caracteristicas: carga.outras_caracteristicas.slice(0, 30) } : {}),
-          quantidades: carga.quantidades.slice(0, 20).map((q) => ({
+          quantidades: carga.quantidades.map((q) => ({
             unidade: (q.unidade ?? '01') as '00' | '01' | '02' | '03' | '04' | '05',
             tipo_medida: (q.tipo_medida ?? 'PESO BRUTO').slice(0, 20),
             quantidade: Number(q.quantidade ?? 0),

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
+import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteRascunho, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
@@ -58,7 +58,7 @@ export interface CriarContraCte {
   cte_id: string;
   company_id: string;
   environment: Environment;
-  dados: CteDraftInput;
+  dados: CteRascunho;
   vinculo: ContraCteVinculo;
 }
 
@@ -113,7 +113,7 @@ export interface CteState {
   chave: string | null;
   situacao: CteSituation | null;
   sha256: string | null;
-  dados: CteDraftInput | null;
+  dados: CteRascunho | null;
   /** The signed XML being issued (kept through retries until a verdict). */
   emissao: { chave: string; numero: number; serie: number; sha256: string } | null;
   /** The authorization protocol (number and dhRecbto), which the events cite. */

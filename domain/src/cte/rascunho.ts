@@ -1,10 +1,10 @@
-import { type CteDraftInput, type CteParteInput, type Endereco, type FieldError, type Local } from '@frete/contracts';
+import { type CteDraftInput, type CteEnderecoParte, type CteParteRascunho, type CteRascunho, type FieldError, type Local } from '@frete/contracts';
 import { findMunicipio } from '../ibge/municipios';
 import { isValidAccessKey } from '../fiscal/access-key';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
 
-export interface RascunhoValidado {
-  dados: CteDraftInput;
+export interface RascunhoValidado<T extends CteRascunho = CteRascunho> {
+  dados: T;
   fields: FieldError[];
 }
 
@@ -24,9 +24,11 @@ export function documentoValido(raw: string): string | null {
  * the data normalized: documents without mask, municipalities with the IBGE table's name and code. Completeness
  * is not judged here: a draft may lack whole groups, and the preview lists them.
  */
-export function validarRascunho(input: CteDraftInput): RascunhoValidado {
+export function validarRascunho(input: CteDraftInput): RascunhoValidado<CteDraftInput>;
+export function validarRascunho(input: CteRascunho): RascunhoValidado;
+export function validarRascunho(input: CteRascunho): RascunhoValidado {
   const fields: FieldError[] = [];
-  const dados: CteDraftInput = structuredClone(input);
+  const dados: CteRascunho = structuredClone(input);
 
   const local = (path: string, l: Local | undefined): Local | undefined => {
     if (!l) return l;
@@ -37,11 +39,11 @@ export function validarRascunho(input: CteDraftInput): RascunhoValidado {
     }
     return { municipio: found.municipio, uf: l.uf, codigo_ibge: found.codigo_ibge };
   };
-  const endereco = (path: string, e: Endereco): Endereco => {
+  const endereco = (path: string, e: CteEnderecoParte): CteEnderecoParte => {
     const l = local(path, { municipio: e.municipio, uf: e.uf, codigo_ibge: e.codigo_ibge });
     return { ...e, municipio: l!.municipio, codigo_ibge: l!.codigo_ibge };
   };
-  const parte = (path: string, p: CteParteInput): CteParteInput => {
+  const parte = (path: string, p: CteParteRascunho): CteParteRascunho => {
     const documento = documentoValido(p.documento);
     if (!documento) fields.push({ field: `${path}.documento`, message: 'not a valid CNPJ or CPF (check digits)' });
     return { ...p, documento: documento ?? p.documento, endereco: endereco(`${path}.endereco`, p.endereco) };
@@ -82,5 +84,5 @@ export function validarRascunho(input: CteDraftInput): RascunhoValidado {
     });
   });
   // Plain JSON, as it will be stored and read back: no `undefined` members.
-  return { dados: JSON.parse(JSON.stringify(dados)) as CteDraftInput, fields };
+  return { dados: JSON.parse(JSON.stringify(dados)) as CteRascunho, fields };
 }

@@ -1,4 +1,4 @@
-import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteSituation } from '@frete/contracts';
+import { type ContraCteVinculo, type CteLido, type CteRascunho, type CteSituation } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 
@@ -14,7 +14,7 @@ export interface CteRow {
   received_count: number;
   handoffs: number;
   cte: CteLido | null;
-  dados: CteDraftInput | null;
+  dados: CteRascunho | null;
   /** The link of a counter-CT-e to the contractor's CT-e, its batch row and driver. */
   contra_cte: ContraCteVinculo | null;
   serie: number | null;

@@ -1,4 +1,4 @@
-import { type CteDraftInput, type CteParteInput, type Endereco } from '@frete/contracts';
+import { type CteEnderecoParte, type CteParteRascunho, type CteRascunho, type Endereco } from '@frete/contracts';
 import { ufBySigla } from '../../fiscal/ufs';
 import { qrCodeText } from '../qr-code';
 import { chaveDeAcesso } from './chave';
@@ -44,7 +44,7 @@ export interface EmitenteCte {
 }
 
 export interface MontarCteInput {
-  dados: CteDraftInput;
+  dados: CteRascunho;
   emitente: EmitenteCte;
   serie: number;
   numero: number;
@@ -260,7 +260,7 @@ const PAPEL_TOMA3 = { remetente: '0', expedidor: '1', recebedor: '2', destinatar
 const documento = (doc: string) => (doc.length === 11 ? t('CPF', doc) : t('CNPJ', doc));
 const cep = (c: string | undefined) => (c && /^[0-9]{8}$/.test(c) ? c : null);
 
-function enderecoParte(tag: string, e: Endereco): string {
+function enderecoParte(tag: string, e: CteEnderecoParte): string {
   return el(
     tag,
     t('xLgr', e.logradouro, 255),
@@ -278,7 +278,7 @@ function enderecoParte(tag: string, e: Endereco): string {
 type TagParte = 'rem' | 'exped' | 'receb' | 'dest' | 'toma4';
 const ENDERECO_TAG: Record<TagParte, string> = { rem: 'enderReme', exped: 'enderExped', receb: 'enderReceb', dest: 'enderDest', toma4: 'enderToma' };
 
-function parteXml(tag: TagParte, p: CteParteInput, nome: string): string {
+function parteXml(tag: TagParte, p: CteParteRascunho, nome: string): string {
   const comFantasia = tag === 'rem' || tag === 'toma4';
   const inner = [
     tag === 'toma4' ? '<toma>4</toma>' : null,
@@ -383,7 +383,7 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     `<CRT>${emitente.crt}</CRT>`,
   );
 
-  const nome = (p: CteParteInput, trocar: boolean) => (homologacao && trocar ? NOME_HOMOLOGACAO : p.nome);
+  const nome = (p: CteParteRascunho, trocar: boolean) => (homologacao && trocar ? NOME_HOMOLOGACAO : p.nome);
   const partes = [
     dados.remetente ? parteXml('rem', dados.remetente, nome(dados.remetente, true)) : null,
     dados.expedidor ? parteXml('exped', dados.expedidor, dados.expedidor.nome) : null,
@@ -412,7 +412,7 @@ export function montarCteXml(input: MontarCteInput): CteXml {
   const infCarga = carga
     ? el(
         'infCarga',
-        `<vCarga>${dinheiro(centavos(carga.valor))}</vCarga>`,
+        carga.valor !== undefined ? `<vCarga>${dinheiro(centavos(carga.valor))}</vCarga>` : null,
         t('proPred', carga.produto_predominante),
         o('xOutCat', carga.outras_caracteristicas, 30),
         ...carga.quantidades.map((q) => el('infQ', `<cUnid>${q.unidade}</cUnid>`, t('tpMed', q.tipo_medida, 20), `<qCarga>${quantidade(q.quantidade)}</qCarga>`)),

@@ -1,4 +1,4 @@
-import { type CteDraftInput, type Endereco } from '@frete/contracts';
+import { type CteRascunho, type Endereco } from '@frete/contracts';
 import { centavos, problemaCfop } from './montar';
 
 /** One thing an issue still needs, named by its field path (draft fields as in `CteDraftInput`). */
@@ -8,7 +8,7 @@ export interface Pendencia {
 }
 
 export interface PendenciasInput {
-  dados: CteDraftInput;
+  dados: CteRascunho;
   /** The fiscal configuration (ruling 23). */
   configuracao: {
     inscricao_estadual: string | null;

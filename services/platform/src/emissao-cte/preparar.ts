@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type CteDraftInput, type Environment } from '@frete/contracts';
+import { type CteRascunho, type Environment } from '@frete/contracts';
 import { cfopDaPrestacao, type IbsCbsDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
 
@@ -24,7 +24,7 @@ export interface CtePreparado {
  */
 export async function prepararCte(
   deps: PrepararDeps,
-  input: { companyId: string; dados: CteDraftInput; serie?: number; numero: number; cCT: string; now: Date },
+  input: { companyId: string; dados: CteRascunho; serie?: number; numero: number; cCT: string; now: Date },
 ): Promise<CtePreparado> {
   const { companyId, dados, now } = input;
   const [company, configuracao, certificado] = await Promise.all([

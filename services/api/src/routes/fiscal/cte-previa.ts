@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CteIdParam, DataEnvelope, type CteDraftInput } from '@frete/contracts';
+import { CteIdParam, DataEnvelope, type CteRascunho } from '@frete/contracts';
 import { codigoNumerico } from '@frete/domain';
 import { type FiscalSchemaError, prepararCte } from '@frete/platform';
 import { ApiError } from '../../errors';
@@ -138,7 +138,7 @@ export const ctePreviaRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => asy
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
     if (row.situacao !== 'rascunho') throw new ApiError('cte_nao_editavel', `only a draft has a preview; this CT-e is ${row.situacao}`);
-    const dados: CteDraftInput = row.dados ?? {};
+    const dados: CteRascunho = row.dados ?? {};
     const { pendencias, xml, chave } = await prepararCte({ pool: deps.pool, environment: env }, {
       companyId: p.companyId, dados, numero: NUMERO_PROVISORIO, cCT: codigoNumerico(row.cte_id, NUMERO_PROVISORIO), now: deps.clock(),
     });
