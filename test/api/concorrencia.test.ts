@@ -316,4 +316,11 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
     expect((await c.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).status).toBe(404);
     expect((await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml })).status).toBe(201);
   });
+
+  // Last: without its certificate the company issues nothing more.
+  it('DELETE /fiscal/certificado ×10: 200 each, removed true once', async () => {
+    const rs = await aoMesmoTempo(10, () => c.call('DELETE', '/v1/fiscal/certificado'));
+    expect(statuses(rs)).toEqual(todos(10, 200));
+    expect(rs.map((r) => r.body.data.removed as boolean).sort()).toEqual([...Array<boolean>(9).fill(false), true]);
+  });
 });
