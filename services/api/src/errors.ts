@@ -1,6 +1,7 @@
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ErrorCode, ErrorCodes, type ErrorEnvelope, type FieldError } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
+import { WrongExpectedRevision } from '@frete/platform';
 
 /** An error the edge raises on purpose; the handler writes it in the envelope with its code's status. */
 export class ApiError extends Error {
@@ -47,6 +48,11 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
   }
   if (error instanceof Rejection) return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
+  // Concurrent writes to the same resource outlasted the retries: a transient state, which a later retry gets past.
+  if (error instanceof WrongExpectedRevision) {
+    reply.header('Retry-After', '1');
+    return send(503, envelope('consulta_indisponivel', 'concurrent requests are changing the same resource: retry shortly', id));
+  }
   const fe = error as FastifyError;
   if (fe.validation) {
     const fields = dedupe(fieldErrors(fe));

@@ -49,3 +49,5 @@ export * from './contra-cte/servico';
 export * from './lote/processador';
 export * from './provedor-indisponivel';
 export * from './commands/state-cache';
+export * from './commands/keyed-lock';
+export * from './commands/backoff';

@@ -4,6 +4,8 @@ import { type Decider, fold } from '@frete/domain';
 import { type EventStore, WrongExpectedRevision } from '../event-store/port';
 import { type ReadYourWrites } from '../read-your-writes';
 import { type StateCache } from './state-cache';
+import { KeyedLock } from './keyed-lock';
+import { backoffDelayMs, pause } from './backoff';
 
 /** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
 export interface CommandContext {
@@ -33,12 +35,24 @@ export interface CommandDeps {
   readYourWrites?: ReadYourWrites;
 }
 
-const MAX_ATTEMPTS = 8;
+/** With `backoffDelayMs`, a command waits at most about 5 s in all before its conflict is given up. */
+export const MAX_ATTEMPTS = 12;
+
+/** One lock per event store: two stores in one process (tests, tools) never share streams. */
+const streamLocks = new WeakMap<EventStore, KeyedLock>();
+const streamLockOf = (store: EventStore): KeyedLock => {
+  let lock = streamLocks.get(store);
+  if (!lock) streamLocks.set(store, (lock = new KeyedLock()));
+  return lock;
+};
 
 export const toDomainEvent = <E>(e: RecordedEvent): E => ({ type: e.type, data: e.data }) as E;
 
 /**
- * Load the stream, fold, decide, append with the expected revision; on a concurrent write, do it all again.
+ * Load the stream, fold, decide, append with the expected revision; on a concurrent write, do it all again after a
+ * jittered pause. Commands on one stream in this process take turns, so identical requests arriving together do not
+ * spend the retry budget on each other; the retry covers writers in other processes. A conflict that outlives the
+ * budget is thrown as `WrongExpectedRevision` (the API answers it 503 `consulta_indisponivel` with `Retry-After`).
  */
 export async function execute<C, S, E extends DomainEvent>(
   deps: CommandDeps,
@@ -47,6 +61,17 @@ export async function execute<C, S, E extends DomainEvent>(
   command: C,
   ctx: CommandContext,
   options: ExecuteOptions<E, S> = {},
+): Promise<Executed<S, E>> {
+  return streamLockOf(deps.store).run(streamId, () => decideAndAppend(deps, streamId, decider, command, ctx, options));
+}
+
+async function decideAndAppend<C, S, E extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  ctx: CommandContext,
+  options: ExecuteOptions<E, S>,
 ): Promise<Executed<S, E>> {
   for (let attempt = 1; ; attempt++) {
     const cached = options.cache?.get(streamId);
@@ -79,8 +104,8 @@ export async function execute<C, S, E extends DomainEvent>(
       options.cache?.set(streamId, after, nextRevision);
       return { state: after, events, position };
     } catch (err) {
-      if (err instanceof WrongExpectedRevision && attempt < MAX_ATTEMPTS) continue;
-      throw err;
+      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
+      await pause(backoffDelayMs(attempt));
     }
   }
 }

@@ -1,11 +1,14 @@
 import { type Pool } from 'pg';
-import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse } from '@frete/contracts';
+import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
 import {
-  codigoNumerico, cteDecider, cteStream, planejarContraCte, type PedidoContraCte, type RegraContraCte, Rejection, subcontratacaoDecider,
-  subcontratacaoStream,
+  codigoNumerico, cteDecider, type CteEvent, cteStream, fold, planejarContraCte, type PedidoContraCte, type RegraContraCte, Rejection,
+  subcontratacaoDecider, subcontratacaoStream,
 } from '@frete/domain';
 import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
-import { execute, load, type CommandContext, type CommandDeps } from '../commands/execute';
+import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
+import { KeyedLock } from '../commands/keyed-lock';
+import { backoffDelayMs, pause } from '../commands/backoff';
+import { WrongExpectedRevision } from '../event-store/port';
 import { derivedEventId } from '../processors/derived-id';
 import { prepararCte } from '../emissao-cte/preparar';
 
@@ -44,16 +47,28 @@ export const documentoFinanceiroDaPerna = (chave: string, inicioIbge: string, fi
  * link. Issuing it is a separate step, so that a batch can record its row before the document leaves.
  */
 export class ContraCteServico {
+  /** Requests for one key in this process, one after another: see `preparar`. */
+  private readonly porChave = new KeyedLock();
+
   constructor(private readonly deps: ContraCteDeps) {}
 
+  /**
+   * Taking the key and creating the CT-e it names are appends to two streams. Requests for one key in this process
+   * take turns through both, so the second finds the first one's counter-CT-e made, not only its reservation; a
+   * request in another process that finds only the reservation waits for the CT-e (`reservar`).
+   */
   async preparar(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
+    return this.porChave.run(subcontratacaoStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx));
+  }
+
+  private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
     const tipo = l.pedido.tipo_servico;
     const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({ status: 'failed', code, message, tipo_servico: tipo, ...(details ? { details } : {}) });
 
     // A retry of a counter-CT-e already made answers it as it is: taking the key again under this id would hold the key
     // for a document the authority refused or that was cancelled (both gave the key back).
-    const existente = await load(this.deps.store, cteStream(l.cte_id), cteDecider);
-    if (existente.existe) return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro: existente.contra_cte?.documento_financeiro ?? null };
+    const existente = await this.lerDoLog(l.company_id, l.cte_id);
+    if (existente?.existe) return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro: existente.contra_cte?.documento_financeiro ?? null };
 
     const [company, configuracao, inbox, regras] = await Promise.all([
       companyOf(this.deps.pool, l.company_id, ''),
@@ -75,15 +90,10 @@ export class ContraCteServico {
       return falha('cte_com_pendencias', `the counter-CT-e cannot be issued yet: ${pendencias.map((p) => p.campo).join(', ')}`, { pendencias });
     }
 
-    try {
-      await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
-        type: 'ReservarSubcontratacao', company_id: l.company_id, chave: l.chave, modo: l.modo, cte_id: l.cte_id,
-        inicio_ibge: plano.inicio.codigo_ibge, fim_ibge: plano.fim.codigo_ibge,
-      }, ctx);
-    } catch (err) {
-      if (!(err instanceof Rejection)) throw err;
-      if (err.code === 'duplicated') return { status: 'duplicated', cte_id: String(err.details?.counter_cte_id), tipo_servico: tipo };
-      return falha(err.code, err.message, err.details);
+    const reserva = await this.reservar(l, plano.inicio.codigo_ibge, plano.fim.codigo_ibge, ctx);
+    if (reserva) {
+      if (reserva.code === 'duplicated') return { status: 'duplicated', cte_id: String(reserva.details?.counter_cte_id), tipo_servico: tipo };
+      return falha(reserva.code, reserva.message, reserva.details);
     }
 
     const documento_financeiro = l.modo === 'pernas' ? documentoFinanceiroDaPerna(l.chave, plano.inicio.codigo_ibge, plano.fim.codigo_ibge) : null;
@@ -117,6 +127,41 @@ export class ContraCteServico {
       return falha(err.code, `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
     }
     return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro };
+  }
+
+  /**
+   * Takes the key in its mode; the refusal, if any. A `duplicated` names a counter-CT-e that is answered at once, so it
+   * must exist: a key reserved by a request still creating its CT-e (in another process), or by one whose CT-e the
+   * layout refused and that is giving the key back, is asked again after a jittered pause until either shows.
+   */
+  private async reservar(l: LinhaContraCte, inicioIbge: string, fimIbge: string, ctx: CommandContext): Promise<Rejection | null> {
+    for (let tentativa = 1; ; tentativa++) {
+      try {
+        await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
+          type: 'ReservarSubcontratacao', company_id: l.company_id, chave: l.chave, modo: l.modo, cte_id: l.cte_id, inicio_ibge: inicioIbge, fim_ibge: fimIbge,
+        }, ctx);
+        return null;
+      } catch (err) {
+        if (!(err instanceof Rejection)) throw err;
+        if (err.code !== 'duplicated') return err;
+        const titular = String(err.details?.counter_cte_id);
+        if ((await this.lerDoLog(l.company_id, titular))?.existe) return err;
+        if (tentativa >= MAX_ATTEMPTS) throw new WrongExpectedRevision(cteStream(titular), 'any', 'no_stream');
+        await pause(backoffDelayMs(tentativa));
+      }
+    }
+  }
+
+  /**
+   * A CT-e as the log has it, or null. The answer about it is read from the read models: the company's reads wait
+   * until they show what the log showed here (it may be another request's write, which this one did not record).
+   */
+  private async lerDoLog(companyId: string, cteId: string) {
+    const historico: RecordedEvent[] = await this.deps.store.readStream(cteStream(cteId));
+    const ultimo = historico[historico.length - 1];
+    if (!ultimo) return null;
+    await this.deps.readYourWrites?.recordWrite(companyId, ultimo.position);
+    return fold(cteDecider, historico.map((e) => toDomainEvent<CteEvent>(e)));
   }
 
   /**
