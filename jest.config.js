@@ -34,6 +34,8 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
+      // Hooks start a whole service (migrations, processors, a certificate): on a busy 2-core machine 30 s is too close.
+      testTimeout: 90_000,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
