@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
+import { PageQuery } from './common';
 import { CategoriaVeicular, FornecedorValePedagio, LocalValePedagio, TipoValePedagio } from '../events/vale-pedagio';
 
 /**
@@ -191,8 +192,7 @@ export const ValePedagio = Type.Object(
 export type ValePedagio = Static<typeof ValePedagio>;
 
 export const ValePedagioListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...PageQuery.properties,
   situacao: Type.Optional(SituacaoValePedagio),
   placa: Type.Optional(Placa),
   from: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (Brasília)' })),
