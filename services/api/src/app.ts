@@ -13,6 +13,7 @@ import { type ApiDeps } from './deps';
 import { authentication } from './plugins/authentication';
 import { methodNotAllowed } from './plugins/method-not-allowed';
 import { textInput } from './plugins/text-input';
+import { unreadBody } from './plugins/unread-body';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
 import { fiscalRoutes } from './routes/fiscal';
@@ -63,6 +64,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  await app.register(unreadBody);
   await app.register(textInput);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 20, fields: 20, parts: 40 } });

@@ -34,7 +34,8 @@ function checked(part: ReceivedPart): ReceivedPart {
 /**
  * Every multipart route reads its body through here, whole, before it acts on any part: so a refusal is one of the
  * envelope's (413 for a file over the limit, 400 for too many files or parts, a text value that is not text, or a
- * body busboy cannot read), never a 500.
+ * body busboy cannot read), never a 500. A refusal in the middle of the body leaves the rest unread; `unreadBody`
+ * drops it so that the keep-alive connection serves the next request.
  */
 export async function readParts(request: FastifyRequest, rules: MultipartRules): Promise<ReceivedPart[]> {
   const parts: ReceivedPart[] = [];
