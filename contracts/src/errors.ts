@@ -14,6 +14,10 @@ export const ErrorCodes = {
   metodo_nao_permitido: 405,
   validacao: 400,
   payload_muito_grande: 413,
+  /** The request's headers are over Node's limit (16 KB): refused before the request is read. */
+  cabecalhos_muito_grandes: 431,
+  /** The request did not arrive in full within Node's request timeout. */
+  tempo_de_requisicao_esgotado: 408,
   tipo_de_midia_nao_suportado: 415,
   regra_de_negocio: 422,
   limite_requisicoes: 429,

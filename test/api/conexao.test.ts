@@ -40,7 +40,8 @@ const multipartBody = (parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(
 
 /**
  * Issue 11, defect 4: a multipart upload refused in the middle of its body must leave the keep-alive connection
- * usable: the next request on it is answered (before the fix it waited ~73 s and was reset).
+ * usable: the next request on it is answered (before the fix it waited ~73 s and was reset). Defect 6: 431 has the
+ * envelope and X-Request-Id.
  */
 describe('the connection after a refusal', () => {
   let app: TestApp;
@@ -84,5 +85,11 @@ describe('the connection after a refusal', () => {
   it('a file over the limit on the certificate upload: 413, then the next request on the same connection is answered', async () => {
     const res = await refusedThenNext('/v1/fiscal/certificado', multipartBody([filePart('file', 'a.pfx', Buffer.alloc(11 * 1024 * 1024, 1))]));
     expectError(res, 413, 'payload_muito_grande');
+  });
+
+  it('headers over the limit: 431 in the envelope, with X-Request-Id', async () => {
+    const res = await send(agent, `${app.url}/v1/fiscal/status`, 'GET', { authorization: `Bearer ${c.apiKey}`, 'x-filler': 'a'.repeat(20_000) });
+    expectError(res, 431, 'cabecalhos_muito_grandes');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });
 });
