@@ -92,7 +92,8 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       v1.addHook('onRoute', (route) => {
         if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), public: true };
       });
-      await v1.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+      // The page's assets are addressed from the full prefix, so that `/v1/docs` (no slash) loads them too.
+      await v1.register(swaggerUi, { routePrefix: '/docs', indexPrefix: '/v1', uiConfig: { docExpansion: 'list' } });
       v1.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await v1.register(authentication(deps));
       await v1.register(fiscalRoutes(deps), { prefix: '/fiscal' });
