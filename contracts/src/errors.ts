@@ -66,8 +66,6 @@ export const ErrorCodes = {
   cte_com_pendencias: 422,
   /** A carta de correção names a field the manual forbids correcting (MOC 4.00 Visão Geral §13.1); nothing was sent. */
   carta_correcao_campo_vedado: 422,
-  /** `reconciliacao` of an event_key this CT-e never requested. */
-  evento_cte_nao_encontrado: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,
