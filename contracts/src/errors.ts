@@ -149,7 +149,7 @@ export const ErrorCodes = {
   // toll pass (vale-pedágio) and operational account (scope `operacao`)
   /** The operational account's balance does not cover the toll pass (toll + fee): nothing was debited. */
   saldo_insuficiente: 422,
-  /** A `referencia` (credit) or `referencia_externa` (toll pass) already used by the company for something else. */
+  /** A deposit's `referencia` already used by the company for another amount (a toll pass's `referencia_externa` is 400 `validacao`). */
   referencia_em_uso: 422,
   /** The route crosses no toll plaza for the category: there is no toll pass to buy. */
   rota_sem_pracas: 422,

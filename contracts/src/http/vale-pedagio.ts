@@ -108,7 +108,7 @@ export const ValePedagioInput = Type.Object(
     referencia_externa: Type.Optional(Type.String({
       minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$',
       description: 'Your reference, unique per company: resending it answers 200 with the toll pass already bought (nothing debited twice); ' +
-        'with another route, vehicle or type it is 422 `referencia_em_uso`',
+        'with another route, vehicle or type it is 400 `validacao`',
     })),
   },
   { additionalProperties: false, $id: 'ValePedagioInput', description: 'Purchase of a mandatory toll pass for the whole route' },
