@@ -77,6 +77,12 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
     });
   });
 
+  it('a path the router cannot decode (invalid UTF-8 percent-encoded): 400 validacao in the envelope, with X-Request-Id', async () => {
+    for (const bad of ['%FF%FE', '%ED%A0%80', '%C3%28']) {
+      expect(fieldsOf(await c.call('GET', `/v1/fiscal/cte/${bad}`))).toEqual(['(url)']);
+    }
+  });
+
   it('a lone UTF-16 surrogate in a JSON string (jsonb refuses it): validacao naming the field', async () => {
     const body = `{"cpf":"${CPF}","nome":"JOAO \\ud800 SILVA"}`;
     expect(fieldsOf(await c.call('POST', '/v1/fiscal/motoristas', body, { 'content-type': 'application/json' }))).toEqual(['nome']);

@@ -14,7 +14,7 @@ import { authentication } from './plugins/authentication';
 import { methodNotAllowed } from './plugins/method-not-allowed';
 import { textInput } from './plugins/text-input';
 import { unreadBody } from './plugins/unread-body';
-import { clientErrorHandler } from './client-error';
+import { clientErrorHandler, frameworkErrors } from './client-error';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
 import { fiscalRoutes } from './routes/fiscal';
@@ -34,6 +34,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
     clientErrorHandler,
+    frameworkErrors,
     // Money has two places and quantities four: `multipleOf` must compare with a tolerance, or 19.99 (not exact in
     // binary) fails. The response serializer picks union branches with its own Ajv: same tolerance there.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, multipleOfPrecision: 6 } },

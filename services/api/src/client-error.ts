@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
+import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ErrorCode } from '@frete/contracts';
-import { envelope } from './errors';
+import { ApiError, envelope, errorHandler } from './errors';
 
 const answerOf = (code: string | undefined): { status: number; code: ErrorCode; message: string } => {
   switch (code) {
@@ -32,4 +33,19 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
     );
   }
   socket.destroy(err);
+}
+
+const URL_REFUSALS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'not a valid URL (invalid percent-encoding)',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path segment is longer than 100 characters',
+};
+
+/**
+ * A URL the router cannot take (bad percent-encoding, a path parameter over its length limit) is refused before
+ * any hook runs: the answer gets its `X-Request-Id` and the envelope here.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-Id', request.id);
+  const refusal = URL_REFUSALS[error.code];
+  errorHandler(refusal ? new ApiError('validacao', `URL: ${refusal}`, { fields: [{ field: '(url)', message: refusal }] }) : error, request, reply);
 }
