@@ -14,6 +14,10 @@ export const ErrorCodes = {
   metodo_nao_permitido: 405,
   validacao: 400,
   payload_muito_grande: 413,
+  /** The request's headers are over Node's limit (16 KB): refused before the request is read. */
+  cabecalhos_muito_grandes: 431,
+  /** The request did not arrive in full within Node's request timeout. */
+  tempo_de_requisicao_esgotado: 408,
   tipo_de_midia_nao_suportado: 415,
   regra_de_negocio: 422,
   limite_requisicoes: 429,
@@ -62,8 +66,6 @@ export const ErrorCodes = {
   cte_com_pendencias: 422,
   /** A carta de correção names a field the manual forbids correcting (MOC 4.00 Visão Geral §13.1); nothing was sent. */
   carta_correcao_campo_vedado: 422,
-  /** `reconciliacao` of an event_key this CT-e never requested. */
-  evento_cte_nao_encontrado: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,
@@ -147,7 +149,7 @@ export const ErrorCodes = {
   // toll pass (vale-pedágio) and operational account (scope `operacao`)
   /** The operational account's balance does not cover the toll pass (toll + fee): nothing was debited. */
   saldo_insuficiente: 422,
-  /** A `referencia` (credit) or `referencia_externa` (toll pass) already used by the company for something else. */
+  /** A deposit's `referencia` already used by the company for another amount (a toll pass's `referencia_externa` is 400 `validacao`). */
   referencia_em_uso: 422,
   /** The route crosses no toll plaza for the category: there is no toll pass to buy. */
   rota_sem_pracas: 422,

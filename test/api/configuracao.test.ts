@@ -49,6 +49,15 @@ describe('GET/PUT /fiscal/configuracao', () => {
     expectError(await a.call('PUT', '/v1/fiscal/configuracao', { serie_cte: 900 }), 422, 'serie_reservada');
   });
 
+  it('refuses a pricing percentage below 0.01 (it would be stored as 0.00) with 400; the configuration stays readable', async () => {
+    const c = await app.carrier();
+    for (const tiny of [1e-9, 0.004, 0.0099]) {
+      expectError(await c.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: tiny }), 400, 'validacao');
+    }
+    expect((await c.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: 0.01 })).body.data.percentual_frete_contra_cte).toBe(0.01);
+    expect((await c.call('GET', '/v1/fiscal/configuracao')).status).toBe(200);
+  });
+
   it('keeps each company to its own configuration', async () => {
     const res = await b.call('GET', '/v1/fiscal/configuracao');
     expect(res.body.data).toMatchObject({ cnpj: b.cnpj, serie_cte: null, rntrc: null });

@@ -183,12 +183,12 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     expect(ok.body.data.sequencia).toBe(1);
   });
 
-  it('reconciliacao: 422 evento_cte_nao_encontrado for an unknown key or one of another CT-e; 404 for another company', async () => {
+  it('reconciliacao: 404 nao_encontrado for an unknown key, one of another CT-e, and another company\'s CT-e', async () => {
     const id = await autorizado();
     const otherCte = await autorizado();
     const cce = await ev(otherCte, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'OUTRO TEXTO' }] });
-    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/ID110111000/reconciliacao`), 422, 'evento_cte_nao_encontrado');
-    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/${cce.body.data.event_key}/reconciliacao`), 422, 'evento_cte_nao_encontrado');
+    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/ID110111000/reconciliacao`), 404, 'nao_encontrado');
+    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/${cce.body.data.event_key}/reconciliacao`), 404, 'nao_encontrado');
     const other = await app.carrier();
     expectError(await other.call('POST', `/v1/fiscal/cte/${otherCte}/eventos/${cce.body.data.event_key}/reconciliacao`), 404, 'nao_encontrado');
   });

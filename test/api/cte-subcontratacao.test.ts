@@ -245,6 +245,10 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
       expect((await list('?search=aracatuba')).body.meta.total).toBe(2);
       expect((await list(`?search=${encodeURIComponent('rodoviário')}`)).body.meta.total).toBe(1);
       expect((await list('?search=nada-disso')).body.meta.total).toBe(0);
+      // LIKE's wildcards are searched for literally, not as "anything".
+      for (const wildcard of ['%', '_', '%25', '\\', '3%', '_5']) {
+        expect({ wildcard, total: (await list(`?search=${encodeURIComponent(wildcard)}`)).body.meta.total }).toEqual({ wildcard, total: 0 });
+      }
     });
 
     it('filters by carrier_role, status and receipt dates', async () => {

@@ -76,9 +76,16 @@ describe('OpenAPI, docs and health', () => {
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
   });
 
-  it('serves a browsable docs page', async () => {
-    const res = await fetch(`${app.url}/v1/docs/`, { redirect: 'follow' });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/swagger-ui/i);
+  it('serves a browsable docs page at the address the banner and README print (/v1/docs) and with a slash', async () => {
+    for (const page of [`${app.url}/v1/docs`, `${app.url}/v1/docs/`]) {
+      const res = await fetch(page, { redirect: 'follow' });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toMatch(/swagger-ui/i);
+      // The page is blank unless its scripts and styles load from where the page points them.
+      const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, res.url).toString());
+      expect(assets.length).toBeGreaterThan(3);
+      for (const asset of assets) expect({ asset, status: (await fetch(asset)).status }).toEqual({ asset, status: 200 });
+    }
   });
 });

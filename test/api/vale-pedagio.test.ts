@@ -161,7 +161,7 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expectError(await buy({ destino: CAMPINAS }), 422, 'rota_sem_pracas');
     });
 
-    it('referencia_externa: the same purchase again answers 200 and debits once; another route is 422 referencia_em_uso', async () => {
+    it('referencia_externa: the same purchase again answers 200 and debits once; another route is 400 validacao naming it, as on the CIOT', async () => {
       await credit(c, 5_000);
       const first = await buy({ referencia_externa: 'VIAGEM-77' });
       expect(first.status).toBe(201);
@@ -171,7 +171,8 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expect(again.body.data).toEqual(first.body.data);
       expect(await saldo()).toBe(before);
       expect((await extrato()).filter((m) => m.vale_pedagio_id === first.body.data.id)).toHaveLength(1);
-      expectError(await buy({ referencia_externa: 'VIAGEM-77', destino: CURITIBA }), 422, 'referencia_em_uso');
+      const reused = expectError(await buy({ referencia_externa: 'VIAGEM-77', destino: CURITIBA }), 400, 'validacao');
+      expect(reused.error.details.fields).toEqual([{ field: 'referencia_externa', message: expect.any(String) }]);
       expect(await saldo()).toBe(before);
       // The same reference in another company is another toll pass.
       await credit(other, 5_000);

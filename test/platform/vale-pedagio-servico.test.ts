@@ -61,6 +61,20 @@ describe('ValePedagioServico: interrupted steps', () => {
     expect(ledger[2]!.data).toMatchObject({ motivo: 'compra_nao_concluida', saldo_apos_centavos: 100_000 });
   });
 
+  it('a referencia_externa whose purchase was refunded is used up: resending it is validacao naming it, nothing debited', async () => {
+    const provedor = new ProvedorValePedagioSimulado();
+    const comprar = provedor.comprar.bind(provedor);
+    provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
+    const s = new ValePedagioServico({ store: ctx.store, provedor, depositos: new DepositosSimulados() });
+    await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
+    await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({ code: 'provedor_indisponivel' });
+    provedor.comprar = comprar;
+    await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({
+      code: 'validacao', details: { fields: [{ field: 'referencia_externa', message: expect.any(String) }] },
+    });
+    expect(await tipos(contaOperacionalStream(companyId))).toHaveLength(3);
+  });
+
   it('a crash between the debit and the issue: resending the referencia_externa finishes it, debited once', async () => {
     const store = faulty(ctx.store);
     const s = new ValePedagioServico({ store, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() });
@@ -76,7 +90,7 @@ describe('ValePedagioServico: interrupted steps', () => {
     expect(ledger[1]!.data).toMatchObject({ saldo_apos_centavos: 100_000 - total() });
     // And again: the same toll pass, nothing new.
     expect(await s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1' }))).toEqual({ vale_pedagio_id: r.vale_pedagio_id, criado: false });
-    await expect(s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1', placa: 'XYZ9A88' }))).rejects.toMatchObject({ code: 'referencia_em_uso' });
+    await expect(s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1', placa: 'XYZ9A88' }))).rejects.toMatchObject({ code: 'validacao' });
     expect(await tipos(contaOperacionalStream(companyId))).toHaveLength(2);
   });
 

@@ -36,3 +36,34 @@ describe('embedded default (the service as a newcomer starts it)', () => {
     }
   }, 300_000);
 });
+
+/**
+ * Issue 11, defect 7: as root, embedded PostgreSQL runs as the `postgres` user; a DATA_DIR (or checkout) inside a
+ * folder other users cannot enter (`mktemp -d`, /root) made initdb die with a bare error. It now fails at once
+ * saying what to do, and doing it works.
+ */
+const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
+describeAsRoot('embedded default started by root from a folder other users cannot enter', () => {
+  const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-0700-'));
+  const env = { DATA_DIR: path.join(outer, 'data'), PORT: '0', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', APP_ENVIRONMENT: '' };
+  afterAll(() => fs.rmSync(outer, { recursive: true, force: true }));
+
+  it('refuses at once naming the folder and what to do; doing what it says (chmod o+x) starts it', async () => {
+    expect(fs.statSync(outer).mode & 0o777).toBe(0o700);
+    const entry = builtEntry('services/server/dist/main.js');
+    const refused = await runNode(entry, [], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`the 'postgres' user, who cannot enter ${outer} (mode 0700)`);
+    expect(refused.stderr).toContain(`chmod o+x ${outer}`);
+    expect(refused.stderr).not.toMatch(/EACCES|init script exited|\n\s+at /);
+
+    fs.chmodSync(outer, 0o701);
+    const started = await startUntil(entry, env, /API: (http:\/\/[^\s]+)\/v1/, 120_000);
+    try {
+      expect((await request(`${started.match[1]}/health`, 'GET')).status).toBe(200);
+    } finally {
+      expect(await stopProcess(started.child)).toBe(0);
+    }
+  }, 300_000);
+});
+

@@ -16,8 +16,14 @@ export const SCOPES: readonly Scope[] = ['fiscal', 'operacao', 'cadastros', 'con
 export const DataEnvelope = <T extends TSchema>(data: T, description?: string) =>
   Type.Object({ data, environment: Environment }, description ? { description } : {});
 
+/**
+ * Ruling 9's bounds. A page beyond the last is an empty list, but a page number whose offset no list can reach
+ * (`1e308`, beyond 64 bits) is out of range: the offset `(page - 1) * per_page` must stay an exact integer.
+ */
+export const MAX_PAGE = 1_000_000_000;
+
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
 export type PageQuery = Static<typeof PageQuery>;

@@ -39,7 +39,8 @@ export const Serie = Type.Integer({ minimum: 0, maximum: 999 });
  * value is this share of the contractor's vTPrest, rounded half up to the cent.
  */
 export const PercentualFreteContraCte = Type.Number({
-  exclusiveMinimum: 0, maximum: 100, multipleOf: 0.01,
+  // Not `exclusiveMinimum: 0`: `multipleOf` compares with a tolerance, so 1e-9 would pass and be stored as 0.00.
+  minimum: 0.01, maximum: 100, multipleOf: 0.01,
   description: 'Pricing rule: percentage of the contractor\'s freight (vTPrest) suggested as the counter-CT-e\'s value when `valor_frete` is omitted',
 });
 

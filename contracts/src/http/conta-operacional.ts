@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PageQuery } from './common';
 import { MotivoEstorno } from '../events/conta-operacional';
 
 /**
@@ -67,8 +68,7 @@ export const ContaOperacional = Type.Object(
 export type ContaOperacional = Static<typeof ContaOperacional>;
 
 export const ExtratoQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...PageQuery.properties,
   tipo: Type.Optional(TipoMovimento),
   from: Type.Optional(Type.String({ format: 'date', description: 'Movements on or after this day (Brasília)' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Movements on or before this day (Brasília)' })),

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
+import { PageQuery } from './common';
 import { CategoriaVeicular, FornecedorValePedagio, LocalValePedagio, TipoValePedagio } from '../events/vale-pedagio';
 
 /**
@@ -107,7 +108,7 @@ export const ValePedagioInput = Type.Object(
     referencia_externa: Type.Optional(Type.String({
       minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$',
       description: 'Your reference, unique per company: resending it answers 200 with the toll pass already bought (nothing debited twice); ' +
-        'with another route, vehicle or type it is 422 `referencia_em_uso`',
+        'with another route, vehicle or type it is 400 `validacao`',
     })),
   },
   { additionalProperties: false, $id: 'ValePedagioInput', description: 'Purchase of a mandatory toll pass for the whole route' },
@@ -191,8 +192,7 @@ export const ValePedagio = Type.Object(
 export type ValePedagio = Static<typeof ValePedagio>;
 
 export const ValePedagioListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...PageQuery.properties,
   situacao: Type.Optional(SituacaoValePedagio),
   placa: Type.Optional(Placa),
   from: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (Brasília)' })),

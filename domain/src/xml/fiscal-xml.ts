@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { hostilityOf } from './hostile';
+import { illegalXmlChar } from './chars';
 import { node, type XmlNode } from './nodes';
 
 /** Why the raw XML was refused; each reader maps these onto its own error class and codes. */
@@ -43,6 +44,8 @@ export function fiscalXmlParser(
   return (xml) => {
     const hostile = hostilityOf(xml);
     if (hostile) throw refuse('xml_hostil', hostile);
+    const illegal = illegalXmlChar(xml);
+    if (illegal) throw refuse('xml_malformado', illegal);
     const valid = XMLValidator.validate(xml);
     if (valid !== true) throw refuse('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
     const doc = parser.parse(xml) as XmlNode;

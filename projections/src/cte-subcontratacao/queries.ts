@@ -1,6 +1,6 @@
 import { type CteLido, type RepassadoPor } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { containsPattern, searchable } from '../search';
+import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
 
 export interface CteSubcontratacaoRow {
@@ -46,7 +46,7 @@ export async function cteSubcontratacaoList(sql: Sql, companyId: string, f: CteS
   const q = new ListQuery('company_id', companyId);
   if (f.search && f.search.trim() !== '') {
     const term = f.search.trim();
-    const start = q.param(`${term.replace(/[.\-/\s]/g, '').toUpperCase()}%`);
+    const start = q.param(startsWithPattern(term.replace(/[.\-/\s]/g, '').toUpperCase()));
     const name = q.param(containsPattern(searchable(term)));
     q.and(`(chave LIKE ${start} OR emitente_cnpj LIKE ${start} OR emitente_busca LIKE ${name})`);
   }

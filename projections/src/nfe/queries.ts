@@ -1,7 +1,7 @@
 import { type NfeArquivoRecebido, type NfeLida, type NfeStatus } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
-import { containsPattern, searchable } from '../search';
+import { containsPattern, searchable, startsWithPattern } from '../search';
 
 export interface NfeRow {
   company_id: string;
@@ -79,7 +79,7 @@ export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promis
       ors.push(`n.chave = ${d}`, `n.emitente_documento = ${d}`, `n.destinatario_documento = ${d}`);
       // A CNPJ root (8 characters or more) finds every branch.
       if (document.length >= 8 && document.length < 14) {
-        const prefix = param(`${document}%`);
+        const prefix = param(startsWithPattern(document));
         ors.push(`n.emitente_documento LIKE ${prefix}`, `n.destinatario_documento LIKE ${prefix}`);
       }
     }

@@ -12,6 +12,9 @@ import { SHARED_SCHEMAS } from './schemas';
 import { type ApiDeps } from './deps';
 import { authentication } from './plugins/authentication';
 import { methodNotAllowed } from './plugins/method-not-allowed';
+import { textInput } from './plugins/text-input';
+import { unreadBody } from './plugins/unread-body';
+import { clientErrorHandler, frameworkErrors } from './client-error';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
 import { fiscalRoutes } from './routes/fiscal';
@@ -30,6 +33,8 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
+    clientErrorHandler,
+    frameworkErrors,
     // Money has two places and quantities four: `multipleOf` must compare with a tolerance, or 19.99 (not exact in
     // binary) fails. The response serializer picks union branches with its own Ajv: same tolerance there.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, multipleOfPrecision: 6 } },
@@ -62,6 +67,8 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  await app.register(unreadBody);
+  await app.register(textInput);
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 20, fields: 20, parts: 40 } });
   await app.register(rateLimit, {
@@ -86,7 +93,8 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       v1.addHook('onRoute', (route) => {
         if (route.url.startsWith('/v1/docs')) route.config = { ...(route.config ?? {}), public: true };
       });
-      await v1.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+      // The page's assets are addressed from the full prefix, so that `/v1/docs` (no slash) loads them too.
+      await v1.register(swaggerUi, { routePrefix: '/docs', indexPrefix: '/v1', uiConfig: { docExpansion: 'list' } });
       v1.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await v1.register(authentication(deps));
       await v1.register(fiscalRoutes(deps), { prefix: '/fiscal' });

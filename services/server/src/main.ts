@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '@frete/platform';
+import { EmbeddedPostgresError, loadConfig } from '@frete/platform';
 import { startServices } from './services';
 import { ensureDemo } from './demo';
 
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.stack ?? err.message : err);
+  // A refusal that says what to do is shown as it is; anything else with its stack.
+  console.error(err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? err.stack ?? err.message : err);
   process.exit(1);
 });

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { checkPostgresUserReach } from './embedded-access';
+
+export { EmbeddedPostgresError } from './embedded-access';
 
 /** What a running embedded PostgreSQL leaves in its data folder so that other processes (ops tool) find it. */
 interface EmbeddedState {
@@ -48,7 +51,10 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
   const stateFile = path.join(dataDir, 'postgres.json');
   fs.mkdirSync(dataDir, { recursive: true });
   // As root the library runs PostgreSQL as the `postgres` user, who must be able to reach its data folder.
-  if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
+  if (process.getuid?.() === 0) {
+    fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
+    await checkPostgresUserReach(dataDir);
+  }
   if (fs.existsSync(stateFile)) {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as EmbeddedState;
     if (await canConnect(state.port)) {

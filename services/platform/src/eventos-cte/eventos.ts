@@ -136,7 +136,8 @@ export class EventosCte {
   async reconciliar(companyId: string, cteId: string, eventKey: string, cause: string): Promise<ResultadoEventoCte> {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.company_id === companyId ? state.eventos[eventKey] : undefined;
-    if (!evento) throw new Rejection('evento_cte_nao_encontrado', `no fiscal event ${eventKey} of this CT-e`, { event_key: eventKey });
+    // The event_key is a resource of the path: one this CT-e never requested does not exist (404, like any unknown id).
+    if (!evento) throw new Rejection('nao_encontrado', `no fiscal event ${eventKey} of this CT-e`, { event_key: eventKey });
     if (evento.situacao !== 'pendente') return this.resultado(cteId, state, eventKey);
     const r = await this.deps.autoridade.consultarCte(state.chave!);
     if (r.tipo === 'encontrado') {

@@ -36,10 +36,12 @@ const mesmoPedido = (v: ValePedagioEmitido, p: PedidoValePedagio) =>
   v.origem.codigo_ibge === p.origem.codigo_ibge && v.destino.codigo_ibge === p.destino.codigo_ibge && v.categoria === p.categoria
   && v.placa === p.placa && v.tipo === p.tipo && (v.motorista?.cpf ?? null) === (p.motorista?.cpf ?? null) && v.cte === p.cte && v.mdfe === p.mdfe;
 
-const referenciaEmUso = (ref: string, numero: string) =>
-  new Rejection('referencia_em_uso', `referencia_externa '${ref}' already names toll pass ${numero}, bought for another route, vehicle or type`, {
-    fields: [{ field: 'referencia_externa', message: 'already used for another toll pass' }],
+/** A reused `referencia_externa` is an invalid payload (spec section 7: 400), as on the CIOT declaration. */
+const referenciaEmUso = (ref: string, why: string) =>
+  new Rejection('validacao', `referencia_externa: '${ref}' ${why}`, {
+    fields: [{ field: 'referencia_externa', message: 'already used by the company for another toll pass' }],
   });
+const outroPedido = (ref: string, numero: string) => referenciaEmUso(ref, `already names toll pass ${numero}, bought for another route, vehicle or type`);
 
 /**
  * The toll pass's commands across its two aggregates. Money moves only in the account's ledger, whose expected
@@ -79,7 +81,7 @@ export class ValePedagioServico {
     if (ref) {
       const atual = await load(this.deps.store, stream, valePedagioDecider);
       if (atual.emitido) {
-        if (!mesmoPedido(atual.emitido, pedido)) throw referenciaEmUso(ref, atual.emitido.numero);
+        if (!mesmoPedido(atual.emitido, pedido)) throw outroPedido(ref, atual.emitido.numero);
         await this.leituraAposRepeticao(ctx, stream);
         return { vale_pedagio_id: id, criado: false };
       }
@@ -87,9 +89,15 @@ export class ValePedagioServico {
     if (roteiro.pracas.length === 0) {
       throw new Rejection('rota_sem_pracas', `the route ${pedido.origem.municipio}/${pedido.origem.uf} → ${pedido.destino.municipio}/${pedido.destino.uf} crosses no toll plaza: there is no toll pass to buy`);
     }
-    await execute(this.deps, contaOperacionalStream(ctx.companyId), contaOperacionalDecider, {
-      type: 'Debitar', company_id: ctx.companyId, vale_pedagio_id: id, valor_pedagio_centavos: valores.valor_pedagio_centavos, taxa_centavos: valores.taxa_centavos,
-    }, ctx);
+    try {
+      await execute(this.deps, contaOperacionalStream(ctx.companyId), contaOperacionalDecider, {
+        type: 'Debitar', company_id: ctx.companyId, vale_pedagio_id: id, valor_pedagio_centavos: valores.valor_pedagio_centavos, taxa_centavos: valores.taxa_centavos,
+      }, ctx);
+    } catch (err) {
+      // The ledger refuses to debit again a toll pass it refunded: with a reference, that id is the reference's.
+      if (ref && err instanceof Rejection && err.code === 'referencia_em_uso') throw referenciaEmUso(ref, 'named a purchase that was not concluded and was refunded: use another');
+      throw err;
+    }
     let compra;
     try {
       compra = await this.deps.provedor.comprar({
@@ -110,7 +118,7 @@ export class ValePedagioServico {
       },
     }, ctx);
     if (r.events.length === 0) {
-      if (ref && r.state.emitido && !mesmoPedido(r.state.emitido, pedido)) throw referenciaEmUso(ref, r.state.emitido.numero);
+      if (ref && r.state.emitido && !mesmoPedido(r.state.emitido, pedido)) throw outroPedido(ref, r.state.emitido.numero);
       await this.leituraAposRepeticao(ctx, stream);
     }
     return { vale_pedagio_id: id, criado: r.events.length > 0 };

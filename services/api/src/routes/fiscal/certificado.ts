@@ -7,6 +7,7 @@ import { certificadoDecider } from '@frete/domain';
 import { certificadoOf } from '@frete/projections';
 import { Pkcs12Error, execute, readPkcs12 } from '@frete/platform';
 import { ApiError } from '../../errors';
+import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -29,18 +30,12 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   }
   let file: { buffer: Buffer; filename: string; mimetype: string } | null = null;
   let password: string | null = null;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const buffer = await part.toBuffer();
-        if (part.fieldname === 'file') file = { buffer, filename: part.filename, mimetype: part.mimetype };
-      } else if (part.fieldname === 'cert_pass' && typeof part.value === 'string') {
-        password = part.value;
-      }
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', 'certificate file over 10 MB');
-    throw err;
+  const parts = await readParts(request, {
+    fileSize: MAX_FILE, files: 1, fileTooLarge: 'certificate file over 10 MB', tooManyFiles: { field: 'file', message: 'send exactly one file' },
+  });
+  for (const part of parts) {
+    if (part.type === 'file' && part.name === 'file') file = { buffer: part.content, filename: part.filename, mimetype: part.mimetype };
+    else if (part.type === 'field' && part.name === 'cert_pass') password = part.value;
   }
   const fields = [
     ...(file ? [] : [{ field: 'file', message: 'required: the .pfx or .p12 file' }]),

@@ -170,8 +170,8 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       description:
         'No body. Asks the authority about the CT-e\'s events; if it never got this one, the same signed event XML is sent again (never a new ' +
         'one). 200 with the protocol once registered (also for an event already registered), 202 while pending, 422 `regra_de_negocio` with ' +
-        '`error.details.cstat` when the authority refused it, 422 `evento_cte_nao_encontrado` for an `event_key` this CT-e never requested ' +
-        '(or of another CT-e). 404 for a CT-e that is not yours.',
+        '`error.details.cstat` when the authority refused it, 404 `nao_encontrado` for an `event_key` this CT-e never requested ' +
+        '(or of another CT-e), and for a CT-e that is not yours.',
       params: CteEventoKeyParam,
       response: { ...RESPOSTAS, ...errors(404, 422, 503) },
     },

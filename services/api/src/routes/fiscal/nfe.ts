@@ -33,6 +33,7 @@ import {
 import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
 import { CONTENT_TYPES, PdfTextError, ZipError, documentKindOf, execute, pdfPagesText, zipEntries } from '@frete/platform';
 import { ApiError } from '../../errors';
+import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -57,25 +58,17 @@ async function readFiles(request: FastifyRequest): Promise<Received[]> {
   }
   const files: Received[] = [];
   const fields: FieldError[] = [];
-  try {
-    for await (const part of request.parts({ limits: { fileSize: MAX_FILE, files: MAX_FILES } })) {
-      if (part.type === 'file') {
-        const content = await part.toBuffer();
-        if (part.fieldname === NFE_PART) files.push({ name: part.filename || `arquivo-${files.length + 1}`, content });
-        else fields.push({ field: part.fieldname, message: `unknown part: send the files in parts named ${NFE_PART}` });
-      } else {
-        fields.push({ field: part.fieldname, message: part.fieldname === NFE_PART ? 'must be a file, not a text field' : 'unknown part' });
-      }
+  const parts = await readParts(request, {
+    fileSize: MAX_FILE, files: MAX_FILES, fileTooLarge: `a file is over ${MAX_FILE / 1024 / 1024} MB`,
+    tooManyFiles: { field: NFE_PART, message: `at most ${MAX_FILES} files per request` },
+  });
+  for (const part of parts) {
+    if (part.type === 'file') {
+      if (part.name === NFE_PART) files.push({ name: part.filename || `arquivo-${files.length + 1}`, content: part.content });
+      else fields.push({ field: part.name, message: `unknown part: send the files in parts named ${NFE_PART}` });
+    } else {
+      fields.push({ field: part.name, message: part.name === NFE_PART ? 'must be a file, not a text field' : 'unknown part' });
     }
-  } catch (err) {
-    const e = err as { code?: string; statusCode?: number };
-    if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', `a file is over ${MAX_FILE / 1024 / 1024} MB`);
-    if (e.code === 'FST_FILES_LIMIT') throw invalid([{ field: NFE_PART, message: `at most ${MAX_FILES} files per request` }]);
-    if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') throw invalid([{ field: '(body)', message: 'too many parts' }]);
-    if (err instanceof Error && (e.statusCode === undefined || e.statusCode < 500)) {
-      throw invalid([{ field: '(body)', message: 'malformed multipart body' }]);
-    }
-    throw err;
   }
   if (fields.length > 0) throw invalid(fields);
   if (files.length === 0) throw invalid([{ field: NFE_PART, message: `required: 1 to ${MAX_FILES} files (XML, PDF or ZIP)` }]);

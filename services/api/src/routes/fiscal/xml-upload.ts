@@ -3,6 +3,7 @@ import { type FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { CteReadError, type CteLido, readCte } from '@frete/domain';
 import { ApiError } from '../../errors';
+import { readParts } from '../../multipart';
 
 /** Spec section 8: the CT-e XML is at most 2 MB, and the JSON `xml` field at most 2097152 characters. */
 export const MAX_CTE_XML = 2 * 1024 * 1024;
@@ -77,20 +78,12 @@ export async function readCteUpload(request: FastifyRequest): Promise<CteUpload>
   let bytes: Buffer;
   if (request.isMultipart()) {
     let file: Buffer | null = null;
-    try {
-      for await (const part of request.parts({ limits: { fileSize: MAX_CTE_XML, files: 1 } })) {
-        if (part.type === 'file') {
-          const content = await part.toBuffer();
-          if (part.fieldname === 'arquivo') file = content;
-        } else if (part.fieldname === 'arquivo' && typeof part.value === 'string') {
-          file = Buffer.from(part.value, 'utf8');
-        }
-      }
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError('payload_muito_grande', 'the XML file is over 2 MB');
-      if (code === 'FST_FILES_LIMIT') throw invalid('arquivo', 'send exactly one file');
-      throw err;
+    const parts = await readParts(request, {
+      fileSize: MAX_CTE_XML, files: 1, fileTooLarge: 'the XML file is over 2 MB', tooManyFiles: { field: 'arquivo', message: 'send exactly one file' },
+    });
+    for (const part of parts) {
+      if (part.name !== 'arquivo') continue;
+      file = part.type === 'file' ? part.content : Buffer.from(part.value, 'utf8');
     }
     if (!file || file.length === 0) throw invalid('arquivo', 'required: the CT-e XML file');
     bytes = file;

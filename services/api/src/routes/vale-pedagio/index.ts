@@ -193,8 +193,8 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
         'purchase number, IDVPO, MDF-e `nCompra`), plazas, values, `emitido_em`, `cancelavel_ate` and the MDF-e `valePed` group; toll + fee ' +
         'are debited from the operational account in the same act. 422 `saldo_insuficiente` when the balance does not cover toll + fee ' +
         '(nothing is debited; two purchases racing for a balance that covers one: one 201, one 422); 422 `rota_sem_pracas` when the route ' +
-        'crosses no plaza; 422 `referencia_em_uso` for a `referencia_externa` already used for another route, vehicle or type (the same ' +
-        'request again answers 200 with the toll pass already bought, debited once). 400 `validacao` for an unknown municipality, a plate, ' +
+        'crosses no plaza. The same request again with its `referencia_externa` answers 200 with the toll pass already bought, debited once. ' +
+        '400 `validacao` for a `referencia_externa` already used for another route, vehicle or type, an unknown municipality, a plate, ' +
         `CPF or document reference that is not valid. ${SANDBOX} ${CANCELAMENTO}`,
       body: Type.Ref(ValePedagioInput),
       response: { 200: DataEnvelope(Type.Ref(ValePedagio)), 201: DataEnvelope(Type.Ref(ValePedagio)), ...errors(400, 422, 503) },
