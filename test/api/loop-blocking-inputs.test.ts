@@ -1,0 +1,93 @@
+import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { expectLoopNotBlocked } from '../support/event-loop';
+
+/**
+ * Bodies that once held the event loop for seconds to hours (issue 11, defect 1): each is refused with its code,
+ * the answer does not repeat the input, and no request blocks the loop longer than the issue's bound meanwhile.
+ */
+
+const MAX_XML_CHARS = 2 * 1024 * 1024;
+
+/** The answer is short and quotes no long stretch of what was sent. */
+function expectNoEcho(res: ApiResponse, sent: string): void {
+  expect(res.text.length).toBeLessThan(2000);
+  expect(res.text).not.toContain(sent.slice(0, 200));
+  expect(res.text).not.toContain(sent.slice(-200));
+}
+
+const xmlFile = (part: string, content: string, name = 'documento.xml') => {
+  const form = new FormData();
+  form.append(part, new Blob([content], { type: 'application/xml' }), name);
+  return form;
+};
+
+describe('inputs that held the event loop', () => {
+  let app: TestApp;
+  let c: TestCarrier;
+  beforeAll(async () => {
+    app = await startTestApp();
+    c = await app.carrier({ name: 'TRANSPORTES LOOP LTDA' });
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  describe('CT-e intake (JSON `xml` and multipart `arquivo`)', () => {
+    const inbox = (body: unknown) => c.call('POST', '/v1/fiscal/cte-subcontratacao', body);
+
+    it('400 validacao for a 2 MB `xml` of spaces', async () => {
+      const xml = ' '.repeat(MAX_XML_CHARS);
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 400, 'validacao');
+      expectNoEcho(res, xml);
+    });
+
+    it('400 validacao for 2 MB of blanks ending in a character outside base64 (the base64 test backtracked on it)', async () => {
+      const xml = ' '.repeat(MAX_XML_CHARS - 1) + '.';
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 400, 'validacao');
+      expectNoEcho(res, xml);
+    });
+
+    it('400 validacao for base64 of an XML, wrapped in lines, with a long run of blanks and a stray character after it', async () => {
+      const base64 = Buffer.from('<?xml version="1.0"?><CTe/>'.padEnd(3000, ' ')).toString('base64').replace(/.{76}/g, '$&\r\n');
+      const xml = base64 + '\n' + ' '.repeat(2_000_000) + '#';
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 400, 'validacao');
+      expectNoEcho(res, xml);
+    });
+
+    it('400 xml_malformado for 128,000 repetitions of `<a` (JSON), quoting only the start of the parser\'s complaint', async () => {
+      const xml = '<a'.repeat(128_000);
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 400, 'xml_malformado');
+      expectNoEcho(res, xml);
+      expect(res.body.error.message).toMatch(/^malformed XML at line 1: .*\(\d+ characters\)$/);
+    });
+
+    it('400 xml_malformado for 128,000 repetitions of `<a` as a file, on both intake routes', async () => {
+      const xml = '<a'.repeat(128_000);
+      for (const route of ['/v1/fiscal/cte-subcontratacao', '/v1/fiscal/cte-emitidos']) {
+        const res = await expectLoopNotBlocked(() => c.call('POST', route, xmlFile('arquivo', xml)));
+        expectError(res, 400, 'xml_malformado');
+        expectNoEcho(res, xml);
+      }
+    });
+
+    it('422 chave_invalida without repeating a huge key', async () => {
+      const id = 'CTe' + '1'.repeat(500_000);
+      const xml = `<CTe><infCte versao="4.00" Id="${id}"/></CTe>`;
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 422, 'chave_invalida');
+      expectNoEcho(res, id);
+    });
+  });
+
+  describe('NF-e import', () => {
+    it('422 nenhuma_nfe_importada for a file of 128,000 repetitions of `<a`: the file\'s xml_malformado does not repeat it', async () => {
+      const xml = '<a'.repeat(128_000);
+      const res = await expectLoopNotBlocked(() => c.call('POST', '/v1/fiscal/nfe/importacoes', xmlFile('arquivos[]', xml, 'nota.xml')));
+      const body = expectError(res, 422, 'nenhuma_nfe_importada');
+      expect(body.error.details.arquivos[0].erros.map((e: { code: string }) => e.code)).toEqual(['xml_malformado']);
+      expectNoEcho(res, xml);
+    });
+  });
+});
