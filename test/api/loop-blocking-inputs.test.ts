@@ -1,4 +1,7 @@
-import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { PKCS12_MAX_ITERATIONS_EACH } from '@frete/platform';
+import { startTestApp, expectError, request, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { makeA1 } from '../support/certificates';
+import { pfxHidingKeyBags, withMacIterations } from '../support/costly-pkcs12';
 import { expectLoopNotBlocked } from '../support/event-loop';
 
 /**
@@ -89,5 +92,40 @@ describe('inputs that held the event loop', () => {
       expect(body.error.details.arquivos[0].erros.map((e: { code: string }) => e.code)).toEqual(['xml_malformado']);
       expectNoEcho(res, xml);
     });
+  });
+
+  describe('certificate upload (PKCS#12 opened in a worker thread)', () => {
+    const SENHA = 'senha-do-a1';
+    const upload = (file: Buffer, password: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([file], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+      form.append('cert_pass', password);
+      return c.call('POST', '/v1/fiscal/certificado', form);
+    };
+
+    it('a MAC at the accepted 1,000,000 iterations is derived off the loop: /health answers meanwhile; 422 certificado_senha_incorreta', async () => {
+      const a1 = makeA1({ cnpj: c.cnpj, razao: 'TRANSPORTES LOOP LTDA', password: SENHA, cnpjIn: 'otherName' });
+      // The MAC value is the one for 2,048 iterations: the reader derives a million, then finds no password matches.
+      const pfx = withMacIterations(a1.pfx, PKCS12_MAX_ITERATIONS_EACH);
+      const res = await expectLoopNotBlocked(async () => {
+        let opened = false;
+        const uploading = upload(pfx, SENHA).finally(() => (opened = true));
+        const health = await request(`${app.url}/health`, 'GET');
+        expect(health.status).toBe(200);
+        expect(opened).toBe(false);
+        return uploading;
+      });
+      expectError(res, 422, 'certificado_senha_incorreta');
+      expect((await c.call('GET', '/v1/fiscal/certificado')).body.data.presente).toBe(false);
+    }, 120_000);
+
+    it('422 certificado_invalido for key bags of a million iterations each hidden in encrypted content without a MAC', async () => {
+      const a1 = makeA1({ cnpj: c.cnpj, razao: 'TRANSPORTES LOOP LTDA', password: SENHA, cnpjIn: 'otherName' });
+      const pfx = pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 6, iterations: PKCS12_MAX_ITERATIONS_EACH });
+      const res = await expectLoopNotBlocked(() => upload(pfx, SENHA));
+      const body = expectError(res, 422, 'certificado_invalido');
+      expect(body.error.message).toMatch(/key-derivation iterations in all/);
+      expect(res.text).not.toContain(SENHA);
+    }, 120_000);
   });
 });

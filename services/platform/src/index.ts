@@ -22,6 +22,7 @@ export * from './bus/kafka';
 export * from './bus/kafka-relay';
 export * from './bus/kafka-transport';
 export * from './certificates/pkcs12';
+export * from './certificates/open-pkcs12';
 export * from './certificates/store';
 export * from './secrets/cipher';
 export * from './secrets/blobs';
