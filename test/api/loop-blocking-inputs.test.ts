@@ -1,12 +1,15 @@
 import { PKCS12_MAX_ITERATIONS_EACH } from '@frete/platform';
-import { startTestApp, expectError, request, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { startTestApp, expectError, randomCnpj, request, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { makeA1 } from '../support/certificates';
 import { pfxHidingKeyBags, withMacIterations } from '../support/costly-pkcs12';
+import { buildCteXml } from '../support/cte-xml';
 import { expectLoopNotBlocked } from '../support/event-loop';
+import { danfePdf, nfeKey, nfeSample } from '../support/nfe-files';
 
 /**
  * Bodies that once held the event loop for seconds to hours (issue 11, defect 1): each is refused with its code,
  * the answer does not repeat the input, and no request blocks the loop longer than the issue's bound meanwhile.
+ * Documents over 64 KB are read in a worker thread: the last tests check that what it reads is accepted as before.
  */
 
 const MAX_XML_CHARS = 2 * 1024 * 1024;
@@ -32,6 +35,12 @@ describe('inputs that held the event loop', () => {
     c = await app.carrier({ name: 'TRANSPORTES LOOP LTDA' });
   }, 120_000);
   afterAll(() => app?.close());
+
+  const importar = (name: string, content: string | Buffer, type = 'application/xml') => {
+    const form = new FormData();
+    form.append('arquivos[]', new Blob([content], { type }), name);
+    return c.call('POST', '/v1/fiscal/nfe/importacoes', form);
+  };
 
   describe('CT-e intake (JSON `xml` and multipart `arquivo`)', () => {
     const inbox = (body: unknown) => c.call('POST', '/v1/fiscal/cte-subcontratacao', body);
@@ -75,6 +84,20 @@ describe('inputs that held the event loop', () => {
       }
     });
 
+    it('400 xml_malformado for 2 MB of `<a` (the longest `xml` accepted)', async () => {
+      const xml = '<a'.repeat(MAX_XML_CHARS / 2);
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 400, 'xml_malformado');
+      expectNoEcho(res, xml);
+    });
+
+    it('422 documento_nao_e_cte for a well-formed 2 MB XML of small elements', async () => {
+      const xml = '<r>' + '<a/>'.repeat((MAX_XML_CHARS - 7) / 4 - 1) + '</r>';
+      const res = await expectLoopNotBlocked(() => inbox({ xml }));
+      expectError(res, 422, 'documento_nao_e_cte');
+      expectNoEcho(res, xml);
+    });
+
     it('422 chave_invalida without repeating a huge key', async () => {
       const id = 'CTe' + '1'.repeat(500_000);
       const xml = `<CTe><infCte versao="4.00" Id="${id}"/></CTe>`;
@@ -85,13 +108,49 @@ describe('inputs that held the event loop', () => {
   });
 
   describe('NF-e import', () => {
+    it('422 nenhuma_nfe_importada for a 10 MB file of `<a`: its xml_malformado does not repeat it', async () => {
+      const xml = '<a'.repeat(5_000_000);
+      const res = await expectLoopNotBlocked(() => importar('nota.xml', xml));
+      const body = expectError(res, 422, 'nenhuma_nfe_importada');
+      expect(body.error.details.arquivos[0].erros.map((e: { code: string }) => e.code)).toEqual(['xml_malformado']);
+      expectNoEcho(res, xml);
+    }, 60_000);
+
     it('422 nenhuma_nfe_importada for a file of 128,000 repetitions of `<a`: the file\'s xml_malformado does not repeat it', async () => {
       const xml = '<a'.repeat(128_000);
-      const res = await expectLoopNotBlocked(() => c.call('POST', '/v1/fiscal/nfe/importacoes', xmlFile('arquivos[]', xml, 'nota.xml')));
+      const res = await expectLoopNotBlocked(() => importar('nota.xml', xml));
       const body = expectError(res, 422, 'nenhuma_nfe_importada');
       expect(body.error.details.arquivos[0].erros.map((e: { code: string }) => e.code)).toEqual(['xml_malformado']);
       expectNoEcho(res, xml);
     });
+  });
+
+  describe('documents over 64 KB, read in the worker, are accepted as before', () => {
+    const padding = (chars: number) => `<!--${' '.repeat(chars)}-->`;
+
+    it('201 for a CT-e with a long observation', async () => {
+      const cte = buildCteXml({ emitenteCnpj: randomCnpj(), observacao: 'ENTREGAR NO DOCA 3. '.repeat(4000) });
+      expect(cte.xml.length).toBeGreaterThan(64 * 1024);
+      const res = await expectLoopNotBlocked(() => c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: cte.xml }));
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ access_key: cte.chave, status: 'recebido', service_value: expect.any(Number) });
+    });
+
+    it('201 for an NF-e XML padded past 64 KB', async () => {
+      const xml = nfeSample('35180834128745000152550010000474281920007498-nfe.xml').toString('utf8');
+      const padded = xml.replace(/^(<\?xml[^>]*\?>)?/, (declaration) => declaration + padding(70_000));
+      const res = await expectLoopNotBlocked(() => importar('grande.xml', padded));
+      expect(res.status).toBe(201);
+      expect(res.body.data.arquivos[0].nfes).toEqual([{ access_key: '35180834128745000152550010000474281920007498', resultado: 'importada', entrada: null }]);
+    });
+
+    it('201 for a DANFE whose text passes 64 KB: its key is found', async () => {
+      const key = nfeKey({ numero: 4242 });
+      const pdf = await danfePdf([{ key, extra: 'PRODUTO DE TESTE 0001 UN 1,0000 '.repeat(2200) }]);
+      const res = await expectLoopNotBlocked(() => importar('danfe.pdf', pdf, 'application/pdf'));
+      expect(res.status).toBe(201);
+      expect(res.body.data.arquivos[0].nfes).toEqual([{ access_key: key, resultado: 'somente_chave', entrada: null }]);
+    }, 60_000);
   });
 
   describe('certificate upload (PKCS#12 opened in a worker thread)', () => {

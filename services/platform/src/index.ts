@@ -32,6 +32,7 @@ export * from './documents/store';
 export * from './documents/kind';
 export * from './documents/zip';
 export * from './documents/pdf-text';
+export * from './documents/readers';
 export * from './fiscal-xml';
 export * from './dacte';
 export * from './autoridade';

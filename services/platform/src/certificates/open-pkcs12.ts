@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../workers/module-worker';
 import { Pkcs12Error, type Pkcs12Contents } from './pkcs12';
 // Types only: loading the worker's module here would run it.
 import type { Pkcs12WorkerInput, Pkcs12WorkerReply } from './pkcs12-worker';
@@ -19,27 +19,6 @@ export interface OpenPkcs12Options {
 /** Beyond any certificate a real issuer writes (those open in milliseconds; the iteration limits in seconds). */
 export const PKCS12_OPEN_TIMEOUT_MS = 30_000;
 const MAX_HEAP_MB = 128;
-
-/**
- * The worker runs the compiled module beside this one. Run from the TypeScript sources (jest), that module is a
- * `.ts` file: the worker then compiles what it loads with swc, which is there wherever the sources are run.
- */
-const WORKER = `
-const { workerData } = require('node:worker_threads');
-const entry = workerData.entry;
-if (entry.endsWith('.ts')) {
-  const fs = require('node:fs');
-  const { transformSync } = require(require.resolve('@swc/core', { paths: [entry] }));
-  require.extensions['.ts'] = (module, filename) => {
-    const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
-      filename, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' },
-    });
-    module._compile(code, filename);
-  };
-}
-require(entry);
-`;
-const ENTRY = path.join(__dirname, `pkcs12-worker${path.extname(__filename)}`);
 
 /** Opens run side by side up to this many; more wait their turn, so a burst of uploads cannot exhaust memory. */
 const MAX_PARALLEL = Math.max(2, availableParallelism());
@@ -66,16 +45,8 @@ export async function openPkcs12(file: Buffer, password: string, options: OpenPk
 
 function inWorker(file: Buffer, password: string, timeoutMs: number): Promise<Pkcs12Contents> {
   return new Promise<Pkcs12Contents>((resolve, reject) => {
-    const input: Pkcs12WorkerInput = { file: new Uint8Array(file), password };
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { entry: ENTRY, ...input },
-      resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
+    const data: Pkcs12WorkerInput = { file: new Uint8Array(file), password };
+    const worker = startModuleWorker(path.join(__dirname, 'pkcs12-worker'), { data, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;

@@ -20,4 +20,4 @@ function open({ file, password }: Pkcs12WorkerInput): Pkcs12WorkerReply {
   }
 }
 
-parentPort?.postMessage(open(workerData as Pkcs12WorkerInput));
+parentPort?.postMessage(open((workerData as { data: Pkcs12WorkerInput }).data));

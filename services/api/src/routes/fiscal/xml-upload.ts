@@ -1,7 +1,8 @@
 import { TextDecoder } from 'node:util';
 import { type FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { CteReadError, type CteLido, readCte } from '@frete/domain';
+import { CteReadError, type CteLido } from '@frete/domain';
+import { readCteDocument } from '@frete/platform';
 import { ApiError } from '../../errors';
 
 /** Spec section 8: the CT-e XML is at most 2 MB, and the JSON `xml` field at most 2097152 characters. */
@@ -109,7 +110,7 @@ export async function readCteUpload(request: FastifyRequest): Promise<CteUpload>
   }
   if (bytes.length > MAX_CTE_XML) throw new ApiError('payload_muito_grande', 'the XML is over 2 MB');
   try {
-    return { bytes, cte: readCte(xmlTextOf(bytes)) };
+    return { bytes, cte: await readCteDocument(xmlTextOf(bytes)) };
   } catch (err) {
     if (err instanceof CteReadError) throw new ApiError(READ_ERRORS[err.code], err.message);
     throw err;
