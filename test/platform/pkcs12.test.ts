@@ -4,8 +4,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as forge from 'node-forge';
-import { Pkcs12Error, type Pkcs12ErrorReason, describeCertificate, readPkcs12 } from '@frete/platform';
+import {
+  PKCS12_MAX_ITERATIONS_EACH,
+  PKCS12_MAX_ITERATIONS_TOTAL,
+  Pkcs12Error,
+  type Pkcs12ErrorReason,
+  describeCertificate,
+  openPkcs12,
+  readPkcs12,
+} from '@frete/platform';
 import { TEST_CA_NAME, cnpjFrom, makeA1 } from '../support/certificates';
+import { pfxHidingKeyBags, withMacIterations } from '../support/costly-pkcs12';
+import { expectLoopNotBlocked } from '../support/event-loop';
+import { builtEntry, runNode } from '../support/processes';
 
 const CNPJ = cnpjFrom('112223330001');
 const ALFA = cnpjFrom('12ABC34501DE');
@@ -181,7 +192,7 @@ describe('readPkcs12: algorithms, passwords and files that are not PKCS#12', () 
     const crafted = Buffer.from(forge.asn1.toDer(pfx).getBytes(), 'binary');
     const started = Date.now();
     const error = failure(() => readPkcs12(crafted, SENHA));
-    expect(error.reason).toBe('not_pkcs12');
+    expect(error.reason).toBe('too_costly');
     expect(error.message).toMatch(/iterations/);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -276,4 +287,49 @@ const hasOpenssl = openssl.status === 0;
     const pfx = exportP12('plaincerts.p12', SENHA, ['-certpbe', 'NONE']);
     expect(readPkcs12(pfx!, SENHA).lido.cnpj).toBe(ALFA);
   });
+});
+
+describe('the key-derivation budget and the worker', () => {
+  const a1 = makeA1({ cnpj: CNPJ, razao: RAZAO, password: SENHA, cnpjIn: 'otherName' });
+
+  it('derives hidden key bags only while the running total stays within the budget', () => {
+    const hiding = pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 6, iterations: PKCS12_MAX_ITERATIONS_EACH });
+    const error = failure(() => readPkcs12(hiding, SENHA));
+    expect(error.reason).toBe('too_costly');
+    expect(error.message).toBe(`the file asks for more than ${PKCS12_MAX_ITERATIONS_TOTAL} key-derivation iterations in all`);
+    // The same hiding place with cheap bags is read through: it holds keys but no certificate.
+    expect(reasonOf(() => readPkcs12(pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 6, iterations: 2048 }), SENHA))).toBe('no_certificate');
+  });
+
+  it('refuses a hidden bag asking for more than the limit at once, before deriving it', () => {
+    const hiding = pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 1, iterations: PKCS12_MAX_ITERATIONS_EACH + 1 });
+    const error = failure(() => readPkcs12(hiding, SENHA));
+    expect(error.reason).toBe('too_costly');
+    expect(error.message).toMatch(/at once/);
+  });
+
+  it('opens in a worker thread what readPkcs12 opens, with the same refusals', async () => {
+    const opened = await openPkcs12(a1.pfx, SENHA);
+    expect(opened).toEqual(readPkcs12(a1.pfx, SENHA));
+    await expect(openPkcs12(a1.pfx, 'errada')).rejects.toMatchObject({ name: 'Pkcs12Error', reason: 'wrong_password' });
+    await expect(openPkcs12(Buffer.from('not a pfx'), SENHA)).rejects.toMatchObject({ name: 'Pkcs12Error', reason: 'not_pkcs12' });
+  });
+
+  it('terminates the worker at the time budget and refuses the file as too costly, without blocking the loop', async () => {
+    const slow = withMacIterations(a1.pfx, PKCS12_MAX_ITERATIONS_EACH);
+    const error = await expectLoopNotBlocked(() => openPkcs12(slow, SENHA, { timeoutMs: 300 }).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(Pkcs12Error);
+    expect(error).toMatchObject({ reason: 'too_costly', message: 'the certificate file could not be opened in 0.3 s' });
+  });
+
+  it('works from the built code (`pnpm build`), as `pnpm start` runs it', async () => {
+    const entry = builtEntry('services/platform/dist/certificates/open-pkcs12.js');
+    const script = `require(${JSON.stringify(entry)}).openPkcs12(Buffer.from(process.env.PFX, 'base64'), process.env.SENHA)` +
+      '.then((c) => console.log(JSON.stringify(c.lido)), (e) => console.log(JSON.stringify({ reason: e.reason })))';
+    const run = (password: string) => runNode('-e', [script], { PFX: a1.pfx.toString('base64'), SENHA: password });
+    const good = await run(SENHA);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toEqual(readPkcs12(a1.pfx, SENHA).lido);
+    expect(JSON.parse((await run('errada')).stdout)).toEqual({ reason: 'wrong_password' });
+  }, 60_000);
 });

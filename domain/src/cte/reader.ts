@@ -2,6 +2,7 @@ import { type CteLido, type PapelTomador, type ParteLida } from '@frete/contract
 import { isValidAccessKey } from '../fiscal/access-key';
 import { scaledDecimal } from '../xml/decimal';
 import { endereco } from '../xml/endereco';
+import { excerpt } from '../xml/excerpt';
 import { fiscalXmlParser } from '../xml/fiscal-xml';
 import { node, required, text, type XmlNode } from '../xml/nodes';
 
@@ -37,7 +38,7 @@ const req = (v: unknown, what: string): string => required(text(v), what, notCte
 /** "1234.5" → 123450, exactly (no floating point). */
 export function toCents(value: string): number {
   const cents = scaledDecimal(value, 2);
-  if (cents === null) throw notCte(`not a money value: '${value}'`);
+  if (cents === null) throw notCte(`not a money value: '${excerpt(value)}'`);
   return cents;
 }
 const cents = (v: unknown): number | null => (text(v) === null ? null : toCents(text(v)!));
@@ -141,11 +142,11 @@ export function readCte(xml: string): CteLido {
   if (!inf) throw new CteReadError('documento_nao_e_cte', 'missing infCte');
   const versao = req(inf['@_versao'], 'infCte@versao');
   if (!['3.00', '4.00'].includes(versao)) {
-    throw new CteReadError('layout_nao_suportado', `CT-e layout ${versao} is not accepted (3.00 and 4.00 are)`);
+    throw new CteReadError('layout_nao_suportado', `CT-e layout ${excerpt(versao)} is not accepted (3.00 and 4.00 are)`);
   }
   const id = req(inf['@_Id'], 'infCte@Id');
   const chave = id.replace(/^CTe/, '');
-  if (!isValidAccessKey(chave)) throw new CteReadError('chave_invalida', `access key ${chave} has a wrong check digit or shape`);
+  if (!isValidAccessKey(chave)) throw new CteReadError('chave_invalida', `access key ${excerpt(chave)} has a wrong check digit or shape`);
 
   const ide = node(inf.ide);
   if (!ide) throw new CteReadError('documento_nao_e_cte', 'missing ide');

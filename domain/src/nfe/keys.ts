@@ -13,21 +13,30 @@ const plausibleKey = (key: string): boolean => {
   return isValidAccessKey(key) && ufByCode(key.slice(0, 2)) !== undefined && month >= 1 && month <= 12;
 };
 
-export function accessKeysInText(text: string): string[] {
+/** The distinct keys in `text`, in order, up to `limit`: one pass, each token joined to at most the next 43. */
+function keysIn(text: string, limit: number): string[] {
   const tokens = text
     .toUpperCase()
     .split(/[^0-9A-Z]+/)
     .filter(Boolean)
     .map((t) => t.replace(/^(?:NFE|CTE|MDFE)(?=\d)/, ''));
-  const found: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    let joined = '';
-    for (let j = i; j < tokens.length && joined.length < 44; j++) {
-      joined += tokens[j];
-      if (joined.length === 44 && plausibleKey(joined) && !found.includes(joined)) found.push(joined);
+  const found = new Set<string>();
+  // The shortest run of tokens from `i` that reaches 44 characters is tokens[i, end), `length` characters long.
+  let end = 0;
+  let length = 0;
+  for (let i = 0; i < tokens.length && found.size < limit; i++) {
+    while (end < tokens.length && length < 44) length += tokens[end++]!.length;
+    if (length === 44) {
+      const joined = tokens.slice(i, end).join('');
+      if (plausibleKey(joined)) found.add(joined);
     }
+    length -= tokens[i]!.length;
   }
-  return found;
+  return [...found];
+}
+
+export function accessKeysInText(text: string): string[] {
+  return keysIn(text, Infinity);
 }
 
 /**
@@ -37,7 +46,7 @@ export function accessKeysInText(text: string): string[] {
 export function documentKeysOfPages(pages: string[]): string[] {
   const keys: string[] = [];
   for (const page of pages) {
-    const first = accessKeysInText(page)[0];
+    const first = keysIn(page, 1)[0];
     if (first && !keys.includes(first)) keys.push(first);
   }
   return keys;

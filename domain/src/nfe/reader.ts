@@ -2,6 +2,7 @@ import { type NfeLida, type ParteLida } from '@frete/contracts';
 import { accessKeyParts, isValidAccessKey } from '../fiscal/access-key';
 import { scaledDecimal } from '../xml/decimal';
 import { endereco } from '../xml/endereco';
+import { excerpt } from '../xml/excerpt';
 import { fiscalXmlParser } from '../xml/fiscal-xml';
 import { node, required, text, type XmlNode } from '../xml/nodes';
 
@@ -36,14 +37,14 @@ const req = (v: unknown, what: string): string => required(text(v), what, notNfe
 
 const int = (v: unknown, what: string): number => {
   const t = req(v, what);
-  if (!/^\d{1,9}$/.test(t)) throw new NfeReadError('documento_nao_e_nfe', `${what}: not an integer: '${t}'`);
+  if (!/^\d{1,9}$/.test(t)) throw new NfeReadError('documento_nao_e_nfe', `${what}: not an integer: '${excerpt(t)}'`);
   return Number(t);
 };
 
 /** "1234.5" → 123450 with `places` 2; "12.345" → 12345 with 3. Exact: no floating point. */
 function fixed(value: string, places: number, what: string): number {
   const n = scaledDecimal(value, places, 15);
-  if (n === null) throw notNfe(`${what}: not a decimal with up to ${places} places: '${value}'`);
+  if (n === null) throw notNfe(`${what}: not a decimal with up to ${places} places: '${excerpt(value)}'`);
   return n;
 }
 const optionalFixed = (v: unknown, places: number, what: string): number | null => {
@@ -107,21 +108,21 @@ export function readNfe(input: string): NfeLida {
   const inf = node(nfe.infNFe);
   if (!inf) throw new NfeReadError('documento_nao_e_nfe', 'missing infNFe');
   const versao = req(inf['@_versao'], 'infNFe@versao');
-  if (versao !== '4.00') throw new NfeReadError('layout_nao_suportado', `NF-e layout ${versao} is not accepted (4.00 is)`);
+  if (versao !== '4.00') throw new NfeReadError('layout_nao_suportado', `NF-e layout ${excerpt(versao)} is not accepted (4.00 is)`);
   const chave = req(inf['@_Id'], 'infNFe@Id').replace(/^NFe/, '');
-  if (!isValidAccessKey(chave)) throw new NfeReadError('chave_invalida', `access key ${chave} has a wrong check digit or shape`);
+  if (!isValidAccessKey(chave)) throw new NfeReadError('chave_invalida', `access key ${excerpt(chave)} has a wrong check digit or shape`);
 
   const ide = node(inf.ide);
   if (!ide) throw new NfeReadError('documento_nao_e_nfe', 'missing ide');
   const modelo = req(ide.mod, 'ide/mod');
   if (modelo !== '55') {
-    throw new NfeReadError('documento_nao_e_nfe', modelo === '65' ? 'an NFC-e (model 65) is not an NF-e' : `model ${modelo} is not an NF-e (55)`);
+    throw new NfeReadError('documento_nao_e_nfe', modelo === '65' ? 'an NFC-e (model 65) is not an NF-e' : `model ${excerpt(modelo)} is not an NF-e (55)`);
   }
   const serie = int(ide.serie, 'ide/serie');
   const numero = int(ide.nNF, 'ide/nNF');
   const parts = accessKeyParts(chave);
   if (parts.modelo !== modelo || parts.serie !== serie || parts.numero !== numero || parts.cUF !== req(ide.cUF, 'ide/cUF')) {
-    throw new NfeReadError('chave_invalida', `access key ${chave} does not match the document's UF, model, series and number`);
+    throw new NfeReadError('chave_invalida', `access key ${excerpt(chave)} does not match the document's UF, model, series and number`);
   }
 
   const emitente = parte(node(inf.emit), 'enderEmit');
@@ -140,7 +141,7 @@ export function readNfe(input: string): NfeLida {
       }
     : null;
   if (protocolo && protocolo.chave !== chave) {
-    throw new NfeReadError('chave_invalida', `the protocol is of access key ${protocolo.chave}, not of ${chave}`);
+    throw new NfeReadError('chave_invalida', `the protocol is of access key ${excerpt(protocolo.chave)}, not of ${excerpt(chave)}`);
   }
 
   return {

@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { excerpt } from './excerpt';
 import { hostilityOf } from './hostile';
 import { illegalXmlChar } from './chars';
 import { node, type XmlNode } from './nodes';
@@ -47,13 +48,14 @@ export function fiscalXmlParser(
     const illegal = illegalXmlChar(xml);
     if (illegal) throw refuse('xml_malformado', illegal);
     const valid = XMLValidator.validate(xml);
-    if (valid !== true) throw refuse('xml_malformado', `malformed XML at line ${valid.err.line}: ${valid.err.msg}`);
+    // The parser's message quotes the offending markup, which may be most of the input: repeat only its start.
+    if (valid !== true) throw refuse('xml_malformado', `malformed XML at line ${valid.err.line}: ${excerpt(valid.err.msg, 120)}`);
     const doc = parser.parse(xml) as XmlNode;
     const proc = node(doc[layout.proc]);
     const root = node(proc ? proc[layout.root] : doc[layout.root]);
     if (!root) {
       const found = Object.keys(doc).find((k) => !k.startsWith('?')) ?? '(none)';
-      throw refuse('not_this_document', `expected ${layout.proc} or ${layout.root}, found ${found}`);
+      throw refuse('not_this_document', `expected ${layout.proc} or ${layout.root}, found ${excerpt(found)}`);
     }
     return { proc, root };
   };

@@ -1,5 +1,7 @@
 import * as forge from 'node-forge';
-import { type CertificadoLido, normalizeCnpj } from '@frete/domain';
+// Types only: this module also runs in the worker that opens certificates, which loads nothing but forge.
+import type { CertificadoLido } from '@frete/domain';
+import { DerivationBudgetExceeded, withDerivationBudget } from './derivation-budget';
 
 /**
  * Opens an A1 certificate (PKCS#12, `.pfx`/`.p12`) with node-forge and reads what the edge needs: the key pair for
@@ -8,9 +10,13 @@ import { type CertificadoLido, normalizeCnpj } from '@frete/domain';
  * forge opens the legacy files most A1 certificates come in (3DES and RC2-40 with the PKCS#12 KDF, SHA-1 MAC) as
  * well as OpenSSL 3's default (PBES2: PBKDF2-HMAC-SHA256 + AES-256-CBC, SHA-256 MAC). It does not take the password
  * of a PBES2 file as UTF-8 by itself, so a non-ASCII password is retried that way (see `openPfx`).
+ *
+ * Opening a file blocks the thread it runs on for as long as its key derivations take (a budget bounds them): the
+ * service opens certificates through `openPkcs12`, which runs `readPkcs12` in a worker thread.
  */
 
-export type Pkcs12ErrorReason = 'not_pkcs12' | 'wrong_password' | 'no_certificate' | 'no_private_key';
+/** `too_costly`: the file asks for more key-derivation work (or time) than is accepted. */
+export type Pkcs12ErrorReason = 'not_pkcs12' | 'wrong_password' | 'no_certificate' | 'no_private_key' | 'too_costly';
 
 export class Pkcs12Error extends Error {
   constructor(
@@ -42,14 +48,17 @@ const OID_SHROUDED_KEY_BAG = '1.2.840.113549.1.12.10.1.2';
 const OID_SAFE_CONTENTS_BAG = '1.2.840.113549.1.12.10.1.6';
 
 /**
- * forge derives keys in plain JavaScript on the event loop (about 0.7 s per 100,000 PBKDF2-SHA256 rounds on this
- * hardware), so a crafted file with huge iteration counts could stall the process. Bouncy Castle writes 600,000 by
- * default since 1.86, OpenSSL 2,048, Windows and Java a few thousand: these limits let all of them through.
+ * forge derives keys in plain JavaScript (about 0.6 s per 100,000 rounds of the PKCS#12 KDF on this hardware), so a
+ * crafted file with huge iteration counts could keep a thread busy for minutes. Bouncy Castle writes 600,000 by
+ * default since 1.86, OpenSSL 2,048, Windows and Java a few thousand: these limits let all of them through. They
+ * bound every derivation of an open, those of bags hidden in encrypted content and of password retries included.
  */
 export const PKCS12_MAX_ITERATIONS_EACH = 1_000_000;
 export const PKCS12_MAX_ITERATIONS_TOTAL = 3_000_000;
 
 const CNPJ_PATTERN = /^[A-Z0-9]{12}[0-9]{2}$/;
+/** The domain's `normalizeCnpj` (mask characters out, uppercase), plus the NULs some issuers pad with. */
+const bareCnpj = (text: string): string => text.replace(/[\0.\-/\s]/g, '').toUpperCase();
 const CN_WITH_CNPJ = /^(.*?)\s*:\s*([A-Z0-9]{12}[0-9]{2})$/;
 
 export function readPkcs12(file: Buffer, password: string): Pkcs12Contents {
@@ -192,6 +201,15 @@ function attempt(der: string, password: string | null, withoutMac: boolean): for
  * characters (OpenSSL before 1.1 wrote it that way), and an empty password also as no password at all.
  */
 function openPfx(file: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
+  try {
+    return withDerivationBudget({ each: PKCS12_MAX_ITERATIONS_EACH, total: PKCS12_MAX_ITERATIONS_TOTAL }, () => openWithin(file, password));
+  } catch (error) {
+    if (error instanceof DerivationBudgetExceeded) throw new Pkcs12Error('too_costly', error.message);
+    throw error;
+  }
+}
+
+function openWithin(file: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
   const der = file.toString('binary');
   const outer = parseDer(der);
   assertPfxShape(outer);
@@ -203,7 +221,7 @@ function openPfx(file: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
   try {
     return attempt(der, password, false);
   } catch (error) {
-    if (error instanceof Pkcs12Error) throw error;
+    if (error instanceof Pkcs12Error || error instanceof DerivationBudgetExceeded) throw error;
     first = classify(error);
     if (first === 'structure') throw unsupported(error);
   }
@@ -214,7 +232,7 @@ function openPfx(file: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
     try {
       return attempt(der, t.password, t.withoutMac);
     } catch (error) {
-      if (error instanceof Pkcs12Error) throw error;
+      if (error instanceof Pkcs12Error || error instanceof DerivationBudgetExceeded) throw error;
       if (classify(error) === 'structure') throw unsupported(error);
     }
   }
@@ -267,18 +285,19 @@ function integerValue(n: forge.asn1.Asn1 | undefined): number | null {
 /**
  * Adds up the iteration counts forge would run for the MAC and every encryption it can see before decrypting
  * (encrypted safes and shrouded keys in plain safes, which is where OpenSSL, Windows and Java put them), and
- * refuses the file when they pass the limits. Shapes it does not recognise are left for forge to judge.
+ * refuses the file when they pass the limits before any derivation runs. Shapes it does not recognise are left for
+ * forge to judge; what decrypted content hides is charged as forge derives it (`withDerivationBudget`).
  */
 function checkIterations(pfx: forge.asn1.Asn1): void {
   let total = 0;
   const count = (iterations: number | null, derivations: number) => {
     if (iterations === null) return;
     if (iterations > PKCS12_MAX_ITERATIONS_EACH) {
-      throw new Pkcs12Error('not_pkcs12', `the file asks for ${iterations} key-derivation iterations, more than the ${PKCS12_MAX_ITERATIONS_EACH} accepted`);
+      throw new Pkcs12Error('too_costly', `the file asks for ${iterations} key-derivation iterations at once, more than the ${PKCS12_MAX_ITERATIONS_EACH} accepted`);
     }
     total += iterations * derivations;
     if (total > PKCS12_MAX_ITERATIONS_TOTAL) {
-      throw new Pkcs12Error('not_pkcs12', `the file asks for more than ${PKCS12_MAX_ITERATIONS_TOTAL} key-derivation iterations in all`);
+      throw new Pkcs12Error('too_costly', `the file asks for more than ${PKCS12_MAX_ITERATIONS_TOTAL} key-derivation iterations in all`);
     }
   };
   const algorithm = (algId: forge.asn1.Asn1 | undefined) => {
@@ -436,7 +455,7 @@ export function cnpjFromSubjectAltName(certificate: forge.pki.Certificate): stri
     const inner = wrapped.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && Array.isArray(wrapped.value) ? wrapped.value[0] : wrapped;
     const text = inner ? otherNameText(inner) : null;
     if (text === null) continue;
-    const cnpj = normalizeCnpj(text.split(String.fromCharCode(0)).join(''));
+    const cnpj = bareCnpj(text);
     if (CNPJ_PATTERN.test(cnpj)) return cnpj;
   }
   return null;

@@ -1,6 +1,7 @@
 import { type SecureBlobs } from '../secrets/blobs';
 import { CERTIFICATE_PURPOSE, openCertificate, sealCertificate, type SealedCertificate } from './store';
-import { type Pkcs12Contents, readPkcs12 } from './pkcs12';
+import { type Pkcs12Contents } from './pkcs12';
+import { openPkcs12 } from './open-pkcs12';
 
 const OPENED_MAX = 256;
 const OPENED_TTL_MS = 15 * 60_000;
@@ -13,6 +14,8 @@ export class CertificateVault {
    * removed or replaced certificate leaves the cache at once (a new upload is a new blob id anyway).
    */
   private readonly opened = new Map<string, { companyId: string; contents: Pkcs12Contents; until: number }>();
+  /** Opens under way by blob id: the documents of a batch signed at once wait for one open. */
+  private readonly opening = new Map<string, Promise<Pkcs12Contents | null>>();
 
   constructor(private readonly blobs: SecureBlobs) {}
 
@@ -20,9 +23,19 @@ export class CertificateVault {
   async signingKey(companyId: string, blobId: string): Promise<Pkcs12Contents | null> {
     const hit = this.opened.get(blobId);
     if (hit && hit.companyId === companyId && hit.until > Date.now()) return hit.contents;
+    const key = `${companyId}:${blobId}`;
+    let pending = this.opening.get(key);
+    if (!pending) {
+      pending = this.open(companyId, blobId).finally(() => this.opening.delete(key));
+      this.opening.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async open(companyId: string, blobId: string): Promise<Pkcs12Contents | null> {
     const sealed = await this.load(companyId, blobId);
     if (!sealed) return null;
-    const contents = readPkcs12(sealed.pfx, sealed.password);
+    const contents = await openPkcs12(sealed.pfx, sealed.password);
     this.opened.delete(blobId);
     this.opened.set(blobId, { companyId, contents, until: Date.now() + OPENED_TTL_MS });
     if (this.opened.size > OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);

@@ -5,7 +5,7 @@ import { type FastifyRequest } from 'fastify';
 import { CertificateMetadata, CertificateRemoval, DataEnvelope } from '@frete/contracts';
 import { certificadoDecider } from '@frete/domain';
 import { certificadoOf } from '@frete/projections';
-import { Pkcs12Error, execute, readPkcs12 } from '@frete/platform';
+import { Pkcs12Error, execute, openPkcs12 } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
@@ -85,7 +85,7 @@ export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     schema: {
       tags: ['fiscal: certificado'],
       summary: 'Sends or replaces the A1 certificate (.pfx/.p12, up to 10 MB)',
-      description: 'The PKCS#12 is opened with `cert_pass`. 422: `certificado_senha_incorreta`, `certificado_invalido` (not a PKCS#12, no key, no CNPJ), ' +
+      description: 'The PKCS#12 is opened with `cert_pass`. 422: `certificado_senha_incorreta`, `certificado_invalido` (not a PKCS#12, no key, no CNPJ, more key-derivation work than accepted), ' +
         '`certificado_expirado`, `certificado_cnpj_divergente` (CNPJ root differs from the company). File and password are kept encrypted.',
       consumes: ['multipart/form-data'],
       body: Type.Object({
@@ -99,10 +99,11 @@ export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const upload = await readUpload(request);
     let contents;
     try {
-      contents = readPkcs12(upload.file, upload.password);
+      contents = await openPkcs12(upload.file, upload.password);
     } catch (err) {
       if (err instanceof Pkcs12Error) {
         if (err.reason === 'wrong_password') throw new ApiError('certificado_senha_incorreta', 'the password does not open this certificate');
+        if (err.reason === 'too_costly') throw new ApiError('certificado_invalido', `not a usable A1 certificate: ${err.message}`);
         throw new ApiError('certificado_invalido', `not a usable A1 certificate (${err.reason.replace(/_/g, ' ')})`);
       }
       throw err;

@@ -23,15 +23,23 @@ import {
   type NfeEvent,
   NfeReadError,
   Rejection,
-  documentKeysOfPages,
   isValidAccessKey,
   modelOfKey,
   nfeDecider,
   nfeStream,
-  readNfe,
 } from '@frete/domain';
 import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
-import { CONTENT_TYPES, PdfTextError, ZipError, documentKindOf, execute, pdfPagesText, zipEntries } from '@frete/platform';
+import {
+  CONTENT_TYPES,
+  PdfTextError,
+  ZipError,
+  documentKeysOfPdfText,
+  documentKindOf,
+  execute,
+  pdfPagesText,
+  readNfeDocument,
+  zipEntries,
+} from '@frete/platform';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
@@ -198,7 +206,7 @@ export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
       if (text === null) return void out.erros.push({ entrada, code: 'xml_malformado', message: 'the bytes are not valid in the XML\'s encoding' });
       let nfe;
       try {
-        nfe = readNfe(text);
+        nfe = await readNfeDocument(text);
       } catch (err) {
         if (err instanceof NfeReadError) return void out.erros.push({ entrada, code: err.code, message: err.message });
         throw err;
@@ -208,14 +216,13 @@ export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     };
 
     const importPdf = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
-      let pages: string[];
+      let keys: string[];
       try {
-        pages = await pdfPagesText(bytes);
+        keys = await documentKeysOfPdfText(await pdfPagesText(bytes));
       } catch (err) {
         if (err instanceof PdfTextError) return void out.erros.push({ entrada, code: 'pdf_ilegivel', message: err.message });
         throw err;
       }
-      const keys = documentKeysOfPages(pages);
       const nfeKeys = keys.filter((k) => modelOfKey(k) === '55');
       if (nfeKeys.length === 0) {
         return void out.erros.push(keys.length > 0

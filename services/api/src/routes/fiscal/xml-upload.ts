@@ -1,7 +1,8 @@
 import { TextDecoder } from 'node:util';
 import { type FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { CteReadError, type CteLido, readCte } from '@frete/domain';
+import { CteReadError, type CteLido } from '@frete/domain';
+import { readCteDocument } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 
@@ -35,14 +36,19 @@ export interface CteUpload {
 const invalid = (field: string, message: string) => new ApiError('validacao', `${field}: ${message}`, { fields: [{ field, message }] });
 
 const BOM = /^\uFEFF/;
-const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}\s*$/;
+/**
+ * Tested on the text without its blanks (base64 may be wrapped in lines): the alphabet and the padding cannot
+ * overlap, so the test is one pass. Blanks inside the pattern made it backtrack quadratically on long runs of them.
+ */
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Raw XML starts with `<` (after a BOM or blanks); anything else must be base64 of an XML. */
 export function xmlBytesOf(xml: string): Buffer {
   const head = xml.replace(BOM, '').trimStart();
   if (head.startsWith('<')) return Buffer.from(xml, 'utf8');
-  if (!BASE64.test(xml)) throw invalid('xml', 'neither an XML document nor base64');
-  const bytes = Buffer.from(xml.replace(/\s+/g, ''), 'base64');
+  const base64 = xml.replace(/\s+/g, '');
+  if (!BASE64.test(base64)) throw invalid('xml', 'neither an XML document nor base64');
+  const bytes = Buffer.from(base64, 'base64');
   const start = bytes.subarray(0, 64).toString('latin1').replace(/^\u00EF\u00BB\u00BF/, '').trimStart();
   if (!start.startsWith('<')) throw invalid('xml', 'the base64 does not hold an XML document');
   return bytes;
@@ -97,7 +103,7 @@ export async function readCteUpload(request: FastifyRequest): Promise<CteUpload>
   }
   if (bytes.length > MAX_CTE_XML) throw new ApiError('payload_muito_grande', 'the XML is over 2 MB');
   try {
-    return { bytes, cte: readCte(xmlTextOf(bytes)) };
+    return { bytes, cte: await readCteDocument(xmlTextOf(bytes)) };
   } catch (err) {
     if (err instanceof CteReadError) throw new ApiError(READ_ERRORS[err.code], err.message);
     throw err;
