@@ -136,6 +136,18 @@ describe('inputs that held the event loop', () => {
       expect(res.body.data).toMatchObject({ access_key: cte.chave, status: 'recebido', service_value: expect.any(Number) });
     });
 
+    it('an own CT-e with a long observation: delivered (201), handed off (201) and printed (DACTE) from the archived XML', async () => {
+      const cte = buildCteXml({ emitenteCnpj: c.cnpj, emitenteNome: 'TRANSPORTES LOOP LTDA', observacao: 'ENTREGAR NO DOCA 3. '.repeat(4000) });
+      const delivered = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml: cte.xml });
+      expect(delivered.status).toBe(201);
+      const sub = await app.carrier({ name: 'SUBCONTRATADA LOOP LTDA' });
+      const handedOff = await expectLoopNotBlocked(() => c.call('POST', `/v1/fiscal/cte/${delivered.body.data.id}/subcontratacao`, { subcontratada: { cnpj: sub.cnpj } }));
+      expect(handedOff.status).toBe(201);
+      expect(handedOff.body.data.recebimento).toMatchObject({ access_key: cte.chave, status: 'recebido' });
+      const dacte = await fetch(`${app.url}/v1/fiscal/cte/${delivered.body.data.id}/dacte`, { headers: { authorization: `Bearer ${c.apiKey}` } });
+      expect({ status: dacte.status, type: dacte.headers.get('content-type') }).toEqual({ status: 200, type: 'application/pdf' });
+    }, 60_000);
+
     it('201 for an NF-e XML padded past 64 KB', async () => {
       const xml = nfeSample('35180834128745000152550010000474281920007498-nfe.xml').toString('utf8');
       const padded = xml.replace(/^(<\?xml[^>]*\?>)?/, (declaration) => declaration + padding(70_000));
