@@ -16,6 +16,8 @@ export class CertificateVault {
   private readonly opened = new Map<string, { companyId: string; contents: Pkcs12Contents; until: number }>();
   /** Opens under way by blob id: the documents of a batch signed at once wait for one open. */
   private readonly opening = new Map<string, Promise<Pkcs12Contents | null>>();
+  /** Counts discards: an open that a discard overtook keeps its key out of the cache. */
+  private discards = 0;
 
   constructor(private readonly blobs: SecureBlobs) {}
 
@@ -33,9 +35,11 @@ export class CertificateVault {
   }
 
   private async open(companyId: string, blobId: string): Promise<Pkcs12Contents | null> {
+    const discards = this.discards;
     const sealed = await this.load(companyId, blobId);
     if (!sealed) return null;
     const contents = await openPkcs12(sealed.pfx, sealed.password);
+    if (discards !== this.discards) return contents;
     this.opened.delete(blobId);
     this.opened.set(blobId, { companyId, contents, until: Date.now() + OPENED_TTL_MS });
     if (this.opened.size > OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
@@ -43,6 +47,7 @@ export class CertificateVault {
   }
 
   private forget(companyId: string, keep?: string): void {
+    this.discards++;
     for (const [blobId, o] of this.opened) if (o.companyId === companyId && blobId !== keep) this.opened.delete(blobId);
   }
 
@@ -55,6 +60,7 @@ export class CertificateVault {
   }
 
   async discard(companyId: string, blobId: string): Promise<void> {
+    this.discards++;
     this.opened.delete(blobId);
     await this.blobs.delete(blobId, companyId, CERTIFICATE_PURPOSE);
   }

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, DataEnvelope, SubcontratacaoRepasse, SubcontratacaoRepasseInput } from '@frete/contracts';
-import { cteDecider, cteStream, cteSubcontratacaoDecider, cteSubcontratacaoStream, isValidCnpj, normalizeCnpj, readCte } from '@frete/domain';
+import { cteDecider, cteStream, cteSubcontratacaoDecider, cteSubcontratacaoStream, isValidCnpj, normalizeCnpj } from '@frete/domain';
 import { companyOf, cteSubcontratacaoOf } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute, readCteDocument } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -46,7 +46,7 @@ export const cteRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
 
     const doc = await deps.documents.get(own.xml_sha256);
     if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML of this CT-e cannot be read now; retry later');
-    const cte = readCte(xmlTextOf(doc.content));
+    const cte = await readCteDocument(xmlTextOf(doc.content));
     const ctx = commandContext(request, deps);
     const observacao = body.observacao ?? null;
     // The receipt belongs to the subcontractor: its watermark moves, so its next read sees the CT-e.

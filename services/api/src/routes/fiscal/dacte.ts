@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam } from '@frete/contracts';
-import { type CteLido, readCte } from '@frete/domain';
-import { renderDacte } from '@frete/platform';
+import { type CteLido } from '@frete/domain';
+import { readCteDocument, renderDacte } from '@frete/platform';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
@@ -38,7 +38,7 @@ export const dacteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (
     if (!doc) throw unavailable();
     let cte: CteLido;
     try {
-      cte = readCte(xmlTextOf(doc.content));
+      cte = await readCteDocument(xmlTextOf(doc.content));
     } catch (err) {
       request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
       throw unavailable();
