@@ -296,6 +296,16 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       expect(statuses(rs)).toEqual(umEDemais(10, 202, 200));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
     });
+
+    it('POST /convites/transportadoras ×10: a repeat that appends nothing still answers the invitation another copy made', async () => {
+      const k = await app.carrier({ scopes: ['cadastros'] });
+      const convite = { cnpj: randomCnpj(), contato: { nome: 'Maria Souza', email: 'maria@example.com' } };
+      const rs = await aoMesmoTempo(10, (i) =>
+        i % 2 === 0 ? k.call('POST', '/v1/convites/transportadoras', convite)
+          : request(copia.url! + '/v1/convites/transportadoras', 'POST', convite, { authorization: `Bearer ${k.apiKey}` }));
+      expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
+      expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
+    });
   });
 
   it('a conflict that outlives the retries: 503 consulta_indisponivel with Retry-After, never 500', async () => {

@@ -34,4 +34,22 @@ describe('supervised subscription', () => {
       await sub.stop();
     }
   });
+
+  it('stopped while it reads its checkpoint, it starts no subscription and its stop returns', async () => {
+    const { store } = fixture;
+    let release!: (p: Awaited<ReturnType<typeof store.headPosition>>) => void;
+    const subscribe = jest.spyOn(store, 'subscribeToAll');
+    try {
+      const sub = supervisedSubscription(store, {
+        from: () => new Promise((resolve) => (release = resolve)),
+        onEvent: async () => undefined,
+      });
+      const stopped = sub.stop();
+      release(await store.headPosition());
+      await stopped;
+      expect(subscribe).not.toHaveBeenCalled();
+    } finally {
+      subscribe.mockRestore();
+    }
+  });
 });

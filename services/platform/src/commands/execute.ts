@@ -81,7 +81,13 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
     const revision = history.length > 0 ? history[history.length - 1]!.revision : (cached?.revision ?? null);
     if (revision !== null) options.cache?.set(streamId, state, revision);
     const events = decider.decide(command, state, { now: ctx.now });
-    if (events.length === 0) return { state, events, position: null };
+    if (events.length === 0) {
+      // A repeat that changes nothing answers from the read models too: they must show what this command saw,
+      // which may be another process's write that has not recorded its watermark yet.
+      const seen = history[history.length - 1];
+      if (seen && ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, seen.position);
+      return { state, events, position: null };
+    }
     const metadata: EventMetadata = {
       company_id: ctx.companyId,
       correlation_id: ctx.correlationId,

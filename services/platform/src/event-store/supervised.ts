@@ -21,7 +21,10 @@ export function supervisedSubscription(store: EventStore, options: SupervisedOpt
   const loop = async () => {
     for (let backoff = 100; !stopped; backoff = Math.min(backoff * 2, options.maxBackoffMs ?? 10_000)) {
       try {
-        current = store.subscribeToAll({ from: await options.from(), onEvent: options.onEvent });
+        const from = await options.from();
+        // Stopped while the checkpoint was read: a subscription started now would be one that stop() never ends.
+        if (stopped) return;
+        current = store.subscribeToAll({ from, onEvent: options.onEvent });
         await current.done;
         if (stopped) return;
       } catch (err) {
