@@ -26,7 +26,6 @@ const common = {
     Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`]),
   ),
   setupFiles: ['reflect-metadata'],
-  testTimeout: 30000,
 };
 module.exports = {
   projects: [
@@ -34,8 +33,6 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      // Hooks start a whole service (migrations, processors, a certificate): on a busy 2-core machine 30 s is too close.
-      testTimeout: 90_000,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
@@ -43,5 +40,7 @@ module.exports = {
   ],
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
-  testTimeout: 30000,
+  // Jest takes the timeout from the top level only. Hooks start a whole service (migrations, processors, a
+  // certificate): on a busy 2-core machine 30 s came too close.
+  testTimeout: 90_000,
 };
