@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { startModuleWorker } from '../workers/module-worker';
+import { oneAnswer } from '../workers/one-answer';
 import { Pkcs12Error, type Pkcs12Contents } from './pkcs12';
 // Types only: loading the worker's module here would run it.
 import type { Pkcs12WorkerInput, Pkcs12WorkerReply } from './pkcs12-worker';
@@ -44,27 +45,18 @@ export async function openPkcs12(file: Buffer, password: string, options: OpenPk
 }
 
 function inWorker(file: Buffer, password: string, timeoutMs: number): Promise<Pkcs12Contents> {
-  return new Promise<Pkcs12Contents>((resolve, reject) => {
-    const data: Pkcs12WorkerInput = { file: new Uint8Array(file), password };
-    const worker = startModuleWorker(path.join(__dirname, 'pkcs12-worker'), { data, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      fn();
-    };
-    const tooCostly = (message: string) => new Pkcs12Error('too_costly', message);
-    const timer = setTimeout(
-      () => settle(() => reject(tooCostly(`the certificate file could not be opened in ${timeoutMs / 1000} s`))),
-      timeoutMs,
-    );
-    worker.on('message', (reply: Pkcs12WorkerReply) =>
-      settle(() => (reply.ok ? resolve(reply.contents) : reject(new Pkcs12Error(reply.reason, reply.message)))));
+  const data: Pkcs12WorkerInput = { file: new Uint8Array(file), password };
+  const worker = startModuleWorker(path.join(__dirname, 'pkcs12-worker'), { data, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
+  const tooCostly = (message: string) => new Pkcs12Error('too_costly', message);
+  return oneAnswer<Pkcs12WorkerReply, Pkcs12Contents>(worker, {
+    timeoutMs,
+    timedOut: () => tooCostly(`the certificate file could not be opened in ${timeoutMs / 1000} s`),
+    reply: (reply) => {
+      if (reply.ok) return reply.contents;
+      throw new Pkcs12Error(reply.reason, reply.message);
+    },
     // Running out of its heap is the file's doing too; any other failure of the worker is the service's.
-    worker.on('error', (err: Error & { code?: string }) =>
-      settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly('the certificate file needs more memory to open than is accepted') : err)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the certificate worker stopped (exit ${code}) without an answer`))));
+    error: (err) => (err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly('the certificate file needs more memory to open than is accepted') : err),
+    exited: (code) => new Error(`the certificate worker stopped (exit ${code}) without an answer`),
   });
 }

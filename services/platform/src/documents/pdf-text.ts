@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { oneAnswer } from '../workers/one-answer';
 
 /**
  * Text of the first pages of an untrusted PDF, extracted by pdf.js in a worker thread. The worker isolates the
@@ -50,33 +51,25 @@ const pdfjsLocation = () => (pdfjsUrl ??= pathToFileURL(require.resolve('pdfjs-d
 
 type WorkerReply = { ok: true; pages: string[] } | { ok: false; error: string };
 
-export function pdfPagesText(content: Buffer, options: PdfTextOptions = {}): Promise<string[]> {
+export async function pdfPagesText(content: Buffer, options: PdfTextOptions = {}): Promise<string[]> {
   const { maxPages = 20, timeoutMs = 15_000, maxHeapMb = 256 } = options;
-  return new Promise<string[]>((resolve, reject) => {
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { url: pdfjsLocation(), data: new Uint8Array(content), maxPages },
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-      stdout: true,
-      stderr: true,
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      fn();
-    };
-    const timer = setTimeout(
-      () => settle(() => reject(new PdfTextError('tempo_esgotado', `the PDF could not be read in ${timeoutMs} ms`))),
-      timeoutMs,
-    );
-    worker.on('message', (reply: WorkerReply) =>
-      settle(() => (reply.ok ? resolve(reply.pages) : reject(new PdfTextError('ilegivel', `the PDF cannot be read: ${reply.error}`)))));
-    worker.on('error', (err) => settle(() => reject(new PdfTextError('ilegivel', `the PDF cannot be read: ${err.message}`))));
-    worker.on('exit', (code) => settle(() => reject(new PdfTextError('ilegivel', `the PDF reader stopped (exit ${code})`))));
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { url: pdfjsLocation(), data: new Uint8Array(content), maxPages },
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
+    stdout: true,
+    stderr: true,
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  return oneAnswer<WorkerReply, string[]>(worker, {
+    timeoutMs,
+    timedOut: () => new PdfTextError('tempo_esgotado', `the PDF could not be read in ${timeoutMs} ms`),
+    reply: (reply) => {
+      if (reply.ok) return reply.pages;
+      throw new PdfTextError('ilegivel', `the PDF cannot be read: ${reply.error}`);
+    },
+    error: (err) => new PdfTextError('ilegivel', `the PDF cannot be read: ${err.message}`),
+    exited: (code) => new PdfTextError('ilegivel', `the PDF reader stopped (exit ${code})`),
   });
 }
