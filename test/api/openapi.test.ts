@@ -85,7 +85,11 @@ describe('OpenAPI, docs and health', () => {
       // The page is blank unless its scripts and styles load from where the page points them.
       const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1]!, res.url).toString());
       expect(assets.length).toBeGreaterThan(3);
-      for (const asset of assets) expect({ asset, status: (await fetch(asset)).status }).toEqual({ asset, status: 200 });
+      for (const asset of assets) {
+        const got = await fetch(asset);
+        await got.arrayBuffer();
+        expect({ asset, status: got.status }).toEqual({ asset, status: 200 });
+      }
     }
   });
 });
