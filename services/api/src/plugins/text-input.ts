@@ -30,7 +30,7 @@ function textFault(request: FastifyRequest): FastifyError | null {
  * Every string a client sends is checked once, here, before any route sees it: a JSON body must be UTF-8 (a
  * lossy decode would store U+FFFD in place of what was sent), and no string of the path, the query or the body
  * (JSON or form) may hold what PostgreSQL cannot store. Multipart parts are read by their routes, through
- * `multipartParts`, which applies the same check.
+ * `readParts` (services/api/src/multipart.ts), which applies the same check.
  */
 export const textInput = fp(async (app) => {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
