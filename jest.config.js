@@ -13,7 +13,8 @@ const swc = ['@swc/jest', {
 }];
 const mapped = {
   contracts: 'contracts', domain: 'domain', projections: 'projections',
-  platform: 'services/platform', api: 'services/api', 'emission-processor': 'services/emission-processor',
+  platform: 'services/platform', documents: 'services/documents', adapters: 'services/adapters',
+  application: 'services/application', api: 'services/api', 'emission-processor': 'services/emission-processor',
   'payout-processor': 'services/payout-processor', ops: 'services/ops', server: 'services/server',
 };
 const common = {

@@ -116,7 +116,7 @@ it(`counter-CT-e batches: ${KEYS} keys 1:1, ${LEG_KEYS} keys × ${LEGS.length} l
   try {
     running = await startServices(config);
     const url = running.url!;
-    const operator = running.platform.operator;
+    const operator = running.application.operator;
     const cnpj = randomCnpj();
     await operator.createCompany({ cnpj, razao_social: 'BENCH TRANSPORTES LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
     const cred = await operator.createCredential({ company: cnpj, kind: 'api-key', scopes: ['fiscal'] });

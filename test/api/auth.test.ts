@@ -39,7 +39,7 @@ describe('authentication and authorization', () => {
 
     it('401 once revoked', async () => {
       const c = await app.carrier();
-      await app.running.platform.operator.revokeCredential(c.credentialId);
+      await app.running.application.operator.revokeCredential(c.credentialId);
       expectError(await c.call('GET', '/v1/fiscal/status'), 401, 'nao_autenticado');
     });
   });
@@ -67,7 +67,7 @@ describe('authentication and authorization', () => {
   describe('OAuth 2.0 client_credentials', () => {
     const oauthClient = async (scopes = ['fiscal', 'operacao']) => {
       const c = await app.carrier({ scopes: [] });
-      const cred = await app.running.platform.operator.createCredential({ company: c.cnpj, kind: 'oauth', scopes });
+      const cred = await app.running.application.operator.createCredential({ company: c.cnpj, kind: 'oauth', scopes });
       if (cred.kind !== 'oauth') throw new Error('expected oauth');
       return { ...cred, cnpj: c.cnpj };
     };
@@ -124,7 +124,7 @@ describe('authentication and authorization', () => {
       const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scope: 'fiscal operacao cadastros' })).toString('base64url');
       expectError(await status(`Bearer ${h}.${forged}.${s}`), 401, 'nao_autenticado');
       expect((await status(`Bearer ${good}`)).status).toBe(200);
-      await app.running.platform.operator.revokeCredential(client.credential_id);
+      await app.running.application.operator.revokeCredential(client.credential_id);
       expectError(await status(`Bearer ${good}`), 401, 'nao_autenticado');
     });
 

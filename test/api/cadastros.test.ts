@@ -106,10 +106,10 @@ describe('registrations (scope cadastros, sandbox)', () => {
 
     it('a company that is not a carrier may be invited; turning it into a carrier accepts the invitation', async () => {
       const cnpj = randomCnpj();
-      await app.running.platform.operator.createCompany({ cnpj, razao_social: 'EMBARCADOR LTDA', carrier: false, fiscal_ready: false, fiscal_production: false });
+      await app.running.application.operator.createCompany({ cnpj, razao_social: 'EMBARCADOR LTDA', carrier: false, fiscal_ready: false, fiscal_production: false });
       const sent = await a.call('POST', CONVITES, { cnpj, contato });
       expect(sent.status).toBe(201);
-      await app.running.platform.operator.changeFlags(cnpj, { carrier: true });
+      await app.running.application.operator.changeFlags(cnpj, { carrier: true });
       expect((await a.call('GET', `${CONVITES}/${sent.body.data.id}`)).body.data.estado).toBe('aceito');
     });
   });

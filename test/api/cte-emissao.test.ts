@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FiscalSchemas } from '@frete/platform';
+import { FiscalSchemas } from '@frete/documents';
 import { isValidAccessKey, readCte } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';

@@ -1,4 +1,4 @@
-import { FiscalSchemas, verifyFiscalSignature } from '@frete/platform';
+import { FiscalSchemas, verifyFiscalSignature } from '@frete/documents';
 import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 

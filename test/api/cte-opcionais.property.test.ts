@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { cnpjCheckDigits, isValidCpf } from '@frete/domain';
-import { FiscalSchemas, readPkcs12, signFiscalXml } from '@frete/platform';
+import { FiscalSchemas, signFiscalXml } from '@frete/documents';
+import { readPkcs12 } from '@frete/platform';
 import { expectError, startTestApp, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { makeA1 } from '../support/certificates';
 import { chaveTeste } from '../support/cte-montar';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { FiscalSchemas, readPkcs12, signFiscalXml } from '@frete/platform';
+import { FiscalSchemas, signFiscalXml } from '@frete/documents';
+import { readPkcs12 } from '@frete/platform';
 import { isValidAccessKey, readCte } from '@frete/domain';
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { makeA1 } from '../support/certificates';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { pdfPagesText } from '@frete/platform';
+import { pdfPagesText } from '@frete/documents';
 import { startTestApp, expectError, request, type TestApp, type TestCarrier } from '../support/app';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 

@@ -1,5 +1,6 @@
 import { DirectTransport } from '@frete/platform';
-import { payoutHandlers, payoutProcessor, railInterno } from '@frete/payout-processor';
+import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
+import { railInterno } from '@frete/adapters';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
 

@@ -1,6 +1,6 @@
 import { expectError, randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { buildCteXml } from '../support/cte-xml';
-import { ProcessadorLote } from '@frete/platform';
+import { ProcessadorLote } from '@frete/application';
 import {
   MOTORISTA_CPF, MOTORISTA_CPF_2, PLACA, PLACA_2, receberCteDoContratante, relatorioFinal, subcontratadaPronta,
 } from '../support/lote';
@@ -285,7 +285,7 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const stream = await store.readStream(`lote-${r.body.data.batch_id}`);
       const before = await totalCtes();
       const p = app.running.platform;
-      const processador = new ProcessadorLote({ store, contraCte: p.contraCte, clock: p.clock, readYourWrites: p.readYourWrites });
+      const processador = new ProcessadorLote({ store, contraCte: app.running.application.contraCte, clock: p.clock, readYourWrites: p.readYourWrites });
       await processador.aoCriar(stream[0]!);
       await processador.aoProcessarLinha(stream[stream.length - 1]!);
       expect((await store.readStream(`lote-${r.body.data.batch_id}`)).map((e) => e.id)).toEqual(stream.map((e) => e.id));

@@ -1,4 +1,4 @@
-import { FiscalSchemas, pdfPagesText } from '@frete/platform';
+import { FiscalSchemas, pdfPagesText } from '@frete/documents';
 import { isValidAccessKey } from '@frete/domain';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
 import { vencimentoDe } from '@frete/domain';
-import { payoutHandlers, railInterno } from '@frete/payout-processor';
+import { payoutHandlers } from '@frete/payout-processor';
+import { railInterno } from '@frete/adapters';
 import { expectError, startTestApp, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { contraCteAutorizado, contraCteCancelado, type ContraCteSemeado, type ContraCteSemente, mdfeCom } from '../support/repasse';
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { execute, pdfPagesText, roteiroSimulado } from '@frete/platform';
+import { execute } from '@frete/application';
+import { pdfPagesText } from '@frete/documents';
+import { roteiroSimulado } from '@frete/adapters';
 import { contaOperacionalDecider, contaOperacionalStream, valePedagioDecider, valePedagioStream, valoresValePedagio } from '@frete/domain';
 import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 

@@ -1,4 +1,4 @@
-import { pdfPagesText } from '@frete/platform';
+import { pdfPagesText } from '@frete/documents';
 import { expectError, type ApiResponse, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 
 const PATH = '/v1/vale-pedagio';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { comparePositions } from '@frete/contracts';
 import { type Pool } from 'pg';
-import { ProjectionRunner, execute } from '@frete/platform';
+import { ProjectionRunner } from '@frete/platform';
+import { execute } from '@frete/application';
 import { READ_MODEL_PROJECTORS } from '@frete/projections';
 import { companyDecider, configuracaoDecider } from '@frete/domain';
 import { withEventStore } from '../support/store';

@@ -79,14 +79,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
     config,
     async carrier(o = {}) {
       const cnpj = o.cnpj ?? randomCnpj();
-      const company = await running.platform.operator.createCompany({
+      const company = await running.application.operator.createCompany({
         cnpj,
         razao_social: o.name ?? `TRANSPORTES ${cnpj.slice(0, 4)} LTDA`,
         carrier: o.carrier ?? true,
         fiscal_ready: o.fiscalReady ?? true,
         fiscal_production: o.fiscalProduction ?? false,
       });
-      const cred = await running.platform.operator.createCredential({ company: cnpj, kind: 'api-key', scopes: o.scopes ?? ['fiscal'] });
+      const cred = await running.application.operator.createCredential({ company: cnpj, kind: 'api-key', scopes: o.scopes ?? ['fiscal'] });
       if (cred.kind !== 'api-key') throw new Error('expected an API key');
       const apiKey = cred.api_key;
       return {

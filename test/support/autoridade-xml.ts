@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { accessKeyCheckDigit } from '@frete/domain';
-import { FISCAL_SCHEMAS_DIR, signFiscalXml } from '@frete/platform';
+import { FISCAL_SCHEMAS_DIR, signFiscalXml } from '@frete/documents';
 
 /**
  * CT-e 4.00, MDF-e 3.00 and their events for the simulated authority's tests, built from

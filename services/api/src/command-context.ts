@@ -1,5 +1,5 @@
 import { type FastifyRequest } from 'fastify';
-import { type CommandContext } from '@frete/platform';
+import { type CommandContext } from '@frete/application';
 import { type ApiDeps } from './deps';
 
 /** Who acts and why, for the events a request appends. */

@@ -1,7 +1,10 @@
 import { type Pool } from 'pg';
-import { type ValePedagioServico } from '@frete/platform';
-import { type ServicoCiot } from '@frete/platform';
-import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore, type FiscalSchemas, type EmissorCte, type EmissorMdfe, type EventosCte, type ContraCteServico, type ReguladorTransporte, type DiretorioPix } from '@frete/platform';
+import { type ServicoValePedagio } from '@frete/application';
+import { type ServicoCiot } from '@frete/application';
+import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore } from '@frete/platform';
+import { type FiscalSchemas } from '@frete/documents';
+import { type EmissorCte, type EmissorMdfe, type EventosCte, type ServicoContraCte } from '@frete/application';
+import { type ReguladorTransporte, type DiretorioPix } from '@frete/adapters';
 
 /** What the API needs from the platform; the composition root (tsyringe) provides it. */
 export interface ApiDeps {
@@ -23,9 +26,9 @@ export interface ApiDeps {
   /** CIOT operations through the CIOT provider port (simulated in homologação, unavailable in production). */
   ciot: ServicoCiot;
   /** Toll pass (VPO) and operational account: supplier (FVPO) and deposits behind ports, the ledger in the event store. */
-  valePedagio: ValePedagioServico;
+  valePedagio: ServicoValePedagio;
   /** Makes counter-CT-e from the contractor's CT-e in the inbox (single and batch rows). */
-  contraCte: ContraCteServico;
+  contraCte: ServicoContraCte;
   /** XSD validation of fiscal XML (the platform's one instance). */
   schemas: FiscalSchemas;
   /** Regulator (ANTT) queries: simulated in homologação, unavailable in production. */

@@ -1,5 +1,6 @@
-import { type ContraCteServico, type EmissorCte, type EmissorMdfe, type EventHandler, HandlerProcessor, type ProcessadorLote } from '@frete/platform';
-import { type ServicoCiot } from '@frete/platform';
+import { type ServicoContraCte, type EmissorCte, type EmissorMdfe, type ProcessadorLote } from '@frete/application';
+import { type EventHandler, HandlerProcessor } from '@frete/platform';
+import { type ServicoCiot } from '@frete/application';
 
 /**
  * Emits fiscal documents (CT-e, counter-CT-e, events, MDF-e) through the fiscal-authority port in reaction to
@@ -8,7 +9,7 @@ import { type ServicoCiot } from '@frete/platform';
 export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('emission', handlers);
 
 /** What the processor does for each request: a CT-e issue goes to the authority once its XML is signed. */
-export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMdfe, contraCte?: ContraCteServico, lote?: ProcessadorLote, ciot?: ServicoCiot): ReadonlyMap<string, EventHandler> {
+export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMdfe, contraCte?: ServicoContraCte, lote?: ProcessadorLote, ciot?: ServicoCiot): ReadonlyMap<string, EventHandler> {
   // A counter-CT-e the authority refused, or that was cancelled, gives its contractor key back (batch rule 7).
   const liberar = (motivo: 'rejeitado' | 'cancelado'): EventHandler => async (e) => {
     await contraCte?.liberar((e.data as { cte_id: string }).cte_id, motivo, e.id);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Platform } from '@frete/platform';
+import { type Operator } from '@frete/application';
 import { type CredentialKind } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
 
@@ -28,7 +29,7 @@ const required = (v: string | boolean | undefined, name: string): string => {
 };
 
 /** Runs one operator command and returns what to print. */
-export async function runOps(platform: Platform, argv: string[]): Promise<unknown> {
+export async function runOps(platform: Pick<Platform, 'projections'> & { operator: Operator }, argv: string[]): Promise<unknown> {
   const FLAGS = ['--carrier', '--fiscal-ready', '--fiscal-production'];
   // `--carrier` alone means true; `--carrier=false` is accepted by `company update`.
   const args = argv.map((a) => (FLAGS.includes(a) ? `${a}=true` : a));

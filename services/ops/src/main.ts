@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig, startPlatform } from '@frete/platform';
+import { Operator } from '@frete/application';
 import { UsageError, describeError, runOps, USAGE } from './cli';
 
 async function main(): Promise<number> {
@@ -10,7 +11,8 @@ async function main(): Promise<number> {
   }
   const platform = await startPlatform(loadConfig());
   try {
-    const result = await runOps(platform, argv);
+    const operator = new Operator(platform.store, platform.pool, platform.projections, platform.config.environment, platform.clock);
+    const result = await runOps({ projections: platform.projections, operator }, argv);
     console.log(JSON.stringify(result, null, 2));
     return 0;
   } catch (err) {

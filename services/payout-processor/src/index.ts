@@ -1,11 +1,6 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
-import { gruposEmCache, type PayoutDeps } from './deps';
-import { registrarDocumento } from './registrar';
-import { cancelarDocumento } from './cancelar';
-import { liquidarPagamento } from './liquidar';
+import { cancelarDocumento, gruposEmCache, liquidarPagamento, type PayoutDeps, registrarDocumento } from '@frete/application';
 
-export * from './deps';
-export * from './rail';
 
 /**
  * Builds and settles the driver's installments (parcelas) in reaction to emitted counter-CT-e, scans, releases

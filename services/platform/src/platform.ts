@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { type Pool } from 'pg';
-import { ContraCteServico } from './contra-cte/servico';
 import { READ_MODEL_PROJECTORS } from '@frete/projections';
 import { type AppConfig } from './config/config';
 import { createPool } from './db/pool';
@@ -17,25 +16,8 @@ import { SecretCipher } from './secrets/cipher';
 import { SecureBlobs } from './secrets/blobs';
 import { CertificateVault } from './certificates/vault';
 import { DocumentStore } from './documents/store';
-import { Operator } from './operator/operator';
-import { FiscalSchemas } from './fiscal-xml/schema';
-import { type AutoridadeFiscal } from './autoridade/port';
-import { AutoridadeFiscalSimulada } from './autoridade/simulada';
-import { AutoridadeFiscalIndisponivel } from './autoridade/indisponivel';
-import { EmissorCte } from './emissao-cte/emissor';
-import { montarXmlDaEmissao } from './emissao-cte/montar-xml';
-import { EmissorMdfe } from './emissao-mdfe/emissor';
-import { assinarMdfe, montarXmlDaEmissaoMdfe } from './emissao-mdfe/montar-xml';
-import { EventosCte } from './eventos-cte/eventos';
-import { ServicoCiot } from './ciot/servico';
-import { provedorCiotDoAmbiente } from './ciot/ambiente';
-import { ValePedagioServico } from './vale-pedagio/servico';
-import { DepositosSimulados, ProvedorValePedagioSimulado } from './vale-pedagio/simulado';
-import { DepositosIndisponiveis, ProvedorValePedagioIndisponivel } from './vale-pedagio/indisponivel';
-import { type ReguladorTransporte, reguladorDoAmbiente } from './regulador';
-import { type DiretorioPix, diretorioPixDoAmbiente } from './dict';
 
-/** Everything the services share, built once per process from the configuration. */
+/** The infrastructure every service of this process runs on, built once from the configuration. */
 export interface Platform {
   config: AppConfig;
   pool: Pool;
@@ -45,30 +27,11 @@ export interface Platform {
   tokens: TokenService;
   authenticator: Authenticator;
   certificates: CertificateVault;
+  /** Raw XML/PDF kept byte for byte, by SHA-256. */
   documents: DocumentStore;
-  operator: Operator;
-  /** The official XSDs, compiled once per process (one validation worker). */
-  schemas: FiscalSchemas;
-  /** The fiscal authority: simulated in homologação (ruling 12), unavailable in production until a provider is contracted (ruling 7). */
-  autoridade: AutoridadeFiscal;
-  /** Issues CT-e through the authority (the emission processor and `consulta` use it). */
-  emissorCte: EmissorCte;
-  /** Issues MDF-e and registers their events through the authority. */
-  emissorMdfe: EmissorMdfe;
-  /** Fiscal events of own CT-e (cancellation, correction letter, delivery proof and its cancellation). */
-  eventosCte: EventosCte;
-  /** CIOT operations through the CIOT provider port: simulated in homologação, unavailable in production (ruling 7). */
-  ciot: ServicoCiot;
-  /** Toll pass (VPO) and operational account: a simulated supplier and deposits in homologação, unavailable in production (ruling 7). */
-  valePedagio: ValePedagioServico;
-  /** Makes counter-CT-e (single and batch rows) from the contractor's CT-e in the inbox. */
-  contraCte: ContraCteServico;
-  /** The road-transport regulator (ANTT): simulated in homologação, unavailable in production (ruling 7). */
-  regulador: ReguladorTransporte;
-  /** The PIX directory (DICT): simulated in homologação, unavailable in production (ruling 7). */
-  diretorioPix: DiretorioPix;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
+  /** Stops the projections and the event store, ends the pool it opened, and stops embedded PostgreSQL last. */
   close(): Promise<void>;
 }
 
@@ -98,53 +61,21 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   const tokens = new TokenService(pool, cipher, config.environment, config.publicUrl ?? 'frete-fiscal');
   await tokens.ensureKey();
   const ownPool = !options.pool;
-  const schemas = new FiscalSchemas();
   const p = pool;
-  const autoridade: AutoridadeFiscal = config.environment === 'homologacao'
-    ? new AutoridadeFiscalSimulada({ pool, clock, schemas })
-    : new AutoridadeFiscalIndisponivel();
-  const certificates = new CertificateVault(new SecureBlobs(pool, cipher));
-  const documents = new DocumentStore(pool);
-  const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
-  const emissorCte = new EmissorCte({
-    store, pool, documents, autoridade, readYourWrites, clock,
-    montarXml: montarXmlDaEmissao({ pool, environment: config.environment, certificates, schemas, clock, random: Math.random }),
-  });
-  const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment: config.environment, readYourWrites, clock });
-  const mdfeDeps = { pool, environment: config.environment, certificates, schemas, clock, random: Math.random };
-  const emissorMdfe = new EmissorMdfe({
-    store, pool, documents, autoridade, readYourWrites, clock, environment: config.environment,
-    montarXml: montarXmlDaEmissaoMdfe(mdfeDeps),
-    assinarEvento: (companyId, xml) => assinarMdfe(mdfeDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
-  });
   return {
     config,
     pool,
     store,
     projections,
-    readYourWrites,
+    readYourWrites: new ReadYourWrites(pool, config.readYourWritesTimeoutMs),
     tokens,
     authenticator: new Authenticator(pool, tokens, config.environment),
-    certificates,
-    documents,
-    operator: new Operator(store, pool, projections, config.environment, clock),
-    schemas,
-    autoridade,
-    emissorCte,
-    emissorMdfe,
-    eventosCte,
-    ciot: new ServicoCiot({ store, readYourWrites, clock, environment: config.environment, provedor: provedorCiotDoAmbiente(config.environment, { clock }) }),
-    valePedagio: new ValePedagioServico(config.environment === 'homologacao'
-      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
-      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() }),
-    contraCte: new ContraCteServico({ store, pool, readYourWrites, environment: config.environment, clock }),
-    regulador: reguladorDoAmbiente(config.environment),
-    diretorioPix: diretorioPixDoAmbiente(config.environment),
+    certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
+    documents: new DocumentStore(pool),
     clock,
     embedded,
     close: async () => {
       await projections.stop();
-      await schemas.close();
       await store.close();
       if (ownPool) await p.end();
       await embedded?.stop();

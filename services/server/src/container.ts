@@ -1,25 +1,30 @@
 import 'reflect-metadata';
 import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
-import { type Platform, ProcessadorLote, type Processor } from '@frete/platform';
+import { type Platform, type Processor } from '@frete/platform';
+import { type Application } from '@frete/application';
+import { railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
-import { payoutHandlers, payoutProcessor, railInterno } from '@frete/payout-processor';
+import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
 
 export const TOKENS = {
   Platform: Symbol('Platform'),
+  Application: Symbol('Application'),
   ApiDeps: Symbol('ApiDeps'),
   Processors: Symbol('Processors'),
   Ready: Symbol('Ready'),
 } as const;
 
-/** The composition root: what each service needs, made from the one platform of this process. */
-export function compose(platform: Platform, ready: () => boolean): DependencyContainer {
+/** The composition root: what each service needs, made from the one platform and application of this process. */
+export function compose(platform: Platform, application: Application, ready: () => boolean): DependencyContainer {
   const c = container.createChildContainer();
   c.register<Platform>(TOKENS.Platform, { useValue: platform });
+  c.register<Application>(TOKENS.Application, { useValue: application });
   c.register<() => boolean>(TOKENS.Ready, { useValue: ready });
   c.register<ApiDeps>(TOKENS.ApiDeps, {
     useFactory: (r) => {
       const p = r.resolve<Platform>(TOKENS.Platform);
+      const a = r.resolve<Application>(TOKENS.Application);
       return {
         config: p.config,
         pool: p.pool,
@@ -29,15 +34,15 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
         tokens: p.tokens,
         certificates: p.certificates,
         documents: p.documents,
-        emissorCte: p.emissorCte,
-        emissorMdfe: p.emissorMdfe,
-        eventosCte: p.eventosCte,
-        ciot: p.ciot,
-        valePedagio: p.valePedagio,
-        contraCte: p.contraCte,
-        schemas: p.schemas,
-        regulador: p.regulador,
-        diretorioPix: p.diretorioPix,
+        emissorCte: a.emissorCte,
+        emissorMdfe: a.emissorMdfe,
+        eventosCte: a.eventosCte,
+        ciot: a.ciot,
+        valePedagio: a.valePedagio,
+        contraCte: a.contraCte,
+        schemas: a.schemas,
+        regulador: a.regulador,
+        diretorioPix: a.diretorioPix,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
       };
@@ -46,8 +51,11 @@ export function compose(platform: Platform, ready: () => boolean): DependencyCon
   c.register<Processor[]>(TOKENS.Processors, {
     useFactory: (r) => {
       const p = r.resolve<Platform>(TOKENS.Platform);
-      return [emissionProcessor(emissionHandlers(p.emissorCte, p.emissorMdfe, p.contraCte,
-        new ProcessadorLote({ store: p.store, contraCte: p.contraCte, clock: p.clock, readYourWrites: p.readYourWrites }), p.ciot)), payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno }))];
+      const a = r.resolve<Application>(TOKENS.Application);
+      return [
+        emissionProcessor(emissionHandlers(a.emissorCte, a.emissorMdfe, a.contraCte, a.lote, a.ciot)),
+        payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })),
+      ];
     },
   });
   return c;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Platform } from '@frete/platform';
+import { type Application } from '@frete/application';
 import { SCOPES } from '@frete/contracts';
 
 export const DEMO_CNPJ = '11222333000181';
@@ -9,9 +10,9 @@ export const DEMO_CNPJ = '11222333000181';
  * Embedded default only: a demo carrier and an API key with every scope, so that a newcomer can call the API at
  * once. The key is kept in DATA_DIR (a local folder) so that it can be printed again at every start.
  */
-export async function ensureDemo(platform: Platform): Promise<{ cnpj: string; api_key: string }> {
+export async function ensureDemo(platform: Platform, application: Application): Promise<{ cnpj: string; api_key: string }> {
   const file = path.join(platform.config.dataDir, 'demo-credential.json');
-  const op = platform.operator;
+  const op = application.operator;
   if (!(await op.findCompany(DEMO_CNPJ))) {
     await op.createCompany({ cnpj: DEMO_CNPJ, razao_social: 'TRANSPORTADORA DEMONSTRACAO LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
   }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     lines.push(`  API: ${running.url}/v1   docs: ${running.url}/v1/docs   health: ${running.url}/health`);
   }
   if (!config.databaseUrl && config.services.includes('api')) {
-    const demo = await ensureDemo(running.platform);
+    const demo = await ensureDemo(running.platform, running.application);
     lines.push(`  demo carrier CNPJ ${demo.cnpj}, API key (all scopes): ${demo.api_key}`);
     lines.push(`  try: curl -H "Authorization: Bearer ${demo.api_key}" ${running.url}/v1/fiscal/status`);
   }

@@ -12,10 +12,12 @@ import {
   type ProcessorTransport,
   startPlatform,
 } from '@frete/platform';
+import { type Application, createApplication } from '@frete/application';
 import { compose, TOKENS } from './container';
 
 export interface RunningServices {
   platform: Platform;
+  application: Application;
   api: FastifyInstance | null;
   /** Address the API listens on, e.g. http://127.0.0.1:3000 */
   url: string | null;
@@ -28,8 +30,9 @@ export interface RunningServices {
  */
 export async function startServices(config: AppConfig, options: PlatformOptions & { logger?: boolean } = {}): Promise<RunningServices> {
   const platform = await startPlatform(config, options);
+  const application = createApplication(platform);
   let ready = false;
-  const di = compose(platform, () => ready);
+  const di = compose(platform, application, () => ready);
   const stops: (() => Promise<void>)[] = [];
   const has = (s: AppConfig['services'][number]) => config.services.includes(s);
 
@@ -67,11 +70,13 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   ready = true;
   return {
     platform,
+    application,
     api,
     url,
     stop: async () => {
       ready = false;
       for (const stop of stops) await stop().catch(() => undefined);
+      await application.close();
       await platform.close();
     },
   };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, type VerificacaoChavePix, VerificacaoChavePix as VerificacaoSchema, VerificacaoChavePixInput } from '@frete/contracts';
 import { documentoDoTitular, lerChavePix, mascararNome } from '@frete/domain';
-import { CHAVES_PIX_INEXISTENTES } from '@frete/platform';
+import { CHAVES_PIX_INEXISTENTES } from '@frete/adapters';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';

@@ -7,7 +7,7 @@ import {
 } from '@frete/contracts';
 import { CONVITE_VALIDADE_DIAS, conviteDecider, conviteStream, normalizarConvite, normalizeCnpj } from '@frete/domain';
 import { type ConviteRow, companyOf, conviteDaEmpresa, convitesList } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

@@ -2,7 +2,7 @@ import { type FastifyRequest } from 'fastify';
 import { type DocumentoRepasse, type ErrorCode, ErrorCodes } from '@frete/contracts';
 import { type RepasseCommand, repasseDecider, repasseStream } from '@frete/domain';
 import { type ReferenciaRepasse, type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { commandContext } from '../../command-context';
 import { type ApiDeps } from '../../deps';

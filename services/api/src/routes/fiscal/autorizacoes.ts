@@ -4,7 +4,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type AutorizacaoEmissao, AutorizacaoEmissao as AutorizacaoEmissaoSchema, AutorizacaoInput, AutorizacoesLista, DataEnvelope } from '@frete/contracts';
 import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj } from '@frete/domain';
 import { type AutorizacaoRow, autorizacaoPorId, autorizacoesConcedidas, autorizacoesRecebidas, companyOf } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

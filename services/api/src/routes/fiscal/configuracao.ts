@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, FiscalConfiguration, FiscalConfigurationUpdate } from '@frete/contracts';
 import { configuracaoDecider, pendenciasConfiguracao } from '@frete/domain';
 import { configuracaoOf } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';

@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, CteIssueEnvelope, DataEnvelope } from '@frete/contracts';
 import { codigoNumerico, cteDecider, cteStream } from '@frete/domain';
 import { type CteRow } from '@frete/projections';
-import { execute, prepararCte } from '@frete/platform';
+import { execute, prepararCte } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

@@ -4,7 +4,7 @@ import {
   CteCancelamentoInput, CteCartaCorrecaoInput, CteEntregaInput, CteEventoKeyParam, CteEventoResultado, CteIdParam, DataEnvelope,
 } from '@frete/contracts';
 import { type EventoCteEstado, tipoDoTpEvento } from '@frete/domain';
-import { type PedidoEventoCte, type ResultadoEventoCte } from '@frete/platform';
+import { type PedidoEventoCte, type ResultadoEventoCte } from '@frete/application';
 import { mdfesAtivosDoCte } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';

@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AccessKeyParam, DataEnvelope, InboundCte, InboundCteQuery, InboundCteSummary, ListEnvelope } from '@frete/contracts';
 import { cteSubcontratacaoDecider, cteSubcontratacaoStream, isValidAccessKey } from '@frete/domain';
 import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { checkDateRange, listOf, pageOf } from '../../paging';

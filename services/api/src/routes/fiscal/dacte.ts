@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam } from '@frete/contracts';
 import { type CteLido } from '@frete/domain';
-import { readCteDocument, renderDacte } from '@frete/platform';
+import { readCteDocument, renderDacte } from '@frete/documents';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';

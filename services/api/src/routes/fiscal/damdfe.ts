@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MdfeIdParam } from '@frete/contracts';
 import { qrCodeMdfe } from '@frete/domain';
 import { companyOf, configuracaoOf } from '@frete/projections';
-import { renderDamdfe } from '@frete/platform';
+import { renderDamdfe } from '@frete/documents';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';

@@ -7,7 +7,7 @@ import {
 } from '@frete/contracts';
 import { findMunicipio, isValidCpf, mdfeDecider, mdfeStream, normalizeCpf, normalizePlaca } from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
-import { execute, pendenciasMdfe } from '@frete/platform';
+import { execute, pendenciasMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
 import { consultarEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';

@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, ListEnvelope, RegistroParams, type Motorista, Motorista as MotoristaSchema, MotoristaInput, MotoristaListQuery } from '@frete/contracts';
 import { motoristaDecider, motoristasStream } from '@frete/domain';
 import { type MotoristaRow, motoristaPorId, motoristasList } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { registroId } from './veiculos';
 import { errors } from '../../schemas';

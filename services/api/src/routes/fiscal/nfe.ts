@@ -29,17 +29,8 @@ import {
   nfeStream,
 } from '@frete/domain';
 import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
-import {
-  CONTENT_TYPES,
-  PdfTextError,
-  ZipError,
-  documentKeysOfPdfText,
-  documentKindOf,
-  execute,
-  pdfPagesText,
-  readNfeDocument,
-  zipEntries,
-} from '@frete/platform';
+import { CONTENT_TYPES, PdfTextError, ZipError, documentKeysOfPdfText, documentKindOf, pdfPagesText, readNfeDocument, zipEntries } from '@frete/documents';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 import { errors } from '../../schemas';

@@ -12,7 +12,7 @@ import {
 } from '@frete/contracts';
 import { percentualDeCentesimos, Rejection, regraAplicavel, regraTributacaoDecider, regraTributacaoStream } from '@frete/domain';
 import { type RegraTributacaoRow, regraTributacaoPorId, regrasDaRota, regrasTributacao } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

@@ -3,7 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, ListEnvelope, RegistroParams, type Veiculo, Veiculo as VeiculoSchema, VeiculoInput, VeiculoListQuery } from '@frete/contracts';
 import { veiculoDecider, veiculosStream } from '@frete/domain';
 import { type VeiculoRow, veiculoPorId, veiculosList } from '@frete/projections';
-import { execute } from '@frete/platform';
+import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { type FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { CteReadError, type CteLido } from '@frete/domain';
-import { readCteDocument } from '@frete/platform';
+import { readCteDocument } from '@frete/documents';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 

@@ -8,7 +8,7 @@ import {
   TAXA_SERVICO, eixosDaCategoria, isValidAccessKey, isValidCpf, isValidPlaca, localIbge, normalizeCpf, normalizePlaca, tpValePed,
 } from '@frete/domain';
 import { type ValePedagioRow, listarValesPedagio, valePedagioOf } from '@frete/projections';
-import { renderReciboValePedagio } from '@frete/platform';
+import { renderReciboValePedagio } from '@frete/documents';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';

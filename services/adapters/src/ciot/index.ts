@@ -1,0 +1,5 @@
+export * from './port';
+export * from './sentinelas';
+export * from './simulado';
+export * from './indisponivel';
+export * from './ambiente';

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './simulado';
+export * from './indisponivel';

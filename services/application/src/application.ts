@@ -1,0 +1,85 @@
+import { type Platform } from '@frete/platform';
+import {
+  type AutoridadeFiscal,
+  AutoridadeFiscalIndisponivel,
+  AutoridadeFiscalSimulada,
+  DepositosIndisponiveis,
+  DepositosSimulados,
+  type DiretorioPix,
+  diretorioPixDoAmbiente,
+  provedorCiotDoAmbiente,
+  ProvedorValePedagioIndisponivel,
+  ProvedorValePedagioSimulado,
+  type ReguladorTransporte,
+  reguladorDoAmbiente,
+} from '@frete/adapters';
+import { FiscalSchemas } from '@frete/documents';
+import { EmissorCte } from './cte/emissor';
+import { montarXmlDaEmissao } from './cte/montar-xml';
+import { EventosCte } from './cte/eventos';
+import { EmissorMdfe } from './mdfe/emissor';
+import { assinarMdfe, montarXmlDaEmissaoMdfe } from './mdfe/montar-xml';
+import { ServicoCiot } from './ciot/servico';
+import { ServicoValePedagio } from './vale-pedagio/servico';
+import { ServicoContraCte } from './contra-cte/servico';
+import { ProcessadorLote } from './lote/processador';
+import { Operator } from './operator/operator';
+
+/**
+ * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
+ * in homologação (ruling 12), unavailable in production until a provider is contracted (ruling 7).
+ */
+export interface Application {
+  /** The official XSDs, compiled once per process (one validation worker). */
+  schemas: FiscalSchemas;
+  autoridade: AutoridadeFiscal;
+  /** Issues CT-e through the authority (the emission processor and `consulta` use it). */
+  emissorCte: EmissorCte;
+  /** Issues MDF-e and registers their events through the authority. */
+  emissorMdfe: EmissorMdfe;
+  /** Fiscal events of own CT-e (cancellation, correction letter, delivery proof and its cancellation). */
+  eventosCte: EventosCte;
+  ciot: ServicoCiot;
+  /** Toll pass (VPO) and operational account: supplier and deposits behind ports, the ledger in the event store. */
+  valePedagio: ServicoValePedagio;
+  /** Makes counter-CT-e (single and batch rows) from the contractor's CT-e in the inbox. */
+  contraCte: ServicoContraCte;
+  /** Walks a counter-CT-e batch's rows in blocks. */
+  lote: ProcessadorLote;
+  regulador: ReguladorTransporte;
+  diretorioPix: DiretorioPix;
+  /** Companies and credentials, for the operator tool. */
+  operator: Operator;
+  close(): Promise<void>;
+}
+
+export function createApplication(platform: Platform): Application {
+  const { config, pool, store, readYourWrites, certificates, documents, clock } = platform;
+  const environment = config.environment;
+  const homologacao = environment === 'homologacao';
+  const schemas = new FiscalSchemas();
+  const autoridade: AutoridadeFiscal = homologacao ? new AutoridadeFiscalSimulada({ pool, clock, schemas }) : new AutoridadeFiscalIndisponivel();
+  const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
+  const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
+  return {
+    schemas,
+    autoridade,
+    emissorCte: new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) }),
+    emissorMdfe: new EmissorMdfe({
+      store, pool, documents, autoridade, readYourWrites, clock, environment,
+      montarXml: montarXmlDaEmissaoMdfe(xmlDeps),
+      assinarEvento: (companyId, xml) => assinarMdfe(xmlDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
+    }),
+    eventosCte: new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock }),
+    ciot: new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) }),
+    valePedagio: new ServicoValePedagio(homologacao
+      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
+      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() }),
+    contraCte,
+    lote: new ProcessadorLote({ store, contraCte, clock, readYourWrites }),
+    regulador: reguladorDoAmbiente(environment),
+    diretorioPix: diretorioPixDoAmbiente(environment),
+    operator: new Operator(store, pool, platform.projections, environment, clock),
+    close: () => schemas.close(),
+  };
+}

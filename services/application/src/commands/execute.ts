@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { type DomainEvent, EventCatalog, type EventMetadata, type NewEvent, type Position, type RecordedEvent } from '@frete/contracts';
+import { type Decider, fold } from '@frete/domain';
+import { type EventStore, WrongExpectedRevision } from '@frete/platform';
+import { type ReadYourWrites } from '@frete/platform';
+import { type StateCache } from './state-cache';
+import { KeyedLock } from './keyed-lock';
+import { backoffDelayMs, pause } from '@frete/platform';
+
+/** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
+export interface CommandContext {
+  companyId: string | null;
+  correlationId: string;
+  causationId: string | null;
+  requestId: string | null;
+  actor: string;
+  now: Date;
+}
+
+export interface ExecuteOptions<E, S = unknown> {
+  /** Deterministic ids make a redelivered command append nothing new (processors derive them from the cause). */
+  eventId?: (index: number, event: E) => string;
+  /** A process that commands the same streams often keeps their folded states: only newer events are read. */
+  cache?: StateCache<S>;
+}
+
+export interface Executed<S, E> {
+  state: S;
+  events: E[];
+  position: Position | null;
+}
+
+export interface CommandDeps {
+  store: EventStore;
+  readYourWrites?: ReadYourWrites;
+}
+
+/** With `backoffDelayMs`, a command waits at most about 5 s in all before its conflict is given up. */
+export const MAX_ATTEMPTS = 12;
+
+/** One lock per event store: two stores in one process (tests, tools) never share streams. */
+const streamLocks = new WeakMap<EventStore, KeyedLock>();
+const streamLockOf = (store: EventStore): KeyedLock => {
+  let lock = streamLocks.get(store);
+  if (!lock) streamLocks.set(store, (lock = new KeyedLock()));
+  return lock;
+};
+
+export const toDomainEvent = <E>(e: RecordedEvent): E => ({ type: e.type, data: e.data }) as E;
+
+/**
+ * Load the stream, fold, decide, append with the expected revision; on a concurrent write, do it all again after a
+ * jittered pause. Commands on one stream in this process take turns, so identical requests arriving together do not
+ * spend the retry budget on each other; the retry covers writers in other processes. A conflict that outlives the
+ * budget is thrown as `WrongExpectedRevision` (the API answers it 503 `consulta_indisponivel` with `Retry-After`).
+ */
+export async function execute<C, S, E extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  ctx: CommandContext,
+  options: ExecuteOptions<E, S> = {},
+): Promise<Executed<S, E>> {
+  return streamLockOf(deps.store).run(streamId, () => decideAndAppend(deps, streamId, decider, command, ctx, options));
+}
+
+async function decideAndAppend<C, S, E extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  ctx: CommandContext,
+  options: ExecuteOptions<E, S>,
+): Promise<Executed<S, E>> {
+  for (let attempt = 1; ; attempt++) {
+    const cached = options.cache?.get(streamId);
+    const history = await deps.store.readStream(streamId, cached?.revision);
+    const newer = history.map((e) => toDomainEvent<E>(e));
+    const state = cached ? newer.reduce(decider.evolve, cached.state) : fold(decider, newer);
+    const revision = history.length > 0 ? history[history.length - 1]!.revision : (cached?.revision ?? null);
+    if (revision !== null) options.cache?.set(streamId, state, revision);
+    const events = decider.decide(command, state, { now: ctx.now });
+    if (events.length === 0) {
+      // A repeat that changes nothing answers from the read models too: they must show what this command saw,
+      // which may be another process's write that has not recorded its watermark yet.
+      const seen = history[history.length - 1];
+      if (seen && ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, seen.position);
+      return { state, events, position: null };
+    }
+    const metadata: EventMetadata = {
+      company_id: ctx.companyId,
+      correlation_id: ctx.correlationId,
+      causation_id: ctx.causationId,
+      request_id: ctx.requestId,
+      actor: ctx.actor,
+    };
+    const toAppend: NewEvent[] = events.map((e, i) => ({
+      id: options.eventId?.(i, e) ?? randomUUID(),
+      type: e.type,
+      schemaVersion: EventCatalog[e.type].version,
+      data: e.data,
+      metadata,
+    }));
+    const expected = revision === null ? 'no_stream' : revision;
+    try {
+      const { position, nextRevision } = await deps.store.append(streamId, toAppend, expected);
+      if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
+      const after = events.reduce(decider.evolve, state);
+      options.cache?.set(streamId, after, nextRevision);
+      return { state: after, events, position };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
+      await pause(backoffDelayMs(attempt));
+    }
+  }
+}
+
+/** Current state of an aggregate, for reads that must see the log itself rather than a read model. */
+export async function load<C, S, E>(store: EventStore, streamId: string, decider: Decider<C, S, E>): Promise<S> {
+  const history = await store.readStream(streamId);
+  return fold(decider, history.map((e) => toDomainEvent<E>(e)));
+}

@@ -1,0 +1,197 @@
+import { type Pool } from 'pg';
+import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
+import {
+  codigoNumerico, cteDecider, type CteEvent, cteStream, fold, planejarContraCte, type PedidoContraCte, type RegraContraCte, Rejection,
+  subcontratacaoDecider, subcontratacaoStream,
+} from '@frete/domain';
+import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
+import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
+import { KeyedLock } from '../commands/keyed-lock';
+import { backoffDelayMs, pause } from '@frete/platform';
+import { WrongExpectedRevision } from '@frete/platform';
+import { derivedEventId } from '@frete/platform';
+import { prepararCte } from '../cte/preparar';
+
+/** One counter-CT-e to make: a batch row, or the single `POST /fiscal/cte/contra`. */
+export interface LinhaContraCte {
+  company_id: string;
+  /** Chosen by the caller (derived from the batch row, or from an idempotency key), so a retry makes the same one. */
+  cte_id: string;
+  chave: string;
+  modo: ModoSubcontratacao;
+  pedido: PedidoContraCte;
+  lote_id: string | null;
+  linha: number | null;
+  perna: number | null;
+  parcelas: ParcelaRepasse[] | null;
+  solicitante_company_id: string | null;
+}
+
+export type ResultadoContraCte =
+  | { status: 'aceito'; cte_id: string; tipo_servico: number; documento_financeiro: string | null }
+  | { status: 'duplicated'; cte_id: string; tipo_servico: number }
+  | { status: 'failed'; code: ErrorCode; message: string; tipo_servico: number; details?: Record<string, unknown> };
+
+export interface ContraCteDeps extends CommandDeps {
+  pool: Pool;
+  environment: Environment;
+  clock: () => Date;
+}
+
+/** A leg's financial document: the contractor's key and the leg's ends, stable across batches. */
+export const documentoFinanceiroDaPerna = (chave: string, inicioIbge: string, fimIbge: string) => `ROUTE:${chave}:${inicioIbge}:${fimIbge}`;
+
+/**
+ * Makes counter-CT-e: reads the contractor's CT-e from the inbox, plans the document (pure domain), takes the key
+ * in its mode (the `subcontratacao` stream serializes competing requests), and creates the CT-e draft with its
+ * link. Issuing it is a separate step, so that a batch can record its row before the document leaves.
+ */
+export class ServicoContraCte {
+  /** Requests for one key in this process, one after another: see `preparar`. */
+  private readonly porChave = new KeyedLock();
+
+  constructor(private readonly deps: ContraCteDeps) {}
+
+  /**
+   * Taking the key and creating the CT-e it names are appends to two streams. Requests for one key in this process
+   * take turns through both, so the second finds the first one's counter-CT-e made, not only its reservation; a
+   * request in another process that finds only the reservation waits for the CT-e (`reservar`).
+   */
+  async preparar(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
+    return this.porChave.run(subcontratacaoStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx));
+  }
+
+  private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
+    const tipo = l.pedido.tipo_servico;
+    const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({ status: 'failed', code, message, tipo_servico: tipo, ...(details ? { details } : {}) });
+
+    // A retry of a counter-CT-e already made answers it as it is: taking the key again under this id would hold the key
+    // for a document the authority refused or that was cancelled (both gave the key back).
+    const existente = await this.lerDoLog(l.company_id, l.cte_id);
+    if (existente?.existe) return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro: existente.contra_cte?.documento_financeiro ?? null };
+
+    const [company, configuracao, inbox, regras] = await Promise.all([
+      companyOf(this.deps.pool, l.company_id, ''),
+      configuracaoOf(this.deps.pool, l.company_id),
+      cteSubcontratacaoOf(this.deps.pool, l.company_id, l.chave),
+      this.deps.pool.query<RegraContraCte>('SELECT uf_origem, uf_destino, tp_serv, cfop FROM rm.regras_tributacao WHERE company_id = $1', [l.company_id]),
+    ]);
+    if (!inbox) return falha('cte_nao_recebido', `CT-e ${l.chave} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao, or the contractor's hand-off)`);
+    if (!company || !configuracao.endereco) {
+      return falha('cte_com_pendencias', 'the fiscal configuration has no address: its UF decides the CFOP (PUT /fiscal/configuracao)', { pendencias: [{ campo: 'configuracao.endereco' }] });
+    }
+    const plano = planejarContraCte(inbox.cte, { cnpj: company.cnpj, uf: configuracao.endereco.uf, environment: this.deps.environment }, l.pedido, regras.rows);
+    if (!plano.ok) return falha(plano.code, plano.message);
+
+    const { pendencias } = await prepararCte({ pool: this.deps.pool, environment: this.deps.environment }, {
+      companyId: l.company_id, dados: plano.dados, numero: 1, cCT: codigoNumerico(l.cte_id, 1), now: ctx.now,
+    });
+    if (pendencias.length > 0) {
+      return falha('cte_com_pendencias', `the counter-CT-e cannot be issued yet: ${pendencias.map((p) => p.campo).join(', ')}`, { pendencias });
+    }
+
+    const reserva = await this.reservar(l, plano.inicio.codigo_ibge, plano.fim.codigo_ibge, ctx);
+    if (reserva) {
+      if (reserva.code === 'duplicated') return { status: 'duplicated', cte_id: String(reserva.details?.counter_cte_id), tipo_servico: tipo };
+      return falha(reserva.code, reserva.message, reserva.details);
+    }
+
+    const documento_financeiro = l.modo === 'pernas' ? documentoFinanceiroDaPerna(l.chave, plano.inicio.codigo_ibge, plano.fim.codigo_ibge) : null;
+    try {
+      await execute(this.deps, cteStream(l.cte_id), cteDecider, {
+        type: 'CriarContraCte', cte_id: l.cte_id, company_id: l.company_id, environment: this.deps.environment, dados: plano.dados,
+        vinculo: {
+          chave_original: l.chave,
+          contratante_cnpj: inbox.cte.emitente.documento ?? '',
+          modo: l.modo,
+          tipo_servico: tipo,
+          inicio_ibge: plano.inicio.codigo_ibge,
+          fim_ibge: plano.fim.codigo_ibge,
+          lote_id: l.lote_id,
+          linha: l.linha,
+          perna: l.perna,
+          documento_financeiro,
+          motorista_cpf: l.pedido.motorista_cpf,
+          placa: l.pedido.placa,
+          valor_centavos: l.pedido.valor_centavos,
+          parcelas: l.parcelas,
+          solicitante_company_id: l.solicitante_company_id,
+        },
+      }, ctx);
+    } catch (err) {
+      if (!(err instanceof Rejection)) throw err;
+      // The contractor's XML gave data the layout refuses: the key must not stay taken by a document that never existed.
+      await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
+        type: 'LiberarSubcontratacao', company_id: l.company_id, chave: l.chave, cte_id: l.cte_id, motivo: 'rejeitado',
+      }, ctx);
+      return falha(err.code, `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
+    }
+    return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro };
+  }
+
+  /**
+   * Takes the key in its mode; the refusal, if any. A `duplicated` names a counter-CT-e that is answered at once, so it
+   * must exist: a key reserved by a request still creating its CT-e (in another process), or by one whose CT-e the
+   * layout refused and that is giving the key back, is asked again after a jittered pause until either shows.
+   */
+  private async reservar(l: LinhaContraCte, inicioIbge: string, fimIbge: string, ctx: CommandContext): Promise<Rejection | null> {
+    for (let tentativa = 1; ; tentativa++) {
+      try {
+        await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
+          type: 'ReservarSubcontratacao', company_id: l.company_id, chave: l.chave, modo: l.modo, cte_id: l.cte_id, inicio_ibge: inicioIbge, fim_ibge: fimIbge,
+        }, ctx);
+        return null;
+      } catch (err) {
+        if (!(err instanceof Rejection)) throw err;
+        if (err.code !== 'duplicated') return err;
+        const titular = String(err.details?.counter_cte_id);
+        if ((await this.lerDoLog(l.company_id, titular))?.existe) return err;
+        if (tentativa >= MAX_ATTEMPTS) throw new WrongExpectedRevision(cteStream(titular), 'any', 'no_stream');
+        await pause(backoffDelayMs(tentativa));
+      }
+    }
+  }
+
+  /**
+   * A CT-e as the log has it, or null. The answer about it is read from the read models: the company's reads wait
+   * until they show what the log showed here (it may be another request's write, which this one did not record).
+   */
+  private async lerDoLog(companyId: string, cteId: string) {
+    const historico: RecordedEvent[] = await this.deps.store.readStream(cteStream(cteId));
+    const ultimo = historico[historico.length - 1];
+    if (!ultimo) return null;
+    await this.deps.readYourWrites?.recordWrite(companyId, ultimo.position);
+    return fold(cteDecider, historico.map((e) => toDomainEvent<CteEvent>(e)));
+  }
+
+  /**
+   * The counter-CT-e no longer stands against the key (refused by the authority, or cancelled): the key is free for
+   * either mode (batch rule 7). `cause` is the event that says so; a redelivery appends nothing.
+   */
+  async liberar(cteId: string, motivo: 'rejeitado' | 'cancelado', cause: string): Promise<void> {
+    const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
+    if (!cte.contra_cte || !cte.company_id) return;
+    await execute(this.deps, subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original), subcontratacaoDecider, {
+      type: 'LiberarSubcontratacao', company_id: cte.company_id, chave: cte.contra_cte.chave_original, cte_id: cteId, motivo,
+    }, this.ctx(cte.company_id, cause), { eventId: () => derivedEventId(cause, 'subcontratacao-liberada') });
+  }
+
+  /** An installment of this counter-CT-e was paid: a full one keeps its key from becoming legs (ruling 8). */
+  async marcarPaga(cteId: string, cause: string): Promise<void> {
+    const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
+    if (!cte.contra_cte || !cte.company_id) return;
+    await execute(this.deps, subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original), subcontratacaoDecider, {
+      type: 'MarcarSubcontratacaoPaga', company_id: cte.company_id, chave: cte.contra_cte.chave_original, cte_id: cteId, modo: cte.contra_cte.modo,
+    }, this.ctx(cte.company_id, cause), { eventId: () => derivedEventId(cause, 'subcontratacao-paga') });
+  }
+
+  private ctx(companyId: string, cause: string): CommandContext {
+    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
+  }
+
+  /** Hands the counter-CT-e to the emission processor, in the company's CT-e series. */
+  async solicitarEmissao(companyId: string, cteId: string, ctx: CommandContext): Promise<void> {
+    const { serie_cte } = await configuracaoOf(this.deps.pool, companyId);
+    await execute(this.deps, cteStream(cteId), cteDecider, { type: 'SolicitarEmissao', cte_id: cteId, company_id: companyId, serie: serie_cte ?? 0 }, ctx);
+  }
+}

@@ -1,0 +1,225 @@
+import { type Pool } from 'pg';
+import { type Environment } from '@frete/contracts';
+import {
+  campoVedadoNaCce, type CorrecaoCte, cteDecider, type CteState, cteStream, type DetalheEventoCte, type EventoCteEstado,
+  dhSaoPaulo, montarEventoCte, planejarEventoCte, Rejection, TP_EVENTO_CTE,
+} from '@frete/domain';
+import { certificadoOf, companyOf } from '@frete/projections';
+import { execute, load, type CommandContext } from '../commands/execute';
+import { type EventStore } from '@frete/platform';
+import { type ReadYourWrites } from '@frete/platform';
+import { type DocumentStore } from '@frete/platform';
+import { type CertificateVault } from '@frete/platform';
+import { signFiscalXml } from '@frete/documents';
+import { type FiscalSchemas } from '@frete/documents';
+import { type AutoridadeFiscal, type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
+import { montarProcEventoCte } from '@frete/adapters';
+
+/** What the carrier asks for, per event type (already shape-checked at the edge). */
+export type PedidoEventoCte =
+  | { tipo: 'cancelamento'; justificativa: string }
+  | { tipo: 'carta_correcao'; correcoes: CorrecaoCte[] }
+  | {
+      tipo: 'entrega';
+      /** Instant of the delivery. */
+      entregue_em: Date;
+      documento_recebedor: string;
+      nome_recebedor: string;
+      latitude?: number | null;
+      longitude?: number | null;
+      /** Base64 SHA-1 (20 bytes) of the delivery image. */
+      hash_imagem: string;
+      /** When the image digest was taken (default: the delivery). */
+      hash_em?: Date;
+      /** NF-e delivered (default: those the CT-e carries, for a normal service). */
+      nfe_chaves?: string[];
+    }
+  | { tipo: 'entrega_cancelamento' };
+
+export interface ResultadoEventoCte {
+  evento: EventoCteEstado;
+  cte: { id: string; situacao: string | null };
+}
+
+export interface EventosCteDeps {
+  store: EventStore;
+  pool: Pool;
+  documents: DocumentStore;
+  autoridade: AutoridadeFiscal;
+  certificates: CertificateVault;
+  schemas: FiscalSchemas;
+  environment: Environment;
+  readYourWrites?: ReadYourWrites;
+  clock: () => Date;
+}
+
+/** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
+const CSTAT_FALHA_SCHEMA = 215;
+/** cStat 999 for what cannot be built (no certificate): nothing was sent. */
+const CSTAT_ERRO_NAO_CATALOGADO = 999;
+
+
+const instante = (dh: string): string => {
+  const d = new Date(dh);
+  return Number.isNaN(d.getTime()) ? dh : d.toISOString();
+};
+
+const recusaLocal = (cstat: number, motivo: string) => new Rejection('regra_de_negocio', motivo, { cstat, motivo });
+
+/**
+ * The fiscal events of an own CT-e: check the rules, build the `eventoCTe`, sign it with the company's A1, validate it
+ * against eventoCTe_v4.00.xsd (with its detEvento schema), archive it, record it, and only then send it; record the
+ * verdict or the silence. A pending event is reconciled by asking the authority and, if it never got the event, by
+ * sending the same signed bytes again — never a new event for the same key.
+ */
+export class EventosCte {
+  constructor(private readonly deps: EventosCteDeps) {}
+
+  private ctx(companyId: string, cause: string, requestId: string | null): CommandContext {
+    return { companyId, correlationId: cause, causationId: null, requestId, actor: 'cte-eventos', now: this.deps.clock() };
+  }
+
+  private async record(companyId: string, cteId: string, cause: string, command: Parameters<typeof cteDecider.decide>[0]): Promise<CteState> {
+    return (await execute(this.deps, cteStream(cteId), cteDecider, command, this.ctx(companyId, cause, cause))).state;
+  }
+
+  private resultado(cteId: string, state: CteState, eventKey: string): ResultadoEventoCte {
+    return { evento: state.eventos[eventKey]!, cte: { id: cteId, situacao: state.situacao } };
+  }
+
+  /** `POST .../eventos/<tipo>`: `cause` is the request id. */
+  async solicitar(companyId: string, cteId: string, pedido: PedidoEventoCte, cause: string): Promise<ResultadoEventoCte> {
+    if (pedido.tipo === 'carta_correcao') {
+      const vedado = pedido.correcoes.find((c) => campoVedadoNaCce(c.grupoAlterado, c.campoAlterado));
+      if (vedado) {
+        throw new Rejection('carta_correcao_campo_vedado',
+          `${vedado.grupoAlterado}/${vedado.campoAlterado} cannot be changed by a correction letter (MOC 4.00 Visão Geral §13.1)`,
+          { grupo: vedado.grupoAlterado, campo: vedado.campoAlterado, cstat: 681, motivo: 'Rejeição: Informação não pode ser alterada por carta de correção' });
+      }
+    }
+    const now = this.deps.clock();
+    const state = await load(this.deps.store, cteStream(cteId), cteDecider);
+    const plano = planejarEventoCte(state, companyId, pedido.tipo, now);
+    if (plano.tipo === 'pendente') return this.reconciliar(companyId, cteId, plano.evento.event_key, cause);
+
+    const detalhe = await this.detalhe(cteId, pedido, plano.nProt, plano.n_prot_ce);
+    const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
+    const pem = company && certificado ? await this.deps.certificates.signingKey(companyId, certificado.blob_id) : null;
+    if (!company || !pem) throw recusaLocal(CSTAT_ERRO_NAO_CATALOGADO, 'Pendências: certificado: the A1 certificate cannot be opened');
+    const chave = state.chave!;
+    const { xml } = montarEventoCte({
+      chave, cnpjAutor: company.cnpj, tpAmb: this.deps.environment === 'producao' ? 1 : 2, cOrgao: chave.slice(0, 2),
+      nSeqEvento: plano.n_seq_evento, dhEvento: dhSaoPaulo(now), detalhe,
+    });
+    const signed = signFiscalXml(xml, { element: 'infEvento', privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
+    const check = await this.deps.schemas.validate(signed, 'eventoCTe_v4.00.xsd');
+    if (!check.valid) {
+      const first = check.errors[0];
+      throw recusaLocal(CSTAT_FALHA_SCHEMA, `Rejeição: Falha no schema XML: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255));
+    }
+    const sha256 = await this.deps.documents.put(Buffer.from(signed, 'utf8'), 'application/xml');
+    await this.record(companyId, cteId, cause, {
+      type: 'SolicitarEventoCte',
+      tipo: pedido.tipo,
+      data: {
+        cte_id: cteId, company_id: companyId, chave, event_key: plano.event_key, tp_evento: plano.tp_evento,
+        n_seq_evento: plano.n_seq_evento, sha256, ...(plano.n_prot_ce ? { n_prot_ce: plano.n_prot_ce } : {}),
+      },
+    });
+    return this.enviar(companyId, cteId, plano.event_key, cause);
+  }
+
+  /**
+   * `POST .../eventos/{event_key}/reconciliacao`: for a pending event, ask the authority; if it has no trace of the
+   * event, send the same signed XML again. A known verdict is answered as recorded.
+   */
+  async reconciliar(companyId: string, cteId: string, eventKey: string, cause: string): Promise<ResultadoEventoCte> {
+    const state = await load(this.deps.store, cteStream(cteId), cteDecider);
+    const evento = state.company_id === companyId ? state.eventos[eventKey] : undefined;
+    // The event_key is a resource of the path: one this CT-e never requested does not exist (404, like any unknown id).
+    if (!evento) throw new Rejection('nao_encontrado', `no fiscal event ${eventKey} of this CT-e`, { event_key: eventKey });
+    if (evento.situacao !== 'pendente') return this.resultado(cteId, state, eventKey);
+    const r = await this.deps.autoridade.consultarCte(state.chave!);
+    if (r.tipo === 'encontrado') {
+      const registrado = r.eventos.find((e) => e.idEvento === eventKey);
+      if (registrado) return this.registrado(companyId, cteId, evento, registrado, cause);
+      if (!r.eventosEmProcessamento.includes(eventKey)) return this.enviar(companyId, cteId, eventKey, cause);
+    }
+    const motivo = r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : r.tipo === 'encontrado' ? 'the event is still in processing' : `${r.cStat} ${r.xMotivo}`;
+    const after = await this.record(companyId, cteId, cause, {
+      type: 'RegistrarEventoPendente', data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento, motivo },
+    });
+    return this.resultado(cteId, after, eventKey);
+  }
+
+  private async detalhe(cteId: string, pedido: PedidoEventoCte, nProt: string, nProtCe: string | null): Promise<DetalheEventoCte> {
+    switch (pedido.tipo) {
+      case 'cancelamento':
+        return { tpEvento: TP_EVENTO_CTE.cancelamento, nProt, xJust: pedido.justificativa };
+      case 'carta_correcao':
+        return { tpEvento: TP_EVENTO_CTE.carta_correcao, correcoes: pedido.correcoes };
+      case 'entrega': {
+        let nfes = pedido.nfe_chaves;
+        if (!nfes) {
+          const { rows } = await this.deps.pool.query<{ nfe_chave: string; service_type: number }>(
+            `SELECT n.nfe_chave, c.service_type FROM rm.cte_nfe n JOIN rm.ctes c ON c.cte_id = n.cte_id WHERE n.cte_id = $1 ORDER BY n.nfe_chave`, [cteId]);
+          nfes = rows.filter((r) => Number(r.service_type) === 0).map((r) => r.nfe_chave);
+        }
+        return {
+          tpEvento: TP_EVENTO_CTE.entrega, nProt, dhEntrega: dhSaoPaulo(pedido.entregue_em), nDoc: pedido.documento_recebedor,
+          xNome: pedido.nome_recebedor, latitude: pedido.latitude ?? null, longitude: pedido.longitude ?? null, hashEntrega: pedido.hash_imagem,
+          dhHashEntrega: dhSaoPaulo(pedido.hash_em ?? pedido.entregue_em), nfes,
+        };
+      }
+      case 'entrega_cancelamento':
+        return { tpEvento: TP_EVENTO_CTE.entrega_cancelamento, nProt, nProtCE: nProtCe ?? '' };
+    }
+  }
+
+  private async assinado(evento: EventoCteEstado): Promise<string> {
+    const doc = await this.deps.documents.get(evento.sha256);
+    if (!doc) throw new Error(`signed event ${evento.event_key} (${evento.sha256}) is not readable`);
+    return doc.content.toString('utf8');
+  }
+
+  private async enviar(companyId: string, cteId: string, eventKey: string, cause: string): Promise<ResultadoEventoCte> {
+    const state = await load(this.deps.store, cteStream(cteId), cteDecider);
+    const evento = state.eventos[eventKey]!;
+    const signed = await this.assinado(evento);
+    const r: RetornoEvento = await this.deps.autoridade.registrarEventoCte(signed);
+    const tp = evento.tp_evento;
+    let after: CteState;
+    switch (r.tipo) {
+      case 'registrado':
+      case 'duplicidade':
+        return this.registrado(companyId, cteId, evento, r.protocolo, cause, signed);
+      case 'rejeitado':
+        after = await this.record(companyId, cteId, cause, {
+          type: 'RegistrarEventoRejeitado', data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: tp, cstat: r.cStat, motivo: r.xMotivo },
+        });
+        break;
+      case 'em_processamento':
+      case 'sem_resposta':
+        after = await this.record(companyId, cteId, cause, {
+          type: 'RegistrarEventoPendente',
+          data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: tp, motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer; reconcile' : `${r.cStat} ${r.xMotivo}` },
+        });
+        break;
+    }
+    return this.resultado(cteId, after, eventKey);
+  }
+
+  private async registrado(companyId: string, cteId: string, evento: EventoCteEstado, p: ProtocoloEvento, cause: string, signed?: string): Promise<ResultadoEventoCte> {
+    const proc = montarProcEventoCte(signed ?? (await this.assinado(evento)), p);
+    const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
+    const after = await this.record(companyId, cteId, cause, {
+      type: 'RegistrarEventoRegistrado',
+      data: {
+        cte_id: cteId, company_id: companyId, event_key: evento.event_key, tp_evento: evento.tp_evento,
+        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo }, sha256: procSha,
+        registrado_em: instante(p.dhRegEvento),
+      },
+    });
+    return this.resultado(cteId, after, evento.event_key);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The application layer: one command-handler module per aggregate (load, decide, append, with the context), used by
+ * routes and processors alike, and the long-running flows (emission, batch processing, payout registration) beside
+ * the aggregate they drive.
+ */
+export * from './commands/execute';
+export * from './commands/keyed-lock';
+export * from './commands/state-cache';
+export * from './cte/preparar';
+export * from './cte/emissor';
+export * from './cte/montar-xml';
+export * from './cte/eventos';
+export * from './mdfe/emissor';
+export * from './mdfe/montar-xml';
+export * from './ciot/servico';
+export * from './vale-pedagio/servico';
+export * from './contra-cte/servico';
+export * from './lote/processador';
+export * from './operator/operator';
+export * from './repasse/deps';
+export * from './repasse/contra-cte';
+export * from './repasse/registrar';
+export * from './repasse/cancelar';
+export * from './repasse/liquidar';
+export * from './application';

@@ -1,0 +1,29 @@
+import { type CommandContext } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
+import { type EventStore, type ReadYourWrites } from '@frete/platform';
+import { type RepasseState } from '@frete/domain';
+import { type RecordedEvent } from '@frete/contracts';
+import { type RailDePagamento } from '@frete/adapters';
+
+/** What the payout processor needs from the platform. */
+export interface PayoutDeps {
+  store: EventStore;
+  /** The processor's writes move the company's watermark, so that a GET right after sees them. */
+  readYourWrites?: ReadYourWrites;
+  clock: () => Date;
+  rail: RailDePagamento;
+  /** The driver groups this processor folded: a batch's registrations read only what is new in the group's stream. */
+  grupos?: StateCache<RepasseState>;
+}
+
+export const gruposEmCache = () => new StateCache<RepasseState>();
+
+/** The processor acts for the company of the event it handles; the cause is that event. */
+export const contextoDo = (deps: PayoutDeps, event: RecordedEvent, companyId: string): CommandContext => ({
+  companyId,
+  correlationId: event.metadata.correlation_id,
+  causationId: event.id,
+  requestId: null,
+  actor: 'processor:payout',
+  now: deps.clock(),
+});

@@ -1,0 +1,4 @@
+export * from './dom';
+export * from './sign';
+export * from './verify';
+export * from './schema';

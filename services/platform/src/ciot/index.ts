@@ -1,6 +1,0 @@
-export * from './port';
-export * from './sentinelas';
-export * from './simulado';
-export * from './indisponivel';
-export * from './ambiente';
-export * from './servico';

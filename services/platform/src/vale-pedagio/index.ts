@@ -1,5 +1,0 @@
-export * from './port';
-export * from './simulado';
-export * from './indisponivel';
-export * from './servico';
-export * from './recibo';
