@@ -15,6 +15,9 @@ export interface ConfiguracaoState {
   percentual_frete_contra_cte: number | null;
 }
 
+/** One configuration per company. */
+export const configuracaoStream = (companyId: string) => `configuracao-${companyId}`;
+
 export type ConfiguracaoCommand = { type: 'AtualizarConfiguracao'; company_id: string; changes: FiscalConfigurationUpdate };
 
 const FIELDS = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'endereco', 'percentual_frete_contra_cte'] as const;

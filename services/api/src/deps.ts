@@ -1,4 +1,5 @@
 import { type Pool } from 'pg';
+import { type Handlers } from '@frete/application';
 import { type ServicoValePedagio } from '@frete/application';
 import { type ServicoCiot } from '@frete/application';
 import { type AppConfig, type Authenticator, type EventStore, type ReadYourWrites, type TokenService, type CertificateVault, type DocumentStore } from '@frete/platform';
@@ -8,6 +9,8 @@ import { type ReguladorTransporte, type DiretorioPix } from '@frete/adapters';
 
 /** What the API needs from the platform; the composition root (tsyringe) provides it. */
 export interface ApiDeps {
+  /** One command handler per aggregate: the only way a route changes anything. */
+  handlers: Handlers;
   config: AppConfig;
   pool: Pool;
   store: EventStore;

@@ -24,12 +24,15 @@ import { ServicoValePedagio } from './vale-pedagio/servico';
 import { ServicoContraCte } from './contra-cte/servico';
 import { ProcessadorLote } from './lote/processador';
 import { Operator } from './operator/operator';
+import { createHandlers, type Handlers } from './handlers';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
  * in homologação (ruling 12), unavailable in production until a provider is contracted (ruling 7).
  */
 export interface Application {
+  /** One command handler per aggregate. */
+  handlers: Handlers;
   /** The official XSDs, compiled once per process (one validation worker). */
   schemas: FiscalSchemas;
   autoridade: AutoridadeFiscal;
@@ -62,6 +65,7 @@ export function createApplication(platform: Platform): Application {
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   return {
+    handlers: createHandlers({ store, readYourWrites }),
     schemas,
     autoridade,
     emissorCte: new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) }),

@@ -23,3 +23,6 @@ export * from './repasse/registrar';
 export * from './repasse/cancelar';
 export * from './repasse/liquidar';
 export * from './application';
+export * from './commands/handles';
+export * from './handlers';
+export * from './configuracao/handler';

@@ -26,6 +26,7 @@ export function compose(platform: Platform, application: Application, ready: () 
       const p = r.resolve<Platform>(TOKENS.Platform);
       const a = r.resolve<Application>(TOKENS.Application);
       return {
+        handlers: a.handlers,
         config: p.config,
         pool: p.pool,
         store: p.store,

@@ -1,14 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, FiscalConfiguration, FiscalConfigurationUpdate } from '@frete/contracts';
-import { configuracaoDecider, pendenciasConfiguracao } from '@frete/domain';
+import { pendenciasConfiguracao } from '@frete/domain';
 import { configuracaoOf } from '@frete/projections';
-import { execute } from '@frete/application';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-
-export const configuracaoStream = (companyId: string) => `configuracao-${companyId}`;
 
 export const configuracaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
   const env = deps.config.environment;
@@ -55,12 +52,7 @@ export const configuracaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => 
     },
   }, async (request) => {
     const p = principalOf(request);
-    const ctx = commandContext(request, deps);
-    await execute(deps, configuracaoStream(p.companyId), configuracaoDecider, {
-      type: 'AtualizarConfiguracao',
-      company_id: p.companyId,
-      changes: request.body as FiscalConfigurationUpdate,
-    }, ctx);
+    await deps.handlers.configuracao.atualizar(commandContext(request, deps), request.body as FiscalConfigurationUpdate);
     await deps.readYourWrites.waitFor(p.companyId);
     return answer(p.companyId, p.company.cnpj, p.company.razao_social);
   });
