@@ -229,4 +229,94 @@ describe('lote decider', () => {
     expect(loteDecider.foldAll!(history)).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
     expect(loteDecider.foldAll!([])).toEqual(loteDecider.initialState);
   });
+
+  describe('the batch\'s end (lote.concluido)', () => {
+    const linha1 = { linha: 1, chave: chave(2) };
+    const base = { batch_id: 'b-1', company_id: 'sub' };
+    const emitir = (linha: number, cte = `cte-${linha}`): LoteCommand => ({ type: 'RegistrarLinhaEmitida', ...base, linha, counter_cte_id: cte });
+    const emitida = (linha: number, cte = `cte-${linha}`): LoteEvent => ({ type: 'lote.linha_emitida', data: { ...base, linha, counter_cte_id: cte } });
+    const erro = { code: 'cte_rejeitado', message: 'the authority refused the counter-CT-e: cStat 539 x' };
+    const rejeitar = (linha: number): LoteCommand => ({ type: 'RegistrarLinhaRejeitada', ...base, linha, counter_cte_id: `cte-${linha}`, error: erro });
+    const rejeitada = (linha: number): LoteEvent => ({ type: 'lote.linha_rejeitada', data: { ...base, linha, counter_cte_id: `cte-${linha}`, error: erro } });
+    const financeiro = (linha: number, f: 'ok' | 'failed' = 'ok', cte = `cte-${linha}`): LoteCommand => ({
+      type: 'RegistrarFinanceiroDaLinha', ...base, linha, counter_cte_id: cte, financeiro: f,
+    });
+    const registrado = (linha: number, f: 'ok' | 'failed' = 'ok'): LoteEvent => ({
+      type: 'lote.financeiro_registrado', data: { ...base, linha, counter_cte_id: `cte-${linha}`, financeiro: f },
+    });
+    const concluido = (status: 'done' | 'failed', emitidas: number, duplicadas: number, falhas: number): LoteEvent => ({
+      type: 'lote.concluido', data: { ...base, status, total_linhas: 2, emitidas, duplicadas, falhas },
+    });
+    const duasPendentes = [criado, processada(), processada({ ...linha1, counter_cte_id: 'cte-1' })];
+
+    it('an emitted row\'s financial step, when it is the last open one, ends the batch done', () => {
+      given(...duasPendentes, emitida(0), registrado(0), emitida(1)).when(financeiro(1)).then(registrado(1), concluido('done', 2, 0, 0));
+    });
+
+    it('a failed financial step still ends the row emitted, and the batch done', () => {
+      given(...duasPendentes, emitida(0), registrado(0), emitida(1)).when(financeiro(1, 'failed')).then(registrado(1, 'failed'), concluido('done', 2, 0, 0));
+    });
+
+    it('the authorization is last when the financial step was fed first (deliveries crossed)', () => {
+      given(...duasPendentes, emitida(0), registrado(0)).when(financeiro(1)).then(registrado(1));
+      given(...duasPendentes, emitida(0), registrado(0), registrado(1)).when(emitir(1)).then(emitida(1), concluido('done', 2, 0, 0));
+    });
+
+    it('every row refused or failed ends the batch failed', () => {
+      given(...duasPendentes, rejeitada(0)).when(rejeitar(1)).then(rejeitada(1), concluido('failed', 0, 0, 2));
+      const falha = { status: 'failed' as const, counter_cte_id: null, error: { code: 'cte_proprio', message: 'own' } };
+      given(criado, processada(falha)).when(registrar({ ...linha1, ...falha })).then(processada({ ...linha1, ...falha }), concluido('failed', 0, 0, 2));
+    });
+
+    it('a duplicated or emitted row among failed ones ends it done, counted by final state', () => {
+      const dup = { ...linha1, status: 'duplicated' as const, counter_cte_id: 'other' };
+      given(criado, processada(), rejeitada(0)).when(registrar(dup)).then(processada(dup), concluido('done', 0, 1, 1));
+      given(...duasPendentes, rejeitada(0), emitida(1)).when(financeiro(1)).then(registrado(1), concluido('done', 1, 0, 1));
+    });
+
+    it('nothing ends while a row is missing, pending, or emitted without its financial step', () => {
+      given(criado).when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }))
+        .then(processada({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }));
+      given(...duasPendentes).when(emitir(0)).then(emitida(0));
+      given(...duasPendentes, emitida(0)).when(financeiro(0)).then(registrado(0));
+      given(...duasPendentes, emitida(0), registrado(0)).when(emitir(1)).then(emitida(1));
+    });
+
+    it('a redelivered outcome appends nothing, and the end is not decided twice', () => {
+      const fim = [...duasPendentes, emitida(0), registrado(0), emitida(1), registrado(1), concluido('done', 2, 0, 0)];
+      given(...fim).when(financeiro(1)).then();
+      given(...fim).when(financeiro(1, 'failed')).then();
+      given(...fim).when(emitir(1)).then();
+      given(...fim).when(rejeitar(1)).then();
+      given(...fim).when(registrar({ ...linha1, counter_cte_id: 'cte-1' })).then();
+      // The first outcome stands: a refusal after the authorization (or the reverse) changes nothing.
+      given(...duasPendentes, emitida(0)).when(rejeitar(0)).then();
+      given(...duasPendentes, rejeitada(0)).when(emitir(0)).then();
+      given(...duasPendentes, rejeitada(0)).when(financeiro(0)).then();
+    });
+
+    it('only the row\'s own document moves it: a duplicated row names another batch\'s', () => {
+      const dup = processada({ status: 'duplicated', counter_cte_id: 'other' });
+      given(criado, dup).when(emitir(0, 'other')).then();
+      given(criado, dup).when(financeiro(0, 'ok', 'other')).then();
+      given(...duasPendentes).when(emitir(0, 'cte-x')).then();
+    });
+
+    it('refuses an outcome for a missing batch, another company, or a row never sent', () => {
+      given().when(emitir(0)).thenRejects('lote_nao_encontrado');
+      given(...duasPendentes).when({ ...emitir(0), company_id: 'other' } as LoteCommand).thenRejects('lote_nao_encontrado');
+      given(criado).when(emitir(0)).thenRejects('regra_de_negocio');
+      given(criado).when(financeiro(5)).thenRejects('regra_de_negocio');
+    });
+
+    it('foldAll and evolve agree over the rows\' later life and the end', () => {
+      const history = [...duasPendentes, emitida(0), registrado(0, 'failed'), rejeitada(1), concluido('done', 1, 0, 1)];
+      const state = loteDecider.foldAll!(history);
+      expect(state).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
+      expect(state.concluido).toBe('done');
+      expect(state.processadas).toEqual({
+        0: { status: 'emitted', counter_cte_id: 'cte-0', financeiro: 'failed' }, 1: { status: 'failed', counter_cte_id: 'cte-1', financeiro: null },
+      });
+    });
+  });
 });

@@ -49,6 +49,11 @@ describe('lote projector: rows follow their counter-CT-e', () => {
     data: { batch_id, company_id: companyId, linha, chave: `K${linha}`, perna: null, status: 'pending', tipo_servico: 1, counter_cte_id: cte_id, documento_financeiro: null, error: null },
   });
   const report = async (batchId: string, companyId: string) => (await loteDe(db.pool, batchId, companyId))!;
+  /** What the batch's decider appends once the row's last outcome is fed to it: the batch's end. */
+  const concluido = (batch_id: string, company_id: string, status: 'done' | 'failed', linhas: { emitidas?: number; duplicadas?: number; falhas?: number }): DomainEvent => {
+    const { emitidas = 0, duplicadas = 0, falhas = 0 } = linhas;
+    return { type: 'lote.concluido', data: { batch_id, company_id, status, total_linhas: emitidas + duplicadas + falhas, emitidas, duplicadas, falhas } };
+  };
 
   it('a refused or denied counter-CT-e fails its row with cte_rejeitado, keeping the counter_cte_id; all failed fails the batch', async () => {
     const sub = await company();
@@ -62,6 +67,11 @@ describe('lote projector: rows follow their counter-CT-e', () => {
       type: 'cte.denegado',
       data: { cte_id: b, company_id: sub, chave: 'X', protocolo: { numero: '1', recebido_em: '2026-11-22T09:00:00-03:00', cstat: 301, motivo: 'Uso Denegado: Irregularidade fiscal do emitente' } },
     });
+    const erro = { code: 'cte_rejeitado', message: 'refused' };
+    await apply({ type: 'lote.linha_rejeitada', data: { batch_id: batch, company_id: sub, linha: 0, counter_cte_id: a, error: erro } });
+    expect((await report(batch, sub)).lote.status).toBe('processing');
+    await apply({ type: 'lote.linha_rejeitada', data: { batch_id: batch, company_id: sub, linha: 1, counter_cte_id: b, error: erro } });
+    await apply(concluido(batch, sub, 'failed', { falhas: 2 }));
     const r = await report(batch, sub);
     expect(r.linhas.map((l) => [l.status, l.counter_cte_id, l.error_code])).toEqual([['failed', a, 'cte_rejeitado'], ['failed', b, 'cte_rejeitado']]);
     expect(r.linhas[0]!.error_message).toMatch(/cStat 539 Rejeicao: Duplicidade/);
@@ -83,6 +93,7 @@ describe('lote projector: rows follow their counter-CT-e', () => {
     await apply({ type: 'repasse.documento_registrado', data: { ...doc(a), regra: { origem: 'padrao', parcelas: [{ posicao: 1, percentual: 100, dias: 0 }] }, modo: 'automatico', registrado_em: '2026-11-22T12:00:00Z' } });
     expect((await report(batch, sub)).lote.status).toBe('processing');
     await apply({ type: 'repasse.registro_falhou', data: { ...doc(b), code: 'motorista_nao_encontrado', message: 'gone', falhou_em: '2026-11-22T12:00:00Z' } });
+    await apply(concluido(batch, sub, 'done', { emitidas: 2 }));
     const r = await report(batch, sub);
     expect(r.linhas.map((l) => [l.status, l.financeiro])).toEqual([['emitted', 'ok'], ['emitted', 'failed']]);
     expect(r.lote.status).toBe('done');
@@ -96,9 +107,25 @@ describe('lote projector: rows follow their counter-CT-e', () => {
       type: 'lote.linha_processada',
       data: { batch_id: batch, company_id: sub, linha: 0, chave: 'K0', perna: null, status: 'duplicated', tipo_servico: 2, counter_cte_id: existente, documento_financeiro: null, error: null },
     });
+    await apply(concluido(batch, sub, 'done', { duplicadas: 1 }));
     await apply({ type: 'cte.rejeitado', data: { cte_id: existente, company_id: sub, cstat: 539, motivo: 'x' } });
     const r = await report(batch, sub);
     expect(r.linhas.map((l) => [l.status, l.tipo_servico, l.error_code])).toEqual([['duplicated', 2, null]]);
     expect(r.lote.status).toBe('done');
+  });
+
+  it('the batch\'s status is what its decider decided: every row final is not yet the end, and a replayed end keeps the first instant', async () => {
+    const sub = await company();
+    const batch = await criado(sub, 1);
+    await apply({
+      type: 'lote.linha_processada',
+      data: { batch_id: batch, company_id: sub, linha: 0, chave: 'K0', perna: null, status: 'failed', tipo_servico: 1, counter_cte_id: null, documento_financeiro: null, error: { code: 'cte_proprio', message: 'own' } },
+    });
+    expect((await report(batch, sub)).lote).toMatchObject({ status: 'processing', concluido_em: null });
+    await apply(concluido(batch, sub, 'failed', { falhas: 1 }));
+    const first = (await report(batch, sub)).lote;
+    expect(first.status).toBe('failed');
+    await apply(concluido(batch, sub, 'failed', { falhas: 1 }));
+    expect((await report(batch, sub)).lote).toMatchObject({ status: 'failed', concluido_em: first.concluido_em });
   });
 });

@@ -11,7 +11,7 @@ import {
 } from './cte';
 import { CteContraCteCriado } from './contra-cte';
 import { SubcontratacaoLiberada, SubcontratacaoPaga, SubcontratacaoReservada } from './subcontratacao';
-import { LoteCriado, LoteLinhaProcessada } from './lote';
+import { LoteConcluido, LoteCriado, LoteFinanceiroRegistrado, LoteLinhaEmitida, LoteLinhaProcessada, LoteLinhaRejeitada } from './lote';
 import { CteEventoPendente, CteEventoRegistrado, CteEventoRejeitado, CteEventoSolicitado } from './cte-eventos';
 import { NumeracaoCteReservada } from './numeracao-cte';
 import { ContaOperacionalCreditoRegistrado, ContaOperacionalDebitoRegistrado, ContaOperacionalEstornoRegistrado } from './conta-operacional';
@@ -96,6 +96,10 @@ export const EventCatalog = {
   'subcontratacao.paga': { version: 1, schema: SubcontratacaoPaga },
   'lote.criado': { version: 1, schema: LoteCriado },
   'lote.linha_processada': { version: 1, schema: LoteLinhaProcessada },
+  'lote.linha_emitida': { version: 1, schema: LoteLinhaEmitida },
+  'lote.linha_rejeitada': { version: 1, schema: LoteLinhaRejeitada },
+  'lote.financeiro_registrado': { version: 1, schema: LoteFinanceiroRegistrado },
+  'lote.concluido': { version: 1, schema: LoteConcluido },
   'cte.evento_solicitado': { version: 1, schema: CteEventoSolicitado },
   'cte.evento_registrado': { version: 1, schema: CteEventoRegistrado },
   'cte.evento_rejeitado': { version: 1, schema: CteEventoRejeitado },

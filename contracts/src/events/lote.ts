@@ -56,3 +56,54 @@ export const LoteLinhaProcessada = Type.Object({
   error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 export type LoteLinhaProcessada = Static<typeof LoteLinhaProcessada>;
+
+/**
+ * The authority's outcome for a row's own counter-CT-e (`pending` before it), recorded on the batch so that the batch
+ * alone tells when it ended. Fed from `cte.autorizado` (`emitted`) and `cte.rejeitado`/`cte.denegado` (`failed`
+ * with `cte_rejeitado`); the first outcome stands.
+ */
+export const LoteLinhaEmitida = Type.Object({
+  batch_id: Type.String(),
+  company_id: Type.String(),
+  linha: Type.Integer({ minimum: 0 }),
+  counter_cte_id: Type.String(),
+});
+export type LoteLinhaEmitida = Static<typeof LoteLinhaEmitida>;
+
+export const LoteLinhaRejeitada = Type.Object({
+  batch_id: Type.String(),
+  company_id: Type.String(),
+  linha: Type.Integer({ minimum: 0 }),
+  counter_cte_id: Type.String(),
+  error: Type.Object({ code: Type.String(), message: Type.String() }),
+});
+export type LoteLinhaRejeitada = Static<typeof LoteLinhaRejeitada>;
+
+/**
+ * The financial step of a row's authorized counter-CT-e (the report's `financeiro`): the driver payout was registered
+ * (`ok`) or could not be (`failed`). Fed from `repasse.documento_registrado`/`repasse.registro_falhou`.
+ */
+export const LoteFinanceiroRegistrado = Type.Object({
+  batch_id: Type.String(),
+  company_id: Type.String(),
+  linha: Type.Integer({ minimum: 0 }),
+  counter_cte_id: Type.String(),
+  financeiro: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
+});
+export type LoteFinanceiroRegistrado = Static<typeof LoteFinanceiroRegistrado>;
+
+/**
+ * The batch ended: every row reached its final state (failed or duplicated at processing, refused by the authority,
+ * or emitted with its financial step decided). `done` when any row was emitted or duplicated, `failed` when none
+ * was. Once per batch; the counts are the rows' final states.
+ */
+export const LoteConcluido = Type.Object({
+  batch_id: Type.String(),
+  company_id: Type.String(),
+  status: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
+  total_linhas: Type.Integer({ minimum: 1 }),
+  emitidas: Type.Integer({ minimum: 0 }),
+  duplicadas: Type.Integer({ minimum: 0 }),
+  falhas: Type.Integer({ minimum: 0 }),
+});
+export type LoteConcluido = Static<typeof LoteConcluido>;

@@ -2,10 +2,17 @@ import { type DomainEventOf, type Environment, type EventData, type LinhaPlaneja
 import { type Decider, Rejection } from '../decider';
 
 /**
- * A counter-CT-e batch: its plan, fixed at creation, and what processing each row gave. The rows' later life
- * (authorized, refused, payout) is read from the counter-CT-e's own events by the report's projector.
+ * A counter-CT-e batch: its plan, fixed at creation, what processing each row gave, the rows' later life (the
+ * authority's outcome of their counter-CT-e, the payout's financial step) as the batch processor feeds it, and the
+ * batch's end, decided here once every row reached its final state.
  */
-export type LoteEvent = DomainEventOf<'lote.criado'> | DomainEventOf<'lote.linha_processada'>;
+export type LoteEvent =
+  | DomainEventOf<'lote.criado'>
+  | DomainEventOf<'lote.linha_processada'>
+  | DomainEventOf<'lote.linha_emitida'>
+  | DomainEventOf<'lote.linha_rejeitada'>
+  | DomainEventOf<'lote.financeiro_registrado'>
+  | DomainEventOf<'lote.concluido'>;
 
 export interface CriarLote {
   type: 'CriarLote';
@@ -19,26 +26,107 @@ export interface CriarLote {
 }
 
 export type RegistrarLinha = { type: 'RegistrarLinha' } & EventData<'lote.linha_processada'>;
+/** The authority authorized a row's counter-CT-e. */
+export type RegistrarLinhaEmitida = { type: 'RegistrarLinhaEmitida' } & EventData<'lote.linha_emitida'>;
+/** The authority refused or denied a row's counter-CT-e. */
+export type RegistrarLinhaRejeitada = { type: 'RegistrarLinhaRejeitada' } & EventData<'lote.linha_rejeitada'>;
+/** The payout of a row's counter-CT-e was registered, or could not be. */
+export type RegistrarFinanceiroDaLinha = { type: 'RegistrarFinanceiroDaLinha' } & EventData<'lote.financeiro_registrado'>;
 
-export type LoteCommand = CriarLote | RegistrarLinha;
+export type LoteCommand = CriarLote | RegistrarLinha | RegistrarLinhaEmitida | RegistrarLinhaRejeitada | RegistrarFinanceiroDaLinha;
 
-export type LinhaRegistrada = Pick<EventData<'lote.linha_processada'>, 'status' | 'counter_cte_id'>;
+/** A row as the report names it: `pending` until the authority's outcome, then `emitted` or `failed`. */
+export interface LinhaRegistrada {
+  status: 'pending' | 'emitted' | 'duplicated' | 'failed';
+  counter_cte_id: string | null;
+  /** The financial step of an authorized counter-CT-e; it may be fed before the authorization when deliveries cross. */
+  financeiro: 'ok' | 'failed' | null;
+}
 
 export interface LoteState {
   existe: boolean;
+  batch_id: string | null;
   company_id: string | null;
   solicitante_company_id: string | null;
   modo: ModoSubcontratacao;
   parcelas: ParcelaRepasse[] | null;
   linhas: LinhaPlanejada[];
-  /** By row index: what processing gave. */
+  /** By row index: what processing gave, and what followed. */
   processadas: Record<number, LinhaRegistrada>;
+  /** The batch's end once decided: it is decided once. */
+  concluido: 'done' | 'failed' | null;
 }
 
 export const loteStream = (batchId: string) => `lote-${batchId}`;
 
+type EventoDeLinha = Exclude<LoteEvent, DomainEventOf<'lote.criado'> | DomainEventOf<'lote.concluido'>>;
+
+/** A row event's effect on the rows, written into `processadas` (a copy in `evolve`, the fold's own map in `foldAll`). */
+function aplicarNaLinha(processadas: LoteState['processadas'], e: EventoDeLinha): void {
+  const d = e.data;
+  const atual = processadas[d.linha];
+  switch (e.type) {
+    case 'lote.linha_processada':
+      processadas[d.linha] = { status: e.data.status, counter_cte_id: e.data.counter_cte_id, financeiro: null };
+      return;
+    case 'lote.linha_emitida':
+      if (atual) processadas[d.linha] = { ...atual, status: 'emitted' };
+      return;
+    case 'lote.linha_rejeitada':
+      if (atual) processadas[d.linha] = { ...atual, status: 'failed' };
+      return;
+    case 'lote.financeiro_registrado':
+      if (atual) processadas[d.linha] = { ...atual, financeiro: e.data.financeiro };
+      return;
+  }
+}
+
+/**
+ * The batch's end, when this state is it: every planned row recorded and final (failed or duplicated at processing,
+ * refused by the authority, or emitted with its financial step decided; spec section 3: an emitted row whose payout
+ * failed is still emitted). `done` when any row was emitted or duplicated, else `failed`. Null while a row is
+ * missing or open, and once the end was recorded.
+ */
+function conclusao(state: LoteState): DomainEventOf<'lote.concluido'> | null {
+  if (!state.existe || state.concluido) return null;
+  let emitidas = 0;
+  let duplicadas = 0;
+  let falhas = 0;
+  for (const plano of state.linhas) {
+    const l = state.processadas[plano.linha];
+    if (!l || l.status === 'pending' || (l.status === 'emitted' && l.financeiro === null)) return null;
+    if (l.status === 'emitted') emitidas++;
+    else if (l.status === 'duplicated') duplicadas++;
+    else falhas++;
+  }
+  return {
+    type: 'lote.concluido',
+    data: {
+      batch_id: state.batch_id!, company_id: state.company_id!, status: emitidas + duplicadas > 0 ? 'done' : 'failed',
+      total_linhas: state.linhas.length, emitidas, duplicadas, falhas,
+    },
+  };
+}
+
+/** The row an outcome of its counter-CT-e names: the batch's and the plan's, already recorded by processing. */
+function linhaRegistrada(state: LoteState, c: { batch_id: string; company_id: string; linha: number }): LinhaRegistrada {
+  if (!state.existe || state.company_id !== c.company_id) throw new Rejection('lote_nao_encontrado', `batch ${c.batch_id} not found`);
+  const l = state.linhas[c.linha] ? state.processadas[c.linha] : undefined;
+  // A counter-CT-e is sent only after its row is recorded: an outcome before it names a row this batch never sent.
+  if (!l) throw new Rejection('regra_de_negocio', `row ${c.linha} of batch ${c.batch_id} has no counter-CT-e`);
+  return l;
+}
+
+/** The event, and the batch's end when this event is what completes it. */
+function comConclusao(state: LoteState, e: LoteEvent): LoteEvent[] {
+  const fim = conclusao(loteDecider.evolve(state, e));
+  return fim ? [e, fim] : [e];
+}
+
 export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
-  initialState: { existe: false, company_id: null, solicitante_company_id: null, modo: '1a1', parcelas: null, linhas: [], processadas: {} },
+  initialState: {
+    existe: false, batch_id: null, company_id: null, solicitante_company_id: null, modo: '1a1', parcelas: null, linhas: [], processadas: {}, concluido: null,
+  },
   decide(c, state) {
     switch (c.type) {
       case 'CriarLote': {
@@ -63,7 +151,28 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         if (state.processadas[c.linha]) return [];
         if (c.status !== 'failed' && !c.counter_cte_id) throw new Rejection('regra_de_negocio', `a ${c.status} row names its counter-CT-e`);
         const { type: _type, ...data } = c;
-        return [{ type: 'lote.linha_processada', data }];
+        // A last row that failed or was a duplicate can be what ends the batch.
+        return comConclusao(state, { type: 'lote.linha_processada', data });
+      }
+      case 'RegistrarLinhaEmitida':
+      case 'RegistrarLinhaRejeitada': {
+        const l = linhaRegistrada(state, c);
+        // Only the row's own pending document moves it (a duplicated row names another's); the first outcome stands.
+        if (l.status !== 'pending' || l.counter_cte_id !== c.counter_cte_id) return [];
+        if (c.type === 'RegistrarLinhaEmitida') {
+          const { type: _type, ...data } = c;
+          return comConclusao(state, { type: 'lote.linha_emitida', data });
+        }
+        const { type: _type, ...data } = c;
+        return comConclusao(state, { type: 'lote.linha_rejeitada', data });
+      }
+      case 'RegistrarFinanceiroDaLinha': {
+        const l = linhaRegistrada(state, c);
+        // The payout follows an authorization only, but its outcome may be fed first when deliveries cross: a pending
+        // row keeps it and ends when the authorization arrives. The first outcome stands.
+        if (l.financeiro !== null || l.counter_cte_id !== c.counter_cte_id || (l.status !== 'pending' && l.status !== 'emitted')) return [];
+        const { type: _type, ...data } = c;
+        return comConclusao(state, { type: 'lote.financeiro_registrado', data });
       }
     }
   },
@@ -71,13 +180,16 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     switch (e.type) {
       case 'lote.criado':
         return {
-          existe: true, company_id: e.data.company_id, solicitante_company_id: e.data.solicitante_company_id, modo: e.data.modo,
-          parcelas: e.data.parcelas, linhas: e.data.linhas, processadas: {},
+          existe: true, batch_id: e.data.batch_id, company_id: e.data.company_id, solicitante_company_id: e.data.solicitante_company_id,
+          modo: e.data.modo, parcelas: e.data.parcelas, linhas: e.data.linhas, processadas: {}, concluido: null,
         };
-      case 'lote.linha_processada':
-        return { ...state, processadas: { ...state.processadas, [e.data.linha]: { status: e.data.status, counter_cte_id: e.data.counter_cte_id } } };
-      default:
-        return state;
+      case 'lote.concluido':
+        return { ...state, concluido: e.data.status };
+      default: {
+        const processadas = { ...state.processadas };
+        aplicarNaLinha(processadas, e);
+        return { ...state, processadas };
+      }
     }
   },
   // A batch of a thousand rows is read again at each block: one map for the whole history, not one per row.
@@ -85,8 +197,8 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     let state = loteDecider.initialState;
     const processadas: LoteState['processadas'] = {};
     for (const e of events) {
-      if (e.type === 'lote.linha_processada') processadas[e.data.linha] = { status: e.data.status, counter_cte_id: e.data.counter_cte_id };
-      else state = loteDecider.evolve(state, e);
+      if (e.type === 'lote.criado' || e.type === 'lote.concluido') state = loteDecider.evolve(state, e);
+      else aplicarNaLinha(processadas, e);
     }
     return state.existe ? { ...state, processadas } : state;
   },

@@ -1,34 +1,12 @@
 import { type Projector, type Sql } from '../projector';
 
 /**
- * The batch's status from its rows: `processing` while a row is missing or pending (an emitted row whose payout is not
- * decided yet counts as pending), then `done` when any row was emitted or duplicated, `failed` when every row failed.
+ * Follows a counter-CT-e into the batch row that made it (only rows in one of `onlyStatus`: a duplicated row names
+ * another batch's document and is not moved by it). The batch's own status is not derived here: its decider decides
+ * the end (`lote.concluido`), recorded below.
  */
-async function recalcular(sql: Sql, batchIds: string[], at: Date): Promise<void> {
-  if (batchIds.length === 0) return;
-  await sql.query(
-    `UPDATE rm.lotes l SET
-       status = CASE WHEN s.feitas < l.total_linhas OR s.abertas > 0 THEN 'processing' WHEN s.boas > 0 THEN 'done' ELSE 'failed' END,
-       concluido_em = CASE WHEN s.feitas < l.total_linhas OR s.abertas > 0 THEN NULL ELSE COALESCE(l.concluido_em, $2) END,
-       updated_at = $2
-     FROM (SELECT b.batch_id,
-                  count(x.linha) AS feitas,
-                  count(x.linha) FILTER (WHERE x.status = 'pending' OR (x.status = 'emitted' AND x.financeiro IS NULL)) AS abertas,
-                  count(x.linha) FILTER (WHERE x.status IN ('emitted', 'duplicated')) AS boas
-             FROM unnest($1::text[]) AS b(batch_id) LEFT JOIN rm.lote_linhas x ON x.batch_id = b.batch_id
-            GROUP BY b.batch_id) s
-     WHERE l.batch_id = s.batch_id`,
-    [batchIds, at],
-  );
-}
-
-/** Follows a counter-CT-e into the batch rows that made it; returns the batches touched. */
 async function seguir(sql: Sql, cteId: string, set: string, params: unknown[], at: Date, onlyStatus: string[]): Promise<void> {
-  const { rows } = await sql.query(
-    `UPDATE rm.lote_linhas SET ${set}, updated_at = $2 WHERE counter_cte_id = $1 AND status = ANY($3::text[]) RETURNING batch_id`,
-    [cteId, at, onlyStatus, ...params],
-  );
-  await recalcular(sql, [...new Set(rows.map((r) => r.batch_id as string))], at);
+  await sql.query(`UPDATE rm.lote_linhas SET ${set}, updated_at = $2 WHERE counter_cte_id = $1 AND status = ANY($3::text[])`, [cteId, at, onlyStatus, ...params]);
 }
 
 /** rm.lotes and rm.lote_linhas: the counter-CT-e batch report. */
@@ -54,9 +32,15 @@ export const loteProjector: Projector = {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (batch_id, linha) DO NOTHING`,
           [d.batch_id, d.linha, d.chave, d.perna, d.status, d.tipo_servico, d.counter_cte_id, d.documento_financeiro, d.error?.code ?? null, d.error?.message ?? null, at],
         );
-        await recalcular(sql, [d.batch_id], at);
         return;
       }
+      case 'lote.concluido':
+        // The batch ended as its decider decided; the first end stands (the decider records one, a replay repeats it).
+        await sql.query(
+          `UPDATE rm.lotes SET status = $2, concluido_em = $3, updated_at = $3 WHERE batch_id = $1 AND concluido_em IS NULL`,
+          [event.data.batch_id, event.data.status, at],
+        );
+        return;
       case 'cte.autorizado':
         await seguir(sql, event.data.cte_id, `status = 'emitted'`, [], at, ['pending']);
         return;

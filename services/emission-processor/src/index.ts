@@ -14,9 +14,14 @@ export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMd
   const liberar = (motivo: 'rejeitado' | 'cancelado'): EventHandler => async (e) => {
     await contraCte?.liberar((e.data as { cte_id: string }).cte_id, motivo, e.id);
   };
+  // A refused counter-CT-e also fails its batch row; the row's end may be what ends the batch.
+  const recusado: EventHandler = async (e) => {
+    await liberar('rejeitado')(e);
+    await lote?.aoRejeitar(e);
+  };
   return new Map<string, EventHandler>([
-    ['cte.rejeitado', liberar('rejeitado')],
-    ['cte.denegado', liberar('rejeitado')],
+    ['cte.rejeitado', recusado],
+    ['cte.denegado', recusado],
     ['cte.evento_registrado', async (e) => {
       if ((e.data as { tp_evento: string }).tp_evento === '110111') await liberar('cancelado')(e);
     }],
@@ -31,6 +36,10 @@ export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMd
     // A counter-CT-e batch walks its rows in blocks: its creation starts the first, each block's last row the next.
     ['lote.criado', async (e) => lote?.aoCriar(e)],
     ['lote.linha_processada', async (e) => lote?.aoProcessarLinha(e)],
+    // Its rows' later life is told to the batch, whose decider decides when the batch ended (lote.concluido).
+    ['cte.autorizado', async (e) => lote?.aoAutorizar(e)],
+    ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],
+    ['repasse.registro_falhou', async (e) => lote?.aoRegistrarFinanceiro(e)],
     // A CIOT declaration the provider left without verdict is asked about again (the simulated provider registers it then).
     ['ciot.pendente', async (e) => {
       const d = e.data as { ciot_id: string; company_id: string };

@@ -1,6 +1,7 @@
 import { EventCatalog, type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
 import { cteDecider, cteStream, fold, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream, Rejection } from '@frete/domain';
 import { type CommandContext, execute, load, toDomainEvent } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
 import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
@@ -25,6 +26,9 @@ export const contraCteDaLinha = (batchId: string, linha: number) => derivedEvent
 
 type Processada = Omit<EventData<'lote.linha_processada'>, 'batch_id' | 'company_id' | 'linha' | 'chave' | 'perna' | 'tipo_servico'>;
 
+/** What the batch learns about a row after creation (processing, then its counter-CT-e's outcomes). */
+type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' }>;
+
 /** The batch's stream as this delivery knows it; a row is appended at the next revision without reading it all again. */
 interface Sessao {
   state: LoteState;
@@ -38,6 +42,9 @@ interface Sessao {
  * row's event id derives from them too.
  */
 export class ProcessadorLote {
+  /** Batches whose rows' outcomes arrive one by one: each outcome reads only the batch's newer events. */
+  private readonly lotes = new StateCache<LoteState>(100);
+
   constructor(private readonly deps: ProcessadorLoteDeps) {}
 
   /** `lote.criado`: the first block. */
@@ -49,6 +56,62 @@ export class ProcessadorLote {
   async aoProcessarLinha(event: RecordedEvent): Promise<void> {
     const d = event.data as EventData<'lote.linha_processada'>;
     if ((d.linha + 1) % BLOCO_DO_LOTE === 0) await this.processarBloco(d.batch_id, d.linha + 1, event.id);
+  }
+
+  /** `cte.autorizado`: a batch row's counter-CT-e is emitted (it waits for its payout's financial step). */
+  async aoAutorizar(event: RecordedEvent): Promise<void> {
+    const d = event.data as EventData<'cte.autorizado'>;
+    await this.registrarDesfecho(event, d.cte_id, (lote) => ({ type: 'RegistrarLinhaEmitida', ...lote }));
+  }
+
+  /** `cte.rejeitado`, `cte.denegado`: a batch row's counter-CT-e was refused; the row fails with `cte_rejeitado`. */
+  async aoRejeitar(event: RecordedEvent): Promise<void> {
+    let message: string;
+    if (event.type === 'cte.denegado') {
+      const { protocolo } = event.data as EventData<'cte.denegado'>;
+      message = `the authority denied the counter-CT-e: cStat ${protocolo.cstat} ${protocolo.motivo}`;
+    } else {
+      const { cstat, motivo } = event.data as EventData<'cte.rejeitado'>;
+      message = `the authority refused the counter-CT-e: cStat ${cstat} ${motivo}`;
+    }
+    await this.registrarDesfecho(event, (event.data as { cte_id: string }).cte_id, (lote) => ({
+      type: 'RegistrarLinhaRejeitada', ...lote, error: { code: 'cte_rejeitado', message },
+    }));
+  }
+
+  /** `repasse.documento_registrado`, `repasse.registro_falhou`: the financial step of a batch row's counter-CT-e. */
+  async aoRegistrarFinanceiro(event: RecordedEvent): Promise<void> {
+    const d = event.data as EventData<'repasse.documento_registrado'> | EventData<'repasse.registro_falhou'>;
+    // A single counter-CT-e's payout is no batch's.
+    if (d.lote_id === null) return;
+    await this.alimentar(event, {
+      type: 'RegistrarFinanceiroDaLinha', batch_id: d.lote_id, company_id: d.company_id, linha: d.posicao, counter_cte_id: d.cte_id,
+      financeiro: event.type === 'repasse.documento_registrado' ? 'ok' : 'failed',
+    });
+  }
+
+  /** The authority's outcome of a counter-CT-e, for the batch row that made it; any other CT-e is not a batch's business. */
+  private async registrarDesfecho(
+    event: RecordedEvent, cteId: string,
+    command: (linha: { batch_id: string; company_id: string; linha: number; counter_cte_id: string }) => DesfechoDaLinha,
+  ): Promise<void> {
+    const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
+    const vinculo = cte.contra_cte;
+    if (!vinculo?.lote_id || vinculo.linha === null || !cte.company_id) return;
+    await this.alimentar(event, command({ batch_id: vinculo.lote_id, company_id: cte.company_id, linha: vinculo.linha, counter_cte_id: cteId }));
+  }
+
+  /**
+   * Gives the batch an outcome appended to another stream; its decider records it and decides the batch's end. Ids
+   * derive from the cause, so a redelivered outcome appends nothing even when two deliveries race.
+   */
+  private async alimentar(event: RecordedEvent, command: DesfechoDaLinha): Promise<void> {
+    const ctx: CommandContext = {
+      companyId: command.company_id, correlationId: command.batch_id, causationId: event.id, requestId: null, actor: 'emission-processor', now: this.deps.clock(),
+    };
+    await execute(this.deps, loteStream(command.batch_id), loteDecider, command, ctx, {
+      eventId: (i, e) => derivedEventId(event.id, `lote:${e.type}:${i}`), cache: this.lotes,
+    });
   }
 
   private async carregar(batchId: string): Promise<Sessao | null> {
@@ -116,12 +179,13 @@ export class ProcessadorLote {
       type: 'RegistrarLinha', batch_id: batchId, company_id: companyId, linha: plano.linha, chave: plano.chave, perna: plano.perna,
       tipo_servico: plano.tipo_servico, ...p,
     };
-    const eventId = derivedEventId(batchId, `linha:${plano.linha}:processada`);
+    // The row's event keeps the id it always had; the batch's end, when this row completes it, has its own.
+    const eventId = (i: number, e: LoteEvent) => derivedEventId(batchId, i === 0 ? `linha:${plano.linha}:processada` : `linha:${plano.linha}:${e.type}`);
     const events = loteDecider.decide(command, sessao.state, { now: ctx.now });
     if (events.length === 0) return sessao;
     try {
-      const { nextRevision, position } = await this.deps.store.append(loteStream(batchId), events.map((e) => ({
-        id: eventId,
+      const { nextRevision, position } = await this.deps.store.append(loteStream(batchId), events.map((e, i) => ({
+        id: eventId(i, e),
         type: e.type,
         schemaVersion: EventCatalog[e.type].version,
         data: e.data,
@@ -132,7 +196,7 @@ export class ProcessadorLote {
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision)) throw err;
       // Another delivery wrote to the batch meanwhile (a Kafka rebalance): decide again on the stream as it is.
-      await execute(this.deps, loteStream(batchId), loteDecider, command, ctx, { eventId: () => eventId });
+      await execute(this.deps, loteStream(batchId), loteDecider, command, ctx, { eventId });
       return (await this.carregar(batchId))!;
     }
   }
