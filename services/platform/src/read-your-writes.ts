@@ -1,6 +1,7 @@
 import { type Pool } from 'pg';
 import { type Position } from '@frete/contracts';
 import { READ_MODELS } from './projections/runner';
+import { Backoff } from './retry/backoff';
 
 /**
  * A GET right after a company's command must see its effect, whichever API copy serves it: each write records
@@ -25,7 +26,8 @@ export class ReadYourWrites {
   /** True once the read models have caught up with the company's last write; false if the wait timed out. */
   async waitFor(companyId: string): Promise<boolean> {
     const deadline = Date.now() + this.timeoutMs;
-    for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
+    const polls = new Backoff({ baseMs: 5, capMs: 50, jitter: 'none' });
+    for (;;) {
       const { rows } = await this.pool.query<{ ok: boolean }>(
         `SELECT COALESCE((SELECT (c.commit_pos, c.prepare_pos) >= (w.commit_pos, w.prepare_pos)
                             FROM rm.projection_checkpoint c WHERE c.name = $2), false) AS ok
@@ -34,7 +36,7 @@ export class ReadYourWrites {
       );
       if (rows.length === 0 || rows[0]!.ok) return true;
       if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, pause));
+      await polls.next();
     }
   }
 }

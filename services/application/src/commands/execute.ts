@@ -5,7 +5,7 @@ import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type StateCache } from './state-cache';
 import { KeyedLock } from './keyed-lock';
-import { backoffDelayMs, pause } from '@frete/platform';
+import { Backoff } from '@frete/platform';
 
 /** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
 export interface CommandContext {
@@ -35,7 +35,10 @@ export interface CommandDeps {
   readYourWrites?: ReadYourWrites;
 }
 
-/** With `backoffDelayMs`, a command waits at most about 5 s in all before its conflict is given up. */
+/**
+ * Under the default backoff (full jitter from 10 ms, capped at 1 s), a command waits at most about 5 s in all before
+ * its conflict is given up.
+ */
 export const MAX_ATTEMPTS = 12;
 
 /** One lock per event store: two stores in one process (tests, tools) never share streams. */
@@ -73,7 +76,8 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
   ctx: CommandContext,
   options: ExecuteOptions<E, S>,
 ): Promise<Executed<S, E>> {
-  for (let attempt = 1; ; attempt++) {
+  const retries = new Backoff({ max: MAX_ATTEMPTS });
+  for (;;) {
     const cached = options.cache?.get(streamId);
     const history = await deps.store.readStream(streamId, cached?.revision);
     const newer = history.map((e) => toDomainEvent<E>(e));
@@ -110,8 +114,7 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
       options.cache?.set(streamId, after, nextRevision);
       return { state: after, events, position };
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
-      await pause(backoffDelayMs(attempt));
+      if (!(err instanceof WrongExpectedRevision) || !(await retries.next())) throw err;
     }
   }
 }

@@ -7,7 +7,7 @@ import {
 import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
 import { KeyedLock } from '../commands/keyed-lock';
-import { backoffDelayMs, pause } from '@frete/platform';
+import { Backoff } from '@frete/platform';
 import { WrongExpectedRevision } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { prepararCte } from '../cte/preparar';
@@ -135,7 +135,8 @@ export class ServicoContraCte {
    * layout refused and that is giving the key back, is asked again after a jittered pause until either shows.
    */
   private async reservar(l: LinhaContraCte, inicioIbge: string, fimIbge: string, ctx: CommandContext): Promise<Rejection | null> {
-    for (let tentativa = 1; ; tentativa++) {
+    const tentativas = new Backoff({ max: MAX_ATTEMPTS });
+    for (;;) {
       try {
         await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
           type: 'ReservarSubcontratacao', company_id: l.company_id, chave: l.chave, modo: l.modo, cte_id: l.cte_id, inicio_ibge: inicioIbge, fim_ibge: fimIbge,
@@ -146,8 +147,7 @@ export class ServicoContraCte {
         if (err.code !== 'duplicated') return err;
         const titular = String(err.details?.counter_cte_id);
         if ((await this.lerDoLog(l.company_id, titular))?.existe) return err;
-        if (tentativa >= MAX_ATTEMPTS) throw new WrongExpectedRevision(cteStream(titular), 'any', 'no_stream');
-        await pause(backoffDelayMs(tentativa));
+        if (!(await tentativas.next())) throw new WrongExpectedRevision(cteStream(titular), 'any', 'no_stream');
       }
     }
   }

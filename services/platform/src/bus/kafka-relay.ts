@@ -5,6 +5,7 @@ import { type EventStore, type Subscription } from '../event-store/port';
 import { SubscriptionCheckpoints } from '../processors/direct';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, encodeEvent } from './codec';
 import { ensureTopic } from './kafka';
+import { Backoff } from '../retry/backoff';
 
 export interface KafkaRelayOptions {
   topic: string;
@@ -32,8 +33,8 @@ export class KafkaRelay {
   private running = false;
   private producer: Producer | null = null;
   private subscription: Subscription | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private restarting: Promise<void> | null = null;
+  private stopping = new AbortController();
+  private supervising: Promise<void> | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -49,6 +50,7 @@ export class KafkaRelay {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
     try {
       await ensureTopic(this.kafka, this.options.topic, {
         partitions: this.options.partitions,
@@ -60,18 +62,19 @@ export class KafkaRelay {
       await this.disconnectProducer();
       throw err;
     }
+    this.supervising = this.restartOnFailure(this.stopping.signal);
   }
 
   /** Stops after the event in hand was sent and checkpointed. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    await this.restarting?.catch(() => undefined);
+    this.stopping.abort();
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.stop();
+    await this.supervising;
+    this.supervising = null;
     await this.disconnectProducer();
   }
 
@@ -85,18 +88,35 @@ export class KafkaRelay {
     this.producer = producer;
     await producer.connect();
     const from = await this.checkpoints.get(this.checkpointName);
+    // Checked and subscribed in one step: a stop() from now on finds the subscription and ends it.
     if (!this.running) return;
-    const subscription = this.store.subscribeToAll({ from, onEvent: (event) => this.relay(producer, event) });
-    this.subscription = subscription;
-    subscription.done.then(
-      () => undefined,
-      (err: unknown) => {
-        if (!this.running || this.subscription !== subscription) return;
+    this.subscription = this.store.subscribeToAll({ from, onEvent: (event) => this.relay(producer, event) });
+  }
+
+  /**
+   * Waits on the subscription; when it fails, reports it and, after the pause, reconnects the producer and follows
+   * again from the checkpoint, until stop().
+   */
+  private async restartOnFailure(stopped: AbortSignal): Promise<void> {
+    const delay = this.options.retryDelayMs ?? 1000;
+    const restarts = new Backoff({ signal: stopped, baseMs: delay, capMs: delay, jitter: 'none' });
+    do {
+      try {
+        if (restarts.attempt > 1) {
+          await this.disconnectProducer();
+          if (stopped.aborted) return;
+          await this.follow();
+        }
+        const subscription = this.subscription;
+        if (!subscription) return;
+        await subscription.done;
+        return;
+      } catch (err) {
+        if (stopped.aborted) return;
         this.subscription = null;
         this.options.onError?.(err);
-        this.scheduleRestart();
-      },
-    );
+      }
+    } while (await restarts.next());
   }
 
   private async relay(producer: Producer, event: RecordedEvent): Promise<void> {
@@ -112,25 +132,6 @@ export class KafkaRelay {
       ],
     });
     await this.checkpoints.set(this.checkpointName, event.position);
-  }
-
-  private scheduleRestart(): void {
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      if (!this.running) return;
-      this.restarting = (async () => {
-        await this.disconnectProducer();
-        if (this.running) await this.follow();
-      })()
-        .catch((err: unknown) => {
-          if (!this.running) return;
-          this.options.onError?.(err);
-          this.scheduleRestart();
-        })
-        .finally(() => {
-          this.restarting = null;
-        });
-    }, this.options.retryDelayMs ?? 1000);
   }
 
   private async disconnectProducer(): Promise<void> {

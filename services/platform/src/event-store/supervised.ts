@@ -1,4 +1,5 @@
 import { type Position } from '@frete/contracts';
+import { Backoff } from '../retry/backoff';
 import { type EventStore, type Subscription, type SubscribeOptions } from './port';
 
 export interface SupervisedOptions {
@@ -15,37 +16,30 @@ export interface SupervisedOptions {
  * is safe.
  */
 export function supervisedSubscription(store: EventStore, options: SupervisedOptions): Subscription {
-  let stopped = false;
+  const stopping = new AbortController();
+  const stopped = stopping.signal;
   let current: Subscription | null = null;
-  let wake: (() => void) | null = null;
   const loop = async () => {
-    for (let backoff = 100; !stopped; backoff = Math.min(backoff * 2, options.maxBackoffMs ?? 10_000)) {
+    const restarts = new Backoff({ signal: stopped, baseMs: 100, capMs: options.maxBackoffMs ?? 10_000, jitter: 'none' });
+    do {
       try {
         const from = await options.from();
         // Stopped while the checkpoint was read: a subscription started now would be one that stop() never ends.
-        if (stopped) return;
+        if (stopped.aborted) return;
         current = store.subscribeToAll({ from, onEvent: options.onEvent });
         await current.done;
-        if (stopped) return;
+        if (stopped.aborted) return;
       } catch (err) {
-        if (stopped) return;
+        if (stopped.aborted) return;
         options.onError?.(err);
       }
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, backoff);
-        wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-    }
+    } while (await restarts.next());
   };
   const done = loop();
   return {
     done,
     stop: async () => {
-      stopped = true;
-      wake?.();
+      stopping.abort();
       await current?.stop();
       await done;
     },

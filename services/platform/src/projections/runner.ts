@@ -4,6 +4,7 @@ import { type Projector, asProjected, readModelMigrations } from '@frete/project
 import { type EventStore, type Subscription } from '../event-store/port';
 import { supervisedSubscription } from '../event-store/supervised';
 import { migrate } from '../db/migrate';
+import { Backoff } from '../retry/backoff';
 
 export const READ_MODELS = 'read-models';
 
@@ -102,11 +103,12 @@ export class ProjectionRunner {
   async catchUpTo(target: Position, timeoutMs = 10_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     let applied = 0;
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    const polls = new Backoff({ baseMs: 2, capMs: 50, jitter: 'none' });
+    for (;;) {
       applied += await this.catchUp();
       if (comparePositions(await this.position(), target) >= 0) return applied;
       if (Date.now() > deadline) throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, pause));
+      await polls.next();
     }
   }
 
