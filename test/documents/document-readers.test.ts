@@ -51,7 +51,7 @@ describe('DocumentReaders', () => {
   });
 
   it('works from the built code (`pnpm build`), as `pnpm start` runs it', async () => {
-    const entry = builtEntry('services/platform/dist/documents/readers.js');
+    const entry = builtEntry('services/documents/dist/leitura/readers.js');
     const script = `require(${JSON.stringify(entry)}).readCteDocument(process.env.XML).then((c) => console.log(c.chave))`;
     const run = await runNode('-e', [script], { XML: longCte.xml });
     expect(run).toMatchObject({ code: 0, stdout: `${longCte.chave}\n` });
