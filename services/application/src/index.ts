@@ -26,3 +26,8 @@ export * from './application';
 export * from './commands/handles';
 export * from './handlers';
 export * from './configuracao/handler';
+export * from './autorizacao/handler';
+export * from './certificado/handler';
+export * from './convite/handler';
+export * from './repasse/handler';
+export * from './repasse/documento';
