@@ -1,4 +1,5 @@
 import { type Pool } from 'pg';
+import { type Environment } from '@frete/contracts';
 import { type CertificateVault } from '@frete/platform';
 import { type CommandDeps } from './commands/execute';
 import { configuracaoHandler } from './configuracao/handler';
@@ -6,11 +7,18 @@ import { autorizacaoHandler } from './autorizacao/handler';
 import { certificadoHandler } from './certificado/handler';
 import { conviteHandler } from './convite/handler';
 import { repasseHandler } from './repasse/handler';
+import { ciotHandler } from './ciot/handler';
+import { type ServicoCiot } from './ciot/servico';
 
-/** Besides the log, handlers read the read models that name a write's target or party, and seal files in the vault. */
+/**
+ * Besides the log, handlers read the read models that name a write's target or party, seal files in the vault, and
+ * drive the flows that call an outside party.
+ */
 export interface HandlerDeps extends Required<CommandDeps> {
   pool: Pool;
   certificates: CertificateVault;
+  environment: Environment;
+  servicoCiot: ServicoCiot;
 }
 
 /**
@@ -23,5 +31,6 @@ export const createHandlers = (deps: HandlerDeps) => ({
   certificado: certificadoHandler(deps),
   convite: conviteHandler(deps),
   repasse: repasseHandler(deps),
+  ciot: ciotHandler(deps),
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -31,3 +31,4 @@ export * from './certificado/handler';
 export * from './convite/handler';
 export * from './repasse/handler';
 export * from './repasse/documento';
+export * from './ciot/handler';

@@ -104,7 +104,6 @@ export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
       response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors(422) },
     },
   }, async (request) => {
-    const p = principalOf(request);
     const removed = await deps.handlers.certificado.remover(commandContext(request, deps));
     return { data: { removed }, environment: env };
   });
