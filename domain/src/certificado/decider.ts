@@ -28,6 +28,9 @@ export type CertificadoCommand =
 
 export type CertificadoState = { blob_id: string | null };
 
+/** One A1 certificate per company. */
+export const certificadoStream = (companyId: string) => `certificado-${companyId}`;
+
 export const certificadoDecider: Decider<CertificadoCommand, CertificadoState, CertificadoEvent> = {
   initialState: { blob_id: null },
   decide(command, state, { now }) {

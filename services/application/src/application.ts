@@ -64,8 +64,9 @@ export function createApplication(platform: Platform): Application {
   const autoridade: AutoridadeFiscal = homologacao ? new AutoridadeFiscalSimulada({ pool, clock, schemas }) : new AutoridadeFiscalIndisponivel();
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
+  const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
   return {
-    handlers: createHandlers({ store, readYourWrites }),
+    handlers: createHandlers({ store, readYourWrites, pool, certificates, environment, servicoCiot: ciot }),
     schemas,
     autoridade,
     emissorCte: new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) }),
@@ -75,7 +76,7 @@ export function createApplication(platform: Platform): Application {
       assinarEvento: (companyId, xml) => assinarMdfe(xmlDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
     }),
     eventosCte: new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock }),
-    ciot: new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) }),
+    ciot,
     valePedagio: new ServicoValePedagio(homologacao
       ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
       : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() }),

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   type ConviteTransportadora, ConviteTransportadora as ConviteSchema, ConviteListQuery, ConviteParams, ConviteTransportadoraInput,
   DataEnvelope, ListEnvelope,
 } from '@frete/contracts';
-import { CONVITE_VALIDADE_DIAS, conviteDecider, conviteStream, normalizarConvite, normalizeCnpj } from '@frete/domain';
-import { type ConviteRow, companyOf, conviteDaEmpresa, convitesList } from '@frete/projections';
-import { execute } from '@frete/application';
+import { CONVITE_VALIDADE_DIAS, normalizeCnpj } from '@frete/domain';
+import { type ConviteRow, conviteDaEmpresa, convitesList } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -63,21 +61,8 @@ export const convitesRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => asyn
   }, async (request, reply) => {
     const p = principalOf(request);
     const body = request.body as ConviteTransportadoraInput;
-    // 400 before anything else: the stream is named by the normalized CNPJ.
-    const { cnpj } = normalizarConvite(body);
-    const company = await companyOf(deps.pool, cnpj, cnpj);
-    const { events, state } = await execute(deps, conviteStream(p.companyId, cnpj), conviteDecider, {
-      type: 'EnviarConvite',
-      company_id: p.companyId,
-      company_cnpj: p.company.cnpj,
-      convite_id: randomUUID(),
-      dados: body,
-      transportadora_cadastrada: company?.carrier === true,
-    }, commandContext(request, deps));
-    const enviado = events.find((e) => e.type === 'convite.enviado');
-    const id = enviado?.type === 'convite.enviado' ? enviado.data.convite_id : state.atual?.convite_id;
-    if (!id) throw new Error('invitation neither sent nor pending');
-    return reply.status(enviado ? 201 : 200).send({ data: await releitura(p.companyId, id), environment: env });
+    const { convite_id, novo } = await deps.handlers.convite.enviar(commandContext(request, deps), p.company.cnpj, body);
+    return reply.status(novo ? 201 : 200).send({ data: await releitura(p.companyId, convite_id), environment: env });
   });
 
   app.get('/convites/transportadoras', {

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, DocumentoRepasse, DocumentoRepasseParam, PagamentoRepasse, ParcelaRepasseAcao } from '@frete/contracts';
 import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-import { agir, documentoDaEmpresa, releitura, toDocumentoRepasse } from './repasse-documento';
+import { documentoRepasseDaEmpresa } from '@frete/application';
+import { releitura, toDocumentoRepasse } from './repasse-documento';
 
 export const TAG = 'carriers: parcelas-repasse';
 
@@ -41,7 +41,7 @@ export const parcelasRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox 
     },
   }, async (request) => {
     const p = principalOf(request);
-    const row = await documentoDaEmpresa(deps, p.companyId, request.params.documento);
+    const row = await documentoRepasseDaEmpresa(deps, p.companyId, request.params.documento);
     return { data: toDocumentoRepasse(request.params.documento, row), environment: env };
   });
 
@@ -62,9 +62,8 @@ export const parcelasRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox 
       },
     }, async (request) => {
       const p = principalOf(request);
-      const row = await documentoDaEmpresa(deps, p.companyId, request.params.documento);
-      await agir(deps, request, row, { type: a.type });
-      return { data: await releitura(deps, p.companyId, request.params.documento, row.cte_id), environment: env };
+      const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), request.params.documento, { type: a.type });
+      return { data: await releitura(deps, p.companyId, request.params.documento, cte_id), environment: env };
     });
   }
 
@@ -83,9 +82,8 @@ export const parcelasRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox 
   }, async (request) => {
     const p = principalOf(request);
     const body = request.body as ParcelaRepasseAcao;
-    const row = await documentoDaEmpresa(deps, p.companyId, body.documento);
-    await agir(deps, request, row, { type: 'Liberar', posicao: body.posicao });
-    return { data: await releitura(deps, p.companyId, body.documento, row.cte_id), environment: env };
+    const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, { type: 'Liberar', posicao: body.posicao });
+    return { data: await releitura(deps, p.companyId, body.documento, cte_id), environment: env };
   });
 
   app.post('/pagar', {
@@ -103,14 +101,12 @@ export const parcelasRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox 
   }, async (request, reply) => {
     const p = principalOf(request);
     const body = request.body as ParcelaRepasseAcao;
-    const row = await documentoDaEmpresa(deps, p.companyId, body.documento);
-    const ordemId = randomUUID();
-    await agir(deps, request, row, { type: 'Pagar', posicao: body.posicao, ordem_id: ordemId });
-    const doc = await releitura(deps, p.companyId, body.documento, row.cte_id);
+    const { cte_id, ordem_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, { type: 'Pagar', posicao: body.posicao });
+    const doc = await releitura(deps, p.companyId, body.documento, cte_id);
     const parcela = doc.parcelas.find((x) => x.posicao === body.posicao);
-    if (!parcela || !parcela.pagamento_solicitado_em) throw new Error(`read model lacks the payment order ${ordemId}`);
+    if (!ordem_id || !parcela || !parcela.pagamento_solicitado_em) throw new Error(`read model lacks the payment order ${ordem_id}`);
     const pagamento: PagamentoRepasse = {
-      ordem_id: ordemId,
+      ordem_id,
       counter_cte_id: doc.counter_cte_id,
       chave: doc.chave,
       documento_financeiro: doc.documento_financeiro,

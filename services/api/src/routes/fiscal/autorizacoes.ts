@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type AutorizacaoEmissao, AutorizacaoEmissao as AutorizacaoEmissaoSchema, AutorizacaoInput, AutorizacoesLista, DataEnvelope } from '@frete/contracts';
-import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj } from '@frete/domain';
-import { type AutorizacaoRow, autorizacaoPorId, autorizacoesConcedidas, autorizacoesRecebidas, companyOf } from '@frete/projections';
-import { execute } from '@frete/application';
-import { ApiError } from '../../errors';
+import { type AutorizacaoRow, autorizacaoPorId, autorizacoesConcedidas, autorizacoesRecebidas } from '@frete/projections';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -23,8 +19,7 @@ export const toAutorizacao = (row: AutorizacaoRow): AutorizacaoEmissao => ({
 
 /**
  * Emission grants between carriers. The caller of POST and DELETE is the subcontractor; the contractor it names may
- * then trigger batches with `subcontratada.cnpj` equal to the caller's CNPJ. Each write also records the other
- * party's read-your-writes watermark, so that the contractor's next read (its GET, the batch check) sees it too.
+ * then trigger batches with `subcontratada.cnpj` equal to the caller's CNPJ.
  */
 export const autorizacoesRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
   const env = deps.config.environment;
@@ -65,27 +60,10 @@ export const autorizacoesRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => 
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    const cnpj = normalizeCnpj(request.body.contratante.cnpj);
-    const stream = autorizacaoStream(p.companyId, cnpj);
-    // Only a well-formed CNPJ is looked up (it can never match a company id); the decider judges the rest.
-    const found = isValidCnpj(cnpj) ? await companyOf(deps.pool, cnpj, cnpj) : null;
-    const { state, events, position } = await execute(deps, stream, autorizacaoDecider, {
-      type: 'ConcederAutorizacao',
-      autorizacao_id: randomUUID(),
-      subcontratada: { company_id: p.companyId, cnpj: p.company.cnpj, nome: p.company.razao_social },
-      contratante_cnpj: cnpj,
-      contratante: found && { company_id: found.company_id, cnpj: found.cnpj, nome: found.razao_social, carrier: found.carrier },
-    }, commandContext(request, deps));
-    if (position && found) await deps.readYourWrites.recordWrite(found.company_id, position);
-    if (!position) {
-      // Already active: the grant may have been written a moment ago by a concurrent request whose watermark is not
-      // recorded yet. The caller's read must still wait for it.
-      const history = await deps.store.readStream(stream);
-      const last = history[history.length - 1];
-      if (last) await deps.readYourWrites.recordWrite(p.companyId, last.position);
-    }
-    const data = await readBack(p.companyId, state.ativa!.autorizacao_id);
-    return reply.status(events.length > 0 ? 201 : 200).send({ data, environment: env });
+    const subcontratada = { company_id: p.companyId, cnpj: p.company.cnpj, nome: p.company.razao_social };
+    const { autorizacao_id, nova } = await deps.handlers.autorizacao.conceder(commandContext(request, deps), subcontratada, request.body.contratante.cnpj);
+    const data = await readBack(p.companyId, autorizacao_id);
+    return reply.status(nova ? 201 : 200).send({ data, environment: env });
   });
 
   app.delete('/cte-subcontratacao/autorizacoes/:cnpj', {
@@ -100,16 +78,7 @@ export const autorizacoesRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => 
     },
   }, async (request) => {
     const p = principalOf(request);
-    const cnpj = normalizeCnpj(request.params.cnpj);
-    if (!isValidCnpj(cnpj)) throw new ApiError('autorizacao_nao_encontrada', `no active grant to CNPJ ${cnpj}`);
-    const { events, position } = await execute(deps, autorizacaoStream(p.companyId, cnpj), autorizacaoDecider, {
-      type: 'RevogarAutorizacao',
-      subcontratada_id: p.companyId,
-      contratante_cnpj: cnpj,
-    }, commandContext(request, deps));
-    const revoked = events[0];
-    if (!revoked || revoked.type !== 'autorizacao.revogada') throw new Error('revoke appended no autorizacao.revogada');
-    if (position) await deps.readYourWrites.recordWrite(revoked.data.contratante_id, position);
-    return { data: await readBack(p.companyId, revoked.data.autorizacao_id), environment: env };
+    const autorizacaoId = await deps.handlers.autorizacao.revogar(commandContext(request, deps), request.params.cnpj);
+    return { data: await readBack(p.companyId, autorizacaoId), environment: env };
   });
 };

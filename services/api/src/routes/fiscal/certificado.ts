@@ -1,19 +1,13 @@
-import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyRequest } from 'fastify';
 import { CertificateMetadata, CertificateRemoval, DataEnvelope } from '@frete/contracts';
-import { certificadoDecider } from '@frete/domain';
 import { certificadoOf } from '@frete/projections';
-import { Pkcs12Error, openPkcs12 } from '@frete/platform';
-import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-
-export const certificadoStream = (companyId: string) => `certificado-${companyId}`;
 
 const MAX_FILE = 10 * 1024 * 1024;
 const FILE_TYPES = ['application/x-pkcs12', 'application/octet-stream'];
@@ -98,33 +92,7 @@ export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
   }, async (request, reply) => {
     const p = principalOf(request);
     const upload = await readUpload(request);
-    let contents;
-    try {
-      contents = await openPkcs12(upload.file, upload.password);
-    } catch (err) {
-      if (err instanceof Pkcs12Error) {
-        if (err.reason === 'wrong_password') throw new ApiError('certificado_senha_incorreta', 'the password does not open this certificate');
-        if (err.reason === 'too_costly') throw new ApiError('certificado_invalido', `not a usable A1 certificate: ${err.message}`);
-        throw new ApiError('certificado_invalido', `not a usable A1 certificate (${err.reason.replace(/_/g, ' ')})`);
-      }
-      throw err;
-    }
-    const blobId = await deps.certificates.store(p.companyId, upload.file, upload.password);
-    try {
-      await execute(deps, certificadoStream(p.companyId), certificadoDecider, {
-        type: 'EnviarCertificado',
-        company_id: p.companyId,
-        company_cnpj: p.company.cnpj,
-        blob_id: blobId,
-        sha256: createHash('sha256').update(upload.file).digest('hex'),
-        nome_arquivo: upload.filename,
-        certificado: contents.lido,
-      }, commandContext(request, deps));
-    } catch (err) {
-      await deps.certificates.discard(p.companyId, blobId);
-      throw err;
-    }
-    await deps.certificates.discardExcept(p.companyId, blobId);
+    await deps.handlers.certificado.enviar(commandContext(request, deps), p.company.cnpj, upload);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: await metadata(p.companyId), environment: env });
   });
@@ -136,13 +104,7 @@ export const certificadoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
       response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors(422) },
     },
   }, async (request) => {
-    const p = principalOf(request);
-    const { events } = await execute(deps, certificadoStream(p.companyId), certificadoDecider, {
-      type: 'RemoverCertificado',
-      company_id: p.companyId,
-    }, commandContext(request, deps));
-    // Crypto-shredding: once the event says it is gone, the sealed file and password go too.
-    if (events.length > 0) await deps.certificates.discardAll(p.companyId);
-    return { data: { removed: events.length > 0 }, environment: env };
+    const removed = await deps.handlers.certificado.remover(commandContext(request, deps));
+    return { data: { removed }, environment: env };
   });
 };

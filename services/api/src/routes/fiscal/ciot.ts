@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import { CiotIdParam, DataEnvelope, DeclaracaoCiot, type DeclaracaoCiotDados, type Environment, RespostaCiot } from '@frete/contracts';
-import { type CiotState, normalizarDeclaracaoCiot } from '@frete/domain';
-import { derivedEventId } from '@frete/platform';
-import { eSentinelaCiot } from '@frete/adapters';
+import { type CiotState } from '@frete/domain';
 import { ciotOf, type CiotRow } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
@@ -126,15 +123,7 @@ export const ciotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    const body = request.body as DeclaracaoCiot;
-    const declaracao = normalizarDeclaracaoCiot(body);
-    const referencia = body.referencia_externa ?? null;
-    // The id is derived from the reference, so that the event store itself keeps it unique per company.
-    const livre = referencia === null || (env === 'homologacao' && eSentinelaCiot(referencia));
-    const ciotId = livre ? randomUUID() : derivedEventId(p.companyId, `ciot-referencia:${referencia}`);
-    const state = await deps.ciot.declarar({
-      ciot_id: ciotId, company_id: p.companyId, cnpj_empresa: p.company.cnpj, referencia_externa: referencia, ancora: null, declaracao,
-    }, commandContext(request, deps));
+    const state = await deps.handlers.ciot.declarar(commandContext(request, deps), p.company.cnpj, request.body as DeclaracaoCiot);
     const out = await respostaDaDeclaracao(deps, p.companyId, state, env);
     return reply.status(out.status).send(out.body);
   });

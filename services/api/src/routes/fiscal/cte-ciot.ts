@@ -4,20 +4,14 @@ import { type FastifyRequest } from 'fastify';
 import {
   CiotCancelamentoInput, CiotEncerramentoInput, CiotRetificacaoInput, CteCiotInput, CteCiotValidacao, CteIdParam, DataEnvelope, RespostaCiot,
 } from '@frete/contracts';
-import { avaliarCiotDoCte, cteIncompativelComCiot, normalizarRetificacao, normalizeCpf } from '@frete/domain';
-import { derivedEventId } from '@frete/platform';
-import { type CiotRow, ciotsDoCte, configuracaoOf, type CteRow, mdfeAutorizadoDoCte, motoristaPorCpf } from '@frete/projections';
+import { normalizarRetificacao } from '@frete/domain';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-import { ownCte } from './cte';
 import { ciotView, declaracaoView, ownCiot, respostaDaDeclaracao, STATUS_CIOT } from './ciot';
 
 const TAGS = ['fiscal: ciot'];
-
-/** Statuses that hold the CT-e's CIOT slot: a new issue waits for a cancellation (or a refusal, or a block). */
-const OCUPAM = ['sent', 'registrado', 'retificado', 'encerrado'];
 
 const SIMULADO =
   ' Simulated in the sandbox (nothing is registered at the regulator, no CIOT has legal value; deterministic: the same request gives ' +
@@ -46,45 +40,6 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     }
   });
 
-  /** The own CT-e, authorized and able to carry a CIOT; 404 / 422 otherwise. */
-  const cteComCiot = async (companyId: string, cteUuid: string): Promise<CteRow & { cte: NonNullable<CteRow['cte']>; chave: string }> => {
-    await deps.readYourWrites.waitFor(companyId);
-    const row = await ownCte(deps, companyId, cteUuid);
-    if (row.situacao !== 'autorizado' || !row.cte || !row.chave) {
-      throw new ApiError('cte_nao_autorizado', `only an own authorized CT-e carries a CIOT; this one is ${row.situacao}`, { situacao: row.situacao });
-    }
-    const incompativel = cteIncompativelComCiot(row.cte);
-    if (incompativel) throw new ApiError('ciot_cte_incompativel', incompativel);
-    return row as CteRow & { cte: NonNullable<CteRow['cte']>; chave: string };
-  };
-
-  const avaliar = async (request: FastifyRequest, row: CteRow & { cte: NonNullable<CteRow['cte']> }, input: CteCiotInput) => {
-    const p = principalOf(request);
-    const config = await configuracaoOf(deps.pool, p.companyId);
-    const registrado = input.motorista ? await motoristaPorCpf(deps.pool, p.companyId, normalizeCpf(input.motorista.cpf.trim())) : null;
-    const operacoes = await ciotsDoCte(deps.pool, p.companyId, row.cte_id);
-    const atual = operacoes[0] ?? null;
-    const emVigor = atual && OCUPAM.includes(atual.status) ? { id: atual.ciot_id, status: atual.status } : null;
-    const avaliacao = avaliarCiotDoCte({
-      cte: row.cte,
-      empresa: { cnpj: p.company.cnpj, razao_social: p.company.razao_social },
-      rntrc: config.rntrc ?? row.cte.rntrc ?? null,
-      input,
-      motoristaRegistrado: registrado ? { cpf: registrado.cpf, nome: registrado.nome } : null,
-      emVigor,
-    });
-    return { avaliacao, atual, emVigor };
-  };
-
-  /** The CT-e's latest CIOT operation. */
-  const ciotDoCte = async (companyId: string, cteUuid: string): Promise<CiotRow> => {
-    await deps.readYourWrites.waitFor(companyId);
-    const cte = await ownCte(deps, companyId, cteUuid);
-    const atual = (await ciotsDoCte(deps.pool, companyId, cte.cte_id))[0];
-    if (!atual) throw new ApiError('ciot_nao_encontrado', 'this CT-e has no CIOT operation: POST .../ciot/emissao first');
-    return atual;
-  };
-
   const depois = async (companyId: string, ciotId: string) => {
     await deps.readYourWrites.waitFor(companyId);
     return { data: ciotView(await ownCiot(deps, companyId, ciotId), env), environment: env };
@@ -110,11 +65,10 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     },
   }, async (request) => {
     const p = principalOf(request);
-    const row = await cteComCiot(p.companyId, request.params.cte_uuid);
-    const { avaliacao, emVigor } = await avaliar(request, row, request.body as CteCiotInput);
+    const { cte, avaliacao, emVigor } = await deps.handlers.ciot.avaliarDoCte(p.companyId, p.company, request.params.cte_uuid, request.body as CteCiotInput);
     return {
       data: {
-        cte: { id: row.cte_id, access_key: row.chave },
+        cte: { id: cte.cte_id, access_key: cte.chave },
         apto: avaliacao.pendencias.length === 0,
         verificacoes: avaliacao.verificacoes,
         pendencias: avaliacao.pendencias,
@@ -147,21 +101,7 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    const row = await cteComCiot(p.companyId, request.params.cte_uuid);
-    const { avaliacao, atual, emVigor } = await avaliar(request, row, request.body as CteCiotInput);
-    if (emVigor) {
-      throw new ApiError('ciot_ja_emitido', `the CT-e already has CIOT operation ${emVigor.id} (${emVigor.status}): only after a cancellation, refusal or block can another be issued`, { ciot: emVigor });
-    }
-    if (!avaliacao.declaracao) {
-      throw new ApiError('ciot_com_pendencias', `the CIOT cannot be issued yet: ${avaliacao.pendencias.map((x) => x.campo).join(', ')}`, { pendencias: avaliacao.pendencias });
-    }
-    const sequencia = (atual?.cte_sequencia ?? 0) + 1;
-    // Derived from the CT-e and the slot's sequence: two concurrent issues meet on the same stream, and only one wins.
-    const ciotId = derivedEventId(p.companyId, `ciot-cte:${row.cte_id}:${sequencia}`);
-    const state = await deps.ciot.declarar({
-      ciot_id: ciotId, company_id: p.companyId, cnpj_empresa: p.company.cnpj, referencia_externa: null,
-      ancora: { cte_id: row.cte_id, chave: row.chave, sequencia }, declaracao: avaliacao.declaracao,
-    }, commandContext(request, deps));
+    const state = await deps.handlers.ciot.emitirDoCte(commandContext(request, deps), p.company, request.params.cte_uuid, request.body as CteCiotInput);
     const out = await respostaDaDeclaracao(deps, p.companyId, state, env);
     return reply.status(out.status).send(out.body);
   });
@@ -175,7 +115,7 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
       response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 503) },
     },
   }, async (request) => {
-    const row = await ciotDoCte(principalOf(request).companyId, request.params.cte_uuid);
+    const row = await deps.handlers.ciot.ciotDoCte(principalOf(request).companyId, request.params.cte_uuid);
     return { data: ciotView(row, env), environment: env };
   });
 
@@ -191,9 +131,8 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     },
   }, async (request) => {
     const p = principalOf(request);
-    const atual = await ciotDoCte(p.companyId, request.params.cte_uuid);
-    await deps.ciot.iniciarViagem(p.companyId, atual.ciot_id, commandContext(request, deps));
-    return depois(p.companyId, atual.ciot_id);
+    const ciotId = await deps.handlers.ciot.iniciarViagemDoCte(commandContext(request, deps), request.params.cte_uuid);
+    return depois(p.companyId, ciotId);
   });
 
   app.post('/cte/:cte_uuid/ciot/cancelamento', {
@@ -215,10 +154,8 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     if (justificativa.length < 15) {
       throw new ApiError('validacao', 'justificativa: at least 15 characters besides blanks', { fields: [{ field: 'justificativa', message: 'at least 15 characters' }] });
     }
-    const atual = await ciotDoCte(p.companyId, request.params.cte_uuid);
-    const mdfe = await mdfeAutorizadoDoCte(deps.pool, p.companyId, atual.cte_id!);
-    await deps.ciot.cancelar(p.companyId, atual.ciot_id, justificativa, mdfe !== null, commandContext(request, deps));
-    return depois(p.companyId, atual.ciot_id);
+    const ciotId = await deps.handlers.ciot.cancelarDoCte(commandContext(request, deps), request.params.cte_uuid, justificativa);
+    return depois(p.companyId, ciotId);
   });
 
   app.post('/cte/:cte_uuid/ciot/retificacao', {
@@ -237,9 +174,8 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
   }, async (request) => {
     const p = principalOf(request);
     const alteracoes = normalizarRetificacao(request.body as CiotRetificacaoInput);
-    const atual = await ciotDoCte(p.companyId, request.params.cte_uuid);
-    await deps.ciot.retificar(p.companyId, atual.ciot_id, alteracoes, commandContext(request, deps));
-    return depois(p.companyId, atual.ciot_id);
+    const ciotId = await deps.handlers.ciot.retificarDoCte(commandContext(request, deps), request.params.cte_uuid, alteracoes);
+    return depois(p.companyId, ciotId);
   });
 
   app.post('/cte/:cte_uuid/ciot/encerramento', {
@@ -257,8 +193,7 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
   }, async (request) => {
     const p = principalOf(request);
     const peso = (request.body as CiotEncerramentoInput).peso_entregue_kg;
-    const atual = await ciotDoCte(p.companyId, request.params.cte_uuid);
-    await deps.ciot.encerrar(p.companyId, atual.ciot_id, peso === undefined ? null : Math.round(peso * 1000), commandContext(request, deps));
-    return depois(p.companyId, atual.ciot_id);
+    const ciotId = await deps.handlers.ciot.encerrarDoCte(commandContext(request, deps), request.params.cte_uuid, peso === undefined ? null : Math.round(peso * 1000));
+    return depois(p.companyId, ciotId);
   });
 };

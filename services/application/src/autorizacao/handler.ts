@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { type Pool } from 'pg';
+import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj, type ParteAutorizacao, Rejection } from '@frete/domain';
+import { companyOf } from '@frete/projections';
+import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { handles } from '../commands/handles';
+
+export interface AutorizacaoHandlerDeps extends Required<CommandDeps> {
+  pool: Pool;
+}
+
+/** The grant a command left active, and whether this command created it. */
+export interface AutorizacaoConcedida {
+  autorizacao_id: string;
+  nova: boolean;
+}
+
+/**
+ * Emission grants between carriers; the caller is the subcontractor. Each write also records the other party's
+ * read-your-writes watermark, so that the contractor's next read (its GET, the batch check) sees it too.
+ */
+export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
+  const run = handles(deps, autorizacaoDecider, (c) =>
+    c.type === 'ConcederAutorizacao' ? autorizacaoStream(c.subcontratada.company_id, c.contratante_cnpj) : autorizacaoStream(c.subcontratada_id, c.contratante_cnpj));
+  return {
+    conceder: async (ctx: CommandContext & { companyId: string }, subcontratada: ParteAutorizacao, contratanteCnpj: string): Promise<AutorizacaoConcedida> => {
+      const cnpj = normalizeCnpj(contratanteCnpj);
+      // Only a well-formed CNPJ is looked up (it can never match a company id); the decider judges the rest.
+      const found = isValidCnpj(cnpj) ? await companyOf(deps.pool, cnpj, cnpj) : null;
+      const { state, events, position } = await run(ctx, {
+        type: 'ConcederAutorizacao',
+        autorizacao_id: randomUUID(),
+        subcontratada,
+        contratante_cnpj: cnpj,
+        contratante: found && { company_id: found.company_id, cnpj: found.cnpj, nome: found.razao_social, carrier: found.carrier },
+      });
+      if (position && found) await deps.readYourWrites.recordWrite(found.company_id, position);
+      if (!position) {
+        // Already active: the grant may have been written a moment ago by a concurrent request whose watermark is not
+        // recorded yet. The caller's read must still wait for it.
+        const history = await deps.store.readStream(autorizacaoStream(subcontratada.company_id, cnpj));
+        const last = history[history.length - 1];
+        if (last) await deps.readYourWrites.recordWrite(ctx.companyId, last.position);
+      }
+      if (!state.ativa) throw new Error('grant neither created nor active');
+      return { autorizacao_id: state.ativa.autorizacao_id, nova: events.length > 0 };
+    },
+    /** The id of the grant revoked. */
+    revogar: async (ctx: CommandContext & { companyId: string }, contratanteCnpj: string): Promise<string> => {
+      const cnpj = normalizeCnpj(contratanteCnpj);
+      // A malformed CNPJ names no stream a grant could be in.
+      if (!isValidCnpj(cnpj)) throw new Rejection('autorizacao_nao_encontrada', `no active grant to CNPJ ${cnpj}`);
+      const { events, position } = await run(ctx, { type: 'RevogarAutorizacao', subcontratada_id: ctx.companyId, contratante_cnpj: cnpj });
+      const revoked = events[0];
+      if (!revoked || revoked.type !== 'autorizacao.revogada') throw new Error('revoke appended no autorizacao.revogada');
+      if (position) await deps.readYourWrites.recordWrite(revoked.data.contratante_id, position);
+      return revoked.data.autorizacao_id;
+    },
+  };
+};
+export type AutorizacaoHandler = ReturnType<typeof autorizacaoHandler>;
