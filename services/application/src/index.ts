@@ -32,3 +32,4 @@ export * from './convite/handler';
 export * from './repasse/handler';
 export * from './repasse/documento';
 export * from './ciot/handler';
+export * from './lote/reconciliar';
