@@ -69,7 +69,8 @@ export interface Platform {
   diretorioPix: DiretorioPix;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
-  close(): Promise<void>;
+  /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
+  close(report?: (step: string) => void): Promise<void>;
 }
 
 export interface PlatformOptions {
@@ -142,12 +143,22 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     diretorioPix: diretorioPixDoAmbiente(config.environment),
     clock,
     embedded,
-    close: async () => {
+    close: async (report = () => undefined) => {
       await projections.stop();
+      report('projections');
       await schemas.close();
+      report('schema validator');
       await store.close();
-      if (ownPool) await p.end();
-      await embedded?.stop();
+      report('event store');
+      if (ownPool) {
+        await p.end();
+        report('database pool');
+      }
+      // Last: everything above may still be using it.
+      if (embedded) {
+        await embedded.stop();
+        report('embedded PostgreSQL');
+      }
     },
   };
 }
