@@ -65,6 +65,12 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(again.stderr).error.code).toBe('regra_de_negocio');
     const usage = await ops('credential', 'create', '--company', dup, '--kind', 'password');
     expect(usage.code).toBe(2);
+    const unknownFlag = await ops('company', 'list', '--verbose');
+    expect(unknownFlag.code).toBe(2);
+    expect(JSON.parse(unknownFlag.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--verbose'") });
+    const noValue = await ops('credential', 'revoke', '--id');
+    expect(noValue.code).toBe(2);
+    expect(JSON.parse(noValue.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--id <value>' argument missing") });
     const scope = await ops('credential', 'create', '--company', dup, '--kind', 'api-key', '--scopes', 'admin');
     expect(JSON.parse(scope.stderr).error.code).toBe('validacao');
     const missing = await ops('credential', 'create', '--company', randomCnpj(), '--kind', 'api-key');

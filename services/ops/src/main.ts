@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfig, startPlatform } from '@frete/platform';
-import { UsageError, describeError, runOps, USAGE } from './cli';
+import { UsageError, describeError, executeOps, parseOpsCommand, USAGE } from './cli';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -8,16 +8,20 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  const platform = await startPlatform(loadConfig());
   try {
-    const result = await runOps(platform, argv);
-    console.log(JSON.stringify(result, null, 2));
-    return 0;
+    // Read the command line first: a usage mistake starts no database.
+    const command = parseOpsCommand(argv);
+    const platform = await startPlatform(loadConfig());
+    try {
+      const result = await executeOps(platform, command);
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    } finally {
+      await platform.close();
+    }
   } catch (err) {
     console.error(JSON.stringify(describeError(err), null, 2));
     return err instanceof UsageError ? 2 : 1;
-  } finally {
-    await platform.close();
   }
 }
 
