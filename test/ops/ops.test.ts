@@ -65,6 +65,12 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(again.stderr).error.code).toBe('regra_de_negocio');
     const usage = await ops('credential', 'create', '--company', dup, '--kind', 'password');
     expect(usage.code).toBe(2);
+    const unknownFlag = await ops('company', 'list', '--verbose');
+    expect(unknownFlag.code).toBe(2);
+    expect(JSON.parse(unknownFlag.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--verbose'") });
+    const noValue = await ops('credential', 'revoke', '--id');
+    expect(noValue.code).toBe(2);
+    expect(JSON.parse(noValue.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--id <value>' argument missing") });
     const scope = await ops('credential', 'create', '--company', dup, '--kind', 'api-key', '--scopes', 'admin');
     expect(JSON.parse(scope.stderr).error.code).toBe('validacao');
     const missing = await ops('credential', 'create', '--company', randomCnpj(), '--kind', 'api-key');
@@ -76,5 +82,12 @@ describe('pnpm ops (operator tool)', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ rebuilt: true });
     expect(JSON.parse((await ops('company', 'list')).stdout).length).toBeGreaterThan(0);
+  });
+
+  it('reconciles batches with the outcomes they missed, and a repeat is the same', async () => {
+    const first = await ops('lote', 'reconciliar');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ reconciled: true, outcomes_read: expect.any(Number) });
+    expect((await ops('lote', 'reconciliar', '--company', 'x')).code).toBe(2);
   });
 });

@@ -1,8 +1,24 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { builtEntry, runNode, startUntil, stopProcess } from '../support/processes';
 import { request } from '../support/app';
+
+/** Processes whose command line names the folder (Linux: /proc), i.e. a PostgreSQL server running on it. */
+function postgresProcessesOn(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (/postgres$/.test(cmdline[0] ?? '') && cmdline.some((a) => a.startsWith(dir))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
 
 /** `pnpm start` with no configuration: embedded PostgreSQL, every service in one process, a demo credential. */
 describe('embedded default (the service as a newcomer starts it)', () => {
@@ -23,7 +39,22 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       expect(put.status).toBe(200);
       const listed = await runNode(builtEntry('services/ops/dist/main.js'), ['company', 'list'], env);
       expect(JSON.parse(listed.stdout).map((c: { cnpj: string }) => c.cnpj)).toContain('11222333000181');
+      const postmaster = path.join(dataDir, 'postgres', 'postmaster.pid');
+      const postgresPid = Number(fs.readFileSync(postmaster, 'utf8').split('\n')[0]);
+      expect(postgresProcessesOn(dataDir)).toContain(postgresPid);
+
+      // SIGTERM stops everything in order, embedded PostgreSQL last, and exits 0 leaving no server behind.
       expect(await stopProcess(first.child)).toBe(0);
+      if (!first.child.stdout!.closed) await once(first.child.stdout!, 'close');
+      const steps = first.output().split('\n').filter((l) => /^ {2}stopped /.test(l)).map((l) => l.trim().slice('stopped '.length));
+      expect(first.output()).toContain('SIGTERM: stopping');
+      expect(steps).toEqual([
+        'api', 'payout-processor', 'emission-processor', 'projector',
+        'schema validator', 'projections', 'event store', 'database pool', 'embedded PostgreSQL',
+      ]);
+      expect(fs.existsSync(postmaster)).toBe(false);
+      expect(fs.existsSync(path.join(dataDir, 'postgres.json'))).toBe(false);
+      expect(postgresProcessesOn(dataDir)).toEqual([]);
 
       secondRun = await startUntil(entry, env, ready, 120_000);
       const [, url2, key2] = secondRun.match;
@@ -35,7 +66,39 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       if (secondRun) await stopProcess(secondRun.child);
     }
   }, 300_000);
+
+  it('on SIGTERM answers the request in flight before it stops PostgreSQL, and exits 0', async () => {
+    // Only the API: a GET after a write then waits (polling PostgreSQL) for read models that no projector fills.
+    const apiOnly = { ...env, SERVICES: 'api', READ_YOUR_WRITES_TIMEOUT_MS: '4000' };
+    const run = await startUntil(builtEntry('services/server/dist/main.js'), apiOnly, ready, 120_000);
+    const [, url, key] = run.match;
+    try {
+      const auth = { authorization: `Bearer ${key}` };
+      expect((await request(`${url}/v1/fiscal/configuracao`, 'PUT', { rntrc: '55667788' }, auth)).status).toBe(200);
+      const inFlight = request(`${url}/v1/fiscal/configuracao`, 'GET', undefined, auth);
+      await until(() => /"method":"GET","url":"\/v1\/fiscal\/configuracao"/.test(run.output()));
+      const exited = stopProcess(run.child);
+      // Answered from the read model as it is once the wait times out: PostgreSQL was still there.
+      expect((await inFlight).status).toBe(200);
+      expect(await exited).toBe(0);
+      if (!run.child.stdout!.closed) await once(run.child.stdout!, 'close');
+      const steps = run.output().split('\n').filter((l) => /^ {2}stopped /.test(l)).map((l) => l.trim().slice('stopped '.length));
+      expect(steps).toEqual(['api', 'schema validator', 'projections', 'event store', 'database pool', 'embedded PostgreSQL']);
+      expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      expect(postgresProcessesOn(dataDir)).toEqual([]);
+    } finally {
+      await stopProcess(run.child);
+    }
+  }, 300_000);
 });
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /**
  * Issue 11, defect 7: as root, embedded PostgreSQL runs as the `postgres` user; a DATA_DIR (or checkout) inside a

@@ -12,79 +12,157 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
   credential list [--company <id|cnpj>]
   credential revoke --id <credential id>
   projections rebuild
+  lote reconciliar     tell batches that ended before lote.concluido existed the outcomes they missed (safe to repeat)
 Works on the same data as the service: DATABASE_URL / EVENTSTORE_URL when set, else the embedded PostgreSQL in DATA_DIR.`;
 
 export class UsageError extends Error {}
 
-const bool = (v: string | boolean | undefined, name: string): boolean | undefined => {
+const OPTIONS = {
+  cnpj: { type: 'string' },
+  name: { type: 'string' },
+  company: { type: 'string' },
+  kind: { type: 'string' },
+  scopes: { type: 'string' },
+  id: { type: 'string' },
+  // Strings, not booleans: `company update` takes `--carrier=false` (a bare `--carrier` is read as `=true`).
+  carrier: { type: 'string' },
+  'fiscal-ready': { type: 'string' },
+  'fiscal-production': { type: 'string' },
+} as const;
+type OptionName = keyof typeof OPTIONS;
+const FLAGS: readonly OptionName[] = ['carrier', 'fiscal-ready', 'fiscal-production'];
+
+/** Each command and the options it takes. */
+const COMMANDS = {
+  'company create': ['cnpj', 'name', ...FLAGS],
+  'company update': ['company', ...FLAGS],
+  'company list': [],
+  'credential create': ['company', 'kind', 'scopes'],
+  'credential list': ['company'],
+  'credential revoke': ['id'],
+  'projections rebuild': [],
+  'lote reconciliar': [],
+} as const satisfies Record<string, readonly OptionName[]>;
+type CommandName = keyof typeof COMMANDS;
+
+type Values = { [K in OptionName]?: string };
+
+export type OpsCommand =
+  | { command: 'company create'; cnpj: string; razao_social: string; carrier: boolean; fiscal_ready: boolean; fiscal_production: boolean }
+  | { command: 'company update'; company: string; carrier?: boolean; fiscal_ready?: boolean; fiscal_production?: boolean }
+  | { command: 'company list' }
+  | { command: 'credential create'; company: string; kind: CredentialKind; scopes: string[] }
+  | { command: 'credential list'; company?: string }
+  | { command: 'credential revoke'; id: string }
+  | { command: 'projections rebuild' }
+  | { command: 'lote reconciliar' };
+
+const bool = (v: string | undefined, name: OptionName): boolean | undefined => {
   if (v === undefined) return undefined;
-  if (v === true || v === 'true') return true;
+  if (v === 'true') return true;
   if (v === 'false') return false;
   throw new UsageError(`--${name} takes true or false`);
 };
 
-const required = (v: string | boolean | undefined, name: string): string => {
-  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+const required = (v: string | undefined, name: OptionName): string => {
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
   return v;
 };
 
-/** Runs one operator command and returns what to print. */
-export async function runOps(platform: Pick<Platform, 'projections'> & { operator: Operator }, argv: string[]): Promise<unknown> {
-  const FLAGS = ['--carrier', '--fiscal-ready', '--fiscal-production'];
-  // `--carrier` alone means true; `--carrier=false` is accepted by `company update`.
-  const args = argv.map((a) => (FLAGS.includes(a) ? `${a}=true` : a));
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      cnpj: { type: 'string' },
-      name: { type: 'string' },
-      company: { type: 'string' },
-      kind: { type: 'string' },
-      scopes: { type: 'string' },
-      id: { type: 'string' },
-      carrier: { type: 'string' },
-      'fiscal-ready': { type: 'string' },
-      'fiscal-production': { type: 'string' },
-    },
-  });
-  const op = platform.operator;
-  const [noun, verb] = positionals;
-  switch (`${noun ?? ''} ${verb ?? ''}`) {
+const isCommand = (c: string): c is CommandName => Object.hasOwn(COMMANDS, c);
+
+/** Reads the command line, without touching any data: a usage mistake is a UsageError naming it. */
+export function parseOpsCommand(argv: string[]): OpsCommand {
+  const args = argv.map((a) => (FLAGS.some((f) => a === `--${f}`) ? `${a}=true` : a));
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    // parseArgs names the option: unknown, missing its value, or followed by another option instead of one.
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const [noun = '', verb = '', ...extra] = positionals;
+  const name = `${noun} ${verb}`;
+  if (!isCommand(name)) throw new UsageError(`unknown command '${positionals.join(' ')}'`);
+  if (extra.length > 0) throw new UsageError(`'${name}' takes no argument '${extra.join(' ')}'`);
+  const allowed: readonly OptionName[] = COMMANDS[name];
+  for (const option of Object.keys(values) as OptionName[]) {
+    if (!allowed.includes(option)) throw new UsageError(`--${option} does not apply to '${name}'`);
+  }
+  switch (name) {
     case 'company create':
-      return op.createCompany({
+      return {
+        command: name,
         cnpj: required(values.cnpj, 'cnpj'),
         razao_social: required(values.name, 'name'),
         carrier: bool(values.carrier, 'carrier') ?? false,
         fiscal_ready: bool(values['fiscal-ready'], 'fiscal-ready') ?? false,
         fiscal_production: bool(values['fiscal-production'], 'fiscal-production') ?? false,
-      });
+      };
     case 'company update':
-      return op.changeFlags(required(values.company, 'company'), {
+      return {
+        command: name,
+        company: required(values.company, 'company'),
         carrier: bool(values.carrier, 'carrier'),
         fiscal_ready: bool(values['fiscal-ready'], 'fiscal-ready'),
         fiscal_production: bool(values['fiscal-production'], 'fiscal-production'),
-      });
-    case 'company list':
-      return op.listCompanies();
+      };
     case 'credential create': {
       const kind = required(values.kind, 'kind');
       if (kind !== 'api-key' && kind !== 'oauth') throw new UsageError('--kind is api-key or oauth');
-      const scopes = typeof values.scopes === 'string' ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [];
-      return op.createCredential({ company: required(values.company, 'company'), kind: kind as CredentialKind, scopes });
+      const scopes = values.scopes === undefined ? [] : values.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+      return { command: name, company: required(values.company, 'company'), kind, scopes };
     }
     case 'credential list':
-      return op.listCredentials(typeof values.company === 'string' ? values.company : undefined);
+      return { command: name, company: values.company };
     case 'credential revoke':
-      return op.revokeCredential(required(values.id, 'id'));
+      return { command: name, id: required(values.id, 'id') };
+    case 'company list':
+    case 'projections rebuild':
+    case 'lote reconciliar':
+      return { command: name };
+  }
+}
+
+/** What the operator tool works on: the read models to rebuild and the operator's use cases. */
+export type OpsTarget = Pick<Platform, 'projections'> & { operator: Operator; reconciliarLotes(): Promise<{ desfechos: number }> };
+
+/** Runs one parsed operator command and returns what to print. */
+
+export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<unknown> {
+  const op = platform.operator;
+  switch (cmd.command) {
+    case 'company create':
+      return op.createCompany({
+        cnpj: cmd.cnpj,
+        razao_social: cmd.razao_social,
+        carrier: cmd.carrier,
+        fiscal_ready: cmd.fiscal_ready,
+        fiscal_production: cmd.fiscal_production,
+      });
+    case 'company update':
+      return op.changeFlags(cmd.company, { carrier: cmd.carrier, fiscal_ready: cmd.fiscal_ready, fiscal_production: cmd.fiscal_production });
+    case 'company list':
+      return op.listCompanies();
+    case 'credential create':
+      return op.createCredential({ company: cmd.company, kind: cmd.kind, scopes: cmd.scopes });
+    case 'credential list':
+      return op.listCredentials(cmd.company);
+    case 'credential revoke':
+      return op.revokeCredential(cmd.id);
     case 'projections rebuild': {
       const applied = await platform.projections.rebuild();
       return { rebuilt: true, events_applied: applied };
     }
-    default:
-      throw new UsageError(`unknown command '${positionals.join(' ')}'`);
+    case 'lote reconciliar':
+      return { reconciled: true, outcomes_read: (await platform.reconciliarLotes()).desfechos };
   }
+}
+
+/** Runs one operator command and returns what to print. */
+export async function runOps(platform: OpsTarget, argv: string[]): Promise<unknown> {
+  return executeOps(platform, parseOpsCommand(argv));
 }
 
 export function describeError(err: unknown): { error: { code: string; message: string } } {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig, startPlatform } from '@frete/platform';
-import { Operator } from '@frete/application';
-import { UsageError, describeError, runOps, USAGE } from './cli';
+import { createApplication, reconciliarLotes } from '@frete/application';
+import { UsageError, describeError, executeOps, parseOpsCommand, USAGE } from './cli';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -9,17 +9,25 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
-  const platform = await startPlatform(loadConfig());
   try {
-    const operator = new Operator(platform.store, platform.pool, platform.projections, platform.config.environment, platform.clock);
-    const result = await runOps({ projections: platform.projections, operator }, argv);
-    console.log(JSON.stringify(result, null, 2));
-    return 0;
+    // Read the command line first: a usage mistake starts no database.
+    const command = parseOpsCommand(argv);
+    const platform = await startPlatform(loadConfig());
+    try {
+      const application = createApplication(platform);
+      const result = await executeOps({
+        projections: platform.projections,
+        operator: application.operator,
+        reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
+      }, command).finally(() => application.close());
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    } finally {
+      await platform.close();
+    }
   } catch (err) {
     console.error(JSON.stringify(describeError(err), null, 2));
     return err instanceof UsageError ? 2 : 1;
-  } finally {
-    await platform.close();
   }
 }
 

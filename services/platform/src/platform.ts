@@ -31,8 +31,8 @@ export interface Platform {
   documents: DocumentStore;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
-  /** Stops the projections and the event store, ends the pool it opened, and stops embedded PostgreSQL last. */
-  close(): Promise<void>;
+  /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
+  close(report?: (step: string) => void): Promise<void>;
 }
 
 export interface PlatformOptions {
@@ -74,11 +74,20 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     documents: new DocumentStore(pool),
     clock,
     embedded,
-    close: async () => {
+    close: async (report = () => undefined) => {
       await projections.stop();
+      report('projections');
       await store.close();
-      if (ownPool) await p.end();
-      await embedded?.stop();
+      report('event store');
+      if (ownPool) {
+        await p.end();
+        report('database pool');
+      }
+      // Last: everything above may still be using it.
+      if (embedded) {
+        await embedded.stop();
+        report('embedded PostgreSQL');
+      }
     },
   };
 }

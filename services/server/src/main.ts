@@ -1,11 +1,26 @@
 import 'reflect-metadata';
-import { EmbeddedPostgresError, loadConfig } from '@frete/platform';
-import { startServices } from './services';
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, EmbeddedPostgresError, loadConfig, stopEmbeddedPostgresInOrder } from '@frete/platform';
+import { type RunningServices, startServices } from './services';
 import { ensureDemo } from './demo';
+
+/** How long a stop may take before the process exits anyway (its exit still tells embedded PostgreSQL to stop). */
+const SHUTDOWN_DELAY_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const running = await startServices(config, { logger: true });
+  // Signals and uncaught errors stop the services in order, embedded PostgreSQL last, within SHUTDOWN_DELAY_MS.
+  stopEmbeddedPostgresInOrder();
+  let starting: Promise<RunningServices> | null = null;
+  closeWithGrace({ delay: SHUTDOWN_DELAY_MS }, async ({ signal, err }) => {
+    if (err) console.error(err.stack ?? err.message);
+    console.log(`${signal ?? (err ? 'error' : 'exit')}: stopping`);
+    // A signal during the start stops what the start has started.
+    const running = await starting?.catch(() => null);
+    await running?.stop((step) => console.log(`  stopped ${step}`));
+  });
+  starting = startServices(config, { logger: true });
+  const running = await starting;
   const lines = [
     `frete-fiscal: ${config.environment} · services ${config.services.filter((s) => s !== 'relay' || config.kafkaBrokers).join(', ')}`,
     `  event store: ${config.eventstoreUrl ? 'EventStoreDB' : 'PostgreSQL'} · database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`}` +
@@ -20,20 +35,11 @@ async function main(): Promise<void> {
     lines.push(`  try: curl -H "Authorization: Bearer ${demo.api_key}" ${running.url}/v1/fiscal/status`);
   }
   console.log(lines.join('\n'));
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping`);
-    await running.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err: unknown) => {
   // A refusal that says what to do is shown as it is; anything else with its stack.
-  console.error(err instanceof EmbeddedPostgresError ? err.message : err instanceof Error ? err.stack ?? err.message : err);
+  const told = err instanceof EmbeddedPostgresError || err instanceof ConfigError;
+  console.error(told ? err.message : err instanceof Error ? err.stack ?? err.message : err);
   process.exit(1);
 });

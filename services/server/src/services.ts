@@ -21,7 +21,12 @@ export interface RunningServices {
   api: FastifyInstance | null;
   /** Address the API listens on, e.g. http://127.0.0.1:3000 */
   url: string | null;
-  stop(): Promise<void>;
+  /**
+   * Stops in the reverse order of the start: the API (no new commands), the processors (they append events), the
+   * relay and the projector (they follow the log to its end), then the platform, embedded PostgreSQL last.
+   * `report` hears each step done.
+   */
+  stop(report?: (step: string) => void): Promise<void>;
 }
 
 /**
@@ -33,14 +38,14 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   const application = createApplication(platform);
   let ready = false;
   const di = compose(platform, application, () => ready);
-  const stops: (() => Promise<void>)[] = [];
+  const stops: { name: string; stop: () => Promise<void> }[] = [];
   const has = (s: AppConfig['services'][number]) => config.services.includes(s);
 
   const report = (what: string) => (err: unknown) =>
     console.error(`${what} failed and restarts from its checkpoint: ${err instanceof Error ? err.message : String(err)}`);
   if (has('projector')) {
     await platform.projections.start(report('projector'));
-    stops.push(() => platform.projections.stop());
+    stops.push({ name: 'projector', stop: () => platform.projections.stop() });
   }
   const kafka = config.kafkaBrokers
     ? new Kafka({ clientId: `frete-${config.environment}`, brokers: config.kafkaBrokers, logLevel: logLevel.WARN })
@@ -48,7 +53,7 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   if (kafka && has('relay')) {
     const relay = new KafkaRelay(platform.store, platform.pool, kafka, { topic: config.kafkaTopic });
     await relay.start();
-    stops.push(() => relay.stop());
+    stops.push({ name: 'relay', stop: () => relay.stop() });
   }
   const processors = di.resolve<Processor[]>(TOKENS.Processors).filter((p) => has(`${p.name}-processor` as AppConfig['services'][number]));
   for (const processor of processors) {
@@ -56,7 +61,7 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
       ? new KafkaTransport(kafka, { topic: config.kafkaTopic })
       : new DirectTransport(platform.store, platform.pool, report(`${processor.name} processor`));
     await transport.start(processor);
-    stops.push(() => transport.stop());
+    stops.push({ name: `${processor.name}-processor`, stop: () => transport.stop() });
   }
 
   let api: FastifyInstance | null = null;
@@ -65,7 +70,19 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     api = await buildApi(di.resolve<ApiDeps>(TOKENS.ApiDeps), { logger: options.logger ? { level: config.logLevel } : false });
     url = await api.listen({ host: config.host, port: config.port });
     const a = api;
-    stops.unshift(() => a.close());
+    stops.push({
+      name: 'api',
+      stop: async () => {
+        // close() answers the requests in flight and then waits for their keep-alive connections, which turn idle
+        // only afterwards and would hold it for the keep-alive timeout (72 s): they are closed as they turn idle.
+        const reaper = setInterval(() => a.server.closeIdleConnections(), 50);
+        try {
+          await a.close();
+        } finally {
+          clearInterval(reaper);
+        }
+      },
+    });
   }
   ready = true;
   return {
@@ -73,11 +90,20 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     application,
     api,
     url,
-    stop: async () => {
+    stop: async (report = () => undefined) => {
       ready = false;
-      for (const stop of stops) await stop().catch(() => undefined);
-      await application.close();
-      await platform.close();
+      for (const { name, stop } of [...stops].reverse()) {
+        // One part failing to stop must not keep the others (and PostgreSQL) running.
+        await stop().then(
+          () => report(name),
+          (err: unknown) => report(`${name} (failed: ${err instanceof Error ? err.message : String(err)})`),
+        );
+      }
+      await application.close().then(
+        () => report('schema validator'),
+        (err: unknown) => report(`schema validator (failed: ${err instanceof Error ? err.message : String(err)})`),
+      );
+      await platform.close(report);
     },
   };
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { type Environment } from '@frete/contracts';
 
 export const SERVICE_NAMES = ['api', 'projector', 'relay', 'emission-processor', 'payout-processor'] as const;
@@ -29,51 +31,124 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
-const int = (env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
-  return n;
-};
+// `description` is what a refusal says the variable must be: "PORT must be <description>, got '…'".
+const integer = (minimum: number, maximum: number | undefined, fallback: number) =>
+  Type.Integer({
+    minimum,
+    ...(maximum === undefined ? {} : { maximum }),
+    default: fallback,
+    description: maximum === undefined ? `an integer ≥ ${minimum}` : `an integer from ${minimum} to ${maximum}`,
+  });
+const url = (schemes: string[], example: string) =>
+  Type.String({ pattern: `^(${schemes.join('|')})://\\S+$`, description: `a URL (${example})` });
+// 32 bytes are 43 base64 characters and one '=' of padding; Buffer would decode anything, even non-base64 text.
+const BASE64_32_BYTES = '^[A-Za-z0-9+/]{43}=?$';
+
+/** The variables the README's "Running it" table lists (plus LOG_LEVEL), with their defaults. */
+const EnvSchema = Type.Object({
+  APP_ENVIRONMENT: Type.Union([Type.Literal('homologacao'), Type.Literal('producao')], {
+    default: 'homologacao',
+    description: 'homologacao or producao',
+  }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address' }),
+  PORT: integer(0, 65535, 3000),
+  DATA_DIR: Type.Optional(Type.String({ description: 'a folder' })),
+  DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], 'postgres://user:password@host:5432/database')),
+  EVENTSTORE_URL: Type.Optional(url(['esdb', 'esdb\\+discover'], 'esdb://host:2113?tls=false')),
+  KAFKA_BROKERS: Type.Optional(
+    Type.Array(Type.String({ pattern: '^\\S+:[0-9]{1,5}$' }), {
+      minItems: 1,
+      description: 'a comma-separated list of host:port',
+    }),
+  ),
+  KAFKA_TOPIC: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,249}$', description: 'a Kafka topic name ([A-Za-z0-9._-])' })),
+  SECRETS_KEY: Type.Optional(Type.String({ pattern: BASE64_32_BYTES, description: 'base64 of 32 bytes (44 characters)' })),
+  SERVICES: Type.Array(Type.Union(SERVICE_NAMES.map((s) => Type.Literal(s))), {
+    minItems: 1,
+    default: [...SERVICE_NAMES],
+    description: `a comma-separated list of ${SERVICE_NAMES.join(', ')}`,
+  }),
+  RATE_LIMIT_FISCAL_PER_MIN: integer(1, undefined, 600),
+  RATE_LIMIT_IP_PER_MIN: integer(1, undefined, 3000),
+  READ_YOUR_WRITES_TIMEOUT_MS: integer(0, undefined, 5000),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
+    default: 'info',
+    description: 'fatal, error, warn, info, debug, trace or silent',
+  }),
+  PUBLIC_URL: Type.Optional(url(['http', 'https'], 'https://api.example.com')),
+});
+type Env = Static<typeof EnvSchema>;
+type EnvName = keyof Env & string;
+
+const LISTS: ReadonlySet<string> = new Set<EnvName>(['SERVICES', 'KAFKA_BROKERS']);
+
+/**
+ * Turns the environment's strings into the schema's shapes. An empty variable counts as unset (the usual
+ * `VAR= command` to switch one off). Integers are converted only when they are written as one, so that `0x10`,
+ * `1e3` or `3000abc` are refused rather than read as something else.
+ */
+function rawValues(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const raw: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(EnvSchema.properties) as [string, TSchema][]) {
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    if (LISTS.has(name)) raw[name] = text.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (schema.type === 'integer' && /^\d+$/.test(text.trim())) raw[name] = Number(text.trim());
+    else raw[name] = text;
+  }
+  return raw;
+}
+
+/** One line per variable: its name, what it must be, and what it was. */
+function describeErrors(env: NodeJS.ProcessEnv, value: unknown): string[] {
+  const lines = new Map<string, string>();
+  for (const error of Value.Errors(EnvSchema, value)) {
+    const [name, index] = error.path.split('/').slice(1);
+    if (!name || lines.has(name)) continue;
+    const schema = (EnvSchema.properties as Record<string, TSchema>)[name];
+    const expected = schema?.description ?? error.message;
+    const entry = index === undefined ? '' : ` ('${String(error.value)}' is not one)`;
+    lines.set(name, `${name} must be ${expected}, got '${env[name] ?? ''}'${entry}`);
+  }
+  return [...lines.values()];
+}
 
 /**
  * Reads the configuration from the environment. With nothing set it is the embedded default: sandbox, embedded
  * PostgreSQL under DATA_DIR, every service in one process, and a secrets key generated once into DATA_DIR.
+ * Every bad variable is named at once, with what it must be.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const environment = (env.APP_ENVIRONMENT || 'homologacao') as Environment;
-  if (environment !== 'homologacao' && environment !== 'producao') {
-    throw new ConfigError(`APP_ENVIRONMENT must be homologacao or producao, got '${environment}'`);
+  const value = Value.Default(EnvSchema, rawValues(env));
+  if (!Value.Check(EnvSchema, value)) {
+    throw new ConfigError(`invalid configuration:\n  ${describeErrors(env, value).join('\n  ')}`);
   }
-  const dataDir = path.resolve(env.DATA_DIR || path.join(process.cwd(), '.data', environment));
-  const databaseUrl = env.DATABASE_URL || null;
-  let secretsKey = env.SECRETS_KEY;
+  const e: Env = value;
+  const environment: Environment = e.APP_ENVIRONMENT;
+  const dataDir = path.resolve(e.DATA_DIR ?? path.join(process.cwd(), '.data', environment));
+  const databaseUrl = e.DATABASE_URL ?? null;
+  let secretsKey = e.SECRETS_KEY;
   if (!secretsKey) {
+    // With a database of its own a deployment keeps its key outside it; a generated one would be lost with the host.
     if (databaseUrl) throw new ConfigError('SECRETS_KEY is required when DATABASE_URL is set (base64 of 32 random bytes)');
     secretsKey = embeddedSecretsKey(dataDir);
   }
-  if (Buffer.from(secretsKey, 'base64').length !== 32) throw new ConfigError('SECRETS_KEY must be base64 of 32 bytes');
-  const services = (env.SERVICES ? env.SERVICES.split(',').map((s) => s.trim()).filter(Boolean) : [...SERVICE_NAMES]) as ServiceName[];
-  for (const s of services) {
-    if (!SERVICE_NAMES.includes(s)) throw new ConfigError(`SERVICES: unknown service '${s}' (known: ${SERVICE_NAMES.join(', ')})`);
-  }
   return {
     environment,
-    host: env.HOST ?? '127.0.0.1',
-    port: int(env, 'PORT', 3000),
+    host: e.HOST,
+    port: e.PORT,
     dataDir,
     databaseUrl,
-    eventstoreUrl: env.EVENTSTORE_URL || null,
-    kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean) : null,
-    kafkaTopic: env.KAFKA_TOPIC ?? `frete.events.${environment}`,
+    eventstoreUrl: e.EVENTSTORE_URL ?? null,
+    kafkaBrokers: e.KAFKA_BROKERS ?? null,
+    kafkaTopic: e.KAFKA_TOPIC ?? `frete.events.${environment}`,
     secretsKey,
-    rateLimitFiscalPerMin: int(env, 'RATE_LIMIT_FISCAL_PER_MIN', 600, 1),
-    rateLimitIpPerMin: int(env, 'RATE_LIMIT_IP_PER_MIN', 3000, 1),
-    readYourWritesTimeoutMs: int(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000),
-    services,
-    logLevel: env.LOG_LEVEL ?? 'info',
-    publicUrl: env.PUBLIC_URL ?? null,
+    rateLimitFiscalPerMin: e.RATE_LIMIT_FISCAL_PER_MIN,
+    rateLimitIpPerMin: e.RATE_LIMIT_IP_PER_MIN,
+    readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
+    services: e.SERVICES,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL ?? null,
   };
 }
 
@@ -82,5 +157,7 @@ function embeddedSecretsKey(dataDir: string): string {
   const file = path.join(dataDir, 'secrets.key');
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-  return fs.readFileSync(file, 'utf8').trim();
+  const key = fs.readFileSync(file, 'utf8').trim();
+  if (!new RegExp(BASE64_32_BYTES).test(key)) throw new ConfigError(`${file} must hold base64 of 32 bytes, as SECRETS_KEY would`);
+  return key;
 }

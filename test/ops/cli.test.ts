@@ -1,0 +1,73 @@
+import { describeError, parseOpsCommand, UsageError } from '@frete/ops';
+
+/** The operator tool's command line, read without any data: what each command gets, and what is a usage error. */
+describe('pnpm ops command line', () => {
+  const usage = (...argv: string[]): string => {
+    try {
+      parseOpsCommand(argv);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      return (err as Error).message;
+    }
+    throw new Error(`expected a UsageError for ${argv.join(' ')}`);
+  };
+
+  it('reads every command with its options', () => {
+    expect(parseOpsCommand(['company', 'create', '--cnpj', '11.222.333/0001-81', '--name', 'TRANSPORTES EXEMPLO LTDA', '--carrier', '--fiscal-ready'])).toEqual({
+      command: 'company create', cnpj: '11.222.333/0001-81', razao_social: 'TRANSPORTES EXEMPLO LTDA', carrier: true, fiscal_ready: true, fiscal_production: false,
+    });
+    expect(parseOpsCommand(['company', 'create', '--cnpj=1', '--name=A', '--fiscal-production', '--carrier=false'])).toMatchObject({
+      cnpj: '1', razao_social: 'A', carrier: false, fiscal_ready: false, fiscal_production: true,
+    });
+    expect(parseOpsCommand(['company', 'update', '--company', '11222333000181', '--fiscal-production=true'])).toEqual({
+      command: 'company update', company: '11222333000181', carrier: undefined, fiscal_ready: undefined, fiscal_production: true,
+    });
+    expect(parseOpsCommand(['company', 'update', '--company', 'x', '--carrier=false', '--fiscal-ready'])).toMatchObject({ carrier: false, fiscal_ready: true });
+    expect(parseOpsCommand(['company', 'list'])).toEqual({ command: 'company list' });
+    expect(parseOpsCommand(['credential', 'create', '--company', 'x', '--kind', 'api-key', '--scopes', 'fiscal, operacao,'])).toEqual({
+      command: 'credential create', company: 'x', kind: 'api-key', scopes: ['fiscal', 'operacao'],
+    });
+    expect(parseOpsCommand(['credential', 'create', '--company', 'x', '--kind', 'oauth'])).toMatchObject({ kind: 'oauth', scopes: [] });
+    expect(parseOpsCommand(['credential', 'list'])).toEqual({ command: 'credential list', company: undefined });
+    expect(parseOpsCommand(['credential', 'list', '--company', 'x'])).toEqual({ command: 'credential list', company: 'x' });
+    expect(parseOpsCommand(['credential', 'revoke', '--id', 'c1'])).toEqual({ command: 'credential revoke', id: 'c1' });
+    expect(parseOpsCommand(['projections', 'rebuild'])).toEqual({ command: 'projections rebuild' });
+  });
+
+  it('names an unknown command, a stray argument and an option the command does not take', () => {
+    expect(usage('company', 'delete')).toBe("unknown command 'company delete'");
+    expect(usage('company')).toBe("unknown command 'company'");
+    expect(usage('company', 'list', 'all')).toBe("'company list' takes no argument 'all'");
+    // `--carrier false` (a space, not '=') would have left the flag on.
+    expect(usage('company', 'create', '--cnpj', '1', '--name', 'A', '--carrier', 'false')).toBe("'company create' takes no argument 'false'");
+    expect(usage('company', 'list', '--kind', 'oauth')).toBe("--kind does not apply to 'company list'");
+    expect(usage('credential', 'revoke', '--id', 'c1', '--company', 'x')).toBe("--company does not apply to 'credential revoke'");
+  });
+
+  it('names an unknown flag and a flag missing its value', () => {
+    expect(usage('company', 'list', '--verbose')).toContain("Unknown option '--verbose'");
+    expect(usage('credential', 'revoke', '--id')).toContain("Option '--id <value>' argument missing");
+    expect(usage('company', 'create', '--name', '--cnpj', '1')).toContain("Option '--name' argument is ambiguous");
+  });
+
+  it('names a missing or malformed value', () => {
+    expect(usage('company', 'create', '--name', 'A')).toBe('--cnpj is required');
+    expect(usage('company', 'create', '--cnpj', '1', '--name', '')).toBe('--name is required');
+    expect(usage('company', 'update', '--company', 'x', '--carrier=yes')).toBe('--carrier takes true or false');
+    expect(usage('credential', 'create', '--company', 'x')).toBe('--kind is required');
+    expect(usage('credential', 'create', '--company', 'x', '--kind', 'password')).toBe('--kind is api-key or oauth');
+    expect(usage('credential', 'create', '--kind', 'oauth')).toBe('--company is required');
+    expect(usage('credential', 'revoke')).toBe('--id is required');
+  });
+
+  it('answers a usage error with the code uso and the usage text', () => {
+    const { error } = describeError(new UsageError('--id is required'));
+    expect(error.code).toBe('uso');
+    expect(error.message).toMatch(/^--id is required\npnpm ops <command>/);
+  });
+
+  it('reads lote reconciliar, which takes no option', () => {
+    expect(parseOpsCommand(['lote', 'reconciliar'])).toEqual({ command: 'lote reconciliar' });
+    expect(usage('lote', 'reconciliar', '--id', 'x')).toContain("does not apply to 'lote reconciliar'");
+  });
+});

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig, SERVICE_NAMES } from '@frete/platform';
+
+/** The environment as the README's "Running it" table describes it: defaults, meanings, and refusals that say what to fix. */
+describe('loadConfig', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-config-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const key = randomBytes(32).toString('base64');
+  const external = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/frete', SECRETS_KEY: key };
+
+  const refusal = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('with nothing set is the embedded default, and generates the secrets key once into DATA_DIR', () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toEqual({
+      environment: 'homologacao',
+      host: '127.0.0.1',
+      port: 3000,
+      dataDir,
+      databaseUrl: null,
+      eventstoreUrl: null,
+      kafkaBrokers: null,
+      kafkaTopic: 'frete.events.homologacao',
+      secretsKey: expect.any(String),
+      rateLimitFiscalPerMin: 600,
+      rateLimitIpPerMin: 3000,
+      readYourWritesTimeoutMs: 5000,
+      services: [...SERVICE_NAMES],
+      logLevel: 'info',
+      publicUrl: null,
+    });
+    expect(Buffer.from(config.secretsKey, 'base64')).toHaveLength(32);
+    expect(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8')).toBe(config.secretsKey);
+    expect(loadConfig({ DATA_DIR: dataDir }).secretsKey).toBe(config.secretsKey);
+  });
+
+  it('an empty variable counts as unset', () => {
+    const config = loadConfig({ DATA_DIR: dataDir, APP_ENVIRONMENT: '', PORT: '', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', SERVICES: '', HOST: '' });
+    expect(config).toMatchObject({ environment: 'homologacao', port: 3000, host: '127.0.0.1', databaseUrl: null, kafkaBrokers: null, services: [...SERVICE_NAMES] });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      ...external,
+      APP_ENVIRONMENT: 'producao',
+      HOST: '0.0.0.0',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false',
+      KAFKA_BROKERS: 'k1:9092, k2:9092,',
+      SERVICES: 'api, relay',
+      RATE_LIMIT_FISCAL_PER_MIN: '3',
+      RATE_LIMIT_IP_PER_MIN: '40',
+      READ_YOUR_WRITES_TIMEOUT_MS: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://api.example.com',
+    });
+    expect(config).toEqual({
+      environment: 'producao',
+      host: '0.0.0.0',
+      port: 0,
+      dataDir,
+      databaseUrl: external.DATABASE_URL,
+      eventstoreUrl: 'esdb://127.0.0.1:2113?tls=false',
+      kafkaBrokers: ['k1:9092', 'k2:9092'],
+      kafkaTopic: 'frete.events.producao',
+      secretsKey: key,
+      rateLimitFiscalPerMin: 3,
+      rateLimitIpPerMin: 40,
+      readYourWritesTimeoutMs: 0,
+      services: ['api', 'relay'],
+      logLevel: 'warn',
+      publicUrl: 'https://api.example.com',
+    });
+    expect(loadConfig({ ...external, KAFKA_TOPIC: 'frete.custom' }).kafkaTopic).toBe('frete.custom');
+  });
+
+  it('refuses an unknown environment', () => {
+    expect(refusal({ ...external, APP_ENVIRONMENT: 'production' })).toContain("APP_ENVIRONMENT must be homologacao or producao, got 'production'");
+  });
+
+  it.each([
+    ['abc', 'PORT'],
+    ['3000abc', 'PORT'],
+    ['0x10', 'PORT'],
+    ['1e3', 'PORT'],
+    ['-1', 'PORT'],
+    ['65536', 'PORT'],
+    ['3.5', 'PORT'],
+  ])("refuses PORT '%s'", (port) => {
+    expect(refusal({ ...external, PORT: port })).toContain(`PORT must be an integer from 0 to 65535, got '${port}'`);
+  });
+
+  it('refuses rate limits below 1 and a negative read-your-writes timeout', () => {
+    expect(refusal({ ...external, RATE_LIMIT_FISCAL_PER_MIN: '0' })).toContain("RATE_LIMIT_FISCAL_PER_MIN must be an integer ≥ 1, got '0'");
+    expect(refusal({ ...external, RATE_LIMIT_IP_PER_MIN: 'many' })).toContain("RATE_LIMIT_IP_PER_MIN must be an integer ≥ 1, got 'many'");
+    expect(refusal({ ...external, READ_YOUR_WRITES_TIMEOUT_MS: '-5' })).toContain("READ_YOUR_WRITES_TIMEOUT_MS must be an integer ≥ 0, got '-5'");
+  });
+
+  it('refuses a SECRETS_KEY that is not base64 of 32 bytes, and requires one with DATABASE_URL', () => {
+    const short = randomBytes(16).toString('base64');
+    expect(refusal({ ...external, SECRETS_KEY: short })).toContain(`SECRETS_KEY must be base64 of 32 bytes (44 characters), got '${short}'`);
+    expect(refusal({ ...external, SECRETS_KEY: '@'.repeat(44) })).toContain('SECRETS_KEY must be base64 of 32 bytes');
+    expect(refusal({ DATABASE_URL: external.DATABASE_URL })).toBe('SECRETS_KEY is required when DATABASE_URL is set (base64 of 32 random bytes)');
+    // Without padding 43 characters still hold 32 bytes.
+    expect(loadConfig({ ...external, SECRETS_KEY: key.replace(/=$/, '') }).secretsKey).toBe(key.replace(/=$/, ''));
+  });
+
+  it('refuses a broken secrets.key in DATA_DIR', () => {
+    const dir = fs.mkdtempSync(path.join(dataDir, 'broken-'));
+    fs.writeFileSync(path.join(dir, 'secrets.key'), 'not a key');
+    expect(refusal({ DATA_DIR: dir })).toBe(`${path.join(dir, 'secrets.key')} must hold base64 of 32 bytes, as SECRETS_KEY would`);
+  });
+
+  it('refuses an unknown or empty SERVICES entry list, naming the entry', () => {
+    const message = refusal({ ...external, SERVICES: 'api,emission' });
+    expect(message).toContain(`SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got 'api,emission' ('emission' is not one)`);
+    expect(refusal({ ...external, SERVICES: ' , ' })).toContain(`SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got ' , '`);
+  });
+
+  it('refuses malformed URLs, brokers, topic and log level', () => {
+    expect(refusal({ ...external, DATABASE_URL: 'localhost:5432/frete' })).toContain("DATABASE_URL must be a URL (postgres://user:password@host:5432/database), got 'localhost:5432/frete'");
+    expect(refusal({ ...external, EVENTSTORE_URL: 'http://127.0.0.1:2113' })).toContain('EVENTSTORE_URL must be a URL (esdb://host:2113?tls=false)');
+    expect(refusal({ ...external, KAFKA_BROKERS: 'k1:9092,k2' })).toContain("KAFKA_BROKERS must be a comma-separated list of host:port, got 'k1:9092,k2' ('k2' is not one)");
+    expect(refusal({ ...external, KAFKA_TOPIC: 'events of frete' })).toContain('KAFKA_TOPIC must be a Kafka topic name');
+    expect(refusal({ ...external, LOG_LEVEL: 'verbose' })).toContain("LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got 'verbose'");
+    expect(refusal({ ...external, PUBLIC_URL: 'api.example.com' })).toContain("PUBLIC_URL must be a URL (https://api.example.com), got 'api.example.com'");
+  });
+
+  it('names every bad variable at once, one per line', () => {
+    const message = refusal({ ...external, PORT: 'x', APP_ENVIRONMENT: 'x', SERVICES: 'x,y' });
+    expect(message.split('\n')).toEqual([
+      'invalid configuration:',
+      "  APP_ENVIRONMENT must be homologacao or producao, got 'x'",
+      "  PORT must be an integer from 0 to 65535, got 'x'",
+      `  SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got 'x,y' ('x' is not one)`,
+    ]);
+  });
+});
