@@ -1,6 +1,7 @@
 import { type DomainEventOf, type FieldError, type RegraTributacaoDados, type RegraTributacaoInput } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { ufBySigla } from '../fiscal/ufs';
+import { centesimosExatos } from '../money/money';
 
 /**
  * Tax-rule registry (regras de tributação) of one company: one stream per company, `regras-tributacao-<companyId>`.
@@ -50,9 +51,8 @@ const REGRAS_CST: Record<string, { aliquota: 'positiva' | 'obrigatoria' | 'nenhu
 
 /** A percentage 0–100 with at most two decimals → integer hundredths; null (and a field error) otherwise. */
 function centesimos(value: number, field: string, erros: FieldError[]): number | null {
-  const scaled = value * 100;
-  const rounded = Math.round(scaled);
-  if (!Number.isFinite(value) || Math.abs(scaled - rounded) > 1e-6) {
+  const rounded = centesimosExatos(value);
+  if (rounded === null) {
     erros.push({ field, message: 'at most 2 decimals' });
     return null;
   }
