@@ -5,12 +5,19 @@ import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
 import { type Environment, type Uf } from '@frete/contracts';
 import { cfopContraCte } from './cfop';
 import { ufByCode } from '../fiscal/ufs';
-import { reaisDeCentavos } from '../money/money';
+import { centesimosDePercentual, parteEmCentesimos, reaisDeCentavos } from '../money/money';
 
 /** A route end already checked against the IBGE table (ruling 19). */
 export type LocalIbge = LocalPrestacao;
 
 export type TipoServicoContraCte = 1 | 2 | 3;
+
+/**
+ * The counter-CT-e's freight when the request names none: the carrier's configured share (`percentual_frete_contra_cte`,
+ * two decimals) of the contractor's vTPrest, half up to the cent.
+ */
+export const valorSugeridoContraCte = (vTPrestCentavos: number, percentual: number): number =>
+  parteEmCentesimos(vTPrestCentavos, centesimosDePercentual(percentual));
 
 export interface PedidoContraCte {
   tipo_servico: TipoServicoContraCte;

@@ -1,6 +1,6 @@
 import { type FastifyRequest } from 'fastify';
 import { type DocumentoRepasse, type ErrorCode, ErrorCodes } from '@frete/contracts';
-import { type RepasseCommand, repasseDecider, repasseStream } from '@frete/domain';
+import { reaisDeCentavos, type RepasseCommand, repasseDecider, repasseStream } from '@frete/domain';
 import { type ReferenciaRepasse, type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
 import { execute } from '@frete/platform';
 import { ApiError } from '../../errors';
@@ -30,7 +30,6 @@ export async function documentoDaEmpresa(deps: ApiDeps, companyId: string, docum
   return row;
 }
 
-const reais = (centavos: number) => Math.round(centavos) / 100;
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): DocumentoRepasse => ({
@@ -41,7 +40,7 @@ export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): D
   documento_financeiro: r.documento_financeiro,
   lote_id: r.lote_id,
   motorista_cpf: r.motorista_cpf,
-  valor: reais(r.valor_centavos),
+  valor: reaisDeCentavos(r.valor_centavos),
   grupo: r.grupo,
   posicao_no_grupo: r.posicao_no_grupo,
   financeiro: r.financeiro,
@@ -56,7 +55,7 @@ export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): D
   parcelas: r.parcelas.map((p) => ({
     posicao: p.posicao,
     percentual: p.percentual,
-    valor: reais(p.valor_centavos),
+    valor: reaisDeCentavos(p.valor_centavos),
     dias: p.dias,
     situacao: p.situacao,
     liberada_por: p.liberada_por,

@@ -4,7 +4,7 @@ import { type FastifyRequest } from 'fastify';
 import {
   CiotCancelamentoInput, CiotEncerramentoInput, CiotRetificacaoInput, CteCiotInput, CteCiotValidacao, CteIdParam, DataEnvelope, RespostaCiot,
 } from '@frete/contracts';
-import { avaliarCiotDoCte, cteIncompativelComCiot, normalizarRetificacao, normalizeCpf } from '@frete/domain';
+import { avaliarCiotDoCte, cteIncompativelComCiot, gramasDeKg, normalizarRetificacao, normalizeCpf } from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
 import { type CiotRow, ciotsDoCte, configuracaoOf, type CteRow, mdfeAutorizadoDoCte, motoristaPorCpf } from '@frete/projections';
 import { ApiError } from '../../errors';
@@ -258,7 +258,7 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
     const p = principalOf(request);
     const peso = (request.body as CiotEncerramentoInput).peso_entregue_kg;
     const atual = await ciotDoCte(p.companyId, request.params.cte_uuid);
-    await deps.ciot.encerrar(p.companyId, atual.ciot_id, peso === undefined ? null : Math.round(peso * 1000), commandContext(request, deps));
+    await deps.ciot.encerrar(p.companyId, atual.ciot_id, peso === undefined ? null : gramasDeKg(peso), commandContext(request, deps));
     return depois(p.companyId, atual.ciot_id);
   });
 };
