@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
   brlDeCentavos, centavosDeDecimal, centavosDeReais, centavosExatos, centesimosDePercentual, centesimosExatos, decimalDeCentavos, ehCentavos,
-  gramasDasQuantidades, gramasDeKg, kgDeGramas, milharBrasileiro, parteEmCentesimos, reaisDeCentavos, somaCentavos, textoKgDeGramas, totaisMdfe,
+  gramasDasQuantidades, gramasDeKg, kgDeGramas, milharBrasileiro, parteEmCentesimos, percentualDeCentesimos, reaisDeCentavos, somaCentavos, textoKgDeGramas, totaisMdfe,
   valorSugeridoContraCte,
 } from '../src';
 
@@ -110,6 +110,8 @@ describe('money: validation, sums and shares', () => {
     expect(centesimosDePercentual(1.5)).toBe(150);
     expect(centesimosDePercentual(33.33)).toBe(3333);
     expect(centesimosDePercentual(100)).toBe(10_000);
+    expect(percentualDeCentesimos(1250)).toBe(12.5);
+    expect(percentualDeCentesimos(150)).toBe(1.5);
     expect(centesimosExatos(33.33)).toBe(3333);
     expect(centesimosExatos(0.1)).toBe(10);
     expect(centesimosExatos(12.345)).toBeNull();

@@ -78,6 +78,9 @@ export const somaCentavos = (valores: Iterable<Centavos>): Centavos => {
  */
 export const centesimosDePercentual = (percentual: number): number => Math.round(percentual * 100);
 
+/** Integer hundredths of a percentage point → percent (`1250` → 12.5), as answers and drafts carry it. */
+export const percentualDeCentesimos = (centesimos: number): number => centesimos / 100;
+
 /**
  * Hundredths of a percentage given with at most two decimals, or null when it has more (or is not finite): a rule's
  * percentages are refused rather than rounded. The tolerance only absorbs the double's noise (33.33 * 100).

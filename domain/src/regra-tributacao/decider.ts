@@ -31,9 +31,6 @@ export interface RegraTributacaoState {
 export const chaveRegraTributacao = (r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) =>
   `${r.uf_origem}>${r.uf_destino}:${r.tp_serv ?? '*'}`;
 
-/** Integer hundredths of a percentage point → percent (`1250` → 12.5). */
-export const percentualDeCentesimos = (centesimos: number): number => centesimos / 100;
-
 /**
  * What each ICMS CST admits (CT-e 4.00 groups). `aliquota`: `positiva` required and above 0; `obrigatoria` required,
  * 0 allowed; `nenhuma` absent or 0. `reducao`: `obrigatoria` (0 < x < 100), `opcional`, `proibida`.
