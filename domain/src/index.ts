@@ -1,4 +1,6 @@
 export * from './decider';
+export * from './money/money';
+export * from './money/peso';
 export * from './fiscal/documents';
 export * from './fiscal/ufs';
 export * from './fiscal/catalogos';
@@ -37,6 +39,7 @@ export * from './cte/qr-code';
 export * from './cte/xml';
 export * from './cte/eventos';
 export * from './mdfe/decider';
+export * from './mdfe/totais';
 export * from './mdfe/xml';
 export * from './numeracao-mdfe/decider';
 export * from './ciot/declaracao';

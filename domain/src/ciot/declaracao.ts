@@ -8,6 +8,8 @@ import { documentoValido } from '../cte/rascunho';
 import { isValidAccessKey } from '../fiscal/access-key';
 import { isValidPlaca, normalizePlaca } from '../fiscal/placa';
 import { findMunicipio } from '../ibge/municipios';
+import { centavosDeReais, decimalDeCentavos } from '../money/money';
+import { gramasDasQuantidades, gramasDeKg, kgDeGramas } from '../money/peso';
 
 /**
  * The CIOT declaration's rules that need no state (Lei 11.442/2007 art. 5-A, Res. ANTT 5.862/2019, DCS PEF v1.1 as
@@ -15,8 +17,6 @@ import { findMunicipio } from '../ibge/municipios';
  * and the declaration an own CT-e gives.
  */
 
-const cents = (reais: number) => Math.round(reais * 100);
-const grams = (kg: number) => Math.round(kg * 1000);
 const limpo = (s: string) => s.trim().replace(/\s+/g, ' ');
 
 const invalida = (fields: FieldError[]) => new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
@@ -91,18 +91,18 @@ export function normalizarDeclaracaoCiot(input: DeclaracaoCiot): DeclaracaoCiotD
   });
   const dados: DeclaracaoCiotDados = {
     contratado: { documento: contratadoDoc ?? input.contratado.documento, nome: input.contratado.nome === undefined ? null : limpo(input.contratado.nome) },
-    carga: { tipo: input.carga.tipo, peso_gramas: grams(input.carga.peso_kg), contratantes },
+    carga: { tipo: input.carga.tipo, peso_gramas: gramasDeKg(input.carga.peso_kg), contratantes },
     rota,
     veiculos: veiculos(input.veiculos, 'veiculos', fields),
     documentos_fiscais: documentos,
     valores: {
-      frete_centavos: cents(input.valores.frete),
-      parcelas: (input.valores.parcelas ?? []).map((p) => ({ valor_centavos: cents(p.valor), vencimento: p.vencimento ?? null })),
+      frete_centavos: centavosDeReais(input.valores.frete),
+      parcelas: (input.valores.parcelas ?? []).map((p) => ({ valor_centavos: centavosDeReais(p.valor), vencimento: p.vencimento ?? null })),
     },
     motorista: motorista(input.motorista, 'motorista', fields),
     vale_pedagio: input.vale_pedagio
       ? {
-          valor_centavos: input.vale_pedagio.valor === undefined ? null : cents(input.vale_pedagio.valor),
+          valor_centavos: input.vale_pedagio.valor === undefined ? null : centavosDeReais(input.vale_pedagio.valor),
           pracas: (input.vale_pedagio.pracas ?? []).map((p) => ({ nome: limpo(p.nome), codigo: p.codigo ?? null })),
         }
       : null,
@@ -169,8 +169,8 @@ export function normalizarRetificacao(input: {
   const a: AlteracoesCiot = {};
   if (input.veiculos) a.veiculos = veiculos(input.veiculos, 'veiculos', fields);
   if (input.motorista) a.motorista = motorista(input.motorista, 'motorista', fields);
-  if (input.valores) a.frete_centavos = cents(input.valores.frete);
-  if (input.carga) a.peso_gramas = grams(input.carga.peso_kg);
+  if (input.valores) a.frete_centavos = centavosDeReais(input.valores.frete);
+  if (input.carga) a.peso_gramas = gramasDeKg(input.carga.peso_kg);
   if (Object.keys(a).length === 0) fields.push({ field: '(body)', message: 'at least one of veiculos, motorista, valores, carga' });
   if (fields.length > 0) throw invalida(fields);
   return a;
@@ -217,16 +217,7 @@ export function cteIncompativelComCiot(cte: CteLido): string | null {
 }
 
 /** Gross weight in grams from the CT-e's `infQ` in KG (01) or TON (02); 0 when it has neither. */
-export function pesoDoCte(cte: CteLido): number {
-  let g = 0;
-  for (const q of cte.carga?.quantidades ?? []) {
-    const v = Number(q.quantidade ?? '');
-    if (!Number.isFinite(v)) continue;
-    if (q.unidade === '01') g += Math.round(v * 1000);
-    else if (q.unidade === '02') g += Math.round(v * 1_000_000);
-  }
-  return g;
-}
+export const pesoDoCte = (cte: CteLido): number => gramasDasQuantidades(cte.carga?.quantidades ?? []);
 
 const parteDoCte = (p: CteLido['remetente']): ParteCiot | null =>
   p?.documento && p.nome ? { documento: p.documento, nome: limpo(p.nome) } : null;
@@ -277,10 +268,10 @@ export function avaliarCiotDoCte(e: EntradaCiotDoCte): AvaliacaoCiotDoCte {
   const vs = input.veiculos ? veiculos(input.veiculos, 'veiculos', fields) : null;
   check('veiculos', vs ? [] : [{ campo: 'veiculos', mensagem: '1 to 10 vehicles (`veiculos[].placa`) are required' }], vs ? vs.map((v) => v.placa).join(', ') : '');
 
-  const peso = input.carga?.peso_kg !== undefined ? grams(input.carga.peso_kg) : pesoDoCte(cte);
-  check('peso', peso > 0 ? [] : [{ campo: 'carga.peso_kg', mensagem: 'the CT-e has no weight in KG or TON: give `carga.peso_kg`' }], `${peso / 1000} kg`);
-  const frete = input.valores?.frete !== undefined ? cents(input.valores.frete) : cte.valor_prestacao_centavos;
-  check('frete', frete > 0 ? [] : [{ campo: 'valores.frete', mensagem: 'the CT-e\'s vTPrest is 0: give `valores.frete`' }], `R$ ${(frete / 100).toFixed(2)}`);
+  const peso = input.carga?.peso_kg !== undefined ? gramasDeKg(input.carga.peso_kg) : pesoDoCte(cte);
+  check('peso', peso > 0 ? [] : [{ campo: 'carga.peso_kg', mensagem: 'the CT-e has no weight in KG or TON: give `carga.peso_kg`' }], `${kgDeGramas(peso)} kg`);
+  const frete = input.valores?.frete !== undefined ? centavosDeReais(input.valores.frete) : cte.valor_prestacao_centavos;
+  check('frete', frete > 0 ? [] : [{ campo: 'valores.frete', mensagem: 'the CT-e\'s vTPrest is 0: give `valores.frete`' }], `R$ ${decimalDeCentavos(frete)}`);
 
   const tipo = input.carga?.tipo ?? 'lotacao';
   const tomador = parteDoCte(cte.tomador.parte);

@@ -1,5 +1,6 @@
 import { type DomainEventOf, type MotivoEstorno, type OrigemCredito } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
+import { decimalDeCentavos, reaisDeCentavos } from '../money/money';
 
 /**
  * The company's operational account: a ledger in one stream per company, `conta-operacional-<company id>`. The
@@ -49,8 +50,6 @@ const centavos = (field: string, v: number, min: number) => {
   return v;
 };
 
-export const reais = (cents: number): string => (cents / 100).toFixed(2);
-
 export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOperacionalState, ContaOperacionalEvent> = {
   /** A fresh state at every read: `evolve` fills its maps in place. */
   get initialState(): ContaOperacionalState {
@@ -65,7 +64,7 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
         if (existing) {
           if (existing.valor_centavos === valor) return [];
           throw new Rejection('referencia_em_uso',
-            `referencia '${command.referencia}' already names a credit of ${reais(existing.valor_centavos)} (movement ${existing.sequencia})`,
+            `referencia '${command.referencia}' already names a credit of ${decimalDeCentavos(existing.valor_centavos)} (movement ${existing.sequencia})`,
             { sequencia: existing.sequencia });
         }
         const saldo = state.saldo_centavos + valor;
@@ -89,8 +88,8 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
         }
         if (total > state.saldo_centavos) {
           throw new Rejection('saldo_insuficiente',
-            `the operational account holds ${reais(state.saldo_centavos)}; the toll pass costs ${reais(total)} (toll ${reais(pedagio)} + fee ${reais(taxa)})`,
-            { saldo: Number(reais(state.saldo_centavos)), valor_total: Number(reais(total)) });
+            `the operational account holds ${decimalDeCentavos(state.saldo_centavos)}; the toll pass costs ${decimalDeCentavos(total)} (toll ${decimalDeCentavos(pedagio)} + fee ${decimalDeCentavos(taxa)})`,
+            { saldo: reaisDeCentavos(state.saldo_centavos), valor_total: reaisDeCentavos(total) });
         }
         return [{
           type: 'conta_operacional.debito_registrado',

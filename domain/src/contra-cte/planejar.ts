@@ -5,11 +5,19 @@ import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
 import { type Environment, type Uf } from '@frete/contracts';
 import { cfopContraCte } from './cfop';
 import { ufByCode } from '../fiscal/ufs';
+import { centesimosDePercentual, parteEmCentesimos, reaisDeCentavos } from '../money/money';
 
 /** A route end already checked against the IBGE table (ruling 19). */
 export type LocalIbge = LocalPrestacao;
 
 export type TipoServicoContraCte = 1 | 2 | 3;
+
+/**
+ * The counter-CT-e's freight when the request names none: the carrier's configured share (`percentual_frete_contra_cte`,
+ * two decimals) of the contractor's vTPrest, half up to the cent.
+ */
+export const valorSugeridoContraCte = (vTPrestCentavos: number, percentual: number): number =>
+  parteEmCentesimos(vTPrestCentavos, centesimosDePercentual(percentual));
 
 export interface PedidoContraCte {
   tipo_servico: TipoServicoContraCte;
@@ -42,8 +50,6 @@ const BLOQUEIO: Record<string, string> = {
   cte_nao_normal: 'the contractor\'s CT-e is a complement or an annulment, not a freight service',
   ambiente_homologacao: 'the contractor\'s CT-e was issued in homologação and this is production',
 };
-
-const reais = (centavos: number) => Math.round(centavos) / 100;
 
 /**
  * A party read from the contractor's XML, as a stored draft's party. The layout requires every address field but the
@@ -114,7 +120,7 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
   const expedidor = parte(original.expedidor) ?? (tipo === 3 ? remetente : null);
   const recebedor = parte(original.recebedor) ?? (tipo === 3 ? destinatario : null);
   const carga = original.carga;
-  const valor = reais(pedido.valor_centavos);
+  const valor = reaisDeCentavos(pedido.valor_centavos);
 
   const dados: CteRascunho = {
     tipo_servico: tipo,
@@ -131,7 +137,7 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
     ...(carga && carga.produto_predominante && carga.quantidades.length > 0
       ? {
         carga: {
-          ...(carga.valor_centavos !== null ? { valor: reais(carga.valor_centavos) } : {}),
+          ...(carga.valor_centavos !== null ? { valor: reaisDeCentavos(carga.valor_centavos) } : {}),
           produto_predominante: carga.produto_predominante.slice(0, 60),
           ...(carga.outras_caracteristicas ? { outras_caracteristicas: carga.outras_caracteristicas.slice(0, 30) } : {}),
           quantidades: carga.quantidades.map((q) => ({

@@ -1,5 +1,6 @@
 import { type CteDraftInput, type CteEnderecoParte, type CteParteRascunho, type CteRascunho, type FieldError, type Local } from '@frete/contracts';
 import { findMunicipio } from '../ibge/municipios';
+import { centavosDeReais } from '../money/money';
 import { isValidAccessKey } from '../fiscal/access-key';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
 
@@ -58,7 +59,7 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
   if (dados.tomador?.papel === 'outros') dados.tomador = { papel: 'outros', parte: parte('tomador.parte', dados.tomador.parte) };
 
   const v = dados.valores;
-  if (v?.a_receber !== undefined && Math.round(v.a_receber * 100) > Math.round(v.total * 100)) {
+  if (v?.a_receber !== undefined && centavosDeReais(v.a_receber) > centavosDeReais(v.total)) {
     fields.push({ field: 'valores.a_receber', message: 'must not exceed `total` (vRec ≤ vTPrest)' });
   }
   const ibsCbs = dados.impostos?.ibs_cbs;

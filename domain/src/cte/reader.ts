@@ -1,6 +1,6 @@
 import { type CteLido, type PapelTomador, type ParteLida } from '@frete/contracts';
 import { isValidAccessKey } from '../fiscal/access-key';
-import { scaledDecimal } from '../xml/decimal';
+import { centavosDeDecimal } from '../money/money';
 import { endereco } from '../xml/endereco';
 import { excerpt } from '../xml/excerpt';
 import { fiscalXmlParser } from '../xml/fiscal-xml';
@@ -37,7 +37,7 @@ const req = (v: unknown, what: string): string => required(text(v), what, notCte
 
 /** "1234.5" → 123450, exactly (no floating point). */
 export function toCents(value: string): number {
-  const cents = scaledDecimal(value, 2);
+  const cents = centavosDeDecimal(value);
   if (cents === null) throw notCte(`not a money value: '${excerpt(value)}'`);
   return cents;
 }
@@ -81,7 +81,7 @@ function icms(imp: XmlNode | null): CteLido['icms'] {
 // The groups below were read after CT-e had already been accepted without them: they never refuse a document.
 const optionalCents = (v: unknown): number | null => {
   const t = text(v);
-  return t === null ? null : scaledDecimal(t, 2);
+  return t === null ? null : centavosDeDecimal(t);
 };
 const optionalInteger = (v: unknown): number | null => {
   const t = text(v);

@@ -1,16 +1,11 @@
 import { type ParcelaRepasse } from '@frete/contracts';
+import { centesimosExatos, decimalDeCentavos } from '../money/money';
 
 export interface ParcelaProblema {
   /** Relative path under the list: `''` for the list itself, `0.dias` for an item's field. */
   path: string;
   message: string;
 }
-
-/** Percent in hundredths, or null when it has more than two decimals. */
-const hundredths = (p: number): number | null => {
-  const h = Math.round(p * 100);
-  return Math.abs(h - p * 100) < 1e-6 ? h : null;
-};
 
 /**
  * The rule of spec section 8 for installments: at most 3; positions 1..3, unique and consecutive from 1; `dias`
@@ -28,7 +23,7 @@ export function problemasParcelas(parcelas: readonly ParcelaRepasse[]): ParcelaP
     else if (seen.has(p.posicao)) problems.push({ path: `${i}.posicao`, message: `position ${p.posicao} repeated` });
     seen.add(p.posicao);
     if (!Number.isInteger(p.dias) || p.dias < 0 || p.dias > 30) problems.push({ path: `${i}.dias`, message: 'must be 0 to 30' });
-    const h = hundredths(p.percentual);
+    const h = centesimosExatos(p.percentual);
     if (h === null || h <= 0 || h > 10000) {
       problems.push({ path: `${i}.percentual`, message: 'must be above 0 and at most 100, with up to two decimals' });
       exact = false;
@@ -39,7 +34,7 @@ export function problemasParcelas(parcelas: readonly ParcelaRepasse[]): ParcelaP
     if (positions.some((p, i) => p !== i + 1)) problems.push({ path: '', message: 'positions must be consecutive from 1' });
   }
   if (parcelas.length > 0 && exact && total !== 10000) {
-    problems.push({ path: '', message: `percentages sum ${(total / 100).toFixed(2)}, not 100` });
+    problems.push({ path: '', message: `percentages sum ${decimalDeCentavos(total)}, not 100` });
   }
   return problems;
 }

@@ -9,7 +9,8 @@ import { isValidPlaca, normalizePlaca } from '../fiscal/placa';
 import { problemasParcelas } from '../fiscal/repasse';
 import { localIbge } from '../contra-cte/local';
 import { type LocalIbge } from '../contra-cte/planejar';
-import { centavosExatos, ratearCentavos } from './rateio';
+import { centavosExatos, decimalDeCentavos } from '../money/money';
+import { ratearCentavos } from './rateio';
 
 /** What the subcontractor has in its registry among the batch's drivers and plates (normalized). */
 export interface RegistroDaSubcontratada {
@@ -154,7 +155,7 @@ function validarRegras(input: ContraCteLoteInput, linhas: Rascunho[]): { modo: M
   } else if (frete !== undefined) {
     const total = centavosExatos(frete)!;
     if (total < linhas.length) {
-      fields.push({ field: 'valores.frete_bruto', message: `${frete.toFixed(2)} cannot give at least 0.01 to each of ${linhas.length} rows` });
+      fields.push({ field: 'valores.frete_bruto', message: `${decimalDeCentavos(total)} cannot give at least 0.01 to each of ${linhas.length} rows` });
     } else {
       valores = ratearCentavos(total, linhas.length);
     }

@@ -1,6 +1,7 @@
 import { type DomainEventOf, type FieldError, type RegraTributacaoDados, type RegraTributacaoInput } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { ufBySigla } from '../fiscal/ufs';
+import { centesimosExatos } from '../money/money';
 
 /**
  * Tax-rule registry (regras de tributação) of one company: one stream per company, `regras-tributacao-<companyId>`.
@@ -30,9 +31,6 @@ export interface RegraTributacaoState {
 export const chaveRegraTributacao = (r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) =>
   `${r.uf_origem}>${r.uf_destino}:${r.tp_serv ?? '*'}`;
 
-/** Integer hundredths of a percentage point → percent (`1250` → 12.5). */
-export const percentualDeCentesimos = (centesimos: number): number => centesimos / 100;
-
 /**
  * What each ICMS CST admits (CT-e 4.00 groups). `aliquota`: `positiva` required and above 0; `obrigatoria` required,
  * 0 allowed; `nenhuma` absent or 0. `reducao`: `obrigatoria` (0 < x < 100), `opcional`, `proibida`.
@@ -50,9 +48,8 @@ const REGRAS_CST: Record<string, { aliquota: 'positiva' | 'obrigatoria' | 'nenhu
 
 /** A percentage 0–100 with at most two decimals → integer hundredths; null (and a field error) otherwise. */
 function centesimos(value: number, field: string, erros: FieldError[]): number | null {
-  const scaled = value * 100;
-  const rounded = Math.round(scaled);
-  if (!Number.isFinite(value) || Math.abs(scaled - rounded) > 1e-6) {
+  const rounded = centesimosExatos(value);
+  if (rounded === null) {
     erros.push({ field, message: 'at most 2 decimals' });
     return null;
   }

@@ -1,4 +1,5 @@
 import { type ParcelaRepasse, type RegraRepasse } from '@frete/contracts';
+import { centesimosDePercentual } from '../money/money';
 
 /** Ruling 14's default: a single installment of 100% at position 1, due on the release day. */
 export const PARCELAS_PADRAO: readonly ParcelaRepasse[] = [{ posicao: 1, percentual: 100, dias: 0 }];
@@ -18,9 +19,6 @@ export function regraDeRepasse(
   if (motorista && motorista.length > 0) return { origem: 'motorista', parcelas: ordenadas(motorista) };
   return { origem: 'padrao', parcelas: ordenadas(PARCELAS_PADRAO) };
 }
-
-/** Percent in hundredths (the rule allows two decimals), so that every share is an exact integer ratio over 10 000. */
-const centesimos = (percentual: number) => Math.round(percentual * 100);
 
 /**
  * Splits `total` whole units by weights in hundredths of a percent (largest remainder, Hamilton): every position gets
@@ -62,7 +60,7 @@ function repartir(total: number, pesos: readonly number[], minimo: number): numb
  */
 export function dividirPorPercentuais(centavos: number, parcelas: readonly ParcelaRepasse[]): number[] {
   if (!Number.isInteger(centavos) || centavos < 0) throw new Error(`cents must be a non-negative integer, got ${centavos}`);
-  return repartir(centavos, ordenadas(parcelas).map((p) => centesimos(p.percentual)), 0);
+  return repartir(centavos, ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)), 0);
 }
 
 /**
@@ -75,7 +73,7 @@ export function dividirPorPercentuais(centavos: number, parcelas: readonly Parce
 export function distribuirDocumentos(n: number, parcelas: readonly ParcelaRepasse[]): number[] {
   const k = parcelas.length;
   if (!Number.isInteger(n) || n < k || k === 0) throw new Error(`cannot spread ${n} documents over ${k} installments`);
-  return repartir(n, ordenadas(parcelas).map((p) => centesimos(p.percentual)), 1);
+  return repartir(n, ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)), 1);
 }
 
 /**

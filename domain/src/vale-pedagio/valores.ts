@@ -1,4 +1,5 @@
 import { CATEGORIAS_VEICULARES, type CategoriaVeicular } from '@frete/contracts';
+import { parteEmCentesimos, somaCentavos } from '../money/money';
 
 /**
  * The money of a toll pass (ruling 10: integer cents). The toll is the sum of the plazas' tariffs for the vehicle's
@@ -12,7 +13,7 @@ export const TAXA_SERVICO = {
 } as const;
 
 export const taxaServicoCentavos = (pedagioCentavos: number): number =>
-  Math.max(TAXA_SERVICO.minimo_centavos, Math.floor((pedagioCentavos * TAXA_SERVICO.pontos_base + 5_000) / 10_000));
+  Math.max(TAXA_SERVICO.minimo_centavos, parteEmCentesimos(pedagioCentavos, TAXA_SERVICO.pontos_base));
 
 export interface ValoresValePedagio {
   valor_pedagio_centavos: number;
@@ -21,7 +22,7 @@ export interface ValoresValePedagio {
 }
 
 export function valoresValePedagio(tarifasCentavos: readonly number[]): ValoresValePedagio {
-  const pedagio = tarifasCentavos.reduce((s, t) => s + t, 0);
+  const pedagio = somaCentavos(tarifasCentavos);
   const taxa = taxaServicoCentavos(pedagio);
   return { valor_pedagio_centavos: pedagio, taxa_centavos: taxa, valor_total_centavos: pedagio + taxa };
 }

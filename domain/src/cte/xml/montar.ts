@@ -1,5 +1,6 @@
 import { type CteEnderecoParte, type CteParteRascunho, type CteRascunho, type Endereco } from '@frete/contracts';
 import { ufBySigla } from '../../fiscal/ufs';
+import { centavosDeReais, centesimosDePercentual, decimalDeCentavos, parteEmCentesimos } from '../../money/money';
 import { qrCodeText } from '../qr-code';
 import { chaveDeAcesso } from './chave';
 
@@ -85,21 +86,14 @@ export function textoFiscal(value: string, max: number): string {
   return latin1.replace(/\s+/g, ' ').trim().slice(0, max).trim();
 }
 
-/** Integer cents of a money value (the draft's numbers have at most two decimals). */
-export const centavos = (v: number): number => Math.round(v * 100);
-export const dinheiro = (cents: number): string => {
-  const neg = cents < 0 ? '-' : '';
-  const a = Math.abs(cents);
-  return `${neg}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
-};
 const quantidade = (v: number): string => {
   const q = Math.round(v * 10_000);
   return `${Math.floor(q / 10_000)}.${String(q % 10_000).padStart(4, '0')}`;
 };
-const percentual = (v: number): string => (Math.round(v * 100) / 100).toFixed(2);
+const percentual = (v: number): string => decimalDeCentavos(centesimosDePercentual(v));
 
-/** `round(cents × hundredths-of-percent / 10000)`, half up, in integers. */
-const aplicarPercentual = (cents: number, pct: number): number => Math.floor((cents * Math.round(pct * 100) + 5_000) / 10_000);
+/** The share of `cents` at `pct` percent (two decimals), half up to the cent. */
+const aplicarPercentual = (cents: number, pct: number): number => parteEmCentesimos(cents, centesimosDePercentual(pct));
 
 // ---- IBS/CBS (RTC) -------------------------------------------------------------------------------------------
 
@@ -152,11 +146,11 @@ export function calcularIbsCbs(i: IbsCbsDaPrestacao, totalCentavos: number): Ibs
 function ibsCbsXml(c: IbsCbsCalculado): string {
   return '<IBSCBS>'
     + `<CST>${c.cst}</CST><cClassTrib>${c.cclass_trib}</cClassTrib>`
-    + `<gIBSCBS><vBC>${dinheiro(c.base_centavos)}</vBC>`
-    + `<gIBSUF><pIBSUF>${percentualRtc(c.aliquota_ibs_uf)}</pIBSUF><vIBSUF>${dinheiro(c.valor_ibs_uf_centavos)}</vIBSUF></gIBSUF>`
-    + `<gIBSMun><pIBSMun>${percentualRtc(c.aliquota_ibs_mun)}</pIBSMun><vIBSMun>${dinheiro(c.valor_ibs_mun_centavos)}</vIBSMun></gIBSMun>`
-    + `<vIBS>${dinheiro(c.valor_ibs_centavos)}</vIBS>`
-    + `<gCBS><pCBS>${percentualRtc(c.aliquota_cbs)}</pCBS><vCBS>${dinheiro(c.valor_cbs_centavos)}</vCBS></gCBS>`
+    + `<gIBSCBS><vBC>${decimalDeCentavos(c.base_centavos)}</vBC>`
+    + `<gIBSUF><pIBSUF>${percentualRtc(c.aliquota_ibs_uf)}</pIBSUF><vIBSUF>${decimalDeCentavos(c.valor_ibs_uf_centavos)}</vIBSUF></gIBSUF>`
+    + `<gIBSMun><pIBSMun>${percentualRtc(c.aliquota_ibs_mun)}</pIBSMun><vIBSMun>${decimalDeCentavos(c.valor_ibs_mun_centavos)}</vIBSMun></gIBSMun>`
+    + `<vIBS>${decimalDeCentavos(c.valor_ibs_centavos)}</vIBS>`
+    + `<gCBS><pCBS>${percentualRtc(c.aliquota_cbs)}</pCBS><vCBS>${decimalDeCentavos(c.valor_cbs_centavos)}</vCBS></gCBS>`
     + '</gIBSCBS></IBSCBS>';
 }
 
@@ -201,7 +195,7 @@ export function calcularIcms(icms: IcmsDaPrestacao, totalCentavos: number): Icms
 }
 
 function icmsXml(c: IcmsCalculado): string {
-  const v = (n: number | null) => dinheiro(n ?? 0);
+  const v = (n: number | null) => decimalDeCentavos(n ?? 0);
   switch (c.grupo) {
     case 'ICMS00':
       return `<ICMS00><CST>00</CST><vBC>${v(c.base_centavos)}</vBC><pICMS>${percentual(c.aliquota!)}</pICMS><vICMS>${v(c.valor_centavos)}</vICMS></ICMS00>`;
@@ -391,19 +385,19 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     dados.destinatario ? parteXml('dest', dados.destinatario, nome(dados.destinatario, true)) : null,
   ];
 
-  const total = centavos(valores.total);
+  const total = centavosDeReais(valores.total);
   const vPrest = el(
     'vPrest',
-    `<vTPrest>${dinheiro(total)}</vTPrest>`,
-    `<vRec>${dinheiro(centavos(valores.a_receber ?? valores.total))}</vRec>`,
-    ...(valores.componentes ?? []).map((c) => el('Comp', t('xNome', c.nome, 15), `<vComp>${dinheiro(centavos(c.valor))}</vComp>`)),
+    `<vTPrest>${decimalDeCentavos(total)}</vTPrest>`,
+    `<vRec>${decimalDeCentavos(centavosDeReais(valores.a_receber ?? valores.total))}</vRec>`,
+    ...(valores.componentes ?? []).map((c) => el('Comp', t('xNome', c.nome, 15), `<vComp>${decimalDeCentavos(centavosDeReais(c.valor))}</vComp>`)),
   );
 
   const impostos = dados.impostos;
   const imp = el(
     'imp',
     el('ICMS', icmsXml(calcularIcms(input.icms, total))),
-    impostos?.valor_total_tributos !== undefined ? `<vTotTrib>${dinheiro(centavos(impostos.valor_total_tributos))}</vTotTrib>` : null,
+    impostos?.valor_total_tributos !== undefined ? `<vTotTrib>${decimalDeCentavos(centavosDeReais(impostos.valor_total_tributos))}</vTotTrib>` : null,
     o('infAdFisco', impostos?.informacoes_fisco, 2000),
     input.ibsCbs ? ibsCbsXml(calcularIbsCbs(input.ibsCbs, total)) : null,
   );
@@ -412,7 +406,7 @@ export function montarCteXml(input: MontarCteInput): CteXml {
   const infCarga = carga
     ? el(
         'infCarga',
-        carga.valor !== undefined ? `<vCarga>${dinheiro(centavos(carga.valor))}</vCarga>` : null,
+        carga.valor !== undefined ? `<vCarga>${decimalDeCentavos(centavosDeReais(carga.valor))}</vCarga>` : null,
         t('proPred', carga.produto_predominante),
         o('xOutCat', carga.outras_caracteristicas, 30),
         ...carga.quantidades.map((q) => el('infQ', `<cUnid>${q.unidade}</cUnid>`, t('tpMed', q.tipo_medida, 20), `<qCarga>${quantidade(q.quantidade)}</qCarga>`)),

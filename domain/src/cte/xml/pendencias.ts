@@ -1,5 +1,6 @@
 import { type CteRascunho, type Endereco } from '@frete/contracts';
-import { centavos, problemaCfop } from './montar';
+import { problemaCfop } from './montar';
+import { centavosDeReais, decimalDeCentavos, somaCentavos } from '../../money/money';
 
 /** One thing an issue still needs, named by its field path (draft fields as in `CteDraftInput`). */
 export interface Pendencia {
@@ -62,9 +63,10 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
   }
   if (!dados.valores) falta('valores.total', 'the service total (vPrest/vTPrest) is missing');
   else if (dados.valores.componentes?.length) {
-    const soma = dados.valores.componentes.reduce((s, k) => s + centavos(k.valor), 0);
-    if (soma !== centavos(dados.valores.total)) {
-      falta('valores.componentes', `the components add up to ${(soma / 100).toFixed(2)}, not the total ${dados.valores.total.toFixed(2)}`);
+    const soma = somaCentavos(dados.valores.componentes.map((k) => centavosDeReais(k.valor)));
+    const total = centavosDeReais(dados.valores.total);
+    if (soma !== total) {
+      falta('valores.componentes', `the components add up to ${decimalDeCentavos(soma)}, not the total ${decimalDeCentavos(total)}`);
     }
   }
   if (!dados.carga) falta('carga', 'the cargo (infCarga: value, predominant product, quantities) is missing');

@@ -3,6 +3,9 @@ import { ufBySigla } from '../../fiscal/ufs';
 import { findMunicipio, municipioByCode } from '../../ibge/municipios';
 import { chaveDeAcesso } from '../../cte/xml/chave';
 import { textoFiscal, VER_PROC } from '../../cte/xml/montar';
+import { decimalDeCentavos } from '../../money/money';
+import { textoKgDeGramas } from '../../money/peso';
+import { totaisMdfe } from '../totais';
 
 /**
  * The MDF-e 3.00 XML (model 58, road modal) of a manifest (layout: mdfe_v3.00.xsd / mdfeTiposBasico_v3.00.xsd, modal
@@ -45,9 +48,6 @@ const t = (value: string, max: number) => escapeXml(textoFiscal(value, max));
 const el = (name: string, value: string | number | null | undefined): string =>
   value === null || value === undefined || value === '' ? '' : `<${name}>${value}</${name}>`;
 
-export const dinheiroMdfe = (cents: number): string => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-/** Grams as kg with 4 decimals (`qCarga`, TDec_1104). */
-export const pesoMdfe = (gramas: number): string => `${Math.floor(gramas / 1000)}.${String(gramas % 1000).padStart(3, '0')}0`;
 
 /** The QR code text of an MDF-e (`infMDFeSupl/qrCodMDFe`). */
 export const qrCodeMdfe = (chave: string, ambiente: AmbienteMdfe): string =>
@@ -109,9 +109,9 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
       g.chaves.map((k) => `<infCTe><chCTe>${k}</chCTe></infCTe>`).join('') + '</infMunDescarga>').join('') +
     '</infDoc>';
 
-  const vCarga = dados.ctes.reduce((s, c) => s + c.valor_carga_centavos, 0);
-  const peso = dados.ctes.reduce((s, c) => s + c.peso_gramas, 0);
-  const tot = `<tot><qCTe>${dados.ctes.length}</qCTe><vCarga>${dinheiroMdfe(vCarga)}</vCarga><cUnid>01</cUnid><qCarga>${pesoMdfe(peso)}</qCarga></tot>`;
+  const totais = totaisMdfe(dados.ctes);
+  const tot = `<tot><qCTe>${totais.qtd_cte}</qCTe><vCarga>${decimalDeCentavos(totais.valor_carga_centavos)}</vCarga><cUnid>01</cUnid>` +
+    `<qCarga>${textoKgDeGramas(totais.peso_gramas)}</qCarga></tot>`;
   const obs = dados.observacoes ? textoFiscal(dados.observacoes, 5000) : '';
   const infAdic = obs ? `<infAdic><infCpl>${escapeXml(obs)}</infCpl></infAdic>` : '';
 

@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type CteRascunho, type Environment } from '@frete/contracts';
-import { cfopDaPrestacao, type IbsCbsDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
+import { cfopDaPrestacao, type IbsCbsDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, percentualDeCentesimos, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
 
 export interface PrepararDeps {
@@ -37,16 +37,16 @@ export async function prepararCte(
   const regra = inicio && fim ? regraAplicavel(await regrasDaRota(deps.pool, companyId, inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
   const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
   const icms: IcmsDaPrestacao | null = dados.impostos?.icms
-    ?? (regra ? { cst: regra.icms_cst, aliquota: regra.icms_aliquota / 100, reducao_base: regra.icms_reducao_base === null ? null : regra.icms_reducao_base / 100 } : null);
+    ?? (regra ? { cst: regra.icms_cst, aliquota: percentualDeCentesimos(regra.icms_aliquota), reducao_base: regra.icms_reducao_base === null ? null : percentualDeCentesimos(regra.icms_reducao_base) } : null);
   const regraIbsCbs = regra?.ibs_cbs ?? null;
   const ibsCbs: IbsCbsDaPrestacao | null = dados.impostos?.ibs_cbs
     ?? (regraIbsCbs
       ? {
           cst: regraIbsCbs.cst,
           cclass_trib: regraIbsCbs.cclass_trib,
-          aliquota_ibs_uf: regraIbsCbs.aliquota_ibs_uf_centesimos / 100,
-          aliquota_ibs_mun: regraIbsCbs.aliquota_ibs_mun_centesimos / 100,
-          aliquota_cbs: regraIbsCbs.aliquota_cbs_centesimos / 100,
+          aliquota_ibs_uf: percentualDeCentesimos(regraIbsCbs.aliquota_ibs_uf_centesimos),
+          aliquota_ibs_mun: percentualDeCentesimos(regraIbsCbs.aliquota_ibs_mun_centesimos),
+          aliquota_cbs: percentualDeCentesimos(regraIbsCbs.aliquota_cbs_centesimos),
         }
       : null);
   const endereco = configuracao.endereco;

@@ -1,26 +1,19 @@
+import { brlDeCentavos, milharBrasileiro } from '@frete/domain';
+
 /**
  * How the DACTE prints values: Brazilian number and date formats, formatted documents, and text reduced to what
  * pdfkit's standard fonts can show (WinAnsi, a superset of Latin-1 for printable characters).
  */
 
-/** Cents → "1.500,00" (no currency sign, as the DACTE's value boxes print them). */
-export function money(cents: number | null | undefined): string {
-  if (cents === null || cents === undefined) return '';
-  const negative = cents < 0;
-  const abs = Math.abs(cents);
-  const units = Math.floor(abs / 100);
-  const frac = String(abs % 100).padStart(2, '0');
-  return `${negative ? '-' : ''}${groupThousands(String(units))},${frac}`;
-}
-
-const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+/** Cents → "1.500,00" (no currency sign, as the DACTE's value boxes print them); an absent value prints nothing. */
+export const money = (cents: number | null | undefined): string => (cents === null || cents === undefined ? '' : brlDeCentavos(cents));
 
 /** A decimal as the XML writes it ("13000.0000", "12.00") → "13.000,0000", "12,00"; other text is kept. */
 export function decimal(value: string | null | undefined): string {
   if (value === null || value === undefined) return '';
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
   if (!m) return value;
-  return `${m[1]}${groupThousands(m[2]!)}${m[3] !== undefined ? `,${m[3]}` : ''}`;
+  return `${m[1]}${milharBrasileiro(m[2]!)}${m[3] !== undefined ? `,${m[3]}` : ''}`;
 }
 
 /** CNPJ (numeric or alphanumeric, 14 characters) or CPF (11 digits), with their usual punctuation. */

@@ -1,8 +1,8 @@
 import { type DocumentoRepasse } from '@frete/contracts';
+import { reaisDeCentavos } from '@frete/domain';
 import { type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
 import { type ApiDeps } from '../../deps';
 
-const reais = (centavos: number) => Math.round(centavos) / 100;
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): DocumentoRepasse => ({
@@ -13,7 +13,7 @@ export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): D
   documento_financeiro: r.documento_financeiro,
   lote_id: r.lote_id,
   motorista_cpf: r.motorista_cpf,
-  valor: reais(r.valor_centavos),
+  valor: reaisDeCentavos(r.valor_centavos),
   grupo: r.grupo,
   posicao_no_grupo: r.posicao_no_grupo,
   financeiro: r.financeiro,
@@ -28,7 +28,7 @@ export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): D
   parcelas: r.parcelas.map((p) => ({
     posicao: p.posicao,
     percentual: p.percentual,
-    valor: reais(p.valor_centavos),
+    valor: reaisDeCentavos(p.valor_centavos),
     dias: p.dias,
     situacao: p.situacao,
     liberada_por: p.liberada_por,

@@ -3,6 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ContaOperacional, ContaOperacionalCredito, ContaOperacionalCreditoInput, ContaOperacionalMovimento, DataEnvelope, ExtratoQuery, ListEnvelope,
 } from '@frete/contracts';
+import { centavosDeReais, decimalDeCentavos, reaisDeCentavos } from '@frete/domain';
 import { type MovimentoContaRow, extratoContaOperacional, movimentoContaOperacional, resumoContaOperacional } from '@frete/projections';
 import { commandContext, principalOf } from '../../command-context';
 import { checkDateRange, listOf, pageOf } from '../../paging';
@@ -11,8 +12,7 @@ import { type ApiDeps } from '../../deps';
 
 export const TAG = 'conta-operacional';
 
-const reais = (centavos: number) => centavos / 100;
-const brl = (centavos: number) => (centavos / 100).toFixed(2).replace('.', ',');
+const brl = (centavos: number) => decimalDeCentavos(centavos, ',');
 
 function descricao(m: MovimentoContaRow): string {
   switch (m.tipo) {
@@ -29,10 +29,10 @@ function descricao(m: MovimentoContaRow): string {
 export const toMovimento = (m: MovimentoContaRow): ContaOperacionalMovimento => ({
   sequencia: m.sequencia,
   tipo: m.tipo,
-  valor: reais(m.valor_centavos),
-  valor_pedagio: m.valor_pedagio_centavos === null ? null : reais(m.valor_pedagio_centavos),
-  taxa: m.taxa_centavos === null ? null : reais(m.taxa_centavos),
-  saldo_apos: reais(m.saldo_apos_centavos),
+  valor: reaisDeCentavos(m.valor_centavos),
+  valor_pedagio: m.valor_pedagio_centavos === null ? null : reaisDeCentavos(m.valor_pedagio_centavos),
+  taxa: m.taxa_centavos === null ? null : reaisDeCentavos(m.taxa_centavos),
+  saldo_apos: reaisDeCentavos(m.saldo_apos_centavos),
   referencia: m.referencia,
   vale_pedagio_id: m.vale_pedagio_id,
   motivo: m.motivo_estorno,
@@ -61,8 +61,8 @@ export const contaOperacionalRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox
     const p = principalOf(request);
     const r = await resumoContaOperacional(deps.pool, p.companyId);
     const data: ContaOperacional = {
-      saldo: reais(r.saldo_centavos), moeda: 'BRL', total_creditos: reais(r.creditos_centavos), total_debitos: reais(r.debitos_centavos),
-      total_estornos: reais(r.estornos_centavos), quantidade_movimentos: r.movimentos, atualizado_em: r.atualizado_em?.toISOString() ?? null,
+      saldo: reaisDeCentavos(r.saldo_centavos), moeda: 'BRL', total_creditos: reaisDeCentavos(r.creditos_centavos), total_debitos: reaisDeCentavos(r.debitos_centavos),
+      total_estornos: reaisDeCentavos(r.estornos_centavos), quantidade_movimentos: r.movimentos, atualizado_em: r.atualizado_em?.toISOString() ?? null,
     };
     return { data, environment: env };
   });
@@ -102,12 +102,12 @@ export const contaOperacionalRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox
   }, async (request, reply) => {
     const p = principalOf(request);
     const body = request.body as ContaOperacionalCreditoInput;
-    const r = await deps.valePedagio.creditar(commandContext(request, deps), { referencia: body.referencia, valor_centavos: Math.round(body.valor * 100) });
+    const r = await deps.valePedagio.creditar(commandContext(request, deps), { referencia: body.referencia, valor_centavos: centavosDeReais(body.valor) });
     await deps.readYourWrites.waitFor(p.companyId);
     const [movimento, resumo] = await Promise.all([
       movimentoContaOperacional(deps.pool, p.companyId, r.sequencia), resumoContaOperacional(deps.pool, p.companyId),
     ]);
     if (!movimento) throw new Error(`read model lacks movement ${r.sequencia}`);
-    return reply.status(r.criado ? 201 : 200).send({ data: { movimento: toMovimento(movimento), saldo: reais(resumo.saldo_centavos) }, environment: env });
+    return reply.status(r.criado ? 201 : 200).send({ data: { movimento: toMovimento(movimento), saldo: reaisDeCentavos(resumo.saldo_centavos) }, environment: env });
   });
 };

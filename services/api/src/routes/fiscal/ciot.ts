@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CiotIdParam, DataEnvelope, DeclaracaoCiot, type DeclaracaoCiotDados, type Environment, RespostaCiot } from '@frete/contracts';
-import { type CiotState } from '@frete/domain';
+import { type CiotState, kgDeGramas, reaisDeCentavos } from '@frete/domain';
 import { ciotOf, type CiotRow } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
@@ -18,19 +18,18 @@ export async function ownCiot(deps: ApiDeps, companyId: string, ciotId: string):
   return row;
 }
 
-const reais = (cents: number) => Math.round(cents) / 100;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export const declaracaoView = (d: DeclaracaoCiotDados) => ({
   contratado: d.contratado,
-  carga: { tipo: d.carga.tipo, peso_kg: d.carga.peso_gramas / 1000, contratantes: d.carga.contratantes },
+  carga: { tipo: d.carga.tipo, peso_kg: kgDeGramas(d.carga.peso_gramas), contratantes: d.carga.contratantes },
   rota: d.rota,
   veiculos: d.veiculos,
   documentos_fiscais: d.documentos_fiscais,
-  valores: { frete: reais(d.valores.frete_centavos), parcelas: d.valores.parcelas.map((p) => ({ valor: reais(p.valor_centavos), vencimento: p.vencimento })) },
+  valores: { frete: reaisDeCentavos(d.valores.frete_centavos), parcelas: d.valores.parcelas.map((p) => ({ valor: reaisDeCentavos(p.valor_centavos), vencimento: p.vencimento })) },
   motorista: d.motorista,
   vale_pedagio: d.vale_pedagio
-    ? { valor: d.vale_pedagio.valor_centavos === null ? null : reais(d.vale_pedagio.valor_centavos), pracas: d.vale_pedagio.pracas }
+    ? { valor: d.vale_pedagio.valor_centavos === null ? null : reaisDeCentavos(d.vale_pedagio.valor_centavos), pracas: d.vale_pedagio.pracas }
     : null,
   observacoes: d.observacoes ?? null,
 });
@@ -54,7 +53,7 @@ export const ciotView = (r: CiotRow, env: Environment) => ({
   retificacoes: Number(r.retificacoes),
   cancelamento: r.cancelado_em ? { justificativa: r.justificativa_cancelamento ?? '', cancelado_em: iso(r.cancelado_em)! } : null,
   encerramento: r.encerrado_em
-    ? { peso_entregue_kg: r.peso_entregue_gramas === null ? null : Number(r.peso_entregue_gramas) / 1000, encerrado_em: iso(r.encerrado_em)! }
+    ? { peso_entregue_kg: r.peso_entregue_gramas === null ? null : kgDeGramas(Number(r.peso_entregue_gramas)), encerrado_em: iso(r.encerrado_em)! }
     : null,
   historico: r.historico.map((h) => ({ evento: h.evento, em: iso(h.em)!, protocolo: h.protocolo, motivo: h.motivo })),
   created_at: iso(r.created_at)!,

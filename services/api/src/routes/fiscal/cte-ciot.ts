@@ -4,7 +4,7 @@ import { type FastifyRequest } from 'fastify';
 import {
   CiotCancelamentoInput, CiotEncerramentoInput, CiotRetificacaoInput, CteCiotInput, CteCiotValidacao, CteIdParam, DataEnvelope, RespostaCiot,
 } from '@frete/contracts';
-import { normalizarRetificacao } from '@frete/domain';
+import { gramasDeKg, normalizarRetificacao } from '@frete/domain';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -193,7 +193,7 @@ export const cteCiotRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async
   }, async (request) => {
     const p = principalOf(request);
     const peso = (request.body as CiotEncerramentoInput).peso_entregue_kg;
-    const ciotId = await deps.handlers.ciot.encerrarDoCte(commandContext(request, deps), request.params.cte_uuid, peso === undefined ? null : Math.round(peso * 1000));
+    const ciotId = await deps.handlers.ciot.encerrarDoCte(commandContext(request, deps), request.params.cte_uuid, peso === undefined ? null : gramasDeKg(peso));
     return depois(p.companyId, ciotId);
   });
 };

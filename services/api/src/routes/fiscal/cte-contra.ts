@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { ContraCteInput, CteIssueEnvelope, DataEnvelope, type FieldError } from '@frete/contracts';
-import { isValidAccessKey, type LocalIbge, localIbge, normalizePlaca } from '@frete/domain';
+import { centavosDeReais, isValidAccessKey, type LocalIbge, localIbge, normalizePlaca, valorSugeridoContraCte } from '@frete/domain';
 import { configuracaoOf, cteSubcontratacaoOf, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { ApiError } from '../../errors';
@@ -18,9 +18,6 @@ const TAGS = ['fiscal: contra-cte'];
 const MOTIVOS_INVALIDO = new Set(['redespacho_exige_rota', 'origem_incompativel_com_tipo']);
 
 const validacao = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
-
-/** Half up to the cent: the pricing rule's share of the contractor's freight. */
-export const valorSugerido = (vTPrestCentavos: number, percentual: number) => Math.round((vTPrestCentavos * Math.round(percentual * 100)) / 10_000);
 
 /** `POST /fiscal/cte/contra`: one counter-CT-e against a contractor's CT-e in the inbox (spec sections 2 and 4). */
 export const cteContraRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
@@ -73,14 +70,14 @@ export const cteContraRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => asy
 
     let valorCentavos: number;
     if (body.valor_frete !== undefined) {
-      valorCentavos = Math.round(body.valor_frete * 100);
+      valorCentavos = centavosDeReais(body.valor_frete);
     } else {
       const [inbox, configuracao] = await Promise.all([cteSubcontratacaoOf(deps.pool, p.companyId, body.chave_cte_original), configuracaoOf(deps.pool, p.companyId)]);
       if (!inbox) throw new ApiError('cte_nao_recebido', `CT-e ${body.chave_cte_original} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao)`);
       if (configuracao.percentual_frete_contra_cte === null) {
         throw new ApiError('valor_frete_indefinido', 'no valor_frete and no pricing rule: send valor_frete or set percentual_frete_contra_cte (PUT /fiscal/configuracao)');
       }
-      valorCentavos = valorSugerido(inbox.cte.valor_prestacao_centavos, configuracao.percentual_frete_contra_cte);
+      valorCentavos = valorSugeridoContraCte(inbox.cte.valor_prestacao_centavos, configuracao.percentual_frete_contra_cte);
       if (valorCentavos < 1) throw new ApiError('valor_frete_indefinido', 'the pricing rule suggests less than 0.01 for this CT-e: send valor_frete');
     }
 

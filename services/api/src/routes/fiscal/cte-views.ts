@@ -1,8 +1,7 @@
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
+import { reaisDeCentavos } from '@frete/domain';
 import { type CteRow, type CteSubcontratacaoRow } from '@frete/projections';
 
-/** Integer cents → the API's decimal with two places (ruling 10). */
-export const money = (cents: number | string): number => Number(cents) / 100;
 
 function parte(p: ParteLida | null, withAddress: boolean) {
   if (!p) return null;
@@ -39,8 +38,8 @@ export function documentView(c: CteLido, xml: { sha256: string; size_bytes: numb
     tomador: { papel: c.tomador.papel, codigo: c.tomador.codigo, parte: parte(c.tomador.parte, withAddresses) },
     inicio: c.inicio,
     fim: c.fim,
-    service_value: money(c.valor_prestacao_centavos),
-    amount_receivable: money(c.valor_receber_centavos),
+    service_value: reaisDeCentavos(c.valor_prestacao_centavos),
+    amount_receivable: reaisDeCentavos(c.valor_receber_centavos),
     nfe_keys: c.nfe_chaves,
     protocol: c.protocolo ? { numero: c.protocolo.numero, recebido_em: c.protocolo.recebido_em, cstat: c.protocolo.status, motivo: c.protocolo.motivo } : null,
     xml,
@@ -85,7 +84,7 @@ export function cteView(r: CteRow, environment: Environment, withAddresses = tru
           documento_financeiro: r.contra_cte.documento_financeiro,
           motorista_cpf: r.contra_cte.motorista_cpf,
           placa: r.contra_cte.placa,
-          valor: r.contra_cte.valor_centavos / 100,
+          valor: reaisDeCentavos(r.contra_cte.valor_centavos),
         }
       : null,
     documento: r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,

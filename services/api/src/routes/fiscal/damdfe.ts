@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MdfeIdParam } from '@frete/contracts';
-import { qrCodeMdfe } from '@frete/domain';
+import { brlDeCentavos, qrCodeMdfe, textoKgDeGramas, totaisMdfe } from '@frete/domain';
 import { companyOf, configuracaoOf } from '@frete/projections';
 import { renderDamdfe } from '@frete/documents';
 import { ApiError } from '../../errors';
@@ -13,7 +13,6 @@ import { ownMdfe } from './mdfe';
 const TAGS = ['fiscal: mdfe'];
 const unavailable = () => new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
 const texto = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? null;
-const money = (cents: number) => (cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** The DAMDFE of an authorized MDF-e, from its archived mdfeProc and the manifest's data. */
 export const damdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
@@ -41,6 +40,7 @@ export const damdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async 
     const xml = doc.content.toString('utf8');
     const [company, conf] = await Promise.all([companyOf(deps.pool, p.companyId, ''), configuracaoOf(deps.pool, p.companyId)]);
     const d = row.dados;
+    const totais = totaisMdfe(d.ctes);
     const e = conf.endereco;
     const pdf = await renderDamdfe({
       chave: row.chave,
@@ -62,9 +62,9 @@ export const damdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async 
       ctes: d.ctes.map((c) => c.chave),
       carregamento: d.carregamento.map((m) => `${m.municipio}/${m.uf}`),
       descarregamento: [...new Set(d.ctes.map((c) => `${c.descarga.municipio}/${c.descarga.uf}`))],
-      qtd_cte: d.ctes.length,
-      valor_carga: money(d.ctes.reduce((s, c) => s + c.valor_carga_centavos, 0)),
-      peso_kg: (d.ctes.reduce((s, c) => s + c.peso_gramas, 0) / 1000).toFixed(4),
+      qtd_cte: totais.qtd_cte,
+      valor_carga: brlDeCentavos(totais.valor_carga_centavos),
+      peso_kg: textoKgDeGramas(totais.peso_gramas),
       observacoes: d.observacoes,
     }, { environment: deps.config.environment, situacao: row.situacao === 'autorizado' ? null : row.situacao as 'cancelado' | 'encerrado' });
     return reply.type('application/pdf').header('Content-Disposition', `inline; filename="${row.chave}-damdfe.pdf"`).send(pdf);

@@ -5,7 +5,10 @@ import {
   type CteDoMdfe, DataEnvelope, type Environment, type FieldError, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery,
   type MunicipioMdfe, type VeiculoMdfe,
 } from '@frete/contracts';
-import { findMunicipio, isValidCpf, mdfeDecider, mdfeStream, normalizeCpf, normalizePlaca } from '@frete/domain';
+import {
+  findMunicipio, gramasDasQuantidades, isValidCpf, kgDeGramas, mdfeDecider, mdfeStream, normalizeCpf, normalizePlaca, reaisDeCentavos, type TotaisMdfe,
+  totaisMdfe,
+} from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
 import { execute, pendenciasMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
@@ -26,7 +29,8 @@ export async function ownMdfe(deps: ApiDeps, companyId: string, mdfeId: string):
   return row;
 }
 
-const reais = (cents: number) => Math.round(cents) / 100;
+/** The domain's totals (cents, grams) in the API's units (reais, kg). */
+const totaisView = (t: TotaisMdfe) => ({ qtd_cte: t.qtd_cte, valor_carga: reaisDeCentavos(t.valor_carga_centavos), peso_kg: kgDeGramas(t.peso_gramas) });
 
 export const mdfeView = (r: MdfeRow, env: Environment) => ({
   id: r.mdfe_id,
@@ -46,11 +50,7 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   veiculo: r.dados.veiculo,
   reboques: r.dados.reboques,
   motoristas: r.condutores,
-  totais: {
-    qtd_cte: r.dados.ctes.length,
-    valor_carga: reais(r.dados.ctes.reduce((s, c) => s + c.valor_carga_centavos, 0)),
-    peso_kg: r.dados.ctes.reduce((s, c) => s + c.peso_gramas, 0) / 1000,
-  },
+  totais: totaisView(totaisMdfe(r.dados.ctes)),
   observacoes: r.dados.observacoes,
   eventos: r.eventos.map((e) => ({ tipo: e.tipo, tp_evento: e.tp_evento, n_seq: e.n_seq, situacao: e.situacao, protocolo: e.protocolo, retorno: e.retorno, dados: e.dados })),
   created_at: new Date(r.created_at).toISOString(),
@@ -69,18 +69,6 @@ const envelopeOf = (r: MdfeRow) => ({
 });
 
 const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
-
-/** Gross weight of a CT-e's cargo in grams, from its `infQ` in KG (01) or TON (02). */
-function pesoGramas(quantidades: { unidade: string | null; quantidade: string | null }[]): number {
-  let g = 0;
-  for (const q of quantidades) {
-    const v = Number(q.quantidade ?? '');
-    if (!Number.isFinite(v)) continue;
-    if (q.unidade === '01') g += Math.round(v * 1000);
-    else if (q.unidade === '02') g += Math.round(v * 1_000_000);
-  }
-  return g;
-}
 
 function veiculoMdfe(v: VeiculoRow, field: string, tipo: 'tracao' | 'reboque'): VeiculoMdfe {
   const missing: FieldError[] = [];
@@ -145,7 +133,7 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
       }
       const c = row.cte;
       ctes.push({
-        cte_id: row.cte_id, chave: row.chave, valor_carga_centavos: c.carga?.valor_centavos ?? 0, peso_gramas: pesoGramas(c.carga?.quantidades ?? []),
+        cte_id: row.cte_id, chave: row.chave, valor_carga_centavos: c.carga?.valor_centavos ?? 0, peso_gramas: gramasDasQuantidades(c.carga?.quantidades ?? []),
         descarga: { codigo_ibge: c.fim.codigo_ibge, municipio: c.fim.municipio, uf: c.fim.uf },
         inicio: { codigo_ibge: c.inicio.codigo_ibge, municipio: c.inicio.municipio, uf: c.inicio.uf },
       });

@@ -24,9 +24,11 @@ import {
   NfeReadError,
   Rejection,
   isValidAccessKey,
+  kgDeGramas,
   modelOfKey,
   nfeDecider,
   nfeStream,
+  reaisDeCentavos,
 } from '@frete/domain';
 import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
 import { CONTENT_TYPES, PdfTextError, ZipError, documentKeysOfPdfText, documentKindOf, pdfPagesText, readNfeDocument, zipEntries } from '@frete/documents';
@@ -121,7 +123,7 @@ function resumoOf(row: NfeRow) {
       ? parte(nfe.emitente)
       : { documento: row.emitente_documento, tipo_documento: row.emitente_tipo_documento, nome: row.emitente_nome, uf: row.emitente_uf, municipio: row.emitente_municipio },
     destinatario: nfe?.destinatario ? parte(nfe.destinatario) : null,
-    valor_total: row.valor_total_centavos === null ? null : row.valor_total_centavos / 100,
+    valor_total: row.valor_total_centavos === null ? null : reaisDeCentavos(row.valor_total_centavos),
     xml_disponivel: row.xml_disponivel,
     recebimentos: row.recebimentos,
     importada_em: row.importada_em.toISOString(),
@@ -129,7 +131,7 @@ function resumoOf(row: NfeRow) {
   };
 }
 
-const kg = (grams: number | null) => (grams === null ? null : grams / 1000);
+const kg = (grams: number | null) => (grams === null ? null : kgDeGramas(grams));
 
 function detailOf(row: NfeRow, ctes: string[]) {
   const nfe = row.nfe;

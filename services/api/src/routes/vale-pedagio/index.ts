@@ -5,7 +5,8 @@ import {
   ValePedagioInput, ValePedagioListQuery, ValePedagioPassagemInput, ValePedagioResumo, ValePedagioRotaInput, ValePedagioRoteirizacao,
 } from '@frete/contracts';
 import {
-  TAXA_SERVICO, eixosDaCategoria, isValidAccessKey, isValidCpf, isValidPlaca, localIbge, normalizeCpf, normalizePlaca, tpValePed,
+  TAXA_SERVICO, decimalDeCentavos, eixosDaCategoria, isValidAccessKey, isValidCpf, isValidPlaca, localIbge, normalizeCpf, normalizePlaca,
+  percentualDeCentesimos, reaisDeCentavos, somaCentavos, tpValePed,
 } from '@frete/domain';
 import { type ValePedagioRow, listarValesPedagio, valePedagioOf } from '@frete/projections';
 import { renderReciboValePedagio } from '@frete/documents';
@@ -18,7 +19,6 @@ import { type ApiDeps } from '../../deps';
 export const TAG = 'vale-pedagio';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const reais = (centavos: number) => centavos / 100;
 
 const SANDBOX = 'In the sandbox the supplier (FVPO) is simulated: a deterministic catalogue (the same route and category always give the same ' +
   'plazas and tariffs), no regulatory effect. In production, while no FVPO is contracted, it answers 503 `provedor_indisponivel` (ruling 7).';
@@ -78,9 +78,9 @@ export function toValePedagio(r: ValePedagioRow, now: Date): ValePedagio {
     placa: r.placa,
     tipo: r.tipo,
     quantidade_pracas: r.pracas.length,
-    valor_pedagio: reais(r.valor_pedagio_centavos),
-    taxa: reais(r.taxa_centavos),
-    valor_total: reais(r.valor_total_centavos),
+    valor_pedagio: reaisDeCentavos(r.valor_pedagio_centavos),
+    taxa: reaisDeCentavos(r.taxa_centavos),
+    valor_total: reaisDeCentavos(r.valor_total_centavos),
     emitido_em: r.emitido_em.toISOString(),
     cancelavel_ate: r.cancelavel_ate.toISOString(),
     cancelavel: r.situacao === 'emitido' && now.getTime() < r.cancelavel_ate.getTime(),
@@ -95,10 +95,10 @@ export function toValePedagio(r: ValePedagioRow, now: Date): ValePedagio {
     distancia_km: r.distancia_km,
     pracas: r.pracas.map((p) => ({
       ordem: p.ordem, codigo: p.codigo, nome: p.nome, rodovia: p.rodovia, km: p.km, uf: p.uf, concessionaria: p.concessionaria,
-      tarifa: reais(p.tarifa_centavos), passou_em: r.passagens[p.codigo] ? new Date(r.passagens[p.codigo]!).toISOString() : null,
+      tarifa: reaisDeCentavos(p.tarifa_centavos), passou_em: r.passagens[p.codigo] ? new Date(r.passagens[p.codigo]!).toISOString() : null,
     })),
     mdfe_vale_ped: {
-      CNPJForn: r.fornecedor.cnpj, CNPJPg: r.pagador_cnpj, nCompra: r.numero, vValePed: (r.valor_pedagio_centavos / 100).toFixed(2),
+      CNPJForn: r.fornecedor.cnpj, CNPJPg: r.pagador_cnpj, nCompra: r.numero, vValePed: decimalDeCentavos(r.valor_pedagio_centavos),
       tpValePed: tpValePed(r.tipo), categCombVeic: r.categoria,
     },
   };
@@ -150,11 +150,11 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const body = request.body as ValePedagioRotaInput;
     const rota = rotaConsultada(body);
     const roteiro = await deps.valePedagio.roteirizar(rota.origem, rota.destino, body.categoria);
-    const pedagio = roteiro.pracas.reduce((s, p) => s + p.tarifa_centavos, 0);
+    const pedagio = somaCentavos(roteiro.pracas.map((p) => p.tarifa_centavos));
     const data: ValePedagioRoteirizacao = {
       ...rota, categoria: body.categoria, eixos: eixosDaCategoria(body.categoria), distancia_km: roteiro.distancia_km,
-      quantidade_pracas: roteiro.pracas.length, pracas: roteiro.pracas.map(({ tarifa_centavos, ...p }) => ({ ...p, tarifa: reais(tarifa_centavos) })),
-      valor_pedagio: reais(pedagio), fornecedor: roteiro.fornecedor,
+      quantidade_pracas: roteiro.pracas.length, pracas: roteiro.pracas.map(({ tarifa_centavos, ...p }) => ({ ...p, tarifa: reaisDeCentavos(tarifa_centavos) })),
+      valor_pedagio: reaisDeCentavos(pedagio), fornecedor: roteiro.fornecedor,
     };
     return { data, environment: env };
   });
@@ -165,7 +165,7 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
       tags: [TAG],
       summary: 'What a toll pass for a route would cost: toll, fee, total',
       description: 'Body as `roteirizacao`. 200 with the toll (Σ of the plazas\' tariffs: the VPO value, MDF-e `vValePed`), the service fee ' +
-        `(${TAXA_SERVICO.pontos_base / 100}% of the toll, rounded half up to the cent, at least ${(TAXA_SERVICO.minimo_centavos / 100).toFixed(2)}) and the total ` +
+        `(${percentualDeCentesimos(TAXA_SERVICO.pontos_base)}% of the toll, rounded half up to the cent, at least ${decimalDeCentavos(TAXA_SERVICO.minimo_centavos)}) and the total ` +
         `a purchase would debit from the operational account. ${SANDBOX}`,
       body: Type.Ref(ValePedagioRotaInput),
       response: { 200: DataEnvelope(Type.Ref(ValePedagioCalculo)), ...errors(400, 503) },
@@ -177,8 +177,8 @@ export const valePedagioRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const v = roteiro.pracas.length === 0 ? { valor_pedagio_centavos: 0, taxa_centavos: 0, valor_total_centavos: 0 } : valores;
     const data: ValePedagioCalculo = {
       ...rota, categoria: body.categoria, eixos: eixosDaCategoria(body.categoria), quantidade_pracas: roteiro.pracas.length,
-      valor_pedagio: reais(v.valor_pedagio_centavos), taxa: reais(v.taxa_centavos), valor_total: reais(v.valor_total_centavos),
-      taxa_servico: { percentual: TAXA_SERVICO.pontos_base / 100, minimo: reais(TAXA_SERVICO.minimo_centavos) }, fornecedor: roteiro.fornecedor,
+      valor_pedagio: reaisDeCentavos(v.valor_pedagio_centavos), taxa: reaisDeCentavos(v.taxa_centavos), valor_total: reaisDeCentavos(v.valor_total_centavos),
+      taxa_servico: { percentual: percentualDeCentesimos(TAXA_SERVICO.pontos_base), minimo: reaisDeCentavos(TAXA_SERVICO.minimo_centavos) }, fornecedor: roteiro.fornecedor,
     };
     return { data, environment: env };
   });

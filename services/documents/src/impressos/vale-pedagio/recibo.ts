@@ -1,5 +1,5 @@
 import { type Environment, type ValePedagio } from '@frete/contracts';
-import { dhSaoPaulo } from '@frete/domain';
+import { brlDeCentavos, centavosDeReais, dhSaoPaulo } from '@frete/domain';
 import { dateTime, document } from '../format';
 import { BAND_H, CONTENT_TOP, CW, GAP, PdfLayout, X0, renderPdf } from '../layout';
 
@@ -17,7 +17,7 @@ export interface ReciboValePedagioDados {
 const FIELD_H = 22;
 const SANDBOX_NOTICE = 'SEM VALOR - EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO (FORNECEDOR SIMULADO, SEM EFEITO REGULATÓRIO)';
 
-const brl = (v: number) => `R$ ${v.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '.')}`;
+const brl = (reais: number) => `R$ ${brlDeCentavos(centavosDeReais(reais))}`;
 const instante = (iso: string | null) => (iso ? dateTime(dhSaoPaulo(new Date(iso))) : '');
 
 class ReciboValePedagio extends PdfLayout {
