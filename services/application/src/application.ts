@@ -65,7 +65,7 @@ export function createApplication(platform: Platform): Application {
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   return {
-    handlers: createHandlers({ store, readYourWrites }),
+    handlers: createHandlers({ store, readYourWrites, pool, documents, environment, contraCte }),
     schemas,
     autoridade,
     emissorCte: new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) }),
