@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { type NfeArquivoRecebido, type NfeImportFileResult } from '@frete/contracts';
+import { type Environment, type NfeArquivoRecebido, type NfeImportFileResult } from '@frete/contracts';
 import { type NfeCommand, NfeReadError, modelOfKey } from '@frete/domain';
 import { type DocumentStore } from '@frete/platform';
 import { CONTENT_TYPES, PdfTextError, ZipError, documentKeysOfPdfText, documentKindOf, pdfPagesText, readNfeDocument, zipEntries } from '@frete/documents';
@@ -29,7 +29,7 @@ function xmlText(bytes: Buffer): string | null {
  */
 export async function importarArquivos(
   deps: { documents: DocumentStore },
-  contexto: { companyId: string; ambiente: Extract<NfeCommand, { type: 'ImportarNfeXml' }>['ambiente'] },
+  contexto: { companyId: string; ambiente: Environment },
   files: ArquivoNfe[],
   registrar: RegistrarImportacao,
 ): Promise<NfeImportFileResult[]> {
