@@ -66,7 +66,7 @@ export function createApplication(platform: Platform): Application {
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
   return {
-    handlers: createHandlers({ store, readYourWrites, pool, certificates, environment, servicoCiot: ciot }),
+    handlers: createHandlers({ store, readYourWrites, pool, certificates, documents, environment, servicoCiot: ciot, contraCte }),
     schemas,
     autoridade,
     emissorCte: new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) }),

@@ -11,3 +11,4 @@ export * from './leitura/kind';
 export * from './leitura/zip';
 export * from './leitura/pdf-text';
 export * from './leitura/readers';
+export * from './leitura/decode-xml';

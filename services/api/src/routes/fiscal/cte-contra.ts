@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import { ContraCteInput, CteIssueEnvelope, DataEnvelope, type FieldError } from '@frete/contracts';
-import { centavosDeReais, isValidAccessKey, type LocalIbge, localIbge, normalizePlaca, valorSugeridoContraCte } from '@frete/domain';
-import { configuracaoOf, cteSubcontratacaoOf, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
-import { derivedEventId } from '@frete/platform';
+import { centavosDeReais, isValidAccessKey, type LocalIbge, localIbge } from '@frete/domain';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -63,39 +60,16 @@ export const cteContraRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => asy
     }
     if (fields.length > 0) throw validacao(fields);
 
-    const placa = normalizePlaca(body.placa);
-    const [motorista, veiculo] = await Promise.all([motoristaPorCpf(deps.pool, p.companyId, body.motorista.cpf), veiculoPorPlaca(deps.pool, p.companyId, placa)]);
-    if (!motorista) throw new ApiError('motorista_nao_encontrado', `driver ${body.motorista.cpf} is not in your registry (POST /fiscal/motoristas)`);
-    if (!veiculo) throw new ApiError('veiculo_nao_encontrado', `vehicle ${placa} is not in your registry (POST /fiscal/veiculos)`);
-
-    let valorCentavos: number;
-    if (body.valor_frete !== undefined) {
-      valorCentavos = centavosDeReais(body.valor_frete);
-    } else {
-      const [inbox, configuracao] = await Promise.all([cteSubcontratacaoOf(deps.pool, p.companyId, body.chave_cte_original), configuracaoOf(deps.pool, p.companyId)]);
-      if (!inbox) throw new ApiError('cte_nao_recebido', `CT-e ${body.chave_cte_original} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao)`);
-      if (configuracao.percentual_frete_contra_cte === null) {
-        throw new ApiError('valor_frete_indefinido', 'no valor_frete and no pricing rule: send valor_frete or set percentual_frete_contra_cte (PUT /fiscal/configuracao)');
-      }
-      valorCentavos = valorSugeridoContraCte(inbox.cte.valor_prestacao_centavos, configuracao.percentual_frete_contra_cte);
-      if (valorCentavos < 1) throw new ApiError('valor_frete_indefinido', 'the pricing rule suggests less than 0.01 for this CT-e: send valor_frete');
-    }
-
-    const key = request.headers['idempotency-key'];
-    const cteId = key ? derivedEventId(p.companyId, `contra-cte:${key}`) : randomUUID();
     const ctx = commandContext(request, deps);
-    const resultado = await deps.contraCte.preparar({
-      company_id: p.companyId,
-      cte_id: cteId,
+    const resultado = await deps.handlers.contraCte.emitir(ctx, {
       chave: body.chave_cte_original,
-      modo: ends.origem ? 'pernas' : '1a1',
-      pedido: { tipo_servico: tipo, origem: ends.origem, destino: ends.destino, valor_centavos: valorCentavos, motorista_cpf: motorista.cpf, placa },
-      lote_id: null,
-      linha: null,
-      perna: null,
-      parcelas: null,
-      solicitante_company_id: null,
-    }, ctx);
+      tipo_servico: tipo,
+      origem: ends.origem,
+      destino: ends.destino,
+      valor_centavos: body.valor_frete !== undefined ? centavosDeReais(body.valor_frete) : null,
+      motorista_cpf: body.motorista.cpf,
+      placa: body.placa,
+    }, request.headers['idempotency-key']);
 
     if (resultado.status === 'failed') {
       if (MOTIVOS_INVALIDO.has(resultado.code)) {
@@ -103,7 +77,6 @@ export const cteContraRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => asy
       }
       throw new ApiError(resultado.code, resultado.message, resultado.details);
     }
-    if (resultado.status === 'aceito') await deps.contraCte.solicitarEmissao(p.companyId, resultado.cte_id, ctx);
     await deps.readYourWrites.waitFor(p.companyId);
     const envelope = envelopeOf(await ownCte(deps, p.companyId, resultado.cte_id));
     return reply.status(resultado.status === 'aceito' ? 202 : 200).send({ data: envelope, environment: env });

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AccessKeyParam, DataEnvelope, InboundCte, InboundCteQuery, InboundCteSummary, ListEnvelope } from '@frete/contracts';
-import { cteSubcontratacaoDecider, cteSubcontratacaoStream, isValidAccessKey } from '@frete/domain';
+import { isValidAccessKey } from '@frete/domain';
 import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
-import { execute } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { checkDateRange, listOf, pageOf } from '../../paging';
@@ -40,22 +39,11 @@ export const cteSubcontratacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebo
   }, async (request, reply) => {
     const p = principalOf(request);
     const { bytes, cte } = await readCteUpload(request);
-    const sha256 = await deps.documents.put(bytes, 'application/xml');
-    const { events } = await execute(deps, cteSubcontratacaoStream(p.companyId, cte.chave), cteSubcontratacaoDecider, {
-      type: 'ReceberCteSubcontratacao',
-      company_id: p.companyId,
-      company_cnpj: p.company.cnpj,
-      environment: env,
-      sha256,
-      tamanho_bytes: bytes.length,
-      canal: 'api',
-      repassado_por: null,
-      cte,
-    }, commandContext(request, deps));
+    const { novo } = await deps.handlers.cteSubcontratacao.receber(commandContext(request, deps), p.company.cnpj, { bytes, cte });
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await cteSubcontratacaoOf(deps.pool, p.companyId, cte.chave);
     if (!row) throw new Error(`inbox row of ${cte.chave} missing after its receipt`);
-    return reply.status(events[0]?.type === 'cte_subcontratacao.recebido' ? 201 : 200).send({ data: inboundView(row, true), environment: env });
+    return reply.status(novo ? 201 : 200).send({ data: inboundView(row, true), environment: env });
   });
 
   app.get('/cte-subcontratacao', {

@@ -1,10 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import { Cte, CteDraftInput, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } from '@frete/contracts';
-import { cteDecider, cteStream } from '@frete/domain';
-import { derivedEventId } from '@frete/platform';
-import { execute } from '@frete/application';
 import { commandContext } from '../../command-context';
 import { cteList, cteOf } from '@frete/projections';
 import { ApiError } from '../../errors';
@@ -60,11 +56,7 @@ export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    const key = request.headers['idempotency-key'];
-    const cteId = key ? derivedEventId(p.companyId, `rascunho:${key}`) : randomUUID();
-    await execute(deps, cteStream(cteId), cteDecider, {
-      type: 'CriarRascunho', cte_id: cteId, company_id: p.companyId, environment: env, dados: request.body as CteDraftInput,
-    }, commandContext(request, deps));
+    const cteId = await deps.handlers.cte.criarRascunho(commandContext(request, deps), request.body as CteDraftInput, request.headers['idempotency-key']);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: cteView(await ownCte(deps, p.companyId, cteId), env), environment: env });
   });
@@ -82,9 +74,7 @@ export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    await execute(deps, cteStream(row.cte_id), cteDecider, {
-      type: 'AlterarRascunho', cte_id: row.cte_id, company_id: p.companyId, dados: request.body as CteDraftInput,
-    }, commandContext(request, deps));
+    await deps.handlers.cte.alterarRascunho(commandContext(request, deps), row.cte_id, request.body as CteDraftInput);
     await deps.readYourWrites.waitFor(p.companyId);
     return { data: cteView(await ownCte(deps, p.companyId, row.cte_id), env), environment: env };
   });

@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ContraCteLoteInput, DataEnvelope, LoteAceito, LoteIdParam, LoteRelatorio } from '@frete/contracts';
-import { identificacoesDoLote, isValidCnpj, loteDecider, loteStream, normalizeCnpj, resolverLote } from '@frete/domain';
-import { autorizacaoAtiva, companyOf, loteDe, registroDeFrota } from '@frete/projections';
-import { derivedEventId } from '@frete/platform';
-import { execute } from '@frete/application';
+import { loteDe } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -24,25 +20,6 @@ export const loteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     data: { batch_id: batchId, status: 'processing' as const, report: `/v1/fiscal/cte-subcontratacao/lote/${batchId}` },
     environment: env,
   });
-
-  /**
-   * The company the batch is created for: the caller itself, or a subcontractor that granted the caller emission.
-   * An unknown CNPJ is refused like a company without a grant: both mean no active grant exists.
-   */
-  const subcontratadaDo = async (p: ReturnType<typeof principalOf>, cnpjInformado: string): Promise<string> => {
-    const cnpj = normalizeCnpj(cnpjInformado);
-    if (!isValidCnpj(cnpj)) {
-      throw new ApiError('validacao', 'subcontratada.cnpj: not a valid CNPJ', { fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ' }] });
-    }
-    if (cnpj === p.company.cnpj) return p.companyId;
-    // Granting and revoking record the contractor's watermark too: the check sees them.
-    await deps.readYourWrites.waitFor(p.companyId);
-    const sub = await companyOf(deps.pool, cnpj, cnpj);
-    if (!sub || !(await autorizacaoAtiva(deps.pool, sub.company_id, p.companyId))) {
-      throw new ApiError('emissao_nao_autorizada', `CNPJ ${cnpj} has no active emission grant to your company (POST /fiscal/cte-subcontratacao/autorizacoes, by the subcontractor)`);
-    }
-    return sub.company_id;
-  };
 
   app.post('/cte-subcontratacao/lote', {
     schema: {
@@ -67,28 +44,7 @@ export const loteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
   }, async (request, reply) => {
     const p = principalOf(request);
     const body = request.body as ContraCteLoteInput;
-    const key = request.headers['idempotency-key'];
-    const batchId = key ? derivedEventId(p.companyId, `lote:${key}`) : randomUUID();
-    // A retry of a batch already created answers it again, even after a revocation: it creates nothing new.
-    if (key && (await deps.store.readStream(loteStream(batchId))).length > 0) return reply.status(202).send(aceito(batchId));
-
-    const subId = await subcontratadaDo(p, body.subcontratada.cnpj);
-    if (subId !== p.companyId) await deps.readYourWrites.waitFor(subId);
-    const { cpfs, placas } = identificacoesDoLote(body);
-    const plano = resolverLote(body, await registroDeFrota(deps.pool, subId, cpfs, placas));
-
-    const { position } = await execute(deps, loteStream(batchId), loteDecider, {
-      type: 'CriarLote',
-      batch_id: batchId,
-      company_id: subId,
-      solicitante_company_id: subId === p.companyId ? null : p.companyId,
-      ambiente: env,
-      modo: plano.modo,
-      parcelas: plano.parcelas,
-      linhas: plano.linhas,
-    }, commandContext(request, deps));
-    // The subcontractor reads the report of a batch it did not create: its next GET must see it as well.
-    if (position && subId !== p.companyId) await deps.readYourWrites.recordWrite(subId, position);
+    const batchId = await deps.handlers.lote.criar(commandContext(request, deps), p.company.cnpj, body, request.headers['idempotency-key']);
     return reply.status(202).send(aceito(batchId));
   });
 

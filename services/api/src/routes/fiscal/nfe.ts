@@ -1,4 +1,3 @@
-import { TextDecoder } from 'node:util';
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyRequest } from 'fastify';
@@ -6,33 +5,16 @@ import {
   DataEnvelope,
   type FieldError,
   ListEnvelope,
-  NFE_IMPORT_ERROR_CODES,
   Nfe,
-  type NfeArquivoRecebido,
   NfeImportResult,
-  type NfeImportErrorCode,
-  type NfeImportFileResult,
-  type NfeImportOutcome,
   NfeListQuery,
   NfeParams,
   type NfeParte,
   NfeResumo,
 } from '@frete/contracts';
-import {
-  type NfeCommand,
-  type NfeEvent,
-  NfeReadError,
-  Rejection,
-  isValidAccessKey,
-  kgDeGramas,
-  modelOfKey,
-  nfeDecider,
-  nfeStream,
-  reaisDeCentavos,
-} from '@frete/domain';
+import { isValidAccessKey, kgDeGramas, reaisDeCentavos } from '@frete/domain';
 import { type NfeRow, ctesCarryingNfe, nfeList, nfeOf } from '@frete/projections';
-import { CONTENT_TYPES, PdfTextError, ZipError, documentKeysOfPdfText, documentKindOf, pdfPagesText, readNfeDocument, zipEntries } from '@frete/documents';
-import { execute } from '@frete/application';
+import { type ArquivoNfe } from '@frete/application';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 import { errors } from '../../schemas';
@@ -45,19 +27,14 @@ export const NFE_PART = 'arquivos[]';
 const MAX_FILES = 20;
 const MAX_FILE = 10 * 1024 * 1024;
 
-interface Received {
-  name: string;
-  content: Buffer;
-}
-
 const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
 
 /** Reads every part before anything is imported, so that a request refused as a whole imports nothing. */
-async function readFiles(request: FastifyRequest): Promise<Received[]> {
+async function readFiles(request: FastifyRequest): Promise<ArquivoNfe[]> {
   if (!request.isMultipart()) {
     throw new ApiError('tipo_de_midia_nao_suportado', `send multipart/form-data with 1 to ${MAX_FILES} file parts named ${NFE_PART}`);
   }
-  const files: Received[] = [];
+  const files: ArquivoNfe[] = [];
   const fields: FieldError[] = [];
   const parts = await readParts(request, {
     fileSize: MAX_FILE, files: MAX_FILES, fileTooLarge: `a file is over ${MAX_FILE / 1024 / 1024} MB`,
@@ -75,31 +52,6 @@ async function readFiles(request: FastifyRequest): Promise<Received[]> {
   if (files.length === 0) throw invalid([{ field: NFE_PART, message: `required: 1 to ${MAX_FILES} files (XML, PDF or ZIP)` }]);
   return files;
 }
-
-/** The XML's text in the encoding its declaration names (UTF-8 when it names none); null when the bytes do not decode. */
-function xmlText(bytes: Buffer): string | null {
-  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
-  try {
-    return new TextDecoder(declared?.toLowerCase() ?? 'utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
-}
-
-const outcomeOf = (event: NfeEvent): NfeImportOutcome => {
-  switch (event.type) {
-    case 'nfe.importada':
-      return event.data.completou_chave ? 'completada' : 'importada';
-    case 'nfe.chave_importada':
-      return 'somente_chave';
-    case 'nfe.reimportada':
-      return event.data.substituiu_xml ? 'atualizada' : 'ja_importada';
-    case 'nfe.removida':
-      throw new Error('a removal is not an import');
-  }
-};
-
-const isImportErrorCode = (code: string): code is NfeImportErrorCode => (NFE_IMPORT_ERROR_CODES as readonly string[]).includes(code);
 
 const parte = (p: { documento: string | null; tipo_documento: NfeParte['tipo_documento']; nome: string | null; endereco: { uf: string | null; municipio: string | null } | null }): NfeParte => ({
   documento: p.documento,
@@ -182,104 +134,7 @@ export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
   }, async (request, reply) => {
     const p = principalOf(request);
     const files = await readFiles(request);
-    const ctx = commandContext(request, deps);
-
-    const run = async (command: NfeCommand, key: string, out: NfeImportFileResult, entrada: string | null) => {
-      try {
-        const { events } = await execute(deps, nfeStream(p.companyId, key), nfeDecider, command, ctx);
-        out.nfes.push({ access_key: key, resultado: outcomeOf(events[0]!), entrada });
-      } catch (err) {
-        if (err instanceof Rejection && isImportErrorCode(err.code)) out.erros.push({ entrada, code: err.code, message: err.message });
-        else throw err;
-      }
-    };
-
-    const importXml = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
-      const text = xmlText(bytes);
-      if (text === null) return void out.erros.push({ entrada, code: 'xml_malformado', message: 'the bytes are not valid in the XML\'s encoding' });
-      let nfe;
-      try {
-        nfe = await readNfeDocument(text);
-      } catch (err) {
-        if (err instanceof NfeReadError) return void out.erros.push({ entrada, code: err.code, message: err.message });
-        throw err;
-      }
-      const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.xml);
-      await run({ type: 'ImportarNfeXml', company_id: p.companyId, ambiente: env, arquivo: { ...arquivo, sha256 }, nfe }, nfe.chave, out, entrada);
-    };
-
-    const importPdf = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
-      let keys: string[];
-      try {
-        keys = await documentKeysOfPdfText(await pdfPagesText(bytes));
-      } catch (err) {
-        if (err instanceof PdfTextError) return void out.erros.push({ entrada, code: 'pdf_ilegivel', message: err.message });
-        throw err;
-      }
-      const nfeKeys = keys.filter((k) => modelOfKey(k) === '55');
-      if (nfeKeys.length === 0) {
-        return void out.erros.push(keys.length > 0
-          ? { entrada, code: 'documento_nao_e_nfe', message: `the PDF is of a model ${modelOfKey(keys[0]!)} document (access key ${keys[0]}), not of an NF-e` }
-          : { entrada, code: 'pdf_sem_chave', message: 'no valid access key was found in the PDF\'s text' });
-      }
-      const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.pdf);
-      for (const key of nfeKeys) {
-        await run({ type: 'ImportarChaveNfe', company_id: p.companyId, chave: key, arquivo: { ...arquivo, sha256 } }, key, out, entrada);
-      }
-    };
-
-    const importZip = async (bytes: Buffer, zipName: string, out: NfeImportFileResult) => {
-      let seen = 0;
-      try {
-        for await (const item of zipEntries(bytes)) {
-          seen++;
-          if ('error' in item) {
-            out.erros.push({ entrada: item.name, ...item.error });
-            continue;
-          }
-          const arquivo = { nome: item.name, zip: zipName };
-          switch (documentKindOf(item.content)) {
-            case 'xml':
-              await importXml(item.content, arquivo, out, item.name);
-              break;
-            case 'pdf':
-              await importPdf(item.content, arquivo, out, item.name);
-              break;
-            case 'zip':
-              out.erros.push({ entrada: item.name, code: 'zip_aninhado', message: 'a ZIP inside a ZIP is not opened: send its files directly' });
-              break;
-            case 'desconhecido':
-              out.erros.push({ entrada: item.name, code: 'arquivo_nao_suportado', message: 'neither XML nor PDF by its content' });
-              break;
-          }
-        }
-      } catch (err) {
-        if (!(err instanceof ZipError)) throw err;
-        out.erros.push({ entrada: null, code: err.code, message: err.message });
-        return;
-      }
-      if (seen === 0) out.erros.push({ entrada: null, code: 'zip_invalido', message: 'the ZIP holds no file' });
-    };
-
-    const arquivos: NfeImportFileResult[] = [];
-    for (const file of files) {
-      const tipo = documentKindOf(file.content);
-      const out: NfeImportFileResult = { arquivo: file.name, tipo, nfes: [], erros: [] };
-      arquivos.push(out);
-      if (tipo === 'xml') await importXml(file.content, { nome: file.name, zip: null }, out, null);
-      else if (tipo === 'pdf') await importPdf(file.content, { nome: file.name, zip: null }, out, null);
-      else if (tipo === 'zip') await importZip(file.content, file.name, out);
-      else out.erros.push({ entrada: null, code: 'arquivo_nao_suportado', message: 'neither XML, PDF nor ZIP by its content' });
-    }
-    const result = {
-      arquivos,
-      total_nfes: arquivos.reduce((n, a) => n + a.nfes.length, 0),
-      total_erros: arquivos.reduce((n, a) => n + a.erros.length, 0),
-    };
-    if (result.total_nfes === 0) {
-      // Rejection, not ApiError: its details carry more than `fields` (the per-file results).
-      throw new Rejection('nenhuma_nfe_importada', `no file yielded an NF-e (${result.total_erros} error(s)): see error.details.arquivos`, { arquivos });
-    }
+    const result = await deps.handlers.nfe.importar(commandContext(request, deps), files);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: result, environment: env });
   });
@@ -325,12 +180,9 @@ export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (ap
       response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
     },
   }, async (request, reply) => {
-    const p = principalOf(request);
     const chave = request.params.access_key;
     if (!isValidAccessKey(chave)) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const vinculada = (await ctesCarryingNfe(deps.pool, p.companyId, chave)).length > 0;
-    await execute(deps, nfeStream(p.companyId, chave), nfeDecider, { type: 'RemoverNfe', company_id: p.companyId, chave, vinculada }, commandContext(request, deps));
+    await deps.handlers.nfe.remover(commandContext(request, deps), chave);
     return reply.status(204).send(null);
   });
 };

@@ -1,8 +1,7 @@
-import { TextDecoder } from 'node:util';
 import { type FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { CteReadError, type CteLido } from '@frete/domain';
-import { readCteDocument } from '@frete/documents';
+import { decodeXml, readCteDocument } from '@frete/documents';
 import { ApiError } from '../../errors';
 import { readParts } from '../../multipart';
 
@@ -54,23 +53,6 @@ export function xmlBytesOf(xml: string): Buffer {
   return bytes;
 }
 
-/** The text of the XML bytes, in the encoding its declaration names (UTF-8 when it names none). */
-export function xmlTextOf(bytes: Buffer): string {
-  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
-  const label = declared?.toLowerCase() ?? 'utf-8';
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(label, { fatal: true });
-  } catch {
-    throw new ApiError('xml_malformado', `the XML declares an unknown encoding '${declared}'`);
-  }
-  try {
-    return decoder.decode(bytes).replace(BOM, '');
-  } catch {
-    throw new ApiError('xml_malformado', `the XML bytes are not valid ${label}`);
-  }
-}
-
 const READ_ERRORS = {
   xml_hostil: 'xml_hostil',
   xml_malformado: 'xml_malformado',
@@ -78,6 +60,16 @@ const READ_ERRORS = {
   layout_nao_suportado: 'layout_nao_suportado',
   chave_invalida: 'chave_invalida',
 } as const;
+
+/** The text of the XML bytes, in the encoding its declaration names (UTF-8 when it names none). */
+export function xmlTextOf(bytes: Buffer): string {
+  try {
+    return decodeXml(bytes);
+  } catch (err) {
+    if (err instanceof CteReadError) throw new ApiError(READ_ERRORS[err.code], err.message);
+    throw err;
+  }
+}
 
 /** Reads a CT-e sent as JSON `xml` (raw or base64) or as multipart part `arquivo`; refuses what is not one. */
 export async function readCteUpload(request: FastifyRequest): Promise<CteUpload> {

@@ -1,0 +1,133 @@
+import { type Pool } from 'pg';
+import { type CteLido, type Environment } from '@frete/contracts';
+import {
+  CteReadError,
+  Rejection,
+  cteDecider,
+  cteStream,
+  cteSubcontratacaoDecider,
+  cteSubcontratacaoStream,
+  isValidCnpj,
+  normalizeCnpj,
+} from '@frete/domain';
+import { companyOf } from '@frete/projections';
+import { type DocumentStore } from '@frete/platform';
+import { decodeXml, readCteDocument } from '@frete/documents';
+import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { handles } from '../commands/handles';
+
+export interface CteSubcontratacaoHandlerDeps extends Required<CommandDeps> {
+  pool: Pool;
+  documents: DocumentStore;
+  environment: Environment;
+}
+
+type Contexto = CommandContext & { companyId: string };
+
+/** A CT-e XML as uploaded: the bytes are what is archived and hashed. */
+export interface CteRecebido {
+  bytes: Buffer;
+  cte: CteLido;
+}
+
+/** The contractor's own CT-e being handed off, as its read model shows it. */
+export interface CteARepassar {
+  cte_id: string;
+  situacao: string;
+  xml_sha256: string | null;
+  chave: string | null;
+}
+
+export interface PedidoRepasseCte {
+  cnpj: string;
+  observacao: string | null;
+}
+
+export interface Repasse {
+  /** The key handed off (an authorized CT-e always has one). */
+  chave: string;
+  /** True on the first receipt of the key in the subcontractor's inbox. */
+  novo: boolean;
+  subcontratada: { company_id: string; cnpj: string; razao_social: string };
+}
+
+/** The archived XML is the authority's or the carrier's bytes: a decoding failure is the document's fault, not ours. */
+async function lerCte(content: Buffer): Promise<CteLido> {
+  let text: string;
+  try {
+    text = decodeXml(content);
+  } catch (err) {
+    if (err instanceof CteReadError) throw new Rejection(err.code, err.message);
+    throw err;
+  }
+  return readCteDocument(text);
+}
+
+/** The inbox of CT-e issued by other companies, and the hand-off of an own CT-e into a subcontractor's inbox. */
+export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => {
+  const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) => cteSubcontratacaoStream(c.company_id, c.cte.chave));
+  const runCte = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
+  return {
+    /** Archives the bytes as received and records the receipt in the caller's inbox. */
+    receber: async (ctx: Contexto, companyCnpj: string, upload: CteRecebido): Promise<{ novo: boolean }> => {
+      const sha256 = await deps.documents.put(upload.bytes, 'application/xml');
+      const { events } = await receberNaCaixa(ctx, {
+        type: 'ReceberCteSubcontratacao',
+        company_id: ctx.companyId,
+        company_cnpj: companyCnpj,
+        environment: deps.environment,
+        sha256,
+        tamanho_bytes: upload.bytes.length,
+        canal: 'api',
+        repassado_por: null,
+        cte: upload.cte,
+      });
+      return { novo: events[0]?.type === 'cte_subcontratacao.recebido' };
+    },
+
+    /** The contractor (the caller) hands its authorized CT-e, byte for byte, to a carrier's inbox. No financial action. */
+    repassar: async (ctx: Contexto, contratante: { cnpj: string; nome: string }, own: CteARepassar, pedido: PedidoRepasseCte): Promise<Repasse> => {
+      if (own.situacao !== 'autorizado' || !own.xml_sha256 || !own.chave) {
+        throw new Rejection('cte_nao_autorizado', `only an authorized CT-e can be handed off; this one is ${own.situacao}`);
+      }
+      const cnpj = normalizeCnpj(pedido.cnpj);
+      if (!isValidCnpj(cnpj)) {
+        throw new Rejection('validacao', 'subcontratada.cnpj: not a valid CNPJ', { fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ (check digits)' }] });
+      }
+      if (cnpj === normalizeCnpj(contratante.cnpj)) throw new Rejection('subcontratada_igual_contratante', 'the subcontractor cannot be the contractor itself');
+      const sub = await companyOf(deps.pool, cnpj, cnpj);
+      if (!sub) throw new Rejection('subcontratada_nao_encontrada', `no company with CNPJ ${cnpj} uses the service`);
+      if (!sub.carrier) throw new Rejection('subcontratada_nao_transportadora', `the company with CNPJ ${cnpj} is not a carrier`);
+
+      const doc = await deps.documents.get(own.xml_sha256);
+      if (!doc) throw new Rejection('xml_indisponivel', 'the archived XML of this CT-e cannot be read now; retry later');
+      const cte = await lerCte(doc.content);
+      // The receipt belongs to the subcontractor: its watermark moves, so its next read sees the CT-e.
+      const { events } = await receberNaCaixa({ ...ctx, companyId: sub.company_id }, {
+        type: 'ReceberCteSubcontratacao',
+        company_id: sub.company_id,
+        company_cnpj: sub.cnpj,
+        environment: deps.environment,
+        sha256: own.xml_sha256,
+        tamanho_bytes: doc.content.length,
+        canal: 'repasse',
+        repassado_por: { company_id: ctx.companyId, cnpj: contratante.cnpj, nome: contratante.nome, cte_id: own.cte_id, observacao: pedido.observacao },
+        cte,
+      });
+      await runCte(ctx, {
+        type: 'RepassarCte',
+        cte_id: own.cte_id,
+        company_id: ctx.companyId,
+        subcontratada_id: sub.company_id,
+        subcontratada_cnpj: sub.cnpj,
+        observacao: pedido.observacao,
+      });
+      return {
+        chave: own.chave,
+        novo: events[0]?.type === 'cte_subcontratacao.recebido',
+        subcontratada: { company_id: sub.company_id, cnpj: sub.cnpj, razao_social: sub.razao_social },
+      };
+    },
+  };
+};
+export type CteSubcontratacaoHandler = ReturnType<typeof cteSubcontratacaoHandler>;
