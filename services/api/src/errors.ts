@@ -1,7 +1,7 @@
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ErrorCode, ErrorCodes, type ErrorEnvelope, type FieldError } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
-import { WrongExpectedRevision } from '@frete/platform';
+import { isDatabaseUnavailable, WrongExpectedRevision } from '@frete/platform';
 
 /** An error the edge raises on purpose; the handler writes it in the envelope with its code's status. */
 export class ApiError extends Error {
@@ -52,6 +52,12 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   if (error instanceof WrongExpectedRevision) {
     reply.header('Retry-After', '1');
     return send(503, envelope('consulta_indisponivel', 'concurrent requests are changing the same resource: retry shortly', id));
+  }
+  // The database is down, restarting or out of connections: nothing about the request is wrong, and a retry may pass.
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('Retry-After', '1');
+    return send(503, envelope('consulta_indisponivel', 'the service cannot reach its database now: retry shortly', id));
   }
   const fe = error as FastifyError;
   if (fe.validation) {

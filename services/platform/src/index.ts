@@ -30,3 +30,4 @@ export * from './documents/store';
 export * from './retry/backoff';
 export * from './workers/module-worker';
 export * from './workers/one-answer';
+export * from './db/unavailable';

@@ -51,7 +51,7 @@ export interface PostgresEventStoreOptions {
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private readonly wake = new EventEmitter();
-  private listener: PoolClient | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
   private listening: Promise<void> | null = null;
   private closed = false;
 
@@ -219,14 +219,27 @@ export class PostgresEventStore implements EventStore {
     if (this.listening) return this.listening;
     this.listening = (async () => {
       const client = await this.pool.connect();
-      client.on('notification', () => this.wake.emit('wake'));
-      client.on('error', () => {
-        // The connection is gone; subscriptions keep polling, and the next one reconnects.
-        this.listener = null;
+      // A dead connection goes back to the pool as broken (destroyed), once: the pool would otherwise count it checked
+      // out forever and never end. Subscriptions keep polling meanwhile, and the next one listens again.
+      let held = true;
+      const giveBack = (err?: Error) => {
+        if (!held) return;
+        held = false;
         this.listening = null;
-      });
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      this.listener = client;
+        client.release(err);
+      };
+      client.on('notification', () => this.wake.emit('wake'));
+      client.on('error', (err) => giveBack(err));
+      try {
+        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      } catch (err) {
+        giveBack(err instanceof Error ? err : new Error(String(err)));
+        throw err;
+      }
+      this.unlisten = async () => {
+        await client.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
+        giveBack();
+      };
     })();
     return this.listening;
   }
@@ -235,11 +248,7 @@ export class PostgresEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     if (this.listening) await this.listening.catch(() => undefined);
-    if (this.listener) {
-      const l = this.listener;
-      this.listener = null;
-      await l.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
-      l.release();
-    }
+    await this.unlisten?.();
+    this.unlisten = null;
   }
 }
