@@ -1,5 +1,6 @@
 import { type CondutorMdfe, type DadosEventoMdfe, type DomainEventOf, type Environment, type MdfeDados, type MdfeSituacao, type TipoEventoMdfe } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
+import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
 export type MdfeEvent =
   | DomainEventOf<'mdfe.criado'>
@@ -65,6 +66,14 @@ export interface MdfeState {
   eventos: EventoMdfeState[];
 }
 
+/** The event each step of the issue becomes. */
+const PASSOS_DA_EMISSAO = {
+  RegistrarXmlAssinadoMdfe: 'mdfe.xml_assinado',
+  RegistrarAutorizacaoMdfe: 'mdfe.autorizado',
+  RegistrarRejeicaoMdfe: 'mdfe.rejeitado',
+  RegistrarPendenciaMdfe: 'mdfe.resultado_pendente',
+} as const satisfies Record<RegistrarEmissaoMdfe['type'], MdfeEvent['type']>;
+
 export const mdfeStream = (mdfeId: string) => `mdfe-${mdfeId}`;
 
 export const TP_EVENTO_MDFE: Record<TipoEventoMdfe, string> = { cancelamento: '110111', encerramento: '110112', condutor: '110114' };
@@ -115,17 +124,10 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
         }
         return [{ type: 'mdfe.emissao_solicitada', data: { mdfe_id: c.mdfe_id, company_id: c.company_id, serie: c.serie } }];
       case 'RegistrarXmlAssinadoMdfe':
-        if (state.situacao !== 'em_processamento' || state.emissao) return [];
-        return [{ type: 'mdfe.xml_assinado', data: c.data }];
       case 'RegistrarAutorizacaoMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.autorizado', data: c.data }];
       case 'RegistrarRejeicaoMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.rejeitado', data: c.data }];
       case 'RegistrarPendenciaMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.resultado_pendente', data: c.data }];
+        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as MdfeEvent, { xmlAssinado: c.type === 'RegistrarXmlAssinadoMdfe' });
       case 'RegistrarEventoPendenteMdfe':
       case 'RegistrarEventoMdfe':
       case 'RegistrarEventoRejeitadoMdfe': {
@@ -149,16 +151,14 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
           condutores: event.data.dados.motoristas,
         };
       case 'mdfe.emissao_solicitada':
-        return { ...state, situacao: 'em_processamento', emissao: null };
-      case 'mdfe.xml_assinado': {
-        const d = event.data;
-        return { ...state, chave: d.chave, emissao: { chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256, data_emissao: d.data_emissao } };
-      }
+        return { ...state, ...EMISSAO_SOLICITADA };
+      case 'mdfe.xml_assinado':
+        return { ...state, chave: event.data.chave, emissao: { ...emissaoAssinada(event.data), data_emissao: event.data.data_emissao } };
       case 'mdfe.autorizado':
         return { ...state, situacao: 'autorizado', chave: event.data.chave, n_prot: event.data.protocolo.numero };
       case 'mdfe.rejeitado':
         // Issued again later with the same number and a new cMDF.
-        return { ...state, situacao: 'rejeitado', chave: null, emissao: null };
+        return { ...state, ...EMISSAO_REJEITADA };
       case 'mdfe.resultado_pendente':
         return state;
       case 'mdfe.evento_pendente': {
