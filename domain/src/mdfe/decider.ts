@@ -99,6 +99,16 @@ export function proximoEventoMdfe(state: MdfeState, tipo: TipoEventoMdfe): { tp_
   return { tp_evento: tp, n_seq: n, pendente: null };
 }
 
+/**
+ * A driver is included once: asking to include one already in the MDF-e is refused, unless a driver inclusion is
+ * pending (the same request again follows it).
+ */
+export function exigirCondutorNovo(state: MdfeState, cpf: string): void {
+  if (state.condutores.some((c) => c.cpf === cpf) && !state.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
+    throw new Rejection('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
+  }
+}
+
 const own = (state: MdfeState, companyId: string) => {
   if (!state.existe || state.company_id !== companyId) throw new Rejection('nao_encontrado', 'MDF-e not found');
 };

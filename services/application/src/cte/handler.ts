@@ -1,0 +1,62 @@
+import { type Pool } from 'pg';
+import { type Environment } from '@frete/contracts';
+import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
+import { mdfesAtivosDoCte } from '@frete/projections';
+import { type CommandContext, type CommandDeps, load } from '../commands/execute';
+import { handles } from '../commands/handles';
+import { pedidoDeEmissao } from '../emissao/handler';
+import { prepararCte } from './preparar';
+import { type EmissorCte } from './emissor';
+import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
+
+export interface CteHandlerDeps extends CommandDeps {
+  pool: Pool;
+  environment: Environment;
+  emissor: EmissorCte;
+  eventos: EventosCte;
+}
+
+type Ctx = CommandContext & { companyId: string };
+
+/** The carrier's own CT-e: issue and its polling, fiscal events, CT-e issued elsewhere and delivered here. */
+export const cteHandler = (deps: CteHandlerDeps) => {
+  const run = handles(deps, cteDecider, (c: CteCommand) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
+  const emissao = pedidoDeEmissao(deps.pool, {
+    estado: (id) => load(deps.store, cteStream(id), cteDecider),
+    pendencias: async (ctx, id, state) => {
+      const preparado = await prepararCte({ pool: deps.pool, environment: deps.environment }, {
+        companyId: ctx.companyId, dados: state.dados ?? {}, numero: 1, cCT: codigoNumerico(id, 1), now: ctx.now,
+      });
+      return preparado.pendencias;
+    },
+    incompleto: (pendencias) => new Rejection('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
+    // Issued, denied, cancelled or delivered by the carrier: the decider would ignore the request, the carrier is told.
+    naoEmitivel: (state) => (state.situacao === 'em_processamento' ? null : new Rejection('cte_nao_editavel', `this CT-e is ${state.situacao}: there is nothing to issue`)),
+    serie: (configuracao) => configuracao.serie_cte,
+    solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissao', cte_id: id, company_id: ctx.companyId, serie }),
+    nuncaEmitido: () => new Rejection('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
+    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause),
+  });
+  return {
+    ...emissao,
+    /** Whether this reception is the CT-e's first (a resubmission changes nothing). */
+    receberEmitido: async (ctx: Ctx, input: Omit<ReceberCteEmitido, 'type' | 'company_id' | 'environment'>): Promise<{ primeiro: boolean }> => {
+      const { events } = await run(ctx, { type: 'ReceberCteEmitido', ...input, company_id: ctx.companyId, environment: deps.environment });
+      return { primeiro: events[0]?.type === 'cte.emitido_recebido' };
+    },
+    solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
+      if (pedido.tipo === 'cancelamento') {
+        // The authority refuses it too (528); said here first so that nothing is sent for a CT-e still on a manifest.
+        const manifestos = await mdfesAtivosDoCte(deps.pool, ctx.companyId, cteId);
+        if (manifestos.length > 0) {
+          const motivo = 'Rejeição: Vedado cancelamento se exitir MDF-e autorizado para o CT-e';
+          throw new Rejection('regra_de_negocio', motivo, { cstat: 528, motivo, mdfe: manifestos.map((m) => m.mdfe_id) });
+        }
+      }
+      return deps.eventos.solicitar(ctx.companyId, cteId, pedido, ctx.correlationId);
+    },
+    reconciliarEvento: (ctx: Ctx, cteId: string, eventKey: string): Promise<ResultadoEventoCte> =>
+      deps.eventos.reconciliar(ctx.companyId, cteId, eventKey, ctx.correlationId),
+  };
+};
+export type CteHandler = ReturnType<typeof cteHandler>;
