@@ -2,6 +2,7 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
 import { mdfesAtivosDoCte } from '@frete/projections';
+import { derivedEventId } from '@frete/platform';
 import { type CommandContext, type CommandDeps, load } from '../commands/execute';
 import { handles } from '../commands/handles';
 import { pedidoDeEmissao } from '../emissao/handler';
@@ -39,10 +40,14 @@ export const cteHandler = (deps: CteHandlerDeps) => {
   });
   return {
     ...emissao,
-    /** Whether this reception is the CT-e's first (a resubmission changes nothing). */
-    receberEmitido: async (ctx: Ctx, input: Omit<ReceberCteEmitido, 'type' | 'company_id' | 'environment'>): Promise<{ primeiro: boolean }> => {
-      const { events } = await run(ctx, { type: 'ReceberCteEmitido', ...input, company_id: ctx.companyId, environment: deps.environment });
-      return { primeiro: events[0]?.type === 'cte.emitido_recebido' };
+    /**
+     * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
+     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing).
+     */
+    receberEmitido: async (ctx: Ctx, input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>): Promise<{ cteId: string; primeiro: boolean }> => {
+      const cteId = derivedEventId(ctx.companyId, `cte:${input.cte.chave}`);
+      const { events } = await run(ctx, { type: 'ReceberCteEmitido', ...input, cte_id: cteId, company_id: ctx.companyId, environment: deps.environment });
+      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido' };
     },
     solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
       if (pedido.tipo === 'cancelamento') {

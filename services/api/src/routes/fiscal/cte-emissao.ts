@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, CteIssueEnvelope, DataEnvelope } from '@frete/contracts';
-import { codigoNumerico, cteDecider, cteStream } from '@frete/domain';
 import { type CteRow } from '@frete/projections';
-import { execute, prepararCte } from '@frete/application';
-import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -46,18 +43,7 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    if (row.situacao === 'rascunho' || row.situacao === 'rejeitado') {
-      const { pendencias } = await prepararCte({ pool: deps.pool, environment: env }, {
-        companyId: p.companyId, dados: row.dados ?? {}, numero: 1, cCT: codigoNumerico(row.cte_id, 1), now: deps.clock(),
-      });
-      if (pendencias.length > 0) {
-        throw new ApiError('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias });
-      }
-    } else if (row.situacao !== 'em_processamento') {
-      throw new ApiError('cte_nao_editavel', `this CT-e is ${row.situacao}: there is nothing to issue`);
-    }
-    const serie = (await deps.pool.query<{ serie_cte: number | null }>('SELECT serie_cte FROM rm.configuracoes_fiscais WHERE company_id = $1', [p.companyId])).rows[0]?.serie_cte ?? 0;
-    await execute(deps, cteStream(row.cte_id), cteDecider, { type: 'SolicitarEmissao', cte_id: row.cte_id, company_id: p.companyId, serie }, commandContext(request, deps));
+    await deps.handlers.cte.solicitarEmissao(commandContext(request, deps), row.cte_id);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(202).send({ data: envelopeOf(await ownCte(deps, p.companyId, row.cte_id)), environment: env });
   });
@@ -77,9 +63,8 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
     const p = principalOf(request);
     const { status, envelope } = await consultarEmissao(deps, p.companyId, {
       ler: () => ownCte(deps, p.companyId, request.params.cte_uuid),
-      consultar: (row) => deps.emissorCte.consultar(p.companyId, row.cte_id, request.id),
+      consultar: (row) => deps.handlers.cte.consultar(commandContext(request, deps), row.cte_id),
       envelope: envelopeOf,
-      nuncaEmitido: () => new ApiError('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
       conhecido: (row) => row.situacao === 'sem_protocolo',
     });
     return reply.status(status).send({ data: envelope, environment: env });

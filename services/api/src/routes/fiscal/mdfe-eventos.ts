@@ -9,7 +9,7 @@ import { findMunicipio, isValidCpf, normalizeCpf } from '@frete/domain';
 import { motoristaPorCpf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
@@ -30,7 +30,7 @@ export const mdfeEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownMdfe(deps, p.companyId, mdfeUuid);
-    const r = await deps.emissorMdfe.registrarEvento(p.companyId, row.mdfe_id, tipo, dados, request.id);
+    const r = await deps.handlers.mdfe.registrarEvento(commandContext(request, deps), row.mdfe_id, tipo, dados);
     await deps.readYourWrites.waitFor(p.companyId);
     if (r.situacao === 'rejeitado') {
       throw new ApiError('regra_de_negocio', `the authority refused the event: ${r.cstat} ${r.motivo}`, { cstat: r.cstat, motivo: r.motivo });
@@ -98,10 +98,6 @@ export const mdfeEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
       const m = await motoristaPorCpf(deps.pool, p.companyId, cpf);
       if (!m) throw new ApiError('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: send nome, or register the driver`, { fields: [{ field: 'cpf', message: 'not registered' }] });
       nome = m.nome;
-    }
-    const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    if (row.condutores.some((c) => c.cpf === cpf) && !row.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
-      throw new ApiError('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
     }
     return registrar(request, reply, request.params.mdfe_uuid, 'condutor', { condutor: { cpf, nome } });
   });

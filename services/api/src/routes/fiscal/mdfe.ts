@@ -1,13 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import {
   type CteDoMdfe, DataEnvelope, type Environment, type FieldError, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery,
   type MunicipioMdfe, type VeiculoMdfe,
 } from '@frete/contracts';
-import { findMunicipio, isValidCpf, mdfeDecider, mdfeStream, normalizeCpf, normalizePlaca } from '@frete/domain';
+import { findMunicipio, isValidCpf, normalizeCpf, normalizePlaca } from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
-import { execute, pendenciasMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
 import { consultarEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
@@ -193,14 +191,10 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     });
     if (fields.length > 0) throw invalid(fields);
 
-    const mdfeId = randomUUID();
-    await execute(deps, mdfeStream(mdfeId), mdfeDecider, {
-      type: 'CriarMdfe', mdfe_id: mdfeId, company_id: p.companyId, environment: env,
-      dados: {
-        ctes: ctes.map(({ inicio: _inicio, ...c }) => c), veiculo, reboques, motoristas, uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento,
-        observacoes: body.observacoes ?? null,
-      },
-    }, commandContext(request, deps));
+    const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), {
+      ctes: ctes.map(({ inicio: _inicio, ...c }) => c), veiculo, reboques, motoristas, uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento,
+      observacoes: body.observacoes ?? null,
+    });
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: mdfeView(await ownMdfe(deps, p.companyId, mdfeId), env), environment: env });
   });
@@ -244,12 +238,7 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    if (row.situacao === 'rascunho' || row.situacao === 'rejeitado') {
-      const pendencias = await pendenciasMdfe(deps.pool, p.companyId);
-      if (pendencias.length > 0) throw new ApiError('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias });
-    }
-    const serie = (await deps.pool.query<{ serie_mdfe: number | null }>('SELECT serie_mdfe FROM rm.configuracoes_fiscais WHERE company_id = $1', [p.companyId])).rows[0]?.serie_mdfe ?? 0;
-    await execute(deps, mdfeStream(row.mdfe_id), mdfeDecider, { type: 'SolicitarEmissaoMdfe', mdfe_id: row.mdfe_id, company_id: p.companyId, serie }, commandContext(request, deps));
+    await deps.handlers.mdfe.solicitarEmissao(commandContext(request, deps), row.mdfe_id);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(202).send({ data: envelopeOf(await ownMdfe(deps, p.companyId, row.mdfe_id)), environment: env });
   });
@@ -268,9 +257,8 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     const p = principalOf(request);
     const { status, envelope } = await consultarEmissao(deps, p.companyId, {
       ler: () => ownMdfe(deps, p.companyId, request.params.mdfe_uuid),
-      consultar: (row) => deps.emissorMdfe.consultar(p.companyId, row.mdfe_id, request.id),
+      consultar: (row) => deps.handlers.mdfe.consultar(commandContext(request, deps), row.mdfe_id),
       envelope: envelopeOf,
-      nuncaEmitido: () => new ApiError('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first'),
     });
     return reply.status(status).send({ data: envelope, environment: env });
   });
