@@ -57,7 +57,7 @@ export function xmllintValidate(xml: string, schemaPath: string): ToolResult {
   });
 }
 
-const SCHEMAS = path.join(__dirname, '..', '..', 'services', 'platform', 'schemas');
+const SCHEMAS = path.join(__dirname, '..', '..', 'services', 'documents', 'schemas');
 
 /**
  * What the issue asks of every emitted document, checked by tools other than the ones that made it: the official

@@ -19,3 +19,28 @@ export async function consultarEmissao<R extends { situacao: string }, E extends
   const envelope = o.envelope(after);
   return { status: envelope.conclusivo || o.conhecido?.(after) ? 200 : 202, envelope };
 }
+
+/** The columns of a document's read model that its issue envelope shows. */
+interface LinhaEmitida<S extends string> {
+  situacao: S;
+  chave: string | null;
+  serie: number | null;
+  numero: string | null;
+  retorno: { cstat: number | null; motivo: string } | null;
+}
+
+/**
+ * Where a document's issue stands (`CteIssueEnvelope`, `MdfeIssueEnvelope`) and where to poll it: conclusive once in
+ * one of the kind's final situations.
+ */
+export const envelopeDaEmissao = (documento: 'cte' | 'mdfe', conclusivas: readonly string[]) =>
+  <S extends string>(id: string, r: LinhaEmitida<S>) => ({
+    id,
+    situacao: r.situacao,
+    access_key: r.chave,
+    serie: r.serie,
+    numero: r.numero === null ? null : Number(r.numero),
+    conclusivo: conclusivas.includes(r.situacao),
+    retorno: r.retorno,
+    consulta: `/v1/fiscal/${documento}/${id}/consulta`,
+  });

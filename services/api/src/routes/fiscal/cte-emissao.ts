@@ -6,21 +6,12 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
-import { consultarEmissao } from './consulta-emissao';
+import { consultarEmissao, envelopeDaEmissao } from './consulta-emissao';
 
 const TAGS = ['fiscal: cte'];
-const CONCLUSIVAS = ['autorizado', 'rejeitado', 'denegado', 'cancelado'];
+const envelope = envelopeDaEmissao('cte', ['autorizado', 'rejeitado', 'denegado', 'cancelado']);
 
-export const envelopeOf = (r: CteRow) => ({
-  id: r.cte_id,
-  situacao: r.situacao,
-  access_key: r.chave,
-  serie: r.serie,
-  numero: r.numero === null ? null : Number(r.numero),
-  conclusivo: CONCLUSIVAS.includes(r.situacao),
-  retorno: r.retorno,
-  consulta: `/v1/fiscal/cte/${r.cte_id}/consulta`,
-});
+export const envelopeOf = (r: CteRow) => envelope(r.cte_id, r);
 
 /** Issue of a draft and polling of its result (spec section 3: never issue again while the result is unknown). */
 export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {

@@ -7,7 +7,7 @@ import {
 import { findMunicipio, isValidCpf, normalizeCpf, normalizePlaca } from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
 import { ApiError } from '../../errors';
-import { consultarEmissao } from './consulta-emissao';
+import { consultarEmissao, envelopeDaEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -15,7 +15,6 @@ import { type ApiDeps } from '../../deps';
 
 const TAGS = ['fiscal: mdfe'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CONCLUSIVAS = ['autorizado', 'rejeitado', 'encerrado', 'cancelado'];
 
 /** One MDF-e of the caller; a malformed id or another company's MDF-e is simply not found. */
 export async function ownMdfe(deps: ApiDeps, companyId: string, mdfeId: string): Promise<MdfeRow> {
@@ -55,16 +54,8 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   updated_at: new Date(r.updated_at).toISOString(),
 });
 
-const envelopeOf = (r: MdfeRow) => ({
-  id: r.mdfe_id,
-  situacao: r.situacao,
-  access_key: r.chave,
-  serie: r.serie,
-  numero: r.numero === null ? null : Number(r.numero),
-  conclusivo: CONCLUSIVAS.includes(r.situacao),
-  retorno: r.retorno,
-  consulta: `/v1/fiscal/mdfe/${r.mdfe_id}/consulta`,
-});
+const envelope = envelopeDaEmissao('mdfe', ['autorizado', 'rejeitado', 'encerrado', 'cancelado']);
+const envelopeOf = (r: MdfeRow) => envelope(r.mdfe_id, r);
 
 const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
 
