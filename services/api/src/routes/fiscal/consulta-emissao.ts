@@ -1,3 +1,10 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyRequest } from 'fastify';
+import { DataEnvelope } from '@frete/contracts';
+import { type CommandContext } from '@frete/application';
+import { errors } from '../../schemas';
+import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
 /**
@@ -44,3 +51,72 @@ export const envelopeDaEmissao = (documento: 'cte' | 'mdfe', conclusivas: readon
     retorno: r.retorno,
     consulta: `/v1/fiscal/${documento}/${id}/consulta`,
   });
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/** What each kind of document gives the routes of its issue. */
+export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { conclusivo: boolean }> {
+  /** The document's resource (`/cte/:cte_uuid`) and the path parameter that names it. */
+  recurso: string;
+  parametro: string;
+  params: TSchema;
+  /** The issue envelope's schema (`CteIssueEnvelope`, `MdfeIssueEnvelope`). */
+  envelopeSchema: TSchema;
+  tags: string[];
+  emissao: { summary: string; description: string };
+  consulta: { summary: string; description: string };
+  /** One own document by the id of the path (not found otherwise). */
+  ler: (companyId: string, uuid: string) => Promise<R>;
+  id: (row: R) => string;
+  handler: {
+    solicitarEmissao: (ctx: CommandContext & { companyId: string }, id: string) => Promise<void>;
+    consultar: (ctx: CommandContext & { companyId: string }, id: string) => Promise<void>;
+  };
+  envelope: (row: R) => E;
+  conhecido?: (row: R) => boolean;
+}
+
+/**
+ * The two routes of an issue, the same for every kind of document: `POST .../emissao` requests it (202 with the
+ * envelope) and `POST .../consulta` polls it (200 once the result is known, 202 while it is not).
+ */
+export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { conclusivo: boolean }>(app: App, deps: ApiDeps, d: DocumentoEmitido<R, E>): void {
+  const env = deps.config.environment;
+  const uuidOf = (request: FastifyRequest) => (request.params as Record<string, string>)[d.parametro] ?? '';
+
+  app.post(`${d.recurso}/emissao`, {
+    schema: {
+      tags: d.tags,
+      summary: d.emissao.summary,
+      description: d.emissao.description,
+      params: d.params,
+      response: { 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, 422, 503) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    await deps.readYourWrites.waitFor(p.companyId);
+    const row = await d.ler(p.companyId, uuidOf(request));
+    await d.handler.solicitarEmissao(commandContext(request, deps), d.id(row));
+    await deps.readYourWrites.waitFor(p.companyId);
+    return reply.status(202).send({ data: d.envelope(await d.ler(p.companyId, d.id(row))), environment: env });
+  });
+
+  app.post(`${d.recurso}/consulta`, {
+    schema: {
+      tags: d.tags,
+      summary: d.consulta.summary,
+      description: d.consulta.description,
+      params: d.params,
+      response: { 200: DataEnvelope(Type.Ref(d.envelopeSchema)), 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, 422, 503) },
+    },
+  }, async (request, reply) => {
+    const p = principalOf(request);
+    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
+      ler: () => d.ler(p.companyId, uuidOf(request)),
+      consultar: (row) => d.handler.consultar(commandContext(request, deps), d.id(row)),
+      envelope: d.envelope,
+      conhecido: d.conhecido,
+    });
+    return reply.status(status).send({ data: envelope, environment: env });
+  });
+}

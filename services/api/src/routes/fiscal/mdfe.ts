@@ -7,7 +7,7 @@ import {
 import { findMunicipio, isValidCpf, normalizeCpf, normalizePlaca } from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
 import { ApiError } from '../../errors';
-import { consultarEmissao, envelopeDaEmissao } from './consulta-emissao';
+import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -211,9 +211,13 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     return { data: mdfeView(row, env), environment: env };
   });
 
-  app.post('/mdfe/:mdfe_uuid/emissao', {
-    schema: {
-      tags: TAGS,
+  rotasDeEmissao(app, deps, {
+    recurso: '/mdfe/:mdfe_uuid',
+    parametro: 'mdfe_uuid',
+    params: MdfeIdParam,
+    envelopeSchema: MdfeIssueEnvelope,
+    tags: TAGS,
+    emissao: {
       summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
       description:
         '202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company\'s `serie_mdfe` (no gap, no ' +
@@ -222,36 +226,17 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
         'nothing more. A rejected MDF-e may be issued again (same number). 422 `regra_de_negocio` with `error.details.pendencias` when ' +
         'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
         'sandbox, `observacoes` (`infCpl`) may carry the simulated authority\'s sentinels.',
-      params: MdfeIdParam,
-      response: { 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    await deps.handlers.mdfe.solicitarEmissao(commandContext(request, deps), row.mdfe_id);
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(202).send({ data: envelopeOf(await ownMdfe(deps, p.companyId, row.mdfe_id)), environment: env });
-  });
-
-  app.post('/mdfe/:mdfe_uuid/consulta', {
-    schema: {
-      tags: TAGS,
+    consulta: {
       summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
       description:
         'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
         'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
-      params: MdfeIdParam,
-      response: { 200: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
-      ler: () => ownMdfe(deps, p.companyId, request.params.mdfe_uuid),
-      consultar: (row) => deps.handlers.mdfe.consultar(commandContext(request, deps), row.mdfe_id),
-      envelope: envelopeOf,
-    });
-    return reply.status(status).send({ data: envelope, environment: env });
+    ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
+    id: (row) => row.mdfe_id,
+    handler: deps.handlers.mdfe,
+    envelope: envelopeOf,
   });
 
   app.get('/mdfe/:mdfe_uuid/xml', {
