@@ -1,23 +1,19 @@
-import { type Pool } from 'pg';
-import { type Environment } from '@frete/contracts';
 import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
 import { mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { type CommandContext, type CommandDeps, load } from '../commands/execute';
+import { load } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { pedidoDeEmissao } from '../emissao/handler';
+import { type CompanyContext, type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
 import { prepararCte } from './preparar';
 import { type EmissorCte } from './emissor';
 import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
 
-export interface CteHandlerDeps extends CommandDeps {
-  pool: Pool;
-  environment: Environment;
+export interface CteHandlerDeps extends DocumentoHandlerDeps {
   emissor: EmissorCte;
   eventos: EventosCte;
 }
 
-type Ctx = CommandContext & { companyId: string };
+type Ctx = CompanyContext;
 
 /** The carrier's own CT-e: issue and its polling, fiscal events, CT-e issued elsewhere and delivered here. */
 export const cteHandler = (deps: CteHandlerDeps) => {

@@ -1,7 +1,8 @@
 import { type Pool } from 'pg';
 import { type Rejection } from '@frete/domain';
 import { configuracaoOf, type ConfiguracaoRow } from '@frete/projections';
-import { type CommandContext } from '../commands/execute';
+import { type Environment } from '@frete/contracts';
+import { type CommandContext, type CommandDeps } from '../commands/execute';
 import { type EstadoEmitido } from './emissor';
 
 export interface Pendencia {
@@ -9,7 +10,15 @@ export interface Pendencia {
   mensagem: string;
 }
 
-type Ctx = CommandContext & { companyId: string };
+/** A command of an authenticated carrier: the company is known. */
+export type CompanyContext = CommandContext & { companyId: string };
+type Ctx = CompanyContext;
+
+/** What the handlers of issued documents read besides the event store. */
+export interface DocumentoHandlerDeps extends CommandDeps {
+  pool: Pool;
+  environment: Environment;
+}
 
 /** How a kind of issued document is asked for an issue and polled (CT-e, MDF-e). */
 export interface PedidoDeEmissao<S extends EstadoEmitido> {

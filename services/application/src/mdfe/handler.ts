@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type Pool } from 'pg';
-import { type DadosEventoMdfe, type Environment, type MdfeDados, type TipoEventoMdfe } from '@frete/contracts';
+import { type DadosEventoMdfe, type MdfeDados, type TipoEventoMdfe } from '@frete/contracts';
 import { exigirCondutorNovo, type MdfeCommand, mdfeDecider, mdfeStream, Rejection } from '@frete/domain';
-import { type CommandContext, type CommandDeps, load } from '../commands/execute';
+import { load } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { pedidoDeEmissao } from '../emissao/handler';
+import { type CompanyContext, type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
 import { type EmissorMdfe, type ResultadoEventoMdfe } from './emissor';
 import { pendenciasMdfe } from './montar-xml';
 
-export interface MdfeHandlerDeps extends CommandDeps {
-  pool: Pool;
-  environment: Environment;
+export interface MdfeHandlerDeps extends DocumentoHandlerDeps {
   emissor: EmissorMdfe;
 }
 
-type Ctx = CommandContext & { companyId: string };
+type Ctx = CompanyContext;
 
 /** The carrier's MDF-e: creation, issue and its polling, events. */
 export const mdfeHandler = (deps: MdfeHandlerDeps) => {
