@@ -64,7 +64,8 @@ export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { co
   envelopeSchema: TSchema;
   tags: string[];
   emissao: { summary: string; description: string };
-  consulta: { summary: string; description: string };
+  /** What `consulta` says of this kind (its summary is the same for all). */
+  consulta: { description: string };
   /** One own document by the id of the path (not found otherwise). */
   ler: (companyId: string, uuid: string) => Promise<R>;
   id: (row: R) => string;
@@ -104,7 +105,7 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
   app.post(`${d.recurso}/consulta`, {
     schema: {
       tags: d.tags,
-      summary: d.consulta.summary,
+      summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
       description: d.consulta.description,
       params: d.params,
       response: { 200: DataEnvelope(Type.Ref(d.envelopeSchema)), 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, 422, 503) },

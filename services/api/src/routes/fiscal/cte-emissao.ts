@@ -28,7 +28,6 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
         'denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority\'s sentinels.',
     },
     consulta: {
-      summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
       description:
         'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
         'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +

@@ -228,7 +228,6 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
         'sandbox, `observacoes` (`infCpl`) may carry the simulated authority\'s sentinels.',
     },
     consulta: {
-      summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
       description:
         'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
         'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
