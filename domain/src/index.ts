@@ -34,6 +34,8 @@ export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';
 export * from './numeracao/reservas';
+export * from './emissao/numeracao';
+export * from './emissao/decider';
 export * from './numeracao-cte/decider';
 export * from './cte/qr-code';
 export * from './cte/xml';

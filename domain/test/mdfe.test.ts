@@ -1,6 +1,6 @@
 import { type MdfeDados } from '@frete/contracts';
 import {
-  chaveDeAcesso, fold, mdfeDecider, type MdfeEvent, numeracaoMdfeDecider, proximoEventoMdfe, type Rejection, isValidAccessKey,
+  chaveDeAcesso, exigirCondutorNovo, fold, mdfeDecider, type MdfeEvent, numeracaoMdfeDecider, proximoEventoMdfe, type Rejection, isValidAccessKey,
 } from '../src';
 
 const ctx = { now: new Date('2026-11-20T13:00:00Z') };
@@ -88,5 +88,23 @@ describe('numeracao_mdfe and the model-58 key', () => {
     const k = chaveDeAcesso({ cUF: '43', aamm: '2401', cnpj: '86933033000100', modelo: '58', serie: 1, numero: 4518, tpEmis: 1, cCT: '24018154' });
     expect(k).toBe('43240186933033000100580010000045181240181540');
     expect(isValidAccessKey(k)).toBe(true);
+  });
+});
+
+describe('mdfe: a driver is included once', () => {
+  const novo = { cpf: '11144477735', nome: 'MARIA' };
+  const evento = { mdfe_id: M, company_id: C, tipo: 'condutor' as const, tp_evento: '110114', n_seq: 1, dados: { condutor: novo } };
+  const pendente: MdfeEvent = { type: 'mdfe.evento_pendente', data: { ...evento, sha256: 'signed', motivo: '105' } };
+  const registrado: MdfeEvent = { type: 'mdfe.evento_registrado', data: { ...evento, sha256: 'p', protocolo: { ...protocolo, cstat: 135 } } };
+
+  it('a new driver passes; one of the creation or one already included is refused (regra_de_negocio on cpf)', () => {
+    expect(() => exigirCondutorNovo(given(criado), novo.cpf)).not.toThrow();
+    for (const r of [rejection(() => exigirCondutorNovo(given(criado), '52998224725')), rejection(() => exigirCondutorNovo(given(criado, registrado), novo.cpf))]) {
+      expect(r.code).toBe('regra_de_negocio');
+      expect(r.details?.fields?.map((f) => f.field)).toEqual(['cpf']);
+    }
+  });
+  it('while a driver inclusion is pending, asking again follows it', () => {
+    expect(() => exigirCondutorNovo(given(criado, pendente), '52998224725')).not.toThrow();
   });
 });

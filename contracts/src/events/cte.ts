@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CteLido } from './cte-lido';
 import { CteDraftInput } from '../http/cte-rascunho';
+import { eventosDaEmissao, ProtocoloAutoridade } from './emissao';
 
 /**
  * Situation of an own CT-e (`CteSituation`). Issue through the service moves a draft from `rascunho` through
@@ -60,35 +61,17 @@ export type CteRascunhoCriado = Static<typeof CteRascunhoCriado>;
 export const CteRascunhoAlterado = Type.Object({ cte_id: Type.String(), company_id: Type.String(), dados: CteDraftInput });
 export type CteRascunhoAlterado = Static<typeof CteRascunhoAlterado>;
 
+const emissao = eventosDaEmissao('cte_id', 'CTe');
+
 /** The carrier asked to issue a draft (`POST .../emissao`): it leaves the draft state and goes to the emission processor. */
-export const CteEmissaoSolicitada = Type.Object({
-  cte_id: Type.String(),
-  company_id: Type.String(),
-  serie: Type.Integer(),
-});
+export const CteEmissaoSolicitada = emissao.EmissaoSolicitada;
 export type CteEmissaoSolicitada = Static<typeof CteEmissaoSolicitada>;
 
-/**
- * The signed XML exists and is archived before it is sent: from here on the same bytes (the same key) are sent again
- * whenever the outcome is unknown, never a new document for the number.
- */
-export const CteXmlAssinado = Type.Object({
-  cte_id: Type.String(),
-  company_id: Type.String(),
-  chave: Type.String(),
-  serie: Type.Integer(),
-  numero: Type.Integer(),
-  data_emissao: Type.String(),
-  sha256: Type.String({ description: 'SHA-256 of the signed CTe XML in the document store' }),
-});
+/** The signed CT-e, archived before it is sent. */
+export const CteXmlAssinado = emissao.XmlAssinado;
 export type CteXmlAssinado = Static<typeof CteXmlAssinado>;
 
-export const ProtocoloAutoridade = Type.Object({
-  numero: Type.String(),
-  recebido_em: Type.String(),
-  cstat: Type.Integer(),
-  motivo: Type.String(),
-});
+export { ProtocoloAutoridade };
 
 /** The authority authorized the CT-e; the archived cteProc is named by its hash. */
 export const CteAutorizado = Type.Object({
@@ -102,12 +85,7 @@ export const CteAutorizado = Type.Object({
 export type CteAutorizado = Static<typeof CteAutorizado>;
 
 /** The authority refused the CT-e (or the service's own checks did before sending): correct the draft and issue again. */
-export const CteRejeitado = Type.Object({
-  cte_id: Type.String(),
-  company_id: Type.String(),
-  cstat: Type.Integer(),
-  motivo: Type.String(),
-});
+export const CteRejeitado = emissao.Rejeitado;
 export type CteRejeitado = Static<typeof CteRejeitado>;
 
 /** Use denied: the number is spent and the document has no fiscal value. */
@@ -120,10 +98,5 @@ export const CteDenegado = Type.Object({
 export type CteDenegado = Static<typeof CteDenegado>;
 
 /** A send or a query whose outcome is unknown (no answer, still processing): the CT-e stays `em_processamento`. */
-export const CteResultadoPendente = Type.Object({
-  cte_id: Type.String(),
-  company_id: Type.String(),
-  chave: Type.String(),
-  motivo: Type.String(),
-});
+export const CteResultadoPendente = emissao.ResultadoPendente;
 export type CteResultadoPendente = Static<typeof CteResultadoPendente>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { eventosDaEmissao, ProtocoloAutoridade } from './emissao';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
@@ -61,27 +62,16 @@ export type MdfeDados = Static<typeof MdfeDados>;
 export const MdfeCriado = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), ambiente: Type.String(), dados: MdfeDados });
 export type MdfeCriado = Static<typeof MdfeCriado>;
 
-export const MdfeEmissaoSolicitada = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), serie: Type.Integer() });
+const emissao = eventosDaEmissao('mdfe_id', 'MDFe');
+
+export const MdfeEmissaoSolicitada = emissao.EmissaoSolicitada;
 export type MdfeEmissaoSolicitada = Static<typeof MdfeEmissaoSolicitada>;
 
 /** The signed MDF-e exists and is archived before it is sent: from here on only these bytes are sent for the number. */
-export const MdfeXmlAssinado = Type.Object({
-  mdfe_id: Type.String(),
-  company_id: Type.String(),
-  chave: Type.String(),
-  serie: Type.Integer(),
-  numero: Type.Integer(),
-  data_emissao: Type.String(),
-  sha256: Type.String({ description: 'SHA-256 of the signed MDFe XML in the document store' }),
-});
+export const MdfeXmlAssinado = emissao.XmlAssinado;
 export type MdfeXmlAssinado = Static<typeof MdfeXmlAssinado>;
 
-export const ProtocoloMdfe = Type.Object({
-  numero: Type.String(),
-  recebido_em: Type.String(),
-  cstat: Type.Integer(),
-  motivo: Type.String(),
-});
+export const ProtocoloMdfe = ProtocoloAutoridade;
 export type ProtocoloMdfe = Static<typeof ProtocoloMdfe>;
 
 export const MdfeAutorizado = Type.Object({
@@ -93,10 +83,10 @@ export const MdfeAutorizado = Type.Object({
 });
 export type MdfeAutorizado = Static<typeof MdfeAutorizado>;
 
-export const MdfeRejeitado = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), cstat: Type.Integer(), motivo: Type.String() });
+export const MdfeRejeitado = emissao.Rejeitado;
 export type MdfeRejeitado = Static<typeof MdfeRejeitado>;
 
-export const MdfeResultadoPendente = Type.Object({ mdfe_id: Type.String(), company_id: Type.String(), chave: Type.String(), motivo: Type.String() });
+export const MdfeResultadoPendente = emissao.ResultadoPendente;
 export type MdfeResultadoPendente = Static<typeof MdfeResultadoPendente>;
 
 /** The MDF-e events this service registers: 110111 cancelamento, 110112 encerramento, 110114 inclusão de condutor. */

@@ -5,6 +5,7 @@ import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
 import { type EventoCteEstado, planejarEventoCte } from './eventos/regras';
 import { type TipoEventoCte, tipoDoTpEvento } from './eventos/montar';
+import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
 export type CteEvent =
   | DomainEventOf<'cte.emitido_recebido'>
@@ -124,6 +125,15 @@ export interface CteState {
   contra_cte: ContraCteVinculo | null;
 }
 
+/** The event each step of the issue becomes. */
+const PASSOS_DA_EMISSAO = {
+  RegistrarXmlAssinado: 'cte.xml_assinado',
+  RegistrarAutorizacao: 'cte.autorizado',
+  RegistrarRejeicao: 'cte.rejeitado',
+  RegistrarDenegacao: 'cte.denegado',
+  RegistrarPendencia: 'cte.resultado_pendente',
+} as const satisfies Record<RegistrarEmissao['type'], CteEvent['type']>;
+
 /** cStat of an authorized CT-e: 100, or 150 when authorized out of time. */
 export const CSTAT_AUTORIZADO = [100, 150];
 
@@ -205,20 +215,11 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         return [{ type: 'cte.emissao_solicitada', data: { cte_id: c.cte_id, company_id: c.company_id, serie: c.serie } }];
       }
       case 'RegistrarXmlAssinado':
-        if (state.situacao !== 'em_processamento' || state.emissao) return [];
-        return [{ type: 'cte.xml_assinado', data: c.data }];
       case 'RegistrarAutorizacao':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'cte.autorizado', data: c.data }];
       case 'RegistrarRejeicao':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'cte.rejeitado', data: c.data }];
       case 'RegistrarDenegacao':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'cte.denegado', data: c.data }];
       case 'RegistrarPendencia':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'cte.resultado_pendente', data: c.data }];
+        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as CteEvent, { xmlAssinado: c.type === 'RegistrarXmlAssinado' });
       case 'SolicitarEventoCte': {
         const atual = state.eventos[c.data.event_key];
         if (atual && atual.situacao !== 'rejeitado') return [];
@@ -274,11 +275,9 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       case 'cte.rascunho_alterado':
         return { ...state, situacao: 'rascunho', dados: event.data.dados };
       case 'cte.emissao_solicitada':
-        return { ...state, situacao: 'em_processamento', emissao: null };
-      case 'cte.xml_assinado': {
-        const d = event.data;
-        return { ...state, chave: d.chave, emissao: { chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256 } };
-      }
+        return { ...state, ...EMISSAO_SOLICITADA };
+      case 'cte.xml_assinado':
+        return { ...state, chave: event.data.chave, emissao: emissaoAssinada(event.data) };
       case 'cte.autorizado':
         return {
           ...state, situacao: 'autorizado', chave: event.data.chave, sha256: event.data.sha256,
@@ -286,7 +285,7 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         };
       case 'cte.rejeitado':
         // The draft may be corrected and issued again; it keeps its number, and the next XML gets a new cCT.
-        return { ...state, situacao: 'rejeitado', chave: null, emissao: null };
+        return { ...state, ...EMISSAO_REJEITADA };
       case 'cte.denegado':
         return { ...state, situacao: 'denegado' };
       case 'cte.evento_solicitado': {

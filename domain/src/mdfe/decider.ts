@@ -1,5 +1,6 @@
 import { type CondutorMdfe, type DadosEventoMdfe, type DomainEventOf, type Environment, type MdfeDados, type MdfeSituacao, type TipoEventoMdfe } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
+import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
 export type MdfeEvent =
   | DomainEventOf<'mdfe.criado'>
@@ -65,6 +66,14 @@ export interface MdfeState {
   eventos: EventoMdfeState[];
 }
 
+/** The event each step of the issue becomes. */
+const PASSOS_DA_EMISSAO = {
+  RegistrarXmlAssinadoMdfe: 'mdfe.xml_assinado',
+  RegistrarAutorizacaoMdfe: 'mdfe.autorizado',
+  RegistrarRejeicaoMdfe: 'mdfe.rejeitado',
+  RegistrarPendenciaMdfe: 'mdfe.resultado_pendente',
+} as const satisfies Record<RegistrarEmissaoMdfe['type'], MdfeEvent['type']>;
+
 export const mdfeStream = (mdfeId: string) => `mdfe-${mdfeId}`;
 
 export const TP_EVENTO_MDFE: Record<TipoEventoMdfe, string> = { cancelamento: '110111', encerramento: '110112', condutor: '110114' };
@@ -88,6 +97,16 @@ export function proximoEventoMdfe(state: MdfeState, tipo: TipoEventoMdfe): { tp_
   }
   const n = tipo === 'condutor' ? state.eventos.filter((e) => e.tp_evento === tp && e.situacao === 'registrado').length + 1 : 1;
   return { tp_evento: tp, n_seq: n, pendente: null };
+}
+
+/**
+ * A driver is included once: asking to include one already in the MDF-e is refused, unless a driver inclusion is
+ * pending (the same request again follows it).
+ */
+export function exigirCondutorNovo(state: MdfeState, cpf: string): void {
+  if (state.condutores.some((c) => c.cpf === cpf) && !state.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
+    throw new Rejection('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
+  }
 }
 
 const own = (state: MdfeState, companyId: string) => {
@@ -115,17 +134,10 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
         }
         return [{ type: 'mdfe.emissao_solicitada', data: { mdfe_id: c.mdfe_id, company_id: c.company_id, serie: c.serie } }];
       case 'RegistrarXmlAssinadoMdfe':
-        if (state.situacao !== 'em_processamento' || state.emissao) return [];
-        return [{ type: 'mdfe.xml_assinado', data: c.data }];
       case 'RegistrarAutorizacaoMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.autorizado', data: c.data }];
       case 'RegistrarRejeicaoMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.rejeitado', data: c.data }];
       case 'RegistrarPendenciaMdfe':
-        if (state.situacao !== 'em_processamento') return [];
-        return [{ type: 'mdfe.resultado_pendente', data: c.data }];
+        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as MdfeEvent, { xmlAssinado: c.type === 'RegistrarXmlAssinadoMdfe' });
       case 'RegistrarEventoPendenteMdfe':
       case 'RegistrarEventoMdfe':
       case 'RegistrarEventoRejeitadoMdfe': {
@@ -149,16 +161,14 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
           condutores: event.data.dados.motoristas,
         };
       case 'mdfe.emissao_solicitada':
-        return { ...state, situacao: 'em_processamento', emissao: null };
-      case 'mdfe.xml_assinado': {
-        const d = event.data;
-        return { ...state, chave: d.chave, emissao: { chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256, data_emissao: d.data_emissao } };
-      }
+        return { ...state, ...EMISSAO_SOLICITADA };
+      case 'mdfe.xml_assinado':
+        return { ...state, chave: event.data.chave, emissao: { ...emissaoAssinada(event.data), data_emissao: event.data.data_emissao } };
       case 'mdfe.autorizado':
         return { ...state, situacao: 'autorizado', chave: event.data.chave, n_prot: event.data.protocolo.numero };
       case 'mdfe.rejeitado':
         // Issued again later with the same number and a new cMDF.
-        return { ...state, situacao: 'rejeitado', chave: null, emissao: null };
+        return { ...state, ...EMISSAO_REJEITADA };
       case 'mdfe.resultado_pendente':
         return state;
       case 'mdfe.evento_pendente': {

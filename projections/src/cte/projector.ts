@@ -1,4 +1,7 @@
 import { type Projector } from '../projector';
+import { projecaoDaEmissao } from '../emissao/projecao';
+
+const emissao = projecaoDaEmissao('rm.ctes', 'cte_id');
 
 /** dhEmi as an instant, or null when the document wrote it in a shape Date cannot read. */
 const instantOf = (text: string): Date | null => {
@@ -56,9 +59,7 @@ export const cteProjector: Projector = {
         return;
       }
       case 'cte.emissao_solicitada':
-        await sql.query(`UPDATE rm.ctes SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE cte_id = $1`,
-          [event.data.cte_id, event.data.serie, event.recordedAt]);
-        return;
+        return emissao.solicitada(sql, event.data.cte_id, event.data.serie, event.recordedAt);
       case 'cte.xml_assinado': {
         const d = event.data;
         await sql.query(`UPDATE rm.ctes SET chave = $2, serie = $3, numero = $4, data_emissao = $5, emitido_em = $6, updated_at = $7 WHERE cte_id = $1`,
@@ -83,17 +84,13 @@ export const cteProjector: Projector = {
         return;
       }
       case 'cte.rejeitado':
-        await sql.query(`UPDATE rm.ctes SET situacao = 'rejeitado', chave = NULL, retorno = $2, updated_at = $3 WHERE cte_id = $1`,
-          [event.data.cte_id, JSON.stringify({ cstat: event.data.cstat, motivo: event.data.motivo }), event.recordedAt]);
-        return;
+        return emissao.rejeitada(sql, event.data.cte_id, event.data, event.recordedAt);
       case 'cte.denegado':
         await sql.query(`UPDATE rm.ctes SET situacao = 'denegado', retorno = $2, updated_at = $3 WHERE cte_id = $1`,
           [event.data.cte_id, JSON.stringify({ cstat: event.data.protocolo.cstat, motivo: event.data.protocolo.motivo }), event.recordedAt]);
         return;
       case 'cte.resultado_pendente':
-        await sql.query(`UPDATE rm.ctes SET retorno = $2, updated_at = $3 WHERE cte_id = $1`,
-          [event.data.cte_id, JSON.stringify({ cstat: null, motivo: event.data.motivo }), event.recordedAt]);
-        return;
+        return emissao.pendente(sql, event.data.cte_id, event.data.motivo, event.recordedAt);
       case 'cte.emitido_reenviado':
         await sql.query(`UPDATE rm.ctes SET received_count = received_count + 1, updated_at = $2 WHERE cte_id = $1`, [event.data.cte_id, event.recordedAt]);
         return;

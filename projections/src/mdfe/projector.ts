@@ -1,4 +1,7 @@
 import { type Projector } from '../projector';
+import { projecaoDaEmissao } from '../emissao/projecao';
+
+const emissao = projecaoDaEmissao('rm.mdfes', 'mdfe_id');
 
 /** rm.mdfes and rm.mdfe_ctes: the company's MDF-e. */
 export const mdfeProjector: Projector = {
@@ -20,9 +23,7 @@ export const mdfeProjector: Projector = {
         return;
       }
       case 'mdfe.emissao_solicitada':
-        await sql.query(`UPDATE rm.mdfes SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE mdfe_id = $1`,
-          [event.data.mdfe_id, event.data.serie, event.recordedAt]);
-        return;
+        return emissao.solicitada(sql, event.data.mdfe_id, event.data.serie, event.recordedAt);
       case 'mdfe.xml_assinado': {
         const d = event.data;
         await sql.query('UPDATE rm.mdfes SET chave = $2, serie = $3, numero = $4, data_emissao = $5, updated_at = $6 WHERE mdfe_id = $1',
@@ -38,13 +39,9 @@ export const mdfeProjector: Projector = {
         return;
       }
       case 'mdfe.rejeitado':
-        await sql.query(`UPDATE rm.mdfes SET situacao = 'rejeitado', chave = NULL, retorno = $2, updated_at = $3 WHERE mdfe_id = $1`,
-          [event.data.mdfe_id, JSON.stringify({ cstat: event.data.cstat, motivo: event.data.motivo }), event.recordedAt]);
-        return;
+        return emissao.rejeitada(sql, event.data.mdfe_id, event.data, event.recordedAt);
       case 'mdfe.resultado_pendente':
-        await sql.query('UPDATE rm.mdfes SET retorno = $2, updated_at = $3 WHERE mdfe_id = $1',
-          [event.data.mdfe_id, JSON.stringify({ cstat: null, motivo: event.data.motivo }), event.recordedAt]);
-        return;
+        return emissao.pendente(sql, event.data.mdfe_id, event.data.motivo, event.recordedAt);
       case 'mdfe.evento_pendente':
       case 'mdfe.evento_registrado':
       case 'mdfe.evento_rejeitado': {

@@ -9,7 +9,9 @@ import { conviteHandler } from './convite/handler';
 import { repasseHandler } from './repasse/handler';
 import { ciotHandler } from './ciot/handler';
 import { type ServicoCiot } from './ciot/servico';
-import { type CteHandlerDeps, cteHandler } from './cte/handler';
+import { cteHandler, type CteHandlerDeps } from './cte/handler';
+import { mdfeHandler } from './mdfe/handler';
+import { type EmissorMdfe } from './mdfe/emissor';
 import { type CteSubcontratacaoHandlerDeps, cteSubcontratacaoHandler } from './cte-subcontratacao/handler';
 import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handler';
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
@@ -26,12 +28,19 @@ export interface HandlerDeps extends Required<CommandDeps> {
   servicoCiot: ServicoCiot;
 }
 
+/** What the handlers of issued documents drive besides the event store: the emitters and the event registration. */
+export type EmissaoHandlerDeps = Pick<CteHandlerDeps, 'pool' | 'environment'> & {
+  emissorCte: CteHandlerDeps['emissor'];
+  eventosCte: CteHandlerDeps['eventos'];
+  emissorMdfe: EmissorMdfe;
+};
+
 /**
  * One command handler per aggregate, as routes and processors call them. A route validates, calls one of these and
  * maps the answer; it never reaches the event store itself.
  */
 export const createHandlers = (
-  deps: HandlerDeps & CteHandlerDeps & CteSubcontratacaoHandlerDeps & ContraCteHandlerDeps & LoteHandlerDeps & NfeHandlerDeps,
+  deps: HandlerDeps & EmissaoHandlerDeps & CteSubcontratacaoHandlerDeps & ContraCteHandlerDeps & LoteHandlerDeps & NfeHandlerDeps,
 ) => ({
   configuracao: configuracaoHandler(deps),
   autorizacao: autorizacaoHandler(deps),
@@ -39,7 +48,8 @@ export const createHandlers = (
   convite: conviteHandler(deps),
   repasse: repasseHandler(deps),
   ciot: ciotHandler(deps),
-  cte: cteHandler(deps),
+  cte: cteHandler({ ...deps, emissor: deps.emissorCte, eventos: deps.eventosCte }),
+  mdfe: mdfeHandler({ ...deps, emissor: deps.emissorMdfe }),
   cteSubcontratacao: cteSubcontratacaoHandler(deps),
   contraCte: contraCteHandler(deps),
   lote: loteHandler(deps),

@@ -10,10 +10,11 @@ import { type EventStore } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type DocumentStore } from '@frete/platform';
 import { type CertificateVault } from '@frete/platform';
-import { signFiscalXml } from '@frete/documents';
 import { type FiscalSchemas } from '@frete/documents';
-import { type AutoridadeFiscal, type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
+import { type AutoridadeFiscal, type ProtocoloEvento } from '@frete/adapters';
 import { montarProcEventoCte } from '@frete/adapters';
+import { assinarXml } from '../emissao/assinar';
+import { arquivarProcEvento, enviarEvento } from '../emissao/evento';
 
 /** What the carrier asks for, per event type (already shape-checked at the edge). */
 export type PedidoEventoCte =
@@ -55,9 +56,6 @@ export interface EventosCteDeps {
 
 /** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
 const CSTAT_FALHA_SCHEMA = 215;
-/** cStat 999 for what cannot be built (no certificate): nothing was sent. */
-const CSTAT_ERRO_NAO_CATALOGADO = 999;
-
 
 const instante = (dh: string): string => {
   const d = new Date(dh);
@@ -104,19 +102,17 @@ export class EventosCte {
 
     const detalhe = await this.detalhe(cteId, pedido, plano.nProt, plano.n_prot_ce);
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
-    const pem = company && certificado ? await this.deps.certificates.signingKey(companyId, certificado.blob_id) : null;
-    if (!company || !pem) throw recusaLocal(CSTAT_ERRO_NAO_CATALOGADO, 'Pendências: certificado: the A1 certificate cannot be opened');
     const chave = state.chave!;
     const { xml } = montarEventoCte({
-      chave, cnpjAutor: company.cnpj, tpAmb: this.deps.environment === 'producao' ? 1 : 2, cOrgao: chave.slice(0, 2),
+      chave, cnpjAutor: company?.cnpj ?? '', tpAmb: this.deps.environment === 'producao' ? 1 : 2, cOrgao: chave.slice(0, 2),
       nSeqEvento: plano.n_seq_evento, dhEvento: dhSaoPaulo(now), detalhe,
     });
-    const signed = signFiscalXml(xml, { element: 'infEvento', privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
-    const check = await this.deps.schemas.validate(signed, 'eventoCTe_v4.00.xsd');
-    if (!check.valid) {
-      const first = check.errors[0];
-      throw recusaLocal(CSTAT_FALHA_SCHEMA, `Rejeição: Falha no schema XML: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255));
-    }
+    const assinado = await assinarXml(this.deps, {
+      companyId, certificadoBlobId: company && certificado ? certificado.blob_id : null, xml, element: 'infEvento', schema: 'eventoCTe_v4.00.xsd',
+      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no schema XML' },
+    });
+    if (assinado.tipo === 'recusado') throw recusaLocal(assinado.cstat, assinado.motivo);
+    const signed = assinado.xml;
     const sha256 = await this.deps.documents.put(Buffer.from(signed, 'utf8'), 'application/xml');
     await this.record(companyId, cteId, cause, {
       type: 'SolicitarEventoCte',
@@ -186,37 +182,30 @@ export class EventosCte {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
-    const r: RetornoEvento = await this.deps.autoridade.registrarEventoCte(signed);
-    const tp = evento.tp_evento;
+    const r = await enviarEvento(this.deps.documents, signed, (xml) => this.deps.autoridade.registrarEventoCte(xml), montarProcEventoCte);
+    const base = { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento };
     let after: CteState;
     switch (r.tipo) {
       case 'registrado':
-      case 'duplicidade':
-        return this.registrado(companyId, cteId, evento, r.protocolo, cause, signed);
+        return this.registrado(companyId, cteId, evento, r.protocolo, cause, r.sha256);
       case 'rejeitado':
-        after = await this.record(companyId, cteId, cause, {
-          type: 'RegistrarEventoRejeitado', data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: tp, cstat: r.cStat, motivo: r.xMotivo },
-        });
+        after = await this.record(companyId, cteId, cause, { type: 'RegistrarEventoRejeitado', data: { ...base, cstat: r.cstat, motivo: r.motivo } });
         break;
-      case 'em_processamento':
-      case 'sem_resposta':
-        after = await this.record(companyId, cteId, cause, {
-          type: 'RegistrarEventoPendente',
-          data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: tp, motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer; reconcile' : `${r.cStat} ${r.xMotivo}` },
-        });
+      case 'pendente':
+        after = await this.record(companyId, cteId, cause, { type: 'RegistrarEventoPendente', data: { ...base, motivo: r.motivo ?? 'the authority did not answer; reconcile' } });
         break;
     }
     return this.resultado(cteId, after, eventKey);
   }
 
-  private async registrado(companyId: string, cteId: string, evento: EventoCteEstado, p: ProtocoloEvento, cause: string, signed?: string): Promise<ResultadoEventoCte> {
-    const proc = montarProcEventoCte(signed ?? (await this.assinado(evento)), p);
-    const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
+  /** `procSha` names the archived procEventoCTe when the send just made it; a reconciliation makes it here. */
+  private async registrado(companyId: string, cteId: string, evento: EventoCteEstado, p: ProtocoloEvento, cause: string, procSha?: string): Promise<ResultadoEventoCte> {
+    const sha256 = procSha ?? (await arquivarProcEvento(this.deps.documents, montarProcEventoCte(await this.assinado(evento), p)));
     const after = await this.record(companyId, cteId, cause, {
       type: 'RegistrarEventoRegistrado',
       data: {
         cte_id: cteId, company_id: companyId, event_key: evento.event_key, tp_evento: evento.tp_evento,
-        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo }, sha256: procSha,
+        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo }, sha256,
         registrado_em: instante(p.dhRegEvento),
       },
     });

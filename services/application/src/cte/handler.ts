@@ -1,30 +1,77 @@
 import { randomUUID } from 'node:crypto';
-import { type CteDraftInput, type Environment } from '@frete/contracts';
-import { cteDecider, cteStream } from '@frete/domain';
+import { type CteDraftInput } from '@frete/contracts';
+import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
+import { mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { load } from '../commands/execute';
 import { handles } from '../commands/handles';
+import { type CompanyContext, type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { prepararCte } from './preparar';
+import { type EmissorCte } from './emissor';
+import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
 
-export interface CteHandlerDeps extends CommandDeps {
-  environment: Environment;
+export interface CteHandlerDeps extends DocumentoHandlerDeps {
+  emissor: EmissorCte;
+  eventos: EventosCte;
 }
 
-/** Own CT-e drafts (spec section 4, "CT-e"). */
+type Ctx = CompanyContext;
+
+/** The carrier's own CT-e: drafts (spec section 4, "CT-e"), issue and its polling, fiscal events, CT-e issued elsewhere and delivered here. */
 export const cteHandler = (deps: CteHandlerDeps) => {
-  const run = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
+  const run = handles(deps, cteDecider, (c: CteCommand) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
+  const emissao = pedidoDeEmissao(deps.pool, {
+    estado: (id) => load(deps.store, cteStream(id), cteDecider),
+    pendencias: async (ctx, id, state) => {
+      const preparado = await prepararCte({ pool: deps.pool, environment: deps.environment }, {
+        companyId: ctx.companyId, dados: state.dados ?? {}, numero: 1, cCT: codigoNumerico(id, 1), now: ctx.now,
+      });
+      return preparado.pendencias;
+    },
+    incompleto: (pendencias) => new Rejection('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
+    // Issued, denied, cancelled or delivered by the carrier: the decider would ignore the request, the carrier is told.
+    naoEmitivel: (state) => (state.situacao === 'em_processamento' ? null : new Rejection('cte_nao_editavel', `this CT-e is ${state.situacao}: there is nothing to issue`)),
+    serie: (configuracao) => configuracao.serie_cte,
+    solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissao', cte_id: id, company_id: ctx.companyId, serie }),
+    nuncaEmitido: () => new Rejection('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
+    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause),
+  });
   return {
+    ...emissao,
     /**
      * The id of the draft. With an idempotency key the id is derived from it, so a retry lands on the stream the
      * first call created and the decider appends nothing.
      */
-    criarRascunho: async (ctx: CommandContext & { companyId: string }, dados: CteDraftInput, idempotencyKey?: string): Promise<string> => {
+    criarRascunho: async (ctx: Ctx, dados: CteDraftInput, idempotencyKey?: string): Promise<string> => {
       const cteId = idempotencyKey ? derivedEventId(ctx.companyId, `rascunho:${idempotencyKey}`) : randomUUID();
       await run(ctx, { type: 'CriarRascunho', cte_id: cteId, company_id: ctx.companyId, environment: deps.environment, dados });
       return cteId;
     },
-    alterarRascunho: async (ctx: CommandContext & { companyId: string }, cteId: string, dados: CteDraftInput): Promise<void> => {
+    alterarRascunho: async (ctx: Ctx, cteId: string, dados: CteDraftInput): Promise<void> => {
       await run(ctx, { type: 'AlterarRascunho', cte_id: cteId, company_id: ctx.companyId, dados });
     },
+    /**
+     * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
+     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing).
+     */
+    receberEmitido: async (ctx: Ctx, input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>): Promise<{ cteId: string; primeiro: boolean }> => {
+      const cteId = derivedEventId(ctx.companyId, `cte:${input.cte.chave}`);
+      const { events } = await run(ctx, { type: 'ReceberCteEmitido', ...input, cte_id: cteId, company_id: ctx.companyId, environment: deps.environment });
+      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido' };
+    },
+    solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
+      if (pedido.tipo === 'cancelamento') {
+        // The authority refuses it too (528); said here first so that nothing is sent for a CT-e still on a manifest.
+        const manifestos = await mdfesAtivosDoCte(deps.pool, ctx.companyId, cteId);
+        if (manifestos.length > 0) {
+          const motivo = 'Rejeição: Vedado cancelamento se exitir MDF-e autorizado para o CT-e';
+          throw new Rejection('regra_de_negocio', motivo, { cstat: 528, motivo, mdfe: manifestos.map((m) => m.mdfe_id) });
+        }
+      }
+      return deps.eventos.solicitar(ctx.companyId, cteId, pedido, ctx.correlationId);
+    },
+    reconciliarEvento: (ctx: Ctx, cteId: string, eventKey: string): Promise<ResultadoEventoCte> =>
+      deps.eventos.reconciliar(ctx.companyId, cteId, eventKey, ctx.correlationId),
   };
 };
 export type CteHandler = ReturnType<typeof cteHandler>;

@@ -2,10 +2,10 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import { codigoNumerico } from '@frete/domain';
 import { type CertificateVault } from '@frete/platform';
-import { signFiscalXml } from '@frete/documents';
 import { type FiscalSchemas } from '@frete/documents';
 import { prepararCte } from './preparar';
 import { CSTAT_ERRO_NAO_CATALOGADO, type MontarXmlDaEmissao } from './emissor';
+import { assinarXml } from '../emissao/assinar';
 
 export interface MontarXmlDeps {
   pool: Pool;
@@ -33,14 +33,13 @@ export const montarXmlDaEmissao = (deps: MontarXmlDeps): MontarXmlDaEmissao => a
     const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';
     return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
   }
-  const pem = await deps.certificates.signingKey(companyId, prepared.certificadoBlobId);
-  if (!pem) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
-  const signed = signFiscalXml(prepared.xml, { element: 'infCte', privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
-  const check = await deps.schemas.validate(signed, 'cte_v4.00.xsd');
-  if (!check.valid) {
-    const first = check.errors[0];
-    return { tipo: 'recusado', cstat: CSTAT_FALHA_SCHEMA, motivo: `Rejeição: Falha no Schema XML do CT-e: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255) };
-  }
-  const dataEmissao = /<dhEmi>([^<]+)<\/dhEmi>/.exec(signed)?.[1] ?? '';
-  return { tipo: 'assinado', chave: prepared.chave, xml: signed, data_emissao: dataEmissao };
+  const signed = await assinarXml(deps, {
+    companyId, certificadoBlobId: prepared.certificadoBlobId, xml: prepared.xml, element: 'infCte', schema: 'cte_v4.00.xsd',
+    falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML do CT-e' },
+  });
+  if (signed.tipo === 'recusado') return signed;
+  return { tipo: 'assinado', chave: prepared.chave, xml: signed.xml, data_emissao: dataEmissaoDe(signed.xml) };
 };
+
+/** dhEmi as the signed XML writes it. */
+export const dataEmissaoDe = (signed: string) => /<dhEmi>([^<]+)<\/dhEmi>/.exec(signed)?.[1] ?? '';

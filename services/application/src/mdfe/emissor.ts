@@ -1,35 +1,23 @@
 import { type Pool } from 'pg';
 import { type DadosEventoMdfe, type Environment, type TipoEventoMdfe } from '@frete/contracts';
 import {
-  type DetalheEventoMdfe, mdfeDecider, type MdfeState, mdfeStream, montarEventoMdfeXml, numeracaoMdfeDecider, numeracaoMdfeStream,
-  proximoEventoMdfe, ufBySigla,
+  type DetalheEventoMdfe, dhSaoPaulo, type MdfeCommand, mdfeDecider, type MdfeEvent, type MdfeState, mdfeStream, montarEventoMdfeXml,
+  numeracaoMdfeDecider, type NumeracaoMdfeEvent, numeracaoMdfeStream, proximoEventoMdfe, type ReservarNumeroMdfe, ufBySigla,
 } from '@frete/domain';
 import { companyOf } from '@frete/projections';
-import { execute, load, type CommandContext } from '../commands/execute';
-import { StateCache } from '../commands/state-cache';
-import { type EventStore } from '@frete/platform';
-import { type ReadYourWrites } from '@frete/platform';
-import { type DocumentStore } from '@frete/platform';
-import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento } from '@frete/adapters';
 import { montarMdfeProc, montarProcEventoMdfe } from '@frete/adapters';
-import { derivedEventId } from '@frete/platform';
-import { type XmlDaEmissao } from '../cte/emissor';
-import { dhSaoPaulo, type NumeracaoMdfeState, numeroReservado } from '@frete/domain';
-import { type Assinado } from './montar-xml';
+import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
+import { type Assinado } from '../emissao/assinar';
+import { enviarEvento } from '../emissao/evento';
 
 export type MontarXmlDaEmissaoMdfe = (input: { companyId: string; mdfeId: string; state: MdfeState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
 export type AssinarEventoMdfe = (companyId: string, xml: string) => Promise<Assinado>;
 
-export interface EmissorMdfeDeps {
-  store: EventStore;
+export interface EmissorMdfeDeps extends EmissaoDeps {
   pool: Pool;
-  documents: DocumentStore;
-  autoridade: AutoridadeFiscal;
   montarXml: MontarXmlDaEmissaoMdfe;
   assinarEvento: AssinarEventoMdfe;
   environment: Environment;
-  readYourWrites?: ReadYourWrites;
-  clock: () => Date;
 }
 
 /** What an event request gave: registered (200), pending (202) or refused by the authority (422 with cStat). */
@@ -38,118 +26,47 @@ export type ResultadoEventoMdfe =
   | { situacao: 'pendente'; n_seq: number; tp_evento: string; motivo: string }
   | { situacao: 'rejeitado'; n_seq: number; tp_evento: string; cstat: number; motivo: string };
 
-const protocoloDe = (p: ProtocoloDocumento | ProtocoloEvento) => ({
-  numero: p.nProt,
-  recebido_em: 'dhRecbto' in p ? p.dhRecbto : p.dhRegEvento,
-  cstat: p.cStat,
-  motivo: p.xMotivo,
+/** The MDF-e (model 58) as an issued document: no denied use (a denial answer is a rejection). */
+const mdfe = (montarXml: MontarXmlDaEmissaoMdfe): TipoDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> => ({
+  nome: 'MDF-e',
+  decider: mdfeDecider,
+  stream: mdfeStream,
+  numeracao: {
+    decider: numeracaoMdfeDecider,
+    stream: numeracaoMdfeStream,
+    reservar: (companyId, serie, id) => ({ type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: id }),
+  },
+  denegacao: false,
+  montarXml: ({ id, ...input }) => montarXml({ ...input, mdfeId: id }),
+  autorizar: (autoridade, xml) => autoridade.autorizarMdfe(xml),
+  consultar: (autoridade, chave) => autoridade.consultarMdfe(chave),
+  proc: montarMdfeProc,
+  comando: ({ id, companyId }, passo) => {
+    const base = { mdfe_id: id, company_id: companyId };
+    switch (passo.tipo) {
+      case 'xml_assinado': {
+        const { tipo: _tipo, ...data } = passo;
+        return { type: 'RegistrarXmlAssinadoMdfe', data: { ...base, ...data } };
+      }
+      case 'autorizado':
+        return { type: 'RegistrarAutorizacaoMdfe', data: { ...base, chave: passo.protocolo.chave, protocolo: protocoloDe(passo.protocolo), sha256: passo.sha256 } };
+      case 'rejeitado':
+        return { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: passo.cstat, motivo: passo.motivo } };
+      case 'denegado':
+        return { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: passo.protocolo.cStat, motivo: passo.protocolo.xMotivo } };
+      case 'pendente':
+        return { type: 'RegistrarPendenciaMdfe', data: { ...base, chave: passo.chave, motivo: passo.motivo } };
+    }
+  },
 });
 
 /**
- * Issues MDF-e (the emission processor reacts to `mdfe.emissao_solicitada`) and registers their events, the same way
- * as CT-e: number reserved once, XML signed once and archived before it is sent, the same bytes sent again while the
- * result is unknown, every step's events with ids derived from the cause.
+ * Issues MDF-e (the emission processor reacts to `mdfe.emissao_solicitada`) the same way as CT-e, and registers their
+ * events.
  */
-export class EmissorMdfe {
-  /** The company series this process numbers: each reservation reads only the numbers given since its last. */
-  private readonly series = new StateCache<NumeracaoMdfeState>();
-
-  constructor(private readonly deps: EmissorMdfeDeps) {}
-
-  private ctx(companyId: string, cause: string, actor = 'emission-processor'): CommandContext {
-    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor, now: this.deps.clock() };
-  }
-
-  private record(companyId: string, mdfeId: string, cause: string, command: Parameters<typeof mdfeDecider.decide>[0]) {
-    return execute(this.deps, mdfeStream(mdfeId), mdfeDecider, command, this.ctx(companyId, cause), {
-      eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`),
-    });
-  }
-
-  async emitir(companyId: string, mdfeId: string, serie: number, cause: string): Promise<void> {
-    const state = await load(this.deps.store, mdfeStream(mdfeId), mdfeDecider);
-    if (state.situacao !== 'em_processamento') return;
-    let emissao = state.emissao;
-    if (!emissao) {
-      const reservado = await execute(this.deps, numeracaoMdfeStream(companyId, serie), numeracaoMdfeDecider,
-        { type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: mdfeId }, this.ctx(companyId, cause),
-        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series });
-      const numero = numeroReservado(reservado.state.reservas, mdfeId)!;
-      const made = await this.deps.montarXml({ companyId, mdfeId, state, serie, numero });
-      if (made.tipo === 'recusado') {
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarRejeicaoMdfe', data: { mdfe_id: mdfeId, company_id: companyId, cstat: made.cstat, motivo: made.motivo } });
-        return;
-      }
-      const sha256 = await this.deps.documents.put(Buffer.from(made.xml, 'utf8'), 'application/xml');
-      const after = await this.record(companyId, mdfeId, cause, {
-        type: 'RegistrarXmlAssinadoMdfe',
-        data: { mdfe_id: mdfeId, company_id: companyId, chave: made.chave, serie, numero, data_emissao: made.data_emissao, sha256 },
-      });
-      emissao = after.state.emissao;
-      if (!emissao) return;
-    }
-    await this.enviar(companyId, mdfeId, cause, emissao.sha256, emissao.chave);
-  }
-
-  /** `POST .../consulta`: while the result is unknown, ask the authority; if it never got the MDF-e, send the same bytes. */
-  async consultar(companyId: string, mdfeId: string, cause: string): Promise<void> {
-    const state = await load(this.deps.store, mdfeStream(mdfeId), mdfeDecider);
-    if (state.situacao !== 'em_processamento' || !state.emissao) return;
-    const r = await this.deps.autoridade.consultarMdfe(state.emissao.chave);
-    switch (r.tipo) {
-      case 'encontrado':
-        await this.autorizado(companyId, mdfeId, cause, state.emissao.sha256, r.protocolo);
-        return;
-      case 'nao_encontrado':
-        await this.enviar(companyId, mdfeId, cause, state.emissao.sha256, state.emissao.chave);
-        return;
-      default:
-        await this.record(companyId, mdfeId, cause, {
-          type: 'RegistrarPendenciaMdfe',
-          data: { mdfe_id: mdfeId, company_id: companyId, chave: state.emissao.chave, motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}` },
-        });
-    }
-  }
-
-  private async signed(sha256: string, mdfeId: string): Promise<string> {
-    const doc = await this.deps.documents.get(sha256);
-    if (!doc) throw new Error(`signed XML ${sha256} of MDF-e ${mdfeId} is not readable; the issue retries from its checkpoint`);
-    return doc.content.toString('utf8');
-  }
-
-  private async enviar(companyId: string, mdfeId: string, cause: string, sha256: string, chave: string): Promise<void> {
-    const r = await this.deps.autoridade.autorizarMdfe(await this.signed(sha256, mdfeId));
-    const base = { mdfe_id: mdfeId, company_id: companyId };
-    switch (r.tipo) {
-      case 'autorizado':
-        await this.autorizado(companyId, mdfeId, cause, sha256, r.protocolo);
-        return;
-      case 'duplicidade':
-        if (r.mesmoConteudo) {
-          await this.autorizado(companyId, mdfeId, cause, sha256, r.protocolo);
-          return;
-        }
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: r.cStat, motivo: r.xMotivo } });
-        return;
-      case 'denegado':
-      case 'rejeitado':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: r.cStat, motivo: r.xMotivo } });
-        return;
-      case 'em_processamento':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarPendenciaMdfe', data: { ...base, chave, motivo: `${r.cStat} ${r.xMotivo}` } });
-        return;
-      case 'sem_resposta':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarPendenciaMdfe', data: { ...base, chave, motivo: 'the authority did not answer; poll consulta' } });
-    }
-  }
-
-  private async autorizado(companyId: string, mdfeId: string, cause: string, sha256: string, protocolo: ProtocoloDocumento): Promise<void> {
-    const proc = montarMdfeProc(await this.signed(sha256, mdfeId), protocolo);
-    const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
-    await this.record(companyId, mdfeId, cause, {
-      type: 'RegistrarAutorizacaoMdfe',
-      data: { mdfe_id: mdfeId, company_id: companyId, chave: protocolo.chave, protocolo: protocoloDe(protocolo), sha256: procSha },
-    });
+export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> {
+  constructor(private readonly mdfeDeps: EmissorMdfeDeps) {
+    super(mdfeDeps, mdfe(mdfeDeps.montarXml));
   }
 
   /**
@@ -160,7 +77,7 @@ export class EmissorMdfe {
   async registrarEvento(
     companyId: string, mdfeId: string, tipo: TipoEventoMdfe, dados: DadosEventoMdfe, cause: string,
   ): Promise<ResultadoEventoMdfe> {
-    const state = await load(this.deps.store, mdfeStream(mdfeId), mdfeDecider);
+    const state = await this.estado(mdfeId);
     if (!state.existe || state.company_id !== companyId) throw new Error(`MDF-e ${mdfeId} is not of company ${companyId}`);
     const prox = proximoEventoMdfe(state, tipo);
     const { tp_evento, n_seq } = prox;
@@ -168,14 +85,14 @@ export class EmissorMdfe {
     const base = { mdfe_id: mdfeId, company_id: companyId, tipo, tp_evento, n_seq, dados: evDados };
     let signedXml: string;
     if (prox.pendente?.sha256) {
-      signedXml = await this.signed(prox.pendente.sha256, mdfeId);
+      signedXml = await this.assinado(prox.pendente.sha256, mdfeId);
     } else {
-      const company = await companyOf(this.deps.pool, companyId, '');
+      const company = await companyOf(this.mdfeDeps.pool, companyId, '');
       const detalhe = detalheDe(tipo, evDados, state.n_prot ?? '');
       const built = montarEventoMdfeXml({
-        chave: state.chave!, cnpj: company?.cnpj ?? '', nSeq: n_seq, dhEvento: dhSaoPaulo(this.deps.clock()), ambiente: this.deps.environment, detalhe,
+        chave: state.chave!, cnpj: company?.cnpj ?? '', nSeq: n_seq, dhEvento: dhSaoPaulo(this.deps.clock()), ambiente: this.mdfeDeps.environment, detalhe,
       });
-      const s = await this.deps.assinarEvento(companyId, built.xml);
+      const s = await this.mdfeDeps.assinarEvento(companyId, built.xml);
       if (s.tipo === 'recusado') {
         await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoRejeitadoMdfe', data: { ...base, cstat: s.cstat, motivo: s.motivo } });
         return { situacao: 'rejeitado', tp_evento, n_seq, cstat: s.cstat, motivo: s.motivo };
@@ -183,21 +100,16 @@ export class EmissorMdfe {
       signedXml = s.xml;
     }
     const sha = await this.deps.documents.put(Buffer.from(signedXml, 'utf8'), 'application/xml');
-    const r = await this.deps.autoridade.registrarEventoMdfe(signedXml);
+    const r = await enviarEvento(this.deps.documents, signedXml, (xml) => this.deps.autoridade.registrarEventoMdfe(xml), montarProcEventoMdfe);
     switch (r.tipo) {
       case 'registrado':
-      case 'duplicidade': {
-        const proc = montarProcEventoMdfe(signedXml, r.protocolo);
-        const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoMdfe', data: { ...base, protocolo: protocoloDe(r.protocolo), sha256: procSha } });
+        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoMdfe', data: { ...base, protocolo: protocoloDe(r.protocolo), sha256: r.sha256 } });
         return { situacao: 'registrado', tp_evento, n_seq, cstat: r.protocolo.cStat, motivo: r.protocolo.xMotivo };
-      }
       case 'rejeitado':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoRejeitadoMdfe', data: { ...base, cstat: r.cStat, motivo: r.xMotivo } });
-        return { situacao: 'rejeitado', tp_evento, n_seq, cstat: r.cStat, motivo: r.xMotivo };
-      case 'em_processamento':
-      case 'sem_resposta': {
-        const motivo = r.tipo === 'sem_resposta' ? 'the authority did not answer; send the same request again' : `${r.cStat} ${r.xMotivo}`;
+        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoRejeitadoMdfe', data: { ...base, cstat: r.cstat, motivo: r.motivo } });
+        return { situacao: 'rejeitado', tp_evento, n_seq, cstat: r.cstat, motivo: r.motivo };
+      case 'pendente': {
+        const motivo = r.motivo ?? 'the authority did not answer; send the same request again';
         await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoPendenteMdfe', data: { ...base, sha256: sha, motivo } });
         return { situacao: 'pendente', tp_evento, n_seq, motivo };
       }

@@ -1,17 +1,14 @@
 import { type Pool } from 'pg';
 import { codigoNumerico, montarMdfeXml, type MdfeState, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
-import { signFiscalXml } from '@frete/documents';
 import { type FiscalRootSchema } from '@frete/documents';
-import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../cte/emissor';
-import { CSTAT_FALHA_SCHEMA, type MontarXmlDeps } from '../cte/montar-xml';
+import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor';
+import { assinarXml, type Assinado } from '../emissao/assinar';
+import { CSTAT_FALHA_SCHEMA, dataEmissaoDe, type MontarXmlDeps } from '../cte/montar-xml';
 
 /** The same parts as the CT-e's engine: pool, environment, certificates, schemas, clock and randomness. */
 export type MontarMdfeDeps = MontarXmlDeps;
-
-
-
-export type Assinado = { tipo: 'assinado'; xml: string } | { tipo: 'recusado'; cstat: number; motivo: string };
+export { type Assinado } from '../emissao/assinar';
 
 /** What an MDF-e issue still lacks from the company (fiscal configuration, certificate), as `campo: mensagem`. */
 export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ campo: string; mensagem: string }[]> {
@@ -26,15 +23,9 @@ export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ c
 /** Signs `element` with the company's A1 certificate and validates the result against `schema`. */
 export const assinarMdfe = (deps: MontarMdfeDeps) => async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
   const certificado = await certificadoOf(deps.pool, companyId);
-  const pem = certificado ? await deps.certificates.signingKey(companyId, certificado.blob_id) : null;
-  if (!pem) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
-  const signed = signFiscalXml(xml, { element, privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
-  const check = await deps.schemas.validate(signed, schema);
-  if (!check.valid) {
-    const first = check.errors[0];
-    return { tipo: 'recusado', cstat: CSTAT_FALHA_SCHEMA, motivo: `Rejeição: Falha no Schema XML: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255) };
-  }
-  return { tipo: 'assinado', xml: signed };
+  return assinarXml(deps, {
+    companyId, certificadoBlobId: certificado?.blob_id ?? null, xml, element, schema, falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML' },
+  });
 };
 
 /** The MDF-e of a manifest with its number and a fresh cMDF, signed on `infMDFe` and checked against mdfe_v3.00.xsd. */
@@ -61,6 +52,5 @@ export const montarXmlDaEmissaoMdfe = (deps: MontarMdfeDeps) =>
     });
     const signed = await assinarMdfe(deps)(companyId, built.xml, 'infMDFe', 'mdfe_v3.00.xsd');
     if (signed.tipo === 'recusado') return signed;
-    const dataEmissao = /<dhEmi>([^<]+)<\/dhEmi>/.exec(signed.xml)?.[1] ?? '';
-    return { tipo: 'assinado', chave: built.chave, xml: signed.xml, data_emissao: dataEmissao };
+    return { tipo: 'assinado', chave: built.chave, xml: signed.xml, data_emissao: dataEmissaoDe(signed.xml) };
   };

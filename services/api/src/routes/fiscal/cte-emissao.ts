@@ -1,37 +1,24 @@
-import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CteIdParam, CteIssueEnvelope, DataEnvelope } from '@frete/contracts';
-import { codigoNumerico, cteDecider, cteStream } from '@frete/domain';
+import { CteIdParam, CteIssueEnvelope } from '@frete/contracts';
 import { type CteRow } from '@frete/projections';
-import { execute, prepararCte } from '@frete/application';
-import { ApiError } from '../../errors';
-import { errors } from '../../schemas';
-import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
-import { consultarEmissao } from './consulta-emissao';
+import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 
 const TAGS = ['fiscal: cte'];
-const CONCLUSIVAS = ['autorizado', 'rejeitado', 'denegado', 'cancelado'];
+const envelope = envelopeDaEmissao('cte', ['autorizado', 'rejeitado', 'denegado', 'cancelado']);
 
-export const envelopeOf = (r: CteRow) => ({
-  id: r.cte_id,
-  situacao: r.situacao,
-  access_key: r.chave,
-  serie: r.serie,
-  numero: r.numero === null ? null : Number(r.numero),
-  conclusivo: CONCLUSIVAS.includes(r.situacao),
-  retorno: r.retorno,
-  consulta: `/v1/fiscal/cte/${r.cte_id}/consulta`,
-});
+export const envelopeOf = (r: CteRow) => envelope(r.cte_id, r);
 
 /** Issue of a draft and polling of its result (spec section 3: never issue again while the result is unknown). */
 export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
-
-  app.post('/cte/:cte_uuid/emissao', {
-    schema: {
-      tags: TAGS,
+  rotasDeEmissao(app, deps, {
+    recurso: '/cte/:cte_uuid',
+    parametro: 'cte_uuid',
+    params: CteIdParam,
+    envelopeSchema: CteIssueEnvelope,
+    tags: TAGS,
+    emissao: {
       summary: 'Starts the issue of a draft; poll `consulta` for the result',
       description:
         '202 with a `CteIssueEnvelope`: the emission processor reserves the series\' next number (no gap, no duplicate), builds the XML, signs it ' +
@@ -39,49 +26,17 @@ export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
         'unknown issues nothing more (202, same envelope). A rejected CT-e can be corrected (PUT) and issued again with the same number. ' +
         '422 `cte_com_pendencias` (with `error.details.pendencias`, the preview\'s list) or `cte_nao_editavel` for a CT-e already authorized, ' +
         'denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority\'s sentinels.',
-      params: CteIdParam,
-      response: { 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    if (row.situacao === 'rascunho' || row.situacao === 'rejeitado') {
-      const { pendencias } = await prepararCte({ pool: deps.pool, environment: env }, {
-        companyId: p.companyId, dados: row.dados ?? {}, numero: 1, cCT: codigoNumerico(row.cte_id, 1), now: deps.clock(),
-      });
-      if (pendencias.length > 0) {
-        throw new ApiError('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias });
-      }
-    } else if (row.situacao !== 'em_processamento') {
-      throw new ApiError('cte_nao_editavel', `this CT-e is ${row.situacao}: there is nothing to issue`);
-    }
-    const serie = (await deps.pool.query<{ serie_cte: number | null }>('SELECT serie_cte FROM rm.configuracoes_fiscais WHERE company_id = $1', [p.companyId])).rows[0]?.serie_cte ?? 0;
-    await execute(deps, cteStream(row.cte_id), cteDecider, { type: 'SolicitarEmissao', cte_id: row.cte_id, company_id: p.companyId, serie }, commandContext(request, deps));
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(202).send({ data: envelopeOf(await ownCte(deps, p.companyId, row.cte_id)), environment: env });
-  });
-
-  app.post('/cte/:cte_uuid/consulta', {
-    schema: {
-      tags: TAGS,
-      summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
+    consulta: {
       description:
         'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
         'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +
         'recovered. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` for a draft that was never issued.',
-      params: CteIdParam,
-      response: { 200: DataEnvelope(Type.Ref(CteIssueEnvelope)), 202: DataEnvelope(Type.Ref(CteIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
-      ler: () => ownCte(deps, p.companyId, request.params.cte_uuid),
-      consultar: (row) => deps.emissorCte.consultar(p.companyId, row.cte_id, request.id),
-      envelope: envelopeOf,
-      nuncaEmitido: () => new ApiError('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
-      conhecido: (row) => row.situacao === 'sem_protocolo',
-    });
-    return reply.status(status).send({ data: envelope, environment: env });
+    ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
+    id: (row) => row.cte_id,
+    handler: deps.handlers.cte,
+    envelope: envelopeOf,
+    conhecido: (row) => row.situacao === 'sem_protocolo',
   });
 };

@@ -1,18 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteEmitidoReceipt, DataEnvelope } from '@frete/contracts';
-import { cteDecider, cteStream } from '@frete/domain';
 import { cteOf } from '@frete/projections';
-import { derivedEventId } from '@frete/platform';
-import { execute } from '@frete/application';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { CteUploadBody, readCteUpload } from './xml-upload';
 import { cteView } from './cte-views';
-
-/** An own CT-e's id follows from its company and key, so that a resubmission finds the same resource. */
-export const ownCteId = (companyId: string, chave: string) => derivedEventId(companyId, `cte:${chave}`);
 
 /** Own CT-e issued elsewhere and delivered by the carrier (spec section 4, "Issued CT-e delivered by the carrier"). */
 export const cteEmitidosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
@@ -37,21 +31,12 @@ export const cteEmitidosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const p = principalOf(request);
     const { bytes, cte } = await readCteUpload(request);
     const sha256 = await deps.documents.put(bytes, 'application/xml');
-    const cteId = ownCteId(p.companyId, cte.chave);
-    const { events } = await execute(deps, cteStream(cteId), cteDecider, {
-      type: 'ReceberCteEmitido',
-      cte_id: cteId,
-      company_id: p.companyId,
-      company_cnpj: p.company.cnpj,
-      environment: env,
-      sha256,
-      tamanho_bytes: bytes.length,
-      cte,
-    }, commandContext(request, deps));
+    const { cteId, primeiro: first } = await deps.handlers.cte.receberEmitido(commandContext(request, deps), {
+      company_cnpj: p.company.cnpj, sha256, tamanho_bytes: bytes.length, cte,
+    });
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await cteOf(deps.pool, p.companyId, cteId);
     if (!row) throw new Error(`own CT-e ${cteId} missing after its receipt`);
-    const first = events[0]?.type === 'cte.emitido_recebido';
     return reply.status(first ? 201 : 200).send({ data: { first_reception: first, ...cteView(row, env) }, environment: env });
   });
 };

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   CteCancelamentoInput, CteCartaCorrecaoInput, CteEntregaInput, CteEventoKeyParam, CteEventoResultado, CteIdParam, DataEnvelope,
 } from '@frete/contracts';
 import { type EventoCteEstado, tipoDoTpEvento } from '@frete/domain';
 import { type PedidoEventoCte, type ResultadoEventoCte } from '@frete/application';
-import { mdfesAtivosDoCte } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 
@@ -53,10 +53,14 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
     return { status: e.situacao === 'pendente' ? 202 : 200, body: { data: viewOf(cteId, e, r.cte.situacao), environment: env } };
   };
 
-  const solicitar = async (companyId: string, cteUuid: string, pedido: PedidoEventoCte, requestId: string) => {
-    await deps.readYourWrites.waitFor(companyId);
-    const row = await ownCte(deps, companyId, cteUuid);
-    return { cteId: row.cte_id, r: await deps.eventosCte.solicitar(companyId, row.cte_id, pedido, requestId) };
+  /** Requests an event of an own CT-e and answers it: 200 registered, 202 pending, 422 refused. */
+  const solicitar = async (request: FastifyRequest, reply: FastifyReply, cteUuid: string, pedido: PedidoEventoCte) => {
+    const p = principalOf(request);
+    await deps.readYourWrites.waitFor(p.companyId);
+    const row = await ownCte(deps, p.companyId, cteUuid);
+    const r = await deps.handlers.cte.solicitarEvento(commandContext(request, deps), row.cte_id, pedido);
+    const out = await resultado(p.companyId, row.cte_id, r);
+    return reply.status(out.status).send(out.body);
   };
 
   app.post('/cte/:cte_uuid/eventos/cancelamento', {
@@ -72,22 +76,11 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
     },
   }, async (request, reply) => {
-    const p = principalOf(request);
     const justificativa = request.body.justificativa.replace(/\s+/g, ' ').trim();
     if (justificativa.length < 15) {
       throw new ApiError('validacao', 'justificativa: at least 15 characters besides blanks', { fields: [{ field: 'justificativa', message: 'at least 15 characters' }] });
     }
-    await deps.readYourWrites.waitFor(p.companyId);
-    const own = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    // The authority refuses it too (528); said here first so that nothing is sent for a CT-e still on a manifest.
-    const manifestos = await mdfesAtivosDoCte(deps.pool, p.companyId, own.cte_id);
-    if (manifestos.length > 0) {
-      const motivo = 'Rejeição: Vedado cancelamento se exitir MDF-e autorizado para o CT-e';
-      throw new ApiError('regra_de_negocio', motivo, { cstat: 528, motivo, mdfe: manifestos.map((m) => m.mdfe_id) });
-    }
-    const { cteId, r } = await solicitar(p.companyId, request.params.cte_uuid, { tipo: 'cancelamento', justificativa }, request.id);
-    const out = await resultado(p.companyId, cteId, r);
-    return reply.status(out.status).send(out.body);
+    return solicitar(request, reply, request.params.cte_uuid, { tipo: 'cancelamento', justificativa });
   });
 
   app.post('/cte/:cte_uuid/eventos/carta-correcao', {
@@ -103,13 +96,10 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
     },
   }, async (request, reply) => {
-    const p = principalOf(request);
     const correcoes = request.body.correcoes.map((c) => ({
       grupoAlterado: c.grupo, campoAlterado: c.campo, valorAlterado: c.valor, ...(c.item !== undefined ? { nroItemAlterado: c.item } : {}),
     }));
-    const { cteId, r } = await solicitar(p.companyId, request.params.cte_uuid, { tipo: 'carta_correcao', correcoes }, request.id);
-    const out = await resultado(p.companyId, cteId, r);
-    return reply.status(out.status).send(out.body);
+    return solicitar(request, reply, request.params.cte_uuid, { tipo: 'carta_correcao', correcoes });
   });
 
   app.post('/cte/:cte_uuid/eventos/entrega', {
@@ -124,7 +114,6 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
     },
   }, async (request, reply) => {
-    const p = principalOf(request);
     const b = request.body;
     const hash = Buffer.from(b.hash_imagem, 'base64');
     if (hash.length !== 20) {
@@ -141,9 +130,7 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       ...(b.hash_em ? { hash_em: new Date(b.hash_em) } : {}),
       ...(b.nfe_chaves ? { nfe_chaves: b.nfe_chaves } : {}),
     };
-    const { cteId, r } = await solicitar(p.companyId, request.params.cte_uuid, pedido, request.id);
-    const out = await resultado(p.companyId, cteId, r);
-    return reply.status(out.status).send(out.body);
+    return solicitar(request, reply, request.params.cte_uuid, pedido);
   });
 
   app.post('/cte/:cte_uuid/eventos/entrega/cancelamento', {
@@ -157,10 +144,7 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
       response: { ...RESPOSTAS, ...errors(404, 422, 503) },
     },
   }, async (request, reply) => {
-    const p = principalOf(request);
-    const { cteId, r } = await solicitar(p.companyId, request.params.cte_uuid, { tipo: 'entrega_cancelamento' }, request.id);
-    const out = await resultado(p.companyId, cteId, r);
-    return reply.status(out.status).send(out.body);
+    return solicitar(request, reply, request.params.cte_uuid, { tipo: 'entrega_cancelamento' });
   });
 
   app.post('/cte/:cte_uuid/eventos/:event_key/reconciliacao', {
@@ -179,7 +163,7 @@ export const cteEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => as
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    const r = await deps.eventosCte.reconciliar(p.companyId, row.cte_id, request.params.event_key, request.id);
+    const r = await deps.handlers.cte.reconciliarEvento(commandContext(request, deps), row.cte_id, request.params.event_key);
     const out = await resultado(p.companyId, row.cte_id, r);
     return reply.status(out.status).send(out.body);
   });

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import {
@@ -9,7 +9,7 @@ import { findMunicipio, isValidCpf, normalizeCpf } from '@frete/domain';
 import { motoristaPorCpf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
@@ -30,7 +30,7 @@ export const mdfeEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     const p = principalOf(request);
     await deps.readYourWrites.waitFor(p.companyId);
     const row = await ownMdfe(deps, p.companyId, mdfeUuid);
-    const r = await deps.emissorMdfe.registrarEvento(p.companyId, row.mdfe_id, tipo, dados, request.id);
+    const r = await deps.handlers.mdfe.registrarEvento(commandContext(request, deps), row.mdfe_id, tipo, dados);
     await deps.readYourWrites.waitFor(p.companyId);
     if (r.situacao === 'rejeitado') {
       throw new ApiError('regra_de_negocio', `the authority refused the event: ${r.cstat} ${r.motivo}`, { cstat: r.cstat, motivo: r.motivo });
@@ -46,63 +46,50 @@ export const mdfeEventosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => a
     });
   }
 
-  app.post('/mdfe/:mdfe_uuid/eventos/cancelamento', {
-    schema: {
-      tags: TAGS,
-      summary: 'Cancels an authorized MDF-e (event 110111)',
-      description: '`justificativa` (xJust) 15 to 255 characters. The authority allows it within 24 h of the authorization and before the closing.' + COMUM,
-      params: MdfeIdParam,
-      body: Type.Ref(MdfeCancelamentoInput),
-      response: RESPOSTAS,
-    },
-  }, async (request, reply) => {
-    const body = request.body as MdfeCancelamentoInput;
+  /** One event's route: its body is checked and made the event's data, then the event is registered. */
+  function rotaDeEvento<B extends TSchema>(
+    tipo: TipoEventoMdfe, o: { summary: string; description: string; body: B },
+    dadosDe: (body: Static<B>, request: FastifyRequest) => DadosEventoMdfe | Promise<DadosEventoMdfe>,
+  ) {
+    app.post(`/mdfe/:mdfe_uuid/eventos/${tipo}`, {
+      schema: { tags: TAGS, summary: o.summary, description: o.description + COMUM, params: MdfeIdParam, body: Type.Ref(o.body), response: RESPOSTAS },
+    }, async (request, reply) => registrar(request, reply, request.params.mdfe_uuid, tipo, await dadosDe(request.body as Static<B>, request)));
+  }
+
+  rotaDeEvento('cancelamento', {
+    summary: 'Cancels an authorized MDF-e (event 110111)',
+    description: '`justificativa` (xJust) 15 to 255 characters. The authority allows it within 24 h of the authorization and before the closing.',
+    body: MdfeCancelamentoInput,
+  }, (body) => {
     if (body.justificativa.trim().length < 15) throw new ApiError('validacao', 'justificativa: at least 15 characters', { fields: [{ field: 'justificativa', message: 'at least 15 characters' }] });
-    return registrar(request, reply, request.params.mdfe_uuid, 'cancelamento', { justificativa: body.justificativa.trim() });
+    return { justificativa: body.justificativa.trim() };
   });
 
-  app.post('/mdfe/:mdfe_uuid/eventos/encerramento', {
-    schema: {
-      tags: TAGS,
-      summary: 'Closes an authorized MDF-e at the end of the trip (encerramento, event 110112)',
-      description: '`municipio` and `uf` where the trip ended (pair of the IBGE table, ruling 19), `data` (dtEnc) defaults to today in Brasília time.' + COMUM,
-      params: MdfeIdParam,
-      body: Type.Ref(MdfeEncerramentoInput),
-      response: RESPOSTAS,
-    },
-  }, async (request, reply) => {
-    const body = request.body as MdfeEncerramentoInput;
+  rotaDeEvento('encerramento', {
+    summary: 'Closes an authorized MDF-e at the end of the trip (encerramento, event 110112)',
+    description: '`municipio` and `uf` where the trip ended (pair of the IBGE table, ruling 19), `data` (dtEnc) defaults to today in Brasília time.',
+    body: MdfeEncerramentoInput,
+  }, (body) => {
     const m = findMunicipio(body.municipio, body.uf, body.codigo_ibge);
     if (!m) throw new ApiError('validacao', `municipio: ${body.municipio}/${body.uf} is not a municipality of the IBGE table`, { fields: [{ field: 'municipio', message: 'not in the IBGE table for this uf' }] });
-    return registrar(request, reply, request.params.mdfe_uuid, 'encerramento', { municipio: m, data: body.data ?? hojeSaoPaulo(deps.clock()) });
+    return { municipio: m, data: body.data ?? hojeSaoPaulo(deps.clock()) };
   });
 
-  app.post('/mdfe/:mdfe_uuid/eventos/condutor', {
-    schema: {
-      tags: TAGS,
-      summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
-      description:
-        '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +
-        'otherwise). A driver already in the MDF-e is 422 `regra_de_negocio`.' + COMUM,
-      params: MdfeIdParam,
-      body: Type.Ref(MdfeCondutorInput),
-      response: RESPOSTAS,
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const body = request.body as MdfeCondutorInput;
+  rotaDeEvento('condutor', {
+    summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
+    description:
+      '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +
+      'otherwise). A driver already in the MDF-e is 422 `regra_de_negocio`.',
+    body: MdfeCondutorInput,
+  }, async (body, request) => {
     const cpf = normalizeCpf(body.cpf);
     if (!isValidCpf(cpf)) throw new ApiError('validacao', 'cpf: not a valid CPF', { fields: [{ field: 'cpf', message: 'not a valid CPF' }] });
     let nome = body.nome?.trim();
     if (!nome) {
-      const m = await motoristaPorCpf(deps.pool, p.companyId, cpf);
+      const m = await motoristaPorCpf(deps.pool, principalOf(request).companyId, cpf);
       if (!m) throw new ApiError('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: send nome, or register the driver`, { fields: [{ field: 'cpf', message: 'not registered' }] });
       nome = m.nome;
     }
-    const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    if (row.condutores.some((c) => c.cpf === cpf) && !row.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
-      throw new ApiError('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
-    }
-    return registrar(request, reply, request.params.mdfe_uuid, 'condutor', { condutor: { cpf, nome } });
+    return { condutor: { cpf, nome } };
   });
 };

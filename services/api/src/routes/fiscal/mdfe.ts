@@ -1,18 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
 import {
   type CteDoMdfe, DataEnvelope, type Environment, type FieldError, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery,
   type MunicipioMdfe, type VeiculoMdfe,
 } from '@frete/contracts';
 import {
-  findMunicipio, gramasDasQuantidades, isValidCpf, kgDeGramas, mdfeDecider, mdfeStream, normalizeCpf, normalizePlaca, reaisDeCentavos, type TotaisMdfe,
-  totaisMdfe,
+  findMunicipio, gramasDasQuantidades, isValidCpf, kgDeGramas, normalizeCpf, normalizePlaca, reaisDeCentavos, type TotaisMdfe, totaisMdfe,
 } from '@frete/domain';
 import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
-import { execute, pendenciasMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
-import { consultarEmissao } from './consulta-emissao';
+import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -20,7 +17,6 @@ import { type ApiDeps } from '../../deps';
 
 const TAGS = ['fiscal: mdfe'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CONCLUSIVAS = ['autorizado', 'rejeitado', 'encerrado', 'cancelado'];
 
 /** One MDF-e of the caller; a malformed id or another company's MDF-e is simply not found. */
 export async function ownMdfe(deps: ApiDeps, companyId: string, mdfeId: string): Promise<MdfeRow> {
@@ -57,16 +53,8 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   updated_at: new Date(r.updated_at).toISOString(),
 });
 
-const envelopeOf = (r: MdfeRow) => ({
-  id: r.mdfe_id,
-  situacao: r.situacao,
-  access_key: r.chave,
-  serie: r.serie,
-  numero: r.numero === null ? null : Number(r.numero),
-  conclusivo: CONCLUSIVAS.includes(r.situacao),
-  retorno: r.retorno,
-  consulta: `/v1/fiscal/mdfe/${r.mdfe_id}/consulta`,
-});
+const envelope = envelopeDaEmissao('mdfe', ['autorizado', 'rejeitado', 'encerrado', 'cancelado']);
+const envelopeOf = (r: MdfeRow) => envelope(r.mdfe_id, r);
 
 const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
 
@@ -181,14 +169,10 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     });
     if (fields.length > 0) throw invalid(fields);
 
-    const mdfeId = randomUUID();
-    await execute(deps, mdfeStream(mdfeId), mdfeDecider, {
-      type: 'CriarMdfe', mdfe_id: mdfeId, company_id: p.companyId, environment: env,
-      dados: {
-        ctes: ctes.map(({ inicio: _inicio, ...c }) => c), veiculo, reboques, motoristas, uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento,
-        observacoes: body.observacoes ?? null,
-      },
-    }, commandContext(request, deps));
+    const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), {
+      ctes: ctes.map(({ inicio: _inicio, ...c }) => c), veiculo, reboques, motoristas, uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento,
+      observacoes: body.observacoes ?? null,
+    });
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: mdfeView(await ownMdfe(deps, p.companyId, mdfeId), env), environment: env });
   });
@@ -214,9 +198,13 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     return { data: mdfeView(row, env), environment: env };
   });
 
-  app.post('/mdfe/:mdfe_uuid/emissao', {
-    schema: {
-      tags: TAGS,
+  rotasDeEmissao(app, deps, {
+    recurso: '/mdfe/:mdfe_uuid',
+    parametro: 'mdfe_uuid',
+    params: MdfeIdParam,
+    envelopeSchema: MdfeIssueEnvelope,
+    tags: TAGS,
+    emissao: {
       summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
       description:
         '202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company\'s `serie_mdfe` (no gap, no ' +
@@ -225,42 +213,16 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
         'nothing more. A rejected MDF-e may be issued again (same number). 422 `regra_de_negocio` with `error.details.pendencias` when ' +
         'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
         'sandbox, `observacoes` (`infCpl`) may carry the simulated authority\'s sentinels.',
-      params: MdfeIdParam,
-      response: { 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-    if (row.situacao === 'rascunho' || row.situacao === 'rejeitado') {
-      const pendencias = await pendenciasMdfe(deps.pool, p.companyId);
-      if (pendencias.length > 0) throw new ApiError('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias });
-    }
-    const serie = (await deps.pool.query<{ serie_mdfe: number | null }>('SELECT serie_mdfe FROM rm.configuracoes_fiscais WHERE company_id = $1', [p.companyId])).rows[0]?.serie_mdfe ?? 0;
-    await execute(deps, mdfeStream(row.mdfe_id), mdfeDecider, { type: 'SolicitarEmissaoMdfe', mdfe_id: row.mdfe_id, company_id: p.companyId, serie }, commandContext(request, deps));
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(202).send({ data: envelopeOf(await ownMdfe(deps, p.companyId, row.mdfe_id)), environment: env });
-  });
-
-  app.post('/mdfe/:mdfe_uuid/consulta', {
-    schema: {
-      tags: TAGS,
-      summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
+    consulta: {
       description:
         'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
         'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
-      params: MdfeIdParam,
-      response: { 200: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), 202: DataEnvelope(Type.Ref(MdfeIssueEnvelope)), ...errors(404, 422, 503) },
     },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const { status, envelope } = await consultarEmissao(deps, p.companyId, {
-      ler: () => ownMdfe(deps, p.companyId, request.params.mdfe_uuid),
-      consultar: (row) => deps.emissorMdfe.consultar(p.companyId, row.mdfe_id, request.id),
-      envelope: envelopeOf,
-      nuncaEmitido: () => new ApiError('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first'),
-    });
-    return reply.status(status).send({ data: envelope, environment: env });
+    ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
+    id: (row) => row.mdfe_id,
+    handler: deps.handlers.mdfe,
+    envelope: envelopeOf,
   });
 
   app.get('/mdfe/:mdfe_uuid/xml', {

@@ -1,0 +1,192 @@
+import { type DomainEvent } from '@frete/contracts';
+import { type Decider, type NumeracaoState, numeroReservado } from '@frete/domain';
+import { type DocumentStore, type EventStore, type ReadYourWrites, derivedEventId } from '@frete/platform';
+import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento, type RetornoAutorizacao, type RetornoConsulta } from '@frete/adapters';
+import { execute, load, type CommandContext } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
+
+/** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
+export type XmlDaEmissao =
+  | { tipo: 'assinado'; chave: string; xml: string; data_emissao: string }
+  | { tipo: 'recusado'; cstat: number; motivo: string };
+
+/** Local refusals use the authority's generic code: nothing was sent, the document can be corrected. */
+export const CSTAT_ERRO_NAO_CATALOGADO = 999;
+
+/** A protocol of the authority as the events record it. */
+export const protocoloDe = (p: ProtocoloDocumento | ProtocoloEvento) => ({
+  numero: p.nProt,
+  recebido_em: 'dhRecbto' in p ? p.dhRecbto : p.dhRegEvento,
+  cstat: p.cStat,
+  motivo: p.xMotivo,
+});
+
+/** What the emission processor learned, in words every kind of document shares; each kind makes its command of it. */
+export type PassoDaEmissao =
+  | { tipo: 'xml_assinado'; chave: string; serie: number; numero: number; data_emissao: string; sha256: string }
+  /** `proc` is the archived document with its protocol (`cteProc`, `mdfeProc`), `sha256` its hash. */
+  | { tipo: 'autorizado'; protocolo: ProtocoloDocumento; proc: string; sha256: string }
+  | { tipo: 'rejeitado'; cstat: number; motivo: string }
+  | { tipo: 'denegado'; chave: string; protocolo: ProtocoloDocumento }
+  | { tipo: 'pendente'; chave: string; motivo: string };
+
+/** The part of a document's state the issue reads. */
+export interface EstadoEmitido {
+  situacao: string | null;
+  emissao: { chave: string; sha256: string } | null;
+}
+
+/**
+ * One kind of issued fiscal document (CT-e model 57, MDF-e model 58): its aggregate and stream, its series, how its
+ * XML is made, which calls of the authority issue and consult it, and the command each step becomes.
+ */
+export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent, R, N extends DomainEvent> {
+  /** `CT-e`, `MDF-e`: for messages. */
+  nome: string;
+  decider: Decider<C, S, E>;
+  stream: (id: string) => string;
+  numeracao: { decider: Decider<R, NumeracaoState, N>; stream: (companyId: string, serie: number) => string; reservar: (companyId: string, serie: number, id: string) => R };
+  /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
+  denegacao: boolean;
+  montarXml: (input: { companyId: string; id: string; state: S; serie: number; numero: number }) => Promise<XmlDaEmissao>;
+  autorizar: (autoridade: AutoridadeFiscal, xml: string) => Promise<RetornoAutorizacao>;
+  consultar: (autoridade: AutoridadeFiscal, chave: string) => Promise<RetornoConsulta>;
+  /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */
+  proc: (signed: string, protocolo: ProtocoloDocumento) => string;
+  comando: (documento: { id: string; companyId: string }, passo: PassoDaEmissao) => C;
+}
+
+export interface EmissaoDeps {
+  store: EventStore;
+  documents: DocumentStore;
+  autoridade: AutoridadeFiscal;
+  readYourWrites?: ReadYourWrites;
+  clock: () => Date;
+}
+
+/**
+ * Issues a fiscal document: reserve its number (once), build and sign its XML (once: every later attempt sends the
+ * same bytes, so an authorization that happened during a timeout comes back as a duplicate, never as a second
+ * document), archive it, send it, and record the verdict or the silence; while the result is unknown, `consultar`
+ * asks the authority and sends the same bytes again if it never got them. Safe to run again at any step: each step's
+ * events have ids derived from the cause, and the decider ignores what is already known.
+ */
+export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent, R, N extends DomainEvent> {
+  /** The company series this process numbers: each reservation reads only the numbers given since its last. */
+  private readonly series = new StateCache<NumeracaoState>();
+
+  constructor(protected readonly deps: EmissaoDeps, private readonly tipo: TipoDocumento<C, S, E, R, N>) {}
+
+  protected ctx(companyId: string, cause: string): CommandContext {
+    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
+  }
+
+  protected estado(id: string): Promise<S> {
+    return load(this.deps.store, this.tipo.stream(id), this.tipo.decider);
+  }
+
+  protected record(companyId: string, id: string, cause: string, command: C) {
+    return execute(this.deps, this.tipo.stream(id), this.tipo.decider, command, this.ctx(companyId, cause), {
+      eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`),
+    });
+  }
+
+  private passo(companyId: string, id: string, cause: string, passo: PassoDaEmissao) {
+    return this.record(companyId, id, cause, this.tipo.comando({ id, companyId }, passo));
+  }
+
+  /** Reacts to the document's `emissao_solicitada` (`cause` is that event's id). */
+  async emitir(companyId: string, id: string, serie: number, cause: string): Promise<void> {
+    const state = await this.estado(id);
+    if (state.situacao !== 'em_processamento') return;
+    let emissao = state.emissao;
+    if (!emissao) {
+      const n = this.tipo.numeracao;
+      const reservado = await execute(this.deps, n.stream(companyId, serie), n.decider, n.reservar(companyId, serie, id), this.ctx(companyId, cause),
+        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series });
+      const numero = numeroReservado(reservado.state.reservas, id)!;
+      const made = await this.tipo.montarXml({ companyId, id, state, serie, numero });
+      if (made.tipo === 'recusado') {
+        await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
+        return;
+      }
+      const sha256 = await this.deps.documents.put(Buffer.from(made.xml, 'utf8'), 'application/xml');
+      const after = await this.passo(companyId, id, cause, { tipo: 'xml_assinado', chave: made.chave, serie, numero, data_emissao: made.data_emissao, sha256 });
+      emissao = after.state.emissao;
+      if (!emissao) return;
+    }
+    await this.enviar(companyId, id, cause, emissao);
+  }
+
+  /**
+   * `POST .../consulta`: when the result is unknown, ask the authority; if it never got the document, send the same
+   * signed XML again. Returns nothing: the caller reads the document's state afterwards.
+   */
+  async consultar(companyId: string, id: string, cause: string): Promise<void> {
+    const state = await this.estado(id);
+    const emissao = state.emissao;
+    if (state.situacao !== 'em_processamento' || !emissao) return;
+    const r = await this.tipo.consultar(this.deps.autoridade, emissao.chave);
+    switch (r.tipo) {
+      case 'encontrado':
+        if (this.tipo.denegacao && r.situacao === 'denegado') {
+          await this.passo(companyId, id, cause, { tipo: 'denegado', chave: r.protocolo.chave, protocolo: r.protocolo });
+          return;
+        }
+        await this.autorizado(companyId, id, cause, emissao.sha256, r.protocolo);
+        return;
+      case 'nao_encontrado':
+        await this.enviar(companyId, id, cause, emissao);
+        return;
+      case 'rejeitado':
+      case 'em_processamento':
+      case 'sem_resposta':
+        await this.passo(companyId, id, cause, {
+          tipo: 'pendente', chave: emissao.chave, motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}`,
+        });
+    }
+  }
+
+  /** The archived bytes of a signed document (or event) of this kind. */
+  protected async assinado(sha256: string, id: string): Promise<string> {
+    const doc = await this.deps.documents.get(sha256);
+    if (!doc) throw new Error(`signed XML ${sha256} of ${this.tipo.nome} ${id} is not readable; the issue retries from its checkpoint`);
+    return doc.content.toString('utf8');
+  }
+
+  private async enviar(companyId: string, id: string, cause: string, emissao: { chave: string; sha256: string }): Promise<void> {
+    const { chave, sha256 } = emissao;
+    const r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id));
+    const denegado = this.tipo.denegacao;
+    switch (r.tipo) {
+      case 'autorizado':
+        await this.autorizado(companyId, id, cause, sha256, r.protocolo);
+        return;
+      case 'duplicidade':
+        // The authority already has this number: the same document (a lost answer) is our authorization.
+        if (r.mesmoConteudo && !(denegado && r.situacao === 'denegado')) {
+          await this.autorizado(companyId, id, cause, sha256, r.protocolo);
+          return;
+        }
+        await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        return;
+      case 'denegado':
+        await this.passo(companyId, id, cause, denegado ? { tipo: 'denegado', chave, protocolo: r.protocolo } : { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        return;
+      case 'rejeitado':
+        await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        return;
+      case 'em_processamento':
+        await this.passo(companyId, id, cause, { tipo: 'pendente', chave, motivo: `${r.cStat} ${r.xMotivo}` });
+        return;
+      case 'sem_resposta':
+        await this.passo(companyId, id, cause, { tipo: 'pendente', chave, motivo: 'the authority did not answer; poll consulta' });
+    }
+  }
+
+  private async autorizado(companyId: string, id: string, cause: string, sha256: string, protocolo: ProtocoloDocumento): Promise<void> {
+    const proc = this.tipo.proc(await this.assinado(sha256, id), protocolo);
+    const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
+    await this.passo(companyId, id, cause, { tipo: 'autorizado', protocolo, proc, sha256: procSha });
+  }
+}
