@@ -28,6 +28,7 @@ export * from './consultas/parametros';
 export * from './cadastros/mascara';
 export * from './cadastros/chave-pix';
 export * from './cadastros/agregado';
+export * from './cadastros/registro';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';
