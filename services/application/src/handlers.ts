@@ -1,5 +1,7 @@
 import { type CommandDeps } from './commands/execute';
 import { configuracaoHandler } from './configuracao/handler';
+import { registroMotoristas, registroRegrasTributacao, registroVeiculos } from '@frete/domain';
+import { registroHandler } from './cadastros/handler';
 
 /**
  * One command handler per aggregate, as routes and processors call them. A route validates, calls one of these and
@@ -7,5 +9,8 @@ import { configuracaoHandler } from './configuracao/handler';
  */
 export const createHandlers = (deps: Required<CommandDeps>) => ({
   configuracao: configuracaoHandler(deps),
+  motorista: registroHandler(deps, registroMotoristas),
+  veiculo: registroHandler(deps, registroVeiculos),
+  regraTributacao: registroHandler(deps, registroRegrasTributacao),
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -26,3 +26,4 @@ export * from './application';
 export * from './commands/handles';
 export * from './handlers';
 export * from './configuracao/handler';
+export * from './cadastros/handler';
