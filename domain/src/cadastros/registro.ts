@@ -1,5 +1,5 @@
-import { type DomainEvent } from '@frete/contracts';
-import { type Decider, type Rejection } from '../decider';
+import { type DomainEvent, type ErrorCode } from '@frete/contracts';
+import { type Decider, Rejection } from '../decider';
 
 /**
  * A company's registry (drivers, vehicles, tax rules): one stream per company, so that integer ids are drawn in
@@ -29,7 +29,7 @@ type ComandoRegistro = { type: string; company_id: string };
 export interface NomesRegistro<C extends ComandoRegistro, E extends DomainEvent> {
   comandos: readonly [cadastrar: C['type'], alterar: C['type'], remover: C['type']];
   eventos: readonly [cadastrado: E['type'], alterado: E['type'], removido: E['type']];
-  id: string;
+  id: Exclude<keyof E['data'] & string, 'company_id'>;
   dados: string;
 }
 
@@ -40,12 +40,47 @@ export interface DefinicaoRegistro<C extends ComandoRegistro, E extends DomainEv
   /** Judges and normalizes an input; throws 400 `validacao` naming every invalid field. */
   normalizar: (input: I) => D;
   chave: (dados: D) => string;
-  /** A replacement equal to the stored data appends nothing. */
-  iguais: (a: D, b: D) => boolean;
+  /** A replacement equal to the stored data appends nothing; by default, equal as JSON. */
+  iguais?: (a: D, b: D) => boolean;
   naoEncontrado: (id: number) => Rejection;
   duplicado: (dados: D, id: number) => Rejection;
   /** What the removal event carries besides the id (the key it frees, for readers of the log). */
   removido?: (atual: D) => Record<string, unknown>;
+}
+
+/**
+ * The common case: a registry whose unique key is one field of its data (a driver's CPF, a vehicle's plate), whose
+ * commands and events are named after it (`CadastrarMotorista`, `motorista.cadastrado`, `motorista_id`, `dados`) and
+ * whose removal event carries the key it frees.
+ */
+export function registroPorCampo<X extends string, x extends string, K extends string>(o: {
+  /** `Motorista` in `CadastrarMotorista`. */
+  comandos: X;
+  /** `motorista` in `motorista.cadastrado` and `motorista_id`. */
+  eventos: x;
+  campo: K;
+  /** The key and the entry as error messages say them: `CPF`, `driver`. */
+  rotulo: string;
+  nome: string;
+  duplicado: ErrorCode;
+}) {
+  const id = `${o.eventos}_id` as const;
+  return {
+    nomes: {
+      comandos: [`Cadastrar${o.comandos}`, `Alterar${o.comandos}`, `Remover${o.comandos}`] as const,
+      eventos: [`${o.eventos}.cadastrado`, `${o.eventos}.alterado`, `${o.eventos}.removido`] as const,
+      id,
+      dados: 'dados',
+    },
+    chave: (d: Record<K, string>) => d[o.campo],
+    naoEncontrado: (n: number) => new Rejection('nao_encontrado', `${o.nome} ${n} not found`),
+    duplicado: (d: Record<K, string>, n: number) =>
+      new Rejection(o.duplicado, `${o.rotulo} ${d[o.campo]} is already registered as ${o.nome} ${n}`, {
+        fields: [{ field: o.campo, message: `already registered as ${o.nome} ${n}` }],
+        [id]: n,
+      }),
+    removido: (d: Record<K, string>) => ({ [o.campo]: d[o.campo] }),
+  };
 }
 
 /** One registry: its decider, its stream, and the commands its handler sends. */
@@ -67,6 +102,7 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
   const { nomes } = def;
   const [cadastrar, alterar, remover] = nomes.comandos;
   const [cadastrado, alterado, removido] = nomes.eventos;
+  const iguais = def.iguais ?? ((a: D, b: D) => JSON.stringify(a) === JSON.stringify(b));
   const campo = <T>(o: object, nome: string): T => (o as Record<string, T>)[nome] as T;
   const comando = (type: string, company_id: string, resto: Record<string, unknown>) => ({ type, company_id, ...resto }) as unknown as C;
   const evento = (type: string, company_id: string, id: number, resto: Record<string, unknown>) =>
@@ -86,7 +122,7 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
     const dados = def.normalizar(campo<I>(command, nomes.dados));
     const outro = state.por_chave[def.chave(dados)];
     if (outro !== undefined && outro !== id) throw def.duplicado(dados, outro);
-    return def.iguais(dados, atual) ? [] : [evento(alterado, command.company_id, id, { [nomes.dados]: dados })];
+    return iguais(dados, atual) ? [] : [evento(alterado, command.company_id, id, { [nomes.dados]: dados })];
   };
 
   /** In place, on a state this module owns: `evolve` copies first, `foldAll` starts from a fresh one. */

@@ -1,6 +1,6 @@
 import { type ChavePix, type DomainEventOf, type FieldError, type MotoristaDados, type MotoristaInput } from '@frete/contracts';
 import { Rejection } from '../decider';
-import { ativoPorChave, registro, type RegistroState } from '../cadastros/registro';
+import { ativoPorChave, registro, registroPorCampo, type RegistroState } from '../cadastros/registro';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
 import { validarChavePix } from '../fiscal/pix';
 import { problemasParcelas } from '../fiscal/repasse';
@@ -64,30 +64,10 @@ export function normalizarMotorista(input: MotoristaInput): MotoristaDados {
   };
 }
 
-const naoEncontrado = (id: number) => new Rejection('nao_encontrado', `driver ${id} not found`);
-
-const duplicado = ({ cpf }: MotoristaDados, id: number) =>
-  new Rejection('motorista_duplicado', `CPF ${cpf} is already registered as driver ${id}`, {
-    fields: [{ field: 'cpf', message: `already registered as driver ${id}` }],
-    motorista_id: id,
-  });
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 export const registroMotoristas = registro<MotoristaCommand, MotoristaEvent, MotoristaInput, MotoristaDados>({
-  nomes: {
-    comandos: ['CadastrarMotorista', 'AlterarMotorista', 'RemoverMotorista'],
-    eventos: ['motorista.cadastrado', 'motorista.alterado', 'motorista.removido'],
-    id: 'motorista_id',
-    dados: 'dados',
-  },
+  ...registroPorCampo({ comandos: 'Motorista', eventos: 'motorista', campo: 'cpf', rotulo: 'CPF', nome: 'driver', duplicado: 'motorista_duplicado' }),
   stream: motoristasStream,
   normalizar: normalizarMotorista,
-  chave: ({ cpf }) => cpf,
-  iguais: same,
-  naoEncontrado,
-  duplicado,
-  removido: ({ cpf }) => ({ cpf }),
 });
 export const motoristaDecider = registroMotoristas.decider;
 

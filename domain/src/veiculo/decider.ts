@@ -1,6 +1,6 @@
 import { type DomainEventOf, type FieldError, type Proprietario, type ProprietarioInput, type VeiculoDados, type VeiculoInput } from '@frete/contracts';
 import { Rejection } from '../decider';
-import { registro, type RegistroState } from '../cadastros/registro';
+import { registro, registroPorCampo, type RegistroState } from '../cadastros/registro';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
 import { isValidPlaca, normalizePlaca } from '../fiscal/placa';
 import { isValidRenavam, normalizeRenavam } from '../fiscal/renavam';
@@ -69,29 +69,9 @@ export function normalizarVeiculo(input: VeiculoInput): VeiculoDados {
   };
 }
 
-const naoEncontrado = (id: number) => new Rejection('nao_encontrado', `vehicle ${id} not found`);
-
-const duplicado = ({ placa }: VeiculoDados, id: number) =>
-  new Rejection('veiculo_duplicado', `plate ${placa} is already registered as vehicle ${id}`, {
-    fields: [{ field: 'placa', message: `already registered as vehicle ${id}` }],
-    veiculo_id: id,
-  });
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
 export const registroVeiculos = registro<VeiculoCommand, VeiculoEvent, VeiculoInput, VeiculoDados>({
-  nomes: {
-    comandos: ['CadastrarVeiculo', 'AlterarVeiculo', 'RemoverVeiculo'],
-    eventos: ['veiculo.cadastrado', 'veiculo.alterado', 'veiculo.removido'],
-    id: 'veiculo_id',
-    dados: 'dados',
-  },
+  ...registroPorCampo({ comandos: 'Veiculo', eventos: 'veiculo', campo: 'placa', rotulo: 'plate', nome: 'vehicle', duplicado: 'veiculo_duplicado' }),
   stream: veiculosStream,
   normalizar: normalizarVeiculo,
-  chave: ({ placa }) => placa,
-  iguais: same,
-  naoEncontrado,
-  duplicado,
-  removido: ({ placa }) => ({ placa }),
 });
 export const veiculoDecider = registroVeiculos.decider;

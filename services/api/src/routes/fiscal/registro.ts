@@ -12,7 +12,7 @@ import { listOf, pageOf } from '../../paging';
 /** A path id: a positive integer, or nothing (which answers 404 like an unknown one). */
 export const registroId = (raw: string): number | null => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null);
 
-interface Documentacao {
+export interface Documentacao {
   summary: string;
   description?: string;
 }
@@ -27,9 +27,9 @@ export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TS
   schemas: { input: TInput; query: TQuery; view: TView; params?: TSchema };
   docs: { cadastrar: Documentacao; listar: Documentacao; ler: Documentacao; alterar: Documentacao; remover: Documentacao };
   handler: RegistroHandler<Static<TInput>>;
-  /** Read side: the entry and the page of entries as the read model has them. */
+  /** Read side: the entry and the page of entries (filtered by the list's query) as the read model has them. */
   porId: (pool: Pool, companyId: string, id: number) => Promise<Row | null>;
-  listar: (pool: Pool, companyId: string, query: Static<TQuery>, paging: Paging) => Promise<{ rows: Row[]; total: number }>;
+  listar: (pool: Pool, companyId: string, filtro: Static<TQuery> & Paging) => Promise<{ rows: Row[]; total: number }>;
   toView: (row: Row) => Static<TView>;
   /** The 404 message for a path id. */
   naoEncontrado: (id: string) => string;
@@ -83,7 +83,7 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     const p = principalOf(request);
     const paging = pageOf(request.query as { page?: number; per_page?: number });
     await deps.readYourWrites.waitFor(p.companyId);
-    const { rows, total } = await o.listar(deps.pool, p.companyId, request.query, paging);
+    const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
     return listOf(rows.map(o.toView), paging, total, env);
   });
 

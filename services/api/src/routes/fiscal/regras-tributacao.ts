@@ -83,8 +83,7 @@ export const regrasTributacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox
     },
     handler: deps.handlers.regraTributacao,
     porId: regraTributacaoPorId,
-    listar: (pool, companyId, q, paging) =>
-      regrasTributacao(pool, companyId, { uf_origem: q.uf_origem, uf_destino: q.uf_destino, tp_serv: q.tp_serv, ...paging }),
+    listar: regrasTributacao,
     toView: toRegraTributacao,
     naoEncontrado: (id) => `no tax rule ${id}`,
   });
