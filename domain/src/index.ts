@@ -29,6 +29,7 @@ export * from './cadastros/mascara';
 export * from './cadastros/chave-pix';
 export * from './cadastros/agregado';
 export * from './cadastros/registro';
+export * from './cadastros/registro-por-campo';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';

@@ -1,5 +1,5 @@
-import { type DomainEvent, type ErrorCode } from '@frete/contracts';
-import { type Decider, Rejection } from '../decider';
+import { type DomainEvent } from '@frete/contracts';
+import { type Decider, type Rejection } from '../decider';
 
 /**
  * A company's registry (drivers, vehicles, tax rules): one stream per company, so that integer ids are drawn in
@@ -46,41 +46,6 @@ export interface DefinicaoRegistro<C extends ComandoRegistro, E extends DomainEv
   duplicado: (dados: D, id: number) => Rejection;
   /** What the removal event carries besides the id (the key it frees, for readers of the log). */
   removido?: (atual: D) => Record<string, unknown>;
-}
-
-/**
- * The common case: a registry whose unique key is one field of its data (a driver's CPF, a vehicle's plate), whose
- * commands and events are named after it (`CadastrarMotorista`, `motorista.cadastrado`, `motorista_id`, `dados`) and
- * whose removal event carries the key it frees.
- */
-export function registroPorCampo<X extends string, x extends string, K extends string>(o: {
-  /** `Motorista` in `CadastrarMotorista`. */
-  comandos: X;
-  /** `motorista` in `motorista.cadastrado` and `motorista_id`. */
-  eventos: x;
-  campo: K;
-  /** The key and the entry as error messages say them: `CPF`, `driver`. */
-  rotulo: string;
-  nome: string;
-  duplicado: ErrorCode;
-}) {
-  const id = `${o.eventos}_id` as const;
-  return {
-    nomes: {
-      comandos: [`Cadastrar${o.comandos}`, `Alterar${o.comandos}`, `Remover${o.comandos}`] as const,
-      eventos: [`${o.eventos}.cadastrado`, `${o.eventos}.alterado`, `${o.eventos}.removido`] as const,
-      id,
-      dados: 'dados',
-    },
-    chave: (d: Record<K, string>) => d[o.campo],
-    naoEncontrado: (n: number) => new Rejection('nao_encontrado', `${o.nome} ${n} not found`),
-    duplicado: (d: Record<K, string>, n: number) =>
-      new Rejection(o.duplicado, `${o.rotulo} ${d[o.campo]} is already registered as ${o.nome} ${n}`, {
-        fields: [{ field: o.campo, message: `already registered as ${o.nome} ${n}` }],
-        [id]: n,
-      }),
-    removido: (d: Record<K, string>) => ({ [o.campo]: d[o.campo] }),
-  };
 }
 
 /** One registry: its decider, its stream, and the commands its handler sends. */

@@ -1,6 +1,7 @@
 import { type ChavePix, type DomainEventOf, type FieldError, type MotoristaDados, type MotoristaInput } from '@frete/contracts';
 import { Rejection } from '../decider';
-import { ativoPorChave, registro, registroPorCampo, type RegistroState } from '../cadastros/registro';
+import { ativoPorChave, registro, type RegistroState } from '../cadastros/registro';
+import { registroPorCampo } from '../cadastros/registro-por-campo';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
 import { validarChavePix } from '../fiscal/pix';
 import { problemasParcelas } from '../fiscal/repasse';

@@ -1,6 +1,7 @@
 import { type DomainEventOf, type FieldError, type Proprietario, type ProprietarioInput, type VeiculoDados, type VeiculoInput } from '@frete/contracts';
 import { Rejection } from '../decider';
-import { registro, registroPorCampo, type RegistroState } from '../cadastros/registro';
+import { registro, type RegistroState } from '../cadastros/registro';
+import { registroPorCampo } from '../cadastros/registro-por-campo';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
 import { isValidPlaca, normalizePlaca } from '../fiscal/placa';
 import { isValidRenavam, normalizeRenavam } from '../fiscal/renavam';
