@@ -30,6 +30,8 @@ export * from './consultas/parametros';
 export * from './cadastros/mascara';
 export * from './cadastros/chave-pix';
 export * from './cadastros/agregado';
+export * from './cadastros/registro';
+export * from './cadastros/registro-por-campo';
 export * from './regra-tributacao/decider';
 export * from './regra-tributacao/aplicavel';
 export * from './cte/rascunho';

@@ -1,4 +1,4 @@
-import { type MotoristaCommand, type MotoristaEvent, motoristaDecider, motoristasStream, problemasParcelas, validarChavePix } from '../src';
+import { type MotoristaCommand, type MotoristaEvent, motoristaAtivoPorCpf, motoristaDecider, motoristasStream, problemasParcelas, validarChavePix } from '../src';
 import { type MotoristaDados } from '@frete/contracts';
 import { scenario } from './given-when-then';
 
@@ -88,5 +88,31 @@ describe('motorista decider', () => {
     given().when({ type: 'RemoverMotorista', company_id: C, motorista_id: 1 }).thenRejects('nao_encontrado');
     given(cadastrado(1)).when({ type: 'RemoverMotorista', company_id: C, motorista_id: 1 })
       .then({ type: 'motorista.removido', data: { company_id: C, motorista_id: 1, cpf: CPF } });
+  });
+});
+
+describe('motorista registry state', () => {
+  const history: MotoristaEvent[] = [
+    cadastrado(1),
+    cadastrado(2, { cpf: '11144477735', nome: 'MARIA' }),
+    { type: 'motorista.alterado', data: { company_id: C, motorista_id: 1, dados: dados({ nome: 'JOAO S' }) } },
+    { type: 'motorista.removido', data: { company_id: C, motorista_id: 2, cpf: '11144477735' } },
+  ];
+
+  it('folds the whole history as evolving event by event does', () =>
+    expect(motoristaDecider.foldAll!(history)).toEqual(history.reduce(motoristaDecider.evolve, motoristaDecider.initialState)));
+
+  it('finds the active driver by CPF; a removed one is gone, and ids stay spent', () => {
+    const state = motoristaDecider.foldAll!(history);
+    expect(motoristaAtivoPorCpf(state, CPF)).toEqual(dados({ nome: 'JOAO S' }));
+    expect(motoristaAtivoPorCpf(state, '11144477735')).toBeUndefined();
+    expect(state.proximo_id).toBe(3);
+  });
+
+  it('evolving never changes the state it was given', () => {
+    const before = motoristaDecider.foldAll!(history.slice(0, 2));
+    const copy = JSON.parse(JSON.stringify(before));
+    motoristaDecider.evolve(before, history[3]!);
+    expect(before).toEqual(copy);
   });
 });

@@ -1,12 +1,14 @@
 import { type ChavePix, type DomainEventOf, type FieldError, type MotoristaDados, type MotoristaInput } from '@frete/contracts';
-import { type Decider, Rejection } from '../decider';
+import { Rejection } from '../decider';
+import { ativoPorChave, registro, type RegistroState } from '../cadastros/registro';
+import { registroPorCampo } from '../cadastros/registro-por-campo';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
 import { validarChavePix } from '../fiscal/pix';
 import { problemasParcelas } from '../fiscal/repasse';
 
 /**
- * The company's driver registry: one stream per company, `motoristas-<company id>`, so that integer ids are drawn in
- * order and a CPF is unique among the active drivers (the event store's expected revision settles races).
+ * The company's driver registry (stream `motoristas-<company id>`): integer ids, the CPF unique among the active
+ * drivers. The collection rules are the registries' pattern (`cadastros/registro`); this file has the driver's own.
  */
 export const motoristasStream = (companyId: string) => `motoristas-${companyId}`;
 
@@ -17,13 +19,8 @@ export type MotoristaCommand =
   | { type: 'AlterarMotorista'; company_id: string; motorista_id: number; dados: MotoristaInput }
   | { type: 'RemoverMotorista'; company_id: string; motorista_id: number };
 
-export interface MotoristasState {
-  proximo_id: number;
-  /** Active CPF → id. */
-  por_cpf: Record<string, number>;
-  /** Active id → data. */
-  ativos: Record<number, MotoristaDados>;
-}
+/** Keyed by CPF. */
+export type MotoristasState = RegistroState<MotoristaDados>;
 
 /** A contact phone: 10–11 digits, optionally after +55; stored as +55 and the digits. */
 export const normalizarTelefone = (raw: string): string | null => {
@@ -68,58 +65,12 @@ export function normalizarMotorista(input: MotoristaInput): MotoristaDados {
   };
 }
 
-const naoEncontrado = (id: number) => new Rejection('nao_encontrado', `driver ${id} not found`);
+export const registroMotoristas = registro<MotoristaCommand, MotoristaEvent, MotoristaInput, MotoristaDados>({
+  ...registroPorCampo({ comandos: 'Motorista', eventos: 'motorista', campo: 'cpf', rotulo: 'CPF', nome: 'driver', duplicado: 'motorista_duplicado' }),
+  stream: motoristasStream,
+  normalizar: normalizarMotorista,
+});
+export const motoristaDecider = registroMotoristas.decider;
 
-const duplicado = (cpf: string, id: number) =>
-  new Rejection('motorista_duplicado', `CPF ${cpf} is already registered as driver ${id}`, {
-    fields: [{ field: 'cpf', message: `already registered as driver ${id}` }],
-    motorista_id: id,
-  });
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-export const motoristaDecider: Decider<MotoristaCommand, MotoristasState, MotoristaEvent> = {
-  initialState: { proximo_id: 1, por_cpf: {}, ativos: {} },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CadastrarMotorista': {
-        const dados = normalizarMotorista(command.dados);
-        const existing = state.por_cpf[dados.cpf];
-        if (existing !== undefined) throw duplicado(dados.cpf, existing);
-        return [{ type: 'motorista.cadastrado', data: { company_id: command.company_id, motorista_id: state.proximo_id, dados } }];
-      }
-      case 'AlterarMotorista': {
-        const current = state.ativos[command.motorista_id];
-        if (!current) throw naoEncontrado(command.motorista_id);
-        const dados = normalizarMotorista(command.dados);
-        const other = state.por_cpf[dados.cpf];
-        if (other !== undefined && other !== command.motorista_id) throw duplicado(dados.cpf, other);
-        if (same(dados, current)) return [];
-        return [{ type: 'motorista.alterado', data: { company_id: command.company_id, motorista_id: command.motorista_id, dados } }];
-      }
-      case 'RemoverMotorista': {
-        const current = state.ativos[command.motorista_id];
-        if (!current) throw naoEncontrado(command.motorista_id);
-        return [{ type: 'motorista.removido', data: { company_id: command.company_id, motorista_id: command.motorista_id, cpf: current.cpf } }];
-      }
-    }
-  },
-  evolve(state, event) {
-    const por_cpf = { ...state.por_cpf };
-    const ativos = { ...state.ativos };
-    const id = event.data.motorista_id;
-    const previous = ativos[id];
-    if (previous) delete por_cpf[previous.cpf];
-    switch (event.type) {
-      case 'motorista.cadastrado':
-      case 'motorista.alterado':
-        ativos[id] = event.data.dados;
-        por_cpf[event.data.dados.cpf] = id;
-        break;
-      case 'motorista.removido':
-        delete ativos[id];
-        break;
-    }
-    return { proximo_id: Math.max(state.proximo_id, id + 1), por_cpf, ativos };
-  },
-};
+/** The active driver with this CPF, from the registry's own stream (payout). */
+export const motoristaAtivoPorCpf = (state: MotoristasState, cpf: string): MotoristaDados | undefined => ativoPorChave(state, cpf);

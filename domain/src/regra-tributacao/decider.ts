@@ -1,11 +1,13 @@
 import { type DomainEventOf, type FieldError, type RegraTributacaoDados, type RegraTributacaoInput } from '@frete/contracts';
-import { type Decider, Rejection } from '../decider';
+import { Rejection } from '../decider';
+import { registro, type RegistroState } from '../cadastros/registro';
 import { ufBySigla } from '../fiscal/ufs';
 import { centesimosExatos } from '../money/money';
 
 /**
- * Tax-rule registry (regras de tributação) of one company: one stream per company, `regras-tributacao-<companyId>`.
- * It hands out the integer ids and keeps one rule per (origin UF, destination UF, service type or general).
+ * Tax-rule registry (regras de tributação) of one company (stream `regras-tributacao-<companyId>`): integer ids, one
+ * rule per (origin UF, destination UF, service type or general). The collection rules are the registries' pattern
+ * (`cadastros/registro`); this file has the rule's own.
  */
 export const regraTributacaoStream = (companyId: string) => `regras-tributacao-${companyId}`;
 
@@ -19,13 +21,8 @@ export type RegraTributacaoCommand =
   | { type: 'AlterarRegraTributacao'; company_id: string; regra_id: number; regra: RegraTributacaoInput }
   | { type: 'RemoverRegraTributacao'; company_id: string; regra_id: number };
 
-export interface RegraTributacaoState {
-  proximo_id: number;
-  /** Rule by id (as a string key: JSON-friendly). */
-  regras: Record<string, RegraTributacaoDados>;
-  /** `chaveRegraTributacao` → id: the uniqueness the registry guarantees. */
-  chaves: Record<string, number>;
-}
+/** Keyed by `chaveRegraTributacao`. */
+export type RegraTributacaoState = RegistroState<RegraTributacaoDados>;
 
 /** The uniqueness key of a rule: its UF pair and its service type, `*` for the general rule. */
 export const chaveRegraTributacao = (r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) =>
@@ -150,47 +147,18 @@ const canonica = (r: RegraTributacaoDados) => JSON.stringify([
 ]);
 const mesma = (a: RegraTributacaoDados, b: RegraTributacaoDados) => canonica(a) === canonica(b);
 
-export const regraTributacaoDecider: Decider<RegraTributacaoCommand, RegraTributacaoState, RegraTributacaoEvent> = {
-  initialState: { proximo_id: 1, regras: {}, chaves: {} },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CriarRegraTributacao': {
-        const regra = normalizarRegraTributacao(command.regra);
-        const existente = state.chaves[chaveRegraTributacao(regra)];
-        if (existente !== undefined) throw duplicada(regra, existente);
-        return [{ type: 'regra_tributacao.criada', data: { company_id: command.company_id, regra_id: state.proximo_id, regra } }];
-      }
-      case 'AlterarRegraTributacao': {
-        const atual = state.regras[command.regra_id];
-        if (!atual) throw naoEncontrada(command.regra_id);
-        const regra = normalizarRegraTributacao(command.regra);
-        const existente = state.chaves[chaveRegraTributacao(regra)];
-        if (existente !== undefined && existente !== command.regra_id) throw duplicada(regra, existente);
-        if (mesma(atual, regra)) return [];
-        return [{ type: 'regra_tributacao.alterada', data: { company_id: command.company_id, regra_id: command.regra_id, regra } }];
-      }
-      case 'RemoverRegraTributacao': {
-        if (!state.regras[command.regra_id]) throw naoEncontrada(command.regra_id);
-        return [{ type: 'regra_tributacao.removida', data: { company_id: command.company_id, regra_id: command.regra_id } }];
-      }
-    }
+export const registroRegrasTributacao = registro<RegraTributacaoCommand, RegraTributacaoEvent, RegraTributacaoInput, RegraTributacaoDados>({
+  nomes: {
+    comandos: ['CriarRegraTributacao', 'AlterarRegraTributacao', 'RemoverRegraTributacao'],
+    eventos: ['regra_tributacao.criada', 'regra_tributacao.alterada', 'regra_tributacao.removida'],
+    id: 'regra_id',
+    dados: 'regra',
   },
-  evolve(state, event) {
-    const id = event.data.regra_id;
-    const regras = { ...state.regras };
-    const chaves = { ...state.chaves };
-    const anterior = regras[id];
-    if (anterior) delete chaves[chaveRegraTributacao(anterior)];
-    switch (event.type) {
-      case 'regra_tributacao.criada':
-      case 'regra_tributacao.alterada':
-        regras[id] = event.data.regra;
-        chaves[chaveRegraTributacao(event.data.regra)] = id;
-        break;
-      case 'regra_tributacao.removida':
-        delete regras[id];
-        break;
-    }
-    return { proximo_id: Math.max(state.proximo_id, id + 1), regras, chaves };
-  },
-};
+  stream: regraTributacaoStream,
+  normalizar: normalizarRegraTributacao,
+  chave: chaveRegraTributacao,
+  iguais: mesma,
+  naoEncontrado: naoEncontrada,
+  duplicado: duplicada,
+});
+export const regraTributacaoDecider = registroRegrasTributacao.decider;

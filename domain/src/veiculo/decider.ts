@@ -1,12 +1,14 @@
 import { type DomainEventOf, type FieldError, type Proprietario, type ProprietarioInput, type VeiculoDados, type VeiculoInput } from '@frete/contracts';
-import { type Decider, Rejection } from '../decider';
+import { Rejection } from '../decider';
+import { registro, type RegistroState } from '../cadastros/registro';
+import { registroPorCampo } from '../cadastros/registro-por-campo';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
 import { isValidPlaca, normalizePlaca } from '../fiscal/placa';
 import { isValidRenavam, normalizeRenavam } from '../fiscal/renavam';
 
 /**
- * The company's vehicle registry: one stream per company, `veiculos-<company id>`, so that integer ids are drawn in
- * order and a plate is unique among the active vehicles (the event store's expected revision settles races).
+ * The company's vehicle registry (stream `veiculos-<company id>`): integer ids, the plate unique among the active
+ * vehicles. The collection rules are the registries' pattern (`cadastros/registro`); this file has the vehicle's own.
  */
 export const veiculosStream = (companyId: string) => `veiculos-${companyId}`;
 
@@ -17,13 +19,8 @@ export type VeiculoCommand =
   | { type: 'AlterarVeiculo'; company_id: string; veiculo_id: number; dados: VeiculoInput }
   | { type: 'RemoverVeiculo'; company_id: string; veiculo_id: number };
 
-export interface VeiculosState {
-  proximo_id: number;
-  /** Active plate → id. */
-  por_placa: Record<string, number>;
-  /** Active id → data. */
-  ativos: Record<number, VeiculoDados>;
-}
+/** Keyed by plate. */
+export type VeiculosState = RegistroState<VeiculoDados>;
 
 const invalid = (fields: FieldError[]): Rejection =>
   new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
@@ -73,58 +70,9 @@ export function normalizarVeiculo(input: VeiculoInput): VeiculoDados {
   };
 }
 
-const naoEncontrado = (id: number) => new Rejection('nao_encontrado', `vehicle ${id} not found`);
-
-const duplicado = (placa: string, id: number) =>
-  new Rejection('veiculo_duplicado', `plate ${placa} is already registered as vehicle ${id}`, {
-    fields: [{ field: 'placa', message: `already registered as vehicle ${id}` }],
-    veiculo_id: id,
-  });
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-export const veiculoDecider: Decider<VeiculoCommand, VeiculosState, VeiculoEvent> = {
-  initialState: { proximo_id: 1, por_placa: {}, ativos: {} },
-  decide(command, state) {
-    switch (command.type) {
-      case 'CadastrarVeiculo': {
-        const dados = normalizarVeiculo(command.dados);
-        const existing = state.por_placa[dados.placa];
-        if (existing !== undefined) throw duplicado(dados.placa, existing);
-        return [{ type: 'veiculo.cadastrado', data: { company_id: command.company_id, veiculo_id: state.proximo_id, dados } }];
-      }
-      case 'AlterarVeiculo': {
-        const current = state.ativos[command.veiculo_id];
-        if (!current) throw naoEncontrado(command.veiculo_id);
-        const dados = normalizarVeiculo(command.dados);
-        const other = state.por_placa[dados.placa];
-        if (other !== undefined && other !== command.veiculo_id) throw duplicado(dados.placa, other);
-        if (same(dados, current)) return [];
-        return [{ type: 'veiculo.alterado', data: { company_id: command.company_id, veiculo_id: command.veiculo_id, dados } }];
-      }
-      case 'RemoverVeiculo': {
-        const current = state.ativos[command.veiculo_id];
-        if (!current) throw naoEncontrado(command.veiculo_id);
-        return [{ type: 'veiculo.removido', data: { company_id: command.company_id, veiculo_id: command.veiculo_id, placa: current.placa } }];
-      }
-    }
-  },
-  evolve(state, event) {
-    const por_placa = { ...state.por_placa };
-    const ativos = { ...state.ativos };
-    const id = event.data.veiculo_id;
-    const previous = ativos[id];
-    if (previous) delete por_placa[previous.placa];
-    switch (event.type) {
-      case 'veiculo.cadastrado':
-      case 'veiculo.alterado':
-        ativos[id] = event.data.dados;
-        por_placa[event.data.dados.placa] = id;
-        break;
-      case 'veiculo.removido':
-        delete ativos[id];
-        break;
-    }
-    return { proximo_id: Math.max(state.proximo_id, id + 1), por_placa, ativos };
-  },
-};
+export const registroVeiculos = registro<VeiculoCommand, VeiculoEvent, VeiculoInput, VeiculoDados>({
+  ...registroPorCampo({ comandos: 'Veiculo', eventos: 'veiculo', campo: 'placa', rotulo: 'plate', nome: 'vehicle', duplicado: 'veiculo_duplicado' }),
+  stream: veiculosStream,
+  normalizar: normalizarVeiculo,
+});
+export const veiculoDecider = registroVeiculos.decider;

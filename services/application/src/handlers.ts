@@ -3,6 +3,8 @@ import { type Environment } from '@frete/contracts';
 import { type CertificateVault } from '@frete/platform';
 import { type CommandDeps } from './commands/execute';
 import { configuracaoHandler } from './configuracao/handler';
+import { registroMotoristas, registroRegrasTributacao, registroVeiculos } from '@frete/domain';
+import { registroHandler } from './cadastros/handler';
 import { autorizacaoHandler } from './autorizacao/handler';
 import { certificadoHandler } from './certificado/handler';
 import { conviteHandler } from './convite/handler';
@@ -54,5 +56,8 @@ export const createHandlers = (
   contraCte: contraCteHandler(deps),
   lote: loteHandler(deps),
   nfe: nfeHandler(deps),
+  motorista: registroHandler(deps, registroMotoristas),
+  veiculo: registroHandler(deps, registroVeiculos),
+  regraTributacao: registroHandler(deps, registroRegrasTributacao),
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -45,3 +45,4 @@ export * from './contra-cte/handler';
 export * from './lote/handler';
 export * from './nfe/handler';
 export * from './nfe/importacao';
+export * from './cadastros/handler';

@@ -1,5 +1,5 @@
 import { type EventData, type RecordedEvent } from '@frete/contracts';
-import { grupoDoVinculo, motoristaDecider, motoristasStream, type RepasseCommand, regraDeRepasse, repasseDecider, repasseStream } from '@frete/domain';
+import { grupoDoVinculo, motoristaAtivoPorCpf, motoristaDecider, motoristasStream, type RepasseCommand, regraDeRepasse, repasseDecider, repasseStream } from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
 import { execute, load } from '../commands/execute';
 import { type PayoutDeps, contextoDo } from './deps';
@@ -16,8 +16,7 @@ export const registrarDocumento = (deps: PayoutDeps) => async (event: RecordedEv
   const vinculo = await vinculoDoCte(deps.store, d.cte_id);
   if (!vinculo) return;
   const registro = await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
-  const id = registro.por_cpf[vinculo.motorista_cpf];
-  const motorista = id === undefined ? undefined : registro.ativos[id];
+  const motorista = motoristaAtivoPorCpf(registro, vinculo.motorista_cpf);
   const grupo = grupoDoVinculo(d.cte_id, vinculo);
   const base = {
     company_id: d.company_id, grupo, cte_id: d.cte_id, chave: d.chave, chave_original: vinculo.chave_original,

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   DataEnvelope,
-  ListEnvelope,
   RegraAplicavelQuery,
   type RegraTributacao,
   RegraTributacao as RegraTributacaoSchema,
@@ -10,14 +9,12 @@ import {
   RegraTributacaoQuery,
   type Uf,
 } from '@frete/contracts';
-import { percentualDeCentesimos, Rejection, regraAplicavel, regraTributacaoDecider, regraTributacaoStream } from '@frete/domain';
+import { percentualDeCentesimos, Rejection, regraAplicavel } from '@frete/domain';
 import { type RegraTributacaoRow, regraTributacaoPorId, regrasDaRota, regrasTributacao } from '@frete/projections';
-import { execute } from '@frete/application';
-import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
-import { commandContext, principalOf } from '../../command-context';
+import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-import { listOf, pageOf } from '../../paging';
+import { registroRoutes } from './registro';
 
 const TAG = 'fiscal: regras-tributacao';
 
@@ -32,14 +29,6 @@ const REGRAS_CAMPOS = 'ICMS CSTs: 00 (rate above 0), 20 (rate above 0 and `reduc
   'One rule per (uf_origem, uf_destino, tp_serv or general): a second one is 422 `regra_tributacao_duplicada`.';
 
 const IdParam = Type.Object({ id: Type.String({ description: 'Integer id of the rule' }) });
-
-const naoEncontrada = (id: string) => new ApiError('nao_encontrado', `no tax rule ${id}`);
-
-/** The path id as an integer; anything else is a rule that does not exist. */
-const idOf = (raw: string): number => {
-  if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw naoEncontrada(raw);
-  return Number(raw);
-};
 
 export const toRegraTributacao = (row: RegraTributacaoRow): RegraTributacao => ({
   id: row.regra_id,
@@ -67,29 +56,36 @@ export const toRegraTributacao = (row: RegraTributacaoRow): RegraTributacao => (
 export const regrasTributacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
   const env = deps.config.environment;
 
-  /** The rule as the read model has it, once the read model has the caller's last write. */
-  const readBack = async (companyId: string, regraId: number): Promise<RegraTributacao> => {
-    await deps.readYourWrites.waitFor(companyId);
-    const row = await regraTributacaoPorId(deps.pool, companyId, regraId);
-    if (!row) throw new Error(`read model has no tax rule ${regraId} after the wait`);
-    return toRegraTributacao(row);
-  };
-
-  app.get('/regras-tributacao', {
-    schema: {
-      tags: [TAG],
-      summary: 'Tax rules of the carrier',
-      description: 'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
-        '`tp_serv` lists only the rules of that service type (not the general ones). ' + PRECEDENCIA,
-      querystring: RegraTributacaoQuery,
-      response: { 200: ListEnvelope(RegraTributacaoSchema), ...errors(400) },
+  registroRoutes(app, deps, {
+    path: '/regras-tributacao',
+    tag: TAG,
+    schemas: { input: RegraTributacaoInput, query: RegraTributacaoQuery, view: RegraTributacaoSchema, params: IdParam },
+    docs: {
+      cadastrar: {
+        summary: 'Registers a tax rule',
+        description: 'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
+          `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
+      },
+      listar: {
+        summary: 'Tax rules of the carrier',
+        description: 'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
+          '`tp_serv` lists only the rules of that service type (not the general ones). ' + PRECEDENCIA,
+      },
+      ler: { summary: 'One tax rule' },
+      alterar: {
+        summary: 'Replaces a tax rule',
+        description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
+      },
+      remover: {
+        summary: 'Removes a tax rule',
+        description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
+      },
     },
-  }, async (request) => {
-    const p = principalOf(request);
-    const q = request.query;
-    const paging = pageOf(q);
-    const { rows, total } = await regrasTributacao(deps.pool, p.companyId, { uf_origem: q.uf_origem, uf_destino: q.uf_destino, tp_serv: q.tp_serv, ...paging });
-    return listOf(rows.map(toRegraTributacao), paging, total, env);
+    handler: deps.handlers.regraTributacao,
+    porId: regraTributacaoPorId,
+    listar: regrasTributacao,
+    toView: toRegraTributacao,
+    naoEncontrado: (id) => `no tax rule ${id}`,
   });
 
   app.get('/regras-tributacao/aplicavel', {
@@ -110,80 +106,5 @@ export const regrasTributacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox
       });
     }
     return { data: toRegraTributacao(regra), environment: env };
-  });
-
-  app.post('/regras-tributacao', {
-    schema: {
-      tags: [TAG],
-      summary: 'Registers a tax rule',
-      description: 'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
-        `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
-      body: RegraTributacaoInput,
-      response: { 201: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const { events } = await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
-      type: 'CriarRegraTributacao',
-      company_id: p.companyId,
-      regra: request.body,
-    }, commandContext(request, deps));
-    const criada = events[0];
-    if (!criada || criada.type !== 'regra_tributacao.criada') throw new Error('create appended no regra_tributacao.criada');
-    return reply.status(201).send({ data: await readBack(p.companyId, criada.data.regra_id), environment: env });
-  });
-
-  app.get('/regras-tributacao/:id', {
-    schema: {
-      tags: [TAG],
-      summary: 'One tax rule',
-      params: IdParam,
-      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(404) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const id = idOf(request.params.id);
-    const row = await regraTributacaoPorId(deps.pool, p.companyId, id);
-    if (!row) throw naoEncontrada(request.params.id);
-    return { data: toRegraTributacao(row), environment: env };
-  });
-
-  app.put('/regras-tributacao/:id', {
-    schema: {
-      tags: [TAG],
-      summary: 'Replaces a tax rule',
-      description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
-      params: IdParam,
-      body: RegraTributacaoInput,
-      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 404, 422) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const id = idOf(request.params.id);
-    await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
-      type: 'AlterarRegraTributacao',
-      company_id: p.companyId,
-      regra_id: id,
-      regra: request.body,
-    }, commandContext(request, deps));
-    return { data: await readBack(p.companyId, id), environment: env };
-  });
-
-  app.delete('/regras-tributacao/:id', {
-    schema: {
-      tags: [TAG],
-      summary: 'Removes a tax rule',
-      description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
-      params: IdParam,
-      response: { 204: Type.Null({ description: 'Removed' }), ...errors(404) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    await execute(deps, regraTributacaoStream(p.companyId), regraTributacaoDecider, {
-      type: 'RemoverRegraTributacao',
-      company_id: p.companyId,
-      regra_id: idOf(request.params.id),
-    }, commandContext(request, deps));
-    return reply.status(204).send(null);
   });
 };

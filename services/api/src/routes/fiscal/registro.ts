@@ -1,0 +1,116 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type FastifyInstance } from 'fastify';
+import { type Pool } from 'pg';
+import { DataEnvelope, ListEnvelope, RegistroParams } from '@frete/contracts';
+import { type RegistroHandler } from '@frete/application';
+import { ApiError } from '../../errors';
+import { errors } from '../../schemas';
+import { commandContext, principalOf } from '../../command-context';
+import { type ApiDeps } from '../../deps';
+import { listOf, pageOf } from '../../paging';
+
+/** A path id: a positive integer, or nothing (which answers 404 like an unknown one). */
+export const registroId = (raw: string): number | null => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null);
+
+export interface Documentacao {
+  summary: string;
+  description?: string;
+}
+
+type Paging = { page: number; per_page: number };
+
+/** One company registry over HTTP: what differs between drivers, vehicles and tax rules. */
+export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TSchema, TView extends TSchema, Row> {
+  /** The collection's path (`/motoristas`); an entry is `<path>/:id`. */
+  path: string;
+  tag: string;
+  schemas: { input: TInput; query: TQuery; view: TView; params?: TSchema };
+  docs: { cadastrar: Documentacao; listar: Documentacao; ler: Documentacao; alterar: Documentacao; remover: Documentacao };
+  handler: RegistroHandler<Static<TInput>>;
+  /** Read side: the entry and the page of entries (filtered by the list's query) as the read model has them. */
+  porId: (pool: Pool, companyId: string, id: number) => Promise<Row | null>;
+  listar: (pool: Pool, companyId: string, filtro: Static<TQuery> & Paging) => Promise<{ rows: Row[]; total: number }>;
+  toView: (row: Row) => Static<TView>;
+  /** The 404 message for a path id. */
+  naoEncontrado: (id: string) => string;
+}
+
+const documentado = ({ summary, description }: Documentacao) => (description === undefined ? { summary } : { summary, description });
+
+/**
+ * The registries' CRUD: POST 201, GET list (paged), GET by id, PUT (the whole entry), DELETE 204. Writes go through
+ * the registry's handler; every answer is read back from the read model once it has the caller's last write.
+ */
+export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, TView extends TSchema, Row>(
+  app: FastifyInstance,
+  deps: ApiDeps,
+  o: RegistroRoutesOptions<TInput, TQuery, TView, Row>,
+): void {
+  const env = deps.config.environment;
+  const byId = `${o.path}/:id`;
+  const params = o.schemas.params ?? RegistroParams;
+  const one = DataEnvelope(o.schemas.view);
+
+  const idOf = (raw: string): number => {
+    const id = registroId(raw);
+    if (id === null) throw new ApiError('nao_encontrado', o.naoEncontrado(raw));
+    return id;
+  };
+
+  const row = async (companyId: string, id: number): Promise<Row | null> => {
+    await deps.readYourWrites.waitFor(companyId);
+    return o.porId(deps.pool, companyId, id);
+  };
+
+  /** After a write: the read model must have the entry once it has the write. */
+  const readBack = async (companyId: string, id: number) => {
+    const found = await row(companyId, id);
+    if (!found) throw new Error(`read model has no ${o.path} ${id} after the wait`);
+    return { data: o.toView(found), environment: env };
+  };
+
+  app.post<{ Body: Static<TInput> }>(o.path, {
+    schema: { tags: [o.tag], ...documentado(o.docs.cadastrar), body: o.schemas.input, response: { 201: one, ...errors(400, 422) } },
+  }, async (request, reply) => {
+    const ctx = commandContext(request, deps);
+    const id = await o.handler.cadastrar(ctx, request.body);
+    return reply.status(201).send(await readBack(ctx.companyId, id));
+  });
+
+  app.get<{ Querystring: Static<TQuery> }>(o.path, {
+    schema: { tags: [o.tag], ...documentado(o.docs.listar), querystring: o.schemas.query, response: { 200: ListEnvelope(o.schemas.view), ...errors(400) } },
+  }, async (request) => {
+    const p = principalOf(request);
+    const paging = pageOf(request.query as { page?: number; per_page?: number });
+    await deps.readYourWrites.waitFor(p.companyId);
+    const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
+    return listOf(rows.map(o.toView), paging, total, env);
+  });
+
+  app.get<{ Params: { id: string } }>(byId, {
+    schema: { tags: [o.tag], ...documentado(o.docs.ler), params, response: { 200: one, ...errors(404) } },
+  }, async (request) => {
+    const p = principalOf(request);
+    const found = await row(p.companyId, idOf(request.params.id));
+    if (!found) throw new ApiError('nao_encontrado', o.naoEncontrado(request.params.id));
+    return { data: o.toView(found), environment: env };
+  });
+
+  app.put<{ Params: { id: string }; Body: Static<TInput> }>(byId, {
+    schema: { tags: [o.tag], ...documentado(o.docs.alterar), params, body: o.schemas.input, response: { 200: one, ...errors(400, 404, 422) } },
+  }, async (request) => {
+    const ctx = commandContext(request, deps);
+    const id = idOf(request.params.id);
+    await o.handler.alterar(ctx, id, request.body);
+    return readBack(ctx.companyId, id);
+  });
+
+  app.delete<{ Params: { id: string } }>(byId, {
+    schema: {
+      tags: [o.tag], ...documentado(o.docs.remover), params, response: { 204: Type.Null({ description: 'Removed' }), ...errors(404) },
+    },
+  }, async (request, reply) => {
+    await o.handler.remover(commandContext(request, deps), idOf(request.params.id));
+    return reply.status(204).send(null);
+  });
+}
