@@ -16,6 +16,27 @@ export default tseslint.config(
     },
   },
   {
+    // A route validates, calls a handler (`deps.handlers.*`) and maps the answer: it never runs a command itself.
+    files: ['services/api/src/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: '@frete/application', importNames: ['execute', 'load', 'handles', 'toDomainEvent'], message: 'routes call deps.handlers.<aggregate>' },
+          {
+            name: '@frete/platform',
+            importNames: ['EventStore', 'PostgresEventStore', 'EventStoreDbEventStore', 'WrongExpectedRevision'],
+            message: 'routes never touch the event store',
+          },
+        ],
+        patterns: [{ group: ['**/event-store/**', '**/commands/**'], message: 'routes never touch the event store' }],
+      }],
+      'no-restricted-syntax': ['error', {
+        selector: "MemberExpression[object.name='deps'][property.name='store']",
+        message: 'routes never touch the event store: call deps.handlers.<aggregate>',
+      }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
