@@ -1,5 +1,5 @@
 /**
- * Two projects: `unit` (the pure domain: no PostgreSQL, no Kafka, seconds) and `integration` (everything under
+ * Two projects: `unit` (the pure domain and `*.unit.test.ts`: no PostgreSQL, no Kafka, seconds) and `integration` (everything under
  * test/, against real PostgreSQL and, for the Kafka path, a real broker). `pnpm test:unit` runs the first alone.
  */
 const swc = ['@swc/jest', {
@@ -30,11 +30,13 @@ const common = {
 };
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/domain/test/**/*.test.ts'] },
+    // Pure tests beside the integration suites are named `*.unit.test.ts`: they need no database and run here.
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/domain/test/**/*.test.ts', '<rootDir>/test/**/*.unit.test.ts'] },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '\\.unit\\.test\\.ts$'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
