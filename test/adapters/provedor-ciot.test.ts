@@ -1,6 +1,6 @@
 import { type DeclaracaoCiotDados } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
-import { ciotSimulado, lerSentinelaCiot, lerSentinelaCiotNoTexto, type PedidoDeclaracaoCiot, ProvedorCiotIndisponivelAdapter, ProvedorCiotSimulado, provedorCiotDoAmbiente } from '@frete/adapters';
+import { ciotSimulado, lerSentinelaCiot, lerSentinelaCiotNoTexto, type PedidoDeclaracaoCiot, ProvedorCiotIndisponivel, ProvedorCiotSimulado, provedorCiotDoAmbiente } from '@frete/adapters';
 
 const municipio = { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' };
 const declaracao: DeclaracaoCiotDados = {
@@ -59,7 +59,7 @@ describe('CIOT provider port: simulated adapter (homologação)', () => {
 describe('CIOT provider port: production without a provider (ruling 7)', () => {
   it('is unavailable and rejects every call with provedor_indisponivel, never inventing data', async () => {
     const p = provedorCiotDoAmbiente('producao');
-    expect(p).toBeInstanceOf(ProvedorCiotIndisponivelAdapter);
+    expect(p).toBeInstanceOf(ProvedorCiotIndisponivel);
     expect(p.disponivel).toBe(false);
     for (const call of [
       () => p.declarar(pedido()), () => p.consultarDeclaracao(pedido(), null), () => p.cancelar(registrado, 'x'), () => p.retificar(registrado, declaracao),

@@ -9,7 +9,7 @@ import {
  * behalf (no CIOT number, no protocol, no invented data). Declarations never get here: with `disponivel` false they
  * are recorded as `bloqueado` (422 `declaracao_bloqueada`).
  */
-export class ProvedorCiotIndisponivelAdapter implements ProvedorCiot {
+export class ProvedorCiotIndisponivel implements ProvedorCiot {
   readonly disponivel = false;
 
   declarar(_pedido: PedidoDeclaracaoCiot): Promise<RetornoDeclaracaoCiot> {

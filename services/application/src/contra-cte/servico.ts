@@ -32,7 +32,7 @@ export type ResultadoContraCte =
   | { status: 'duplicated'; cte_id: string; tipo_servico: number }
   | { status: 'failed'; code: ErrorCode; message: string; tipo_servico: number; details?: Record<string, unknown> };
 
-export interface ContraCteDeps extends CommandDeps {
+export interface ServicoContraCteDeps extends CommandDeps {
   pool: Pool;
   environment: Environment;
   clock: () => Date;
@@ -50,7 +50,7 @@ export class ServicoContraCte {
   /** Requests for one key in this process, one after another: see `preparar`. */
   private readonly porChave = new KeyedLock();
 
-  constructor(private readonly deps: ContraCteDeps) {}
+  constructor(private readonly deps: ServicoContraCteDeps) {}
 
   /**
    * Taking the key and creating the CT-e it names are appends to two streams. Requests for one key in this process

@@ -10,7 +10,7 @@ import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type DepositosContaOperacional, type ProvedorValePedagio, type Roteiro } from '@frete/adapters';
 
-export interface ValePedagioServicoDeps {
+export interface ServicoValePedagioDeps {
   store: EventStore;
   readYourWrites?: ReadYourWrites;
   provedor: ProvedorValePedagio;
@@ -57,7 +57,7 @@ const outroPedido = (ref: string, numero: string) => referenciaEmUso(ref, `alrea
  *   sure its refund is there before it answers 422.
  */
 export class ServicoValePedagio {
-  constructor(private readonly deps: ValePedagioServicoDeps) {}
+  constructor(private readonly deps: ServicoValePedagioDeps) {}
 
   get disponivel(): boolean {
     return this.deps.provedor.disponivel;
