@@ -1,7 +1,7 @@
 import { type CteLido, type DeclaracaoCiot, type DeclaracaoCiotDados } from '@frete/contracts';
 import {
-  aplicarRetificacao, avaliarCiotDoCte, bloqueioDaDeclaracao, type CiotCommand, ciotDecider, type CiotEvent, cteIncompativelComCiot, fold,
-  normalizarDeclaracaoCiot, normalizarRetificacao, Rejection,
+  aplicarRetificacao, avaliarCiotDoCte, bloqueioDaDeclaracao, type CiotCommand, ciotDecider, type CiotEvent, ciotQueOcupaOCte, cteIncompativelComCiot,
+  exigirVagaDoCteLivre, fold, normalizarDeclaracaoCiot, normalizarRetificacao, Rejection,
 } from '../src';
 import { scenario } from './given-when-then';
 
@@ -189,5 +189,24 @@ describe('CIOT of an own CT-e', () => {
     expect(cteIncompativelComCiot(cte)).toBeNull();
     expect(cteIncompativelComCiot({ ...cte, modal: '02' })).toMatch(/modal/);
     expect(cteIncompativelComCiot({ ...cte, tipo_cte: 1 })).toMatch(/normal/);
+  });
+});
+
+describe('the CT-e\'s CIOT slot', () => {
+  it('sent, registered, rectified or closed operations hold it; cancelled, refused or blocked ones let it go', () => {
+    for (const status of ['sent', 'registrado', 'retificado', 'encerrado'] as const) expect(ciotQueOcupaOCte({ ciot_id: 'x', status })).toEqual({ id: 'x', status });
+    for (const status of ['cancelado', 'recusado', 'bloqueado'] as const) expect(ciotQueOcupaOCte({ ciot_id: 'x', status })).toBeNull();
+    expect(ciotQueOcupaOCte(null)).toBeNull();
+  });
+  it('a new issue on a held slot is ciot_ja_emitido with the operation; a free slot passes', () => {
+    expect(() => exigirVagaDoCteLivre(null)).not.toThrow();
+    try {
+      exigirVagaDoCteLivre({ id: 'x', status: 'encerrado' });
+      throw new Error('no rejection');
+    } catch (e) {
+      expect(e).toBeInstanceOf(Rejection);
+      expect((e as Rejection).code).toBe('ciot_ja_emitido');
+      expect((e as Rejection).details).toEqual({ ciot: { id: 'x', status: 'encerrado' } });
+    }
   });
 });

@@ -1,6 +1,7 @@
-import { type MdfeDados } from '@frete/contracts';
+import { type CteLido, type MdfeDados } from '@frete/contracts';
 import {
-  chaveDeAcesso, exigirCondutorNovo, fold, mdfeDecider, type MdfeEvent, numeracaoMdfeDecider, proximoEventoMdfe, type Rejection, isValidAccessKey,
+  chaveDeAcesso, cpfsDosCondutores, type CteDoMdfeComInicio, cteDoMdfe, exigirCondutorNovo, faltasDoVeiculo, fold, mdfeDecider, type MdfeEvent,
+  numeracaoMdfeDecider, proximoEventoMdfe, type Rejection, isValidAccessKey, rotaDoMdfe, type VeiculoCadastrado, veiculoDoMdfe,
 } from '../src';
 
 const ctx = { now: new Date('2026-11-20T13:00:00Z') };
@@ -106,5 +107,77 @@ describe('mdfe: a driver is included once', () => {
   });
   it('while a driver inclusion is pending, asking again follows it', () => {
     expect(() => exigirCondutorNovo(given(criado, pendente), '52998224725')).not.toThrow();
+  });
+});
+
+describe('mdfe: creation rules (vehicles, drivers, route)', () => {
+  const tracao: VeiculoCadastrado = {
+    id: 7, placa: 'ABC1D23', renavam: null, rntrc: null, uf: 'SP', tara_kg: 8000, capacidade_kg: null, capacidade_m3: null, tipo_rodado: '03',
+    tipo_carroceria: '02', tipo: 'tracao', proprietario: null,
+  };
+  const reboque: VeiculoCadastrado = { ...tracao, id: 8, placa: 'REB1A23', tipo: 'reboque', capacidade_kg: 30000 };
+
+  it('a traction vehicle needs tara, body type and UF; a trailer its capacity too; each registered as its kind', () => {
+    expect(faltasDoVeiculo(tracao, 'veiculo.placa', 'tracao')).toEqual([]);
+    expect(faltasDoVeiculo(reboque, 'veiculo.reboques.0', 'reboque')).toEqual([]);
+    expect(faltasDoVeiculo(reboque, 'veiculo.placa', 'tracao').map((f) => f.message)).toEqual(['vehicle REB1A23 is registered as reboque, not tracao']);
+    const vazio = { ...reboque, tara_kg: null, tipo_carroceria: null, uf: null, capacidade_kg: null };
+    expect(faltasDoVeiculo(vazio, 'veiculo.reboques.1', 'reboque')).toEqual([
+      { field: 'veiculo.reboques.1', message: 'vehicle REB1A23 has no tara_kg' },
+      { field: 'veiculo.reboques.1', message: 'vehicle REB1A23 has no tipo_carroceria' },
+      { field: 'veiculo.reboques.1', message: 'vehicle REB1A23 has no uf' },
+      { field: 'veiculo.reboques.1', message: 'trailer REB1A23 has no capacidade_kg' },
+    ]);
+  });
+  it('an incomplete vehicle is veiculo_incompleto naming where to complete it; a complete one is what the MDF-e carries', () => {
+    expect(veiculoDoMdfe(tracao, 'veiculo.placa', 'tracao')).toEqual({
+      placa: 'ABC1D23', renavam: null, tara_kg: 8000, capacidade_kg: null, capacidade_m3: null, tipo_rodado: '03', tipo_carroceria: '02', uf: 'SP',
+    });
+    const r = rejection(() => veiculoDoMdfe({ ...tracao, uf: null }, 'veiculo.placa', 'tracao'));
+    expect(r.code).toBe('veiculo_incompleto');
+    expect(r.message).toBe('vehicle ABC1D23 has no uf: complete it at PUT /fiscal/veiculos/7');
+    expect(r.details).toEqual({ fields: [{ field: 'veiculo.placa', message: 'vehicle ABC1D23 has no uf' }], veiculo_id: 7 });
+  });
+  it('drivers: CPFs normalized; invalid or repeated ones are validacao naming each', () => {
+    expect(cpfsDosCondutores([{ cpf: '529.982.247-25' }, { cpf: '11144477735' }])).toEqual(['52998224725', '11144477735']);
+    const r = rejection(() => cpfsDosCondutores([{ cpf: '52998224725' }, { cpf: '11111111112' }, { cpf: '529.982.247-25' }]));
+    expect(r.code).toBe('validacao');
+    expect(r.details?.fields).toEqual([{ field: 'motoristas.1.cpf', message: 'not a valid CPF' }, { field: 'motoristas.2.cpf', message: 'repeated driver' }]);
+  });
+
+  const lido = {
+    inicio: { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }, fim: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' },
+    carga: { valor_centavos: 150050, produto_predominante: 'X', outras_caracteristicas: null, quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: '1500.0000' }] },
+  } as unknown as CteLido;
+  const c1: CteDoMdfeComInicio = cteDoMdfe('c1', 'K1', lido);
+
+  it('a CT-e gives its cargo value, weight, start and end', () => {
+    expect(c1).toEqual({
+      cte_id: 'c1', chave: 'K1', valor_carga_centavos: 150050, peso_gramas: 1_500_000,
+      descarga: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' }, inicio: { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' },
+    });
+  });
+  it('the route defaults from the CT-e: start UF and loading from its start (once per municipality), end UF from its end', () => {
+    expect(rotaDoMdfe({}, [c1, { ...c1, cte_id: 'c2' }])).toEqual({
+      ctes: [
+        { cte_id: 'c1', chave: 'K1', valor_carga_centavos: 150050, peso_gramas: 1_500_000, descarga: c1.descarga },
+        { cte_id: 'c2', chave: 'K1', valor_carga_centavos: 150050, peso_gramas: 1_500_000, descarga: c1.descarga },
+      ],
+      uf_inicio: 'SP', uf_fim: 'RJ', percurso: [], carregamento: [c1.inicio],
+    });
+  });
+  it('an unloading municipality replaces each CT-e\'s end; an unknown municipality is validacao', () => {
+    const rota = rotaDoMdfe({ uf_fim: 'MG', descarregamento: { municipio: 'Belo Horizonte', uf: 'MG' } }, [c1]);
+    expect(rota.ctes[0]!.descarga).toMatchObject({ municipio: 'Belo Horizonte', uf: 'MG' });
+    const r = rejection(() => rotaDoMdfe({ carregamento: [{ municipio: 'Nowhere', uf: 'SP' }] }, [c1]));
+    expect(r.code).toBe('validacao');
+    expect(r.details?.fields).toEqual([{ field: 'carregamento.0', message: 'Nowhere/SP is not a municipality of the IBGE table' }]);
+  });
+  it('loading outside uf_inicio, unloading outside uf_fim and percurso naming either end are validacao, all named at once', () => {
+    const r = rejection(() => rotaDoMdfe({ uf_inicio: 'PR', uf_fim: 'MG', percurso: ['PR', 'SP'] }, [c1]));
+    expect(r.code).toBe('validacao');
+    expect(r.details?.fields?.map((f) => f.field)).toEqual(['uf_inicio', 'uf_fim', 'percurso.0']);
+    expect(rejection(() => rotaDoMdfe({}, [c1, { ...c1, descarga: { codigo_ibge: '3106200', municipio: 'Belo Horizonte', uf: 'MG' } }])).details?.fields)
+      .toEqual([{ field: 'ctes.1', message: 'unloading in Belo Horizonte/MG is outside uf_fim RJ' }]);
   });
 });

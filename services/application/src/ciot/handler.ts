@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type AlteracoesCiot, type CteCiotInput, type DeclaracaoCiot, type Environment } from '@frete/contracts';
-import { type AvaliacaoCiotDoCte, avaliarCiotDoCte, type CiotState, cteIncompativelComCiot, normalizarDeclaracaoCiot, normalizeCpf, Rejection } from '@frete/domain';
+import {
+  type AvaliacaoCiotDoCte, avaliarCiotDoCte, ciotQueOcupaOCte, type CiotState, cteIncompativelComCiot, exigirVagaDoCteLivre, normalizarDeclaracaoCiot, normalizeCpf,
+  Rejection,
+} from '@frete/domain';
 import { derivedEventId, type ReadYourWrites } from '@frete/platform';
 import { eSentinelaCiot } from '@frete/adapters';
 import { type CiotRow, ciotsDoCte, configuracaoOf, cteOf, type CteRow, mdfeAutorizadoDoCte, motoristaPorCpf } from '@frete/projections';
@@ -33,8 +36,6 @@ export interface AvaliacaoDoCte {
   emVigor: { id: string; status: string } | null;
 }
 
-/** Statuses that hold the CT-e's CIOT slot: a new issue waits for a cancellation (or a refusal, or a block). */
-const OCUPAM = ['sent', 'registrado', 'retificado', 'encerrado'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -72,7 +73,7 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
     const registrado = input.motorista ? await motoristaPorCpf(deps.pool, companyId, normalizeCpf(input.motorista.cpf.trim())) : null;
     const operacoes = await ciotsDoCte(deps.pool, companyId, cte.cte_id);
     const atual = operacoes[0] ?? null;
-    const emVigor = atual && OCUPAM.includes(atual.status) ? { id: atual.ciot_id, status: atual.status } : null;
+    const emVigor = ciotQueOcupaOCte(atual);
     const avaliacao = avaliarCiotDoCte({
       cte: cte.cte,
       empresa: { cnpj: empresa.cnpj, razao_social: empresa.razao_social },
@@ -103,9 +104,7 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
     /** Issues the CIOT of an own authorized CT-e, when its slot is free and nothing is missing. */
     emitirDoCte: async (ctx: CommandContext & { companyId: string }, empresa: EmpresaCiot, cteUuid: string, input: CteCiotInput): Promise<CiotState> => {
       const { cte, avaliacao, atual, emVigor } = await avaliarDoCte(ctx.companyId, empresa, cteUuid, input);
-      if (emVigor) {
-        throw new Rejection('ciot_ja_emitido', `the CT-e already has CIOT operation ${emVigor.id} (${emVigor.status}): only after a cancellation, refusal or block can another be issued`, { ciot: emVigor });
-      }
+      exigirVagaDoCteLivre(emVigor);
       if (!avaliacao.declaracao) {
         throw new Rejection('ciot_com_pendencias', `the CIOT cannot be issued yet: ${avaliacao.pendencias.map((x) => x.campo).join(', ')}`, { pendencias: avaliacao.pendencias });
       }

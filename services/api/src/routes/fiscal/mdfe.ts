@@ -1,13 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  type CteDoMdfe, DataEnvelope, type Environment, type FieldError, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery,
-  type MunicipioMdfe, type VeiculoMdfe,
-} from '@frete/contracts';
-import {
-  findMunicipio, gramasDasQuantidades, isValidCpf, kgDeGramas, normalizeCpf, normalizePlaca, reaisDeCentavos, type TotaisMdfe, totaisMdfe,
-} from '@frete/domain';
-import { cteOf, mdfeList, mdfeOf, type MdfeRow, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca, type VeiculoRow } from '@frete/projections';
+import { DataEnvelope, type Environment, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery } from '@frete/contracts';
+import { kgDeGramas, reaisDeCentavos, type TotaisMdfe, totaisMdfe } from '@frete/domain';
+import { mdfeList, mdfeOf, type MdfeRow } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
@@ -56,30 +51,6 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
 const envelope = envelopeDaEmissao('mdfe', ['autorizado', 'rejeitado', 'encerrado', 'cancelado']);
 const envelopeOf = (r: MdfeRow) => envelope(r.mdfe_id, r);
 
-const invalid = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
-
-function veiculoMdfe(v: VeiculoRow, field: string, tipo: 'tracao' | 'reboque'): VeiculoMdfe {
-  const missing: FieldError[] = [];
-  if (v.tipo !== tipo) missing.push({ field, message: `vehicle ${v.placa} is registered as ${v.tipo}, not ${tipo}` });
-  if (v.tara_kg === null) missing.push({ field, message: `vehicle ${v.placa} has no tara_kg` });
-  if (v.tipo_carroceria === null) missing.push({ field, message: `vehicle ${v.placa} has no tipo_carroceria` });
-  if (v.uf === null) missing.push({ field, message: `vehicle ${v.placa} has no uf` });
-  if (tipo === 'reboque' && v.capacidade_kg === null) missing.push({ field, message: `trailer ${v.placa} has no capacidade_kg` });
-  if (missing.length > 0) {
-    throw new ApiError('veiculo_incompleto', `${missing.map((m) => m.message).join('; ')}: complete it at PUT /fiscal/veiculos/${v.id}`, { fields: missing, veiculo_id: v.id });
-  }
-  return {
-    placa: v.placa, renavam: v.renavam, tara_kg: v.tara_kg!, capacidade_kg: v.capacidade_kg, capacidade_m3: v.capacidade_m3,
-    tipo_rodado: v.tipo_rodado, tipo_carroceria: v.tipo_carroceria!, uf: v.uf!,
-  };
-}
-
-const municipio = (m: { municipio: string; uf: string; codigo_ibge?: string }, field: string): MunicipioMdfe => {
-  const found = findMunicipio(m.municipio, m.uf, m.codigo_ibge);
-  if (!found) throw invalid([{ field, message: `${m.municipio}/${m.uf} is not a municipality of the IBGE table` }]);
-  return found;
-};
-
 /** MDF-e (road, model 58) of own authorized CT-e: create, list, read, issue, poll, XML. */
 export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
   const env = deps.config.environment;
@@ -102,77 +73,7 @@ export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (a
     },
   }, async (request, reply) => {
     const p = principalOf(request);
-    const body = request.body as MdfeInput;
-    await deps.readYourWrites.waitFor(p.companyId);
-
-    const ctes: (CteDoMdfe & { inicio: MunicipioMdfe })[] = [];
-    const bad: FieldError[] = [];
-    for (const [i, id] of body.ctes.entries()) {
-      const row = UUID.test(id) ? await cteOf(deps.pool, p.companyId, id.toLowerCase()) : null;
-      if (!row || row.situacao !== 'autorizado' || !row.cte || !row.chave) {
-        bad.push({ field: `ctes.${i}`, message: row ? `the CT-e is ${row.situacao}, not authorized` : 'not an own CT-e' });
-        continue;
-      }
-      const ativos = await mdfesAtivosDoCte(deps.pool, p.companyId, row.cte_id);
-      if (ativos.length > 0) {
-        throw new ApiError('regra_de_negocio', `CT-e ${row.chave} is already in MDF-e ${ativos[0]!.mdfe_id}, not closed nor cancelled`, {
-          fields: [{ field: `ctes.${i}`, message: 'already in an MDF-e in force' }], mdfe_id: ativos[0]!.mdfe_id,
-        });
-      }
-      const c = row.cte;
-      ctes.push({
-        cte_id: row.cte_id, chave: row.chave, valor_carga_centavos: c.carga?.valor_centavos ?? 0, peso_gramas: gramasDasQuantidades(c.carga?.quantidades ?? []),
-        descarga: { codigo_ibge: c.fim.codigo_ibge, municipio: c.fim.municipio, uf: c.fim.uf },
-        inicio: { codigo_ibge: c.inicio.codigo_ibge, municipio: c.inicio.municipio, uf: c.inicio.uf },
-      });
-    }
-    if (bad.length > 0) throw new ApiError('cte_nao_autorizado', `only own authorized CT-e can be manifested: ${bad.map((b) => `${b.field} ${b.message}`).join('; ')}`, { fields: bad });
-
-    const tracao = await veiculoPorPlaca(deps.pool, p.companyId, normalizePlaca(body.veiculo.placa));
-    if (!tracao) throw new ApiError('veiculo_nao_encontrado', `no registered vehicle with plate ${body.veiculo.placa}: POST /fiscal/veiculos first`, { fields: [{ field: 'veiculo.placa', message: 'not registered' }] });
-    const veiculo = veiculoMdfe(tracao, 'veiculo.placa', 'tracao');
-    const reboques: VeiculoMdfe[] = [];
-    for (const [i, placa] of (body.veiculo.reboques ?? []).entries()) {
-      const r = await veiculoPorPlaca(deps.pool, p.companyId, normalizePlaca(placa));
-      if (!r) throw new ApiError('veiculo_nao_encontrado', `no registered vehicle with plate ${placa}`, { fields: [{ field: `veiculo.reboques.${i}`, message: 'not registered' }] });
-      reboques.push(veiculoMdfe(r, `veiculo.reboques.${i}`, 'reboque'));
-    }
-
-    const cpfs = body.motoristas.map((m) => normalizeCpf(m.cpf));
-    const cpfErrors = cpfs.flatMap((cpf, i) => (isValidCpf(cpf) ? [] : [{ field: `motoristas.${i}.cpf`, message: 'not a valid CPF' }]));
-    cpfs.forEach((cpf, i) => { if (cpfs.indexOf(cpf) !== i) cpfErrors.push({ field: `motoristas.${i}.cpf`, message: 'repeated driver' }); });
-    if (cpfErrors.length > 0) throw invalid(cpfErrors);
-    const motoristas = [];
-    for (const [i, cpf] of cpfs.entries()) {
-      const m = await motoristaPorCpf(deps.pool, p.companyId, cpf);
-      if (!m) throw new ApiError('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: POST /fiscal/motoristas first`, { fields: [{ field: `motoristas.${i}.cpf`, message: 'not registered' }] });
-      motoristas.push({ cpf: m.cpf, nome: m.nome });
-    }
-
-    const descarga = body.descarregamento ? municipio(body.descarregamento, 'descarregamento') : null;
-    if (descarga) for (const c of ctes) c.descarga = descarga;
-    const ufInicio = body.uf_inicio ?? ctes[0]!.inicio.uf;
-    const ufFim = body.uf_fim ?? ctes[0]!.descarga.uf;
-    const carregamento = body.carregamento
-      ? body.carregamento.map((m, i) => municipio(m, `carregamento.${i}`))
-      : [...new Map(ctes.map((c) => [c.inicio.codigo_ibge, c.inicio])).values()];
-    const fields: FieldError[] = [];
-    carregamento.forEach((m, i) => {
-      if (m.uf !== ufInicio) fields.push({ field: body.carregamento ? `carregamento.${i}` : 'uf_inicio', message: `loading in ${m.municipio}/${m.uf} is outside uf_inicio ${ufInicio}` });
-    });
-    ctes.forEach((c, i) => {
-      if (c.descarga.uf !== ufFim) fields.push({ field: descarga ? 'descarregamento' : body.uf_fim ? 'uf_fim' : `ctes.${i}`, message: `unloading in ${c.descarga.municipio}/${c.descarga.uf} is outside uf_fim ${ufFim}` });
-    });
-    const percurso = body.percurso ?? [];
-    percurso.forEach((uf, i) => {
-      if (uf === ufInicio || uf === ufFim) fields.push({ field: `percurso.${i}`, message: 'the UFs crossed exclude the start and end UF' });
-    });
-    if (fields.length > 0) throw invalid(fields);
-
-    const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), {
-      ctes: ctes.map(({ inicio: _inicio, ...c }) => c), veiculo, reboques, motoristas, uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento,
-      observacoes: body.observacoes ?? null,
-    });
+    const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), request.body as MdfeInput);
     await deps.readYourWrites.waitFor(p.companyId);
     return reply.status(201).send({ data: mdfeView(await ownMdfe(deps, p.companyId, mdfeId), env), environment: env });
   });
