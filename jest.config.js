@@ -2,20 +2,31 @@
  * Two projects: `unit` (the pure domain and `*.unit.test.ts`: no PostgreSQL, no Kafka, seconds) and `integration` (everything under
  * test/, against real PostgreSQL and, for the Kafka path, a real broker). `pnpm test:unit` runs the first alone.
  */
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs', ignoreDynamic: true },
+    sourceMaps: 'inline',
   },
-  module: { type: 'commonjs', ignoreDynamic: true },
-  sourceMaps: 'inline',
-}];
+];
 const mapped = {
-  contracts: 'contracts', domain: 'domain', projections: 'projections',
-  platform: 'services/platform', documents: 'services/documents', adapters: 'services/adapters',
-  application: 'services/application', api: 'services/api', 'emission-processor': 'services/emission-processor',
-  'payout-processor': 'services/payout-processor', ops: 'services/ops', server: 'services/server',
+  contracts: 'contracts',
+  domain: 'domain',
+  projections: 'projections',
+  platform: 'services/platform',
+  documents: 'services/documents',
+  adapters: 'services/adapters',
+  application: 'services/application',
+  api: 'services/api',
+  'emission-processor': 'services/emission-processor',
+  'payout-processor': 'services/payout-processor',
+  ops: 'services/ops',
+  server: 'services/server',
 };
 const common = {
   rootDir: __dirname,
@@ -23,9 +34,7 @@ const common = {
   transform: { '^.+\\.ts$': swc },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  moduleNameMapper: Object.fromEntries(
-    Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`]),
-  ),
+  moduleNameMapper: Object.fromEntries(Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`])),
   setupFiles: ['reflect-metadata'],
 };
 module.exports = {

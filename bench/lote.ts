@@ -19,11 +19,26 @@ const CONCURRENCY = 16;
 const CPF = '52998224725';
 const PLACA = 'ABC1D23';
 const LEGS = [
-  [{ municipio: 'Campinas', uf: 'SP' }, { municipio: 'Jundiaí', uf: 'SP' }],
-  [{ municipio: 'Jundiaí', uf: 'SP' }, { municipio: 'São Paulo', uf: 'SP' }],
-  [{ municipio: 'São Paulo', uf: 'SP' }, { municipio: 'São José dos Campos', uf: 'SP' }],
-  [{ municipio: 'São José dos Campos', uf: 'SP' }, { municipio: 'Resende', uf: 'RJ' }],
-  [{ municipio: 'Resende', uf: 'RJ' }, { municipio: 'Rio de Janeiro', uf: 'RJ' }],
+  [
+    { municipio: 'Campinas', uf: 'SP' },
+    { municipio: 'Jundiaí', uf: 'SP' },
+  ],
+  [
+    { municipio: 'Jundiaí', uf: 'SP' },
+    { municipio: 'São Paulo', uf: 'SP' },
+  ],
+  [
+    { municipio: 'São Paulo', uf: 'SP' },
+    { municipio: 'São José dos Campos', uf: 'SP' },
+  ],
+  [
+    { municipio: 'São José dos Campos', uf: 'SP' },
+    { municipio: 'Resende', uf: 'RJ' },
+  ],
+  [
+    { municipio: 'Resende', uf: 'RJ' },
+    { municipio: 'Rio de Janeiro', uf: 'RJ' },
+  ],
 ].map(([origem, destino]) => ({ origem, destino }));
 
 type Call = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
@@ -41,27 +56,40 @@ async function ok(res: Promise<ApiResponse>, status: number, what: string): Prom
 async function inParallel<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await task(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await task(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
 /** Configuration, A1 certificate, tax rules of the legs' UF pairs, one driver and one vehicle. */
 async function prepararEmissora(call: Call, cnpj: string): Promise<void> {
-  await ok(call('PUT', '/v1/fiscal/configuracao', {
-    inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
-    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
-  }), 200, 'configuracao');
+  await ok(
+    call('PUT', '/v1/fiscal/configuracao', {
+      inscricao_estadual: '110042490114',
+      regime_tributario: 3,
+      rntrc: '12345678',
+      serie_cte: 1,
+      endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
+    }),
+    200,
+    'configuracao',
+  );
   const a1 = makeA1({ cnpj, razao: 'BENCH TRANSPORTES LTDA', password: 'senha-a1', cnpjIn: 'otherName' });
   const form = new FormData();
   form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
   form.append('cert_pass', 'senha-a1');
   await ok(call('POST', '/v1/fiscal/certificado', form), 201, 'certificado');
-  for (const [uf_origem, uf_destino] of [['SP', 'SP'], ['SP', 'RJ'], ['RJ', 'RJ']]) {
+  for (const [uf_origem, uf_destino] of [
+    ['SP', 'SP'],
+    ['SP', 'RJ'],
+    ['RJ', 'RJ'],
+  ]) {
     await ok(call('POST', '/v1/fiscal/regras-tributacao', { uf_origem, uf_destino, icms: { cst: '00', aliquota: 12 } }), 201, 'regra');
   }
   await ok(call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'JOAO MOTORISTA' }), 201, 'motorista');
@@ -88,7 +116,14 @@ async function medir(call: Call, body: unknown, rows: number): Promise<Medida> {
     const data = report.body.data as { status: string; rows: { status: string }[] };
     if (!lastRowMs && data.rows.length === rows) lastRowMs = Date.now() - t0;
     if (data.status !== 'processing') {
-      return { rows, postMs, lastRowMs, doneMs: Date.now() - t0, status: data.status, emitted: data.rows.filter((x) => x.status === 'emitted').length };
+      return {
+        rows,
+        postMs,
+        lastRowMs,
+        doneMs: Date.now() - t0,
+        status: data.status,
+        emitted: data.rows.filter((x) => x.status === 'emitted').length,
+      };
     }
     // A 1000-row report is not free to serialize: polling it faster would slow what it measures.
     await new Promise((res) => setTimeout(res, 500));
@@ -118,7 +153,13 @@ it(`counter-CT-e batches: ${KEYS} keys 1:1, ${LEG_KEYS} keys × ${LEGS.length} l
     const url = running.url!;
     const operator = running.application.operator;
     const cnpj = randomCnpj();
-    await operator.createCompany({ cnpj, razao_social: 'BENCH TRANSPORTES LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
+    await operator.createCompany({
+      cnpj,
+      razao_social: 'BENCH TRANSPORTES LTDA',
+      carrier: true,
+      fiscal_ready: true,
+      fiscal_production: false,
+    });
     const cred = await operator.createCredential({ company: cnpj, kind: 'api-key', scopes: ['fiscal'] });
     if (cred.kind !== 'api-key') throw new Error('expected an API key');
     const call: Call = (method, route, body) => request(url + route, method, body, { authorization: `Bearer ${cred.api_key}` });
@@ -126,18 +167,30 @@ it(`counter-CT-e batches: ${KEYS} keys 1:1, ${LEG_KEYS} keys × ${LEGS.length} l
 
     const contratante = randomCnpj();
     const tReceipt = Date.now();
-    const chaves = await inParallel(Array.from({ length: KEYS + LEG_KEYS }, (_, i) => i), async () => {
-      const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] });
-      await ok(call('POST', '/v1/fiscal/cte-subcontratacao', { xml }), 201, 'inbox');
-      return chave;
-    });
+    const chaves = await inParallel(
+      Array.from({ length: KEYS + LEG_KEYS }, (_, i) => i),
+      async () => {
+        const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] });
+        await ok(call('POST', '/v1/fiscal/cte-subcontratacao', { xml }), 201, 'inbox');
+        return chave;
+      },
+    );
     const receiptMs = Date.now() - tReceipt;
 
     const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
-    const umPraUm = await medir(call, { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } }, KEYS);
-    const pernas = await medir(call, {
-      ...base, ctes: chaves.slice(KEYS).map((chave) => ({ chave, pernas: LEGS.map((l) => ({ ...l, valor: 20 })) })),
-    }, LEG_KEYS * LEGS.length);
+    const umPraUm = await medir(
+      call,
+      { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } },
+      KEYS,
+    );
+    const pernas = await medir(
+      call,
+      {
+        ...base,
+        ctes: chaves.slice(KEYS).map((chave) => ({ chave, pernas: LEGS.map((l) => ({ ...l, valor: 20 })) })),
+      },
+      LEG_KEYS * LEGS.length,
+    );
 
     const lines = [
       `counter-CT-e batch benchmark · ${kafka ? `processors on Kafka ${kafka}` : 'processors on event-store subscriptions'} · embedded PostgreSQL`,
@@ -151,8 +204,10 @@ it(`counter-CT-e batches: ${KEYS} keys 1:1, ${LEG_KEYS} keys × ${LEGS.length} l
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
     const out = path.join(__dirname, 'out');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, `lote-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
-      JSON.stringify({ keys: KEYS, kafka: kafka ?? null, receiptMs, umPraUm, pernas }, null, 2));
+    fs.writeFileSync(
+      path.join(out, `lote-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      JSON.stringify({ keys: KEYS, kafka: kafka ?? null, receiptMs, umPraUm, pernas }, null, 2),
+    );
 
     expect([umPraUm.status, umPraUm.emitted]).toEqual(['done', KEYS]);
     expect([pernas.status, pernas.emitted]).toEqual(['done', pernas.rows]);

@@ -123,7 +123,10 @@ export const ErrorCodes = {
   /** A driver-app report (scan, completion, accountability) about a cancelled counter-CT-e. */
   documento_cancelado: 422,
   // CIOT (simulated in the sandbox; production without a provider: ruling 7)
-  /** `POST /fiscal/ciot` not transmitted: the contracted party is not the company, the profile is not covered, or no provider. `error.details.ciot.id`. */
+  /**
+   * `POST /fiscal/ciot` not transmitted: the contracted party is not the company, the profile is not covered, or no provider.
+   * `error.details.ciot.id`.
+   */
   declaracao_bloqueada: 422,
   /** The CIOT provider refused the declaration; `error.details.ciot.id` and the stored `motivo`. */
   declaracao_recusada: 422,
@@ -184,12 +187,7 @@ export const ErrorEnvelope = Type.Object(
       code: Type.String({ description: 'Machine-readable code; treat it programmatically' }),
       message: Type.String(),
       request_id: Type.String(),
-      details: Type.Optional(
-        Type.Object(
-          { fields: Type.Optional(Type.Array(FieldError)) },
-          { additionalProperties: true },
-        ),
-      ),
+      details: Type.Optional(Type.Object({ fields: Type.Optional(Type.Array(FieldError)) }, { additionalProperties: true })),
     }),
   },
   { $id: 'ErrorEnvelope', description: 'The one envelope of every failure (spec section 7)' },

@@ -12,7 +12,14 @@ describe('access key', () => {
   });
   it('splits a key into its fields', () => {
     expect(accessKeyParts('41181028796029000140570260000000081486169211')).toMatchObject({
-      cUF: '41', aamm: '1810', emitente: '28796029000140', modelo: '57', serie: 26, numero: 8, tpEmis: '1', dv: '1',
+      cUF: '41',
+      aamm: '1810',
+      emitente: '28796029000140',
+      modelo: '57',
+      serie: 26,
+      numero: 8,
+      tpEmis: '1',
+      dv: '1',
     });
   });
 });

@@ -39,29 +39,50 @@ describe('autorizacao decider', () => {
   it('grants, with the CNPJ normalized (masked, lower-case alphanumeric) and the id the edge drew', () =>
     given().when(conceder()).then(concedida()));
 
-  it('grants nothing new when the grant is already active', () => given(concedida()).when(conceder({ autorizacao_id: 'a-2' })).then());
+  it('grants nothing new when the grant is already active', () =>
+    given(concedida())
+      .when(conceder({ autorizacao_id: 'a-2' }))
+      .then());
 
   it('grants anew, with a new id, after a revoke', () =>
-    given(concedida(), revogada()).when(conceder({ autorizacao_id: 'a-2' })).then(concedida('a-2')));
+    given(concedida(), revogada())
+      .when(conceder({ autorizacao_id: 'a-2' }))
+      .then(concedida('a-2')));
 
-  it('refuses the caller\'s own CNPJ (masked or not)', () => {
-    given().when(conceder({ contratante_cnpj: '11.222.333/0001-81', contratante: { ...SUB, carrier: true } })).thenRejects('contratante_invalida', ['contratante.cnpj']);
+  it("refuses the caller's own CNPJ (masked or not)", () => {
+    given()
+      .when(conceder({ contratante_cnpj: '11.222.333/0001-81', contratante: { ...SUB, carrier: true } }))
+      .thenRejects('contratante_invalida', ['contratante.cnpj']);
   });
 
   it('refuses a CNPJ whose check digits are wrong, naming the field', () => {
-    given().when(conceder({ contratante_cnpj: '11.222.333/0001-82', contratante: null })).thenRejects('contratante_invalida', ['contratante.cnpj']);
-    given().when(conceder({ contratante_cnpj: ALNUM.slice(0, 12) + '00', contratante: null })).thenRejects('contratante_invalida', ['contratante.cnpj']);
-    given().when(conceder({ contratante_cnpj: 'not a cnpj', contratante: null })).thenRejects('contratante_invalida', ['contratante.cnpj']);
-    given().when(conceder({ contratante_cnpj: '00000000000000', contratante: null })).thenRejects('contratante_invalida', ['contratante.cnpj']);
+    given()
+      .when(conceder({ contratante_cnpj: '11.222.333/0001-82', contratante: null }))
+      .thenRejects('contratante_invalida', ['contratante.cnpj']);
+    given()
+      .when(conceder({ contratante_cnpj: ALNUM.slice(0, 12) + '00', contratante: null }))
+      .thenRejects('contratante_invalida', ['contratante.cnpj']);
+    given()
+      .when(conceder({ contratante_cnpj: 'not a cnpj', contratante: null }))
+      .thenRejects('contratante_invalida', ['contratante.cnpj']);
+    given()
+      .when(conceder({ contratante_cnpj: '00000000000000', contratante: null }))
+      .thenRejects('contratante_invalida', ['contratante.cnpj']);
   });
 
   it('refuses an unknown CNPJ and a company that is not a carrier alike', () => {
-    given().when(conceder({ contratante: null })).thenRejects('contratante_nao_encontrada');
-    given().when(conceder({ contratante: { ...CONTRATANTE, carrier: false } })).thenRejects('contratante_nao_encontrada');
+    given()
+      .when(conceder({ contratante: null }))
+      .thenRejects('contratante_nao_encontrada');
+    given()
+      .when(conceder({ contratante: { ...CONTRATANTE, carrier: false } }))
+      .thenRejects('contratante_nao_encontrada');
   });
 
   it('refuses a looked-up company whose CNPJ is not the one named', () =>
-    given().when(conceder({ contratante: { ...CONTRATANTE, cnpj: '99888777000105' } })).thenRejects('contratante_nao_encontrada'));
+    given()
+      .when(conceder({ contratante: { ...CONTRATANTE, cnpj: '99888777000105' } }))
+      .thenRejects('contratante_nao_encontrada'));
 
   it('revokes the active grant', () => given(concedida()).when(revogar).then(revogada()));
 

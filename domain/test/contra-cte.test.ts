@@ -1,5 +1,13 @@
 import { type CteLido } from '@frete/contracts';
-import { cfopContraCte, planejarContraCte, type PedidoContraCte, readCte, type RegraContraCte, type SubcontratacaoEvent, subcontratacaoDecider } from '../src';
+import {
+  cfopContraCte,
+  planejarContraCte,
+  type PedidoContraCte,
+  readCte,
+  type RegraContraCte,
+  type SubcontratacaoEvent,
+  subcontratacaoDecider,
+} from '../src';
 import { buildCteXml, nfeKey } from '../../test/support/cte-xml';
 import { type CteContratante, cteContratanteXml } from '../../test/support/cte-contratante';
 import { scenario } from './given-when-then';
@@ -13,17 +21,30 @@ const CURITIBA = { codigo_ibge: '4106902', municipio: 'Curitiba', uf: 'PR' };
 
 /** The contractor's CT-e, SP (Campinas) → RJ, as the inbox holds it. */
 const original = (over: Parameters<typeof buildCteXml>[0] = { emitenteCnpj: CONTRATANTE }): CteLido =>
-  readCte(buildCteXml({
-    inicio: { codigoIbge: CAMPINAS.codigo_ibge, municipio: CAMPINAS.municipio, uf: 'SP' },
-    fim: { codigoIbge: RIO.codigo_ibge, municipio: RIO.municipio, uf: 'RJ' },
-    nfeChaves: [nfeKey(), nfeKey()],
-    ...over,
-  }).xml);
+  readCte(
+    buildCteXml({
+      inicio: { codigoIbge: CAMPINAS.codigo_ibge, municipio: CAMPINAS.municipio, uf: 'SP' },
+      fim: { codigoIbge: RIO.codigo_ibge, municipio: RIO.municipio, uf: 'RJ' },
+      nfeChaves: [nfeKey(), nfeKey()],
+      ...over,
+    }).xml,
+  );
 
 const pedido = (over: Partial<PedidoContraCte> = {}): PedidoContraCte => ({
-  tipo_servico: 1, origem: null, destino: null, valor_centavos: 123_45, motorista_cpf: '52998224725', placa: 'ABC1D23', ...over,
+  tipo_servico: 1,
+  origem: null,
+  destino: null,
+  valor_centavos: 123_45,
+  motorista_cpf: '52998224725',
+  placa: 'ABC1D23',
+  ...over,
 });
-const geral = (uf_origem: string, uf_destino: string, cfop: string | null = null): RegraContraCte => ({ uf_origem, uf_destino, tp_serv: null, cfop });
+const geral = (uf_origem: string, uf_destino: string, cfop: string | null = null): RegraContraCte => ({
+  uf_origem,
+  uf_destino,
+  tp_serv: null,
+  cfop,
+});
 const REGRAS = [geral('SP', 'RJ'), geral('SP', 'SP'), geral('RJ', 'RJ'), geral('RJ', 'SP'), geral('PR', 'RJ')];
 const emitenteSP = { cnpj: SUBCONTRATADA, uf: 'SP', environment: 'homologacao' as const };
 
@@ -37,7 +58,7 @@ describe('counter-CT-e CFOP (batch rule 4)', () => {
     expect(cfopContraCte({ ufEmitente, ufInicio, ufFim, regra: { tp_serv: null, cfop: '6353' } })).toBe(cfop);
   });
 
-  it('a tp_serv rule\'s CFOP is kept when the service starts in the emitter\'s UF, and 5932/6932 still rule elsewhere', () => {
+  it("a tp_serv rule's CFOP is kept when the service starts in the emitter's UF, and 5932/6932 still rule elsewhere", () => {
     expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'RJ', regra: { tp_serv: 1, cfop: '6352' } })).toBe('6352');
     expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'PR', ufFim: 'RJ', regra: { tp_serv: 1, cfop: '6352' } })).toBe('6932');
     expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'SP', regra: { tp_serv: 1, cfop: null } })).toBe('5360');
@@ -45,7 +66,7 @@ describe('counter-CT-e CFOP (batch rule 4)', () => {
 });
 
 describe('planejarContraCte', () => {
-  it('makes the subcontractor\'s CT-e of the contractor\'s: toma4 = contractor, docAnt = its key, its parties and NF-e, the route inherited', () => {
+  it("makes the subcontractor's CT-e of the contractor's: toma4 = contractor, docAnt = its key, its parties and NF-e, the route inherited", () => {
     const cte = original();
     const plano = planejarContraCte(cte, emitenteSP, pedido(), REGRAS);
     if (!plano.ok) throw new Error(plano.message);
@@ -55,7 +76,9 @@ describe('planejarContraCte', () => {
     expect(d.inicio).toEqual(CAMPINAS);
     expect(d.fim).toEqual(RIO);
     expect(d.tomador).toMatchObject({ papel: 'outros', parte: { documento: CONTRATANTE } });
-    expect(d.documentos_anteriores).toEqual([{ emitente: expect.objectContaining({ cnpj: CONTRATANTE, uf: 'SP' }), chaves_cte: [cte.chave] }]);
+    expect(d.documentos_anteriores).toEqual([
+      { emitente: expect.objectContaining({ cnpj: CONTRATANTE, uf: 'SP' }), chaves_cte: [cte.chave] },
+    ]);
     expect(d.remetente?.documento).toBe(cte.remetente?.documento);
     expect(d.destinatario?.documento).toBe(cte.destinatario?.documento);
     expect(cte.nfe_chaves).toHaveLength(2);
@@ -69,10 +92,17 @@ describe('planejarContraCte', () => {
   });
 
   it('redispatch needs a route, and not the whole trip: redespacho_exige_rota', () => {
-    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2 }), REGRAS)).toMatchObject({ ok: false, code: 'redespacho_exige_rota' });
-    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: RIO }), REGRAS))
-      .toMatchObject({ ok: false, code: 'redespacho_exige_rota' });
-    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: SAO_PAULO }), REGRAS)).toMatchObject({ ok: true });
+    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2 }), REGRAS)).toMatchObject({
+      ok: false,
+      code: 'redespacho_exige_rota',
+    });
+    expect(planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: RIO }), REGRAS)).toMatchObject({
+      ok: false,
+      code: 'redespacho_exige_rota',
+    });
+    expect(
+      planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 3, origem: CAMPINAS, destino: SAO_PAULO }), REGRAS),
+    ).toMatchObject({ ok: true });
   });
 
   it('intermediate redispatch names the expedidor and recebedor (G055/G056)', () => {
@@ -80,22 +110,50 @@ describe('planejarContraCte', () => {
     expect(plano.ok && plano.dados.expedidor && plano.dados.recebedor).toBeTruthy();
   });
 
-  it('what CT-e 4.00 makes optional is carried when the contractor\'s CT-e has it and left out when not: never invented', () => {
-    const endereco = (CEP?: string, xCpl?: string) => ({ xLgr: 'RUA DAS FLORES', nro: '100', xBairro: 'CENTRO', municipio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' }, CEP, xCpl });
+  it("what CT-e 4.00 makes optional is carried when the contractor's CT-e has it and left out when not: never invented", () => {
+    const endereco = (CEP?: string, xCpl?: string) => ({
+      xLgr: 'RUA DAS FLORES',
+      nro: '100',
+      xBairro: 'CENTRO',
+      municipio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' },
+      CEP,
+      xCpl,
+    });
     const base: CteContratante = {
-      cUF: '35', serie: 1, numero: 1, tpAmb: 2, tpServ: 0, inicio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' }, fim: { cMun: '3304557', xMun: 'RIO DE JANEIRO', UF: 'RJ' },
+      cUF: '35',
+      serie: 1,
+      numero: 1,
+      tpAmb: 2,
+      tpServ: 0,
+      inicio: { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' },
+      fim: { cMun: '3304557', xMun: 'RIO DE JANEIRO', UF: 'RJ' },
       toma: 0,
-      emit: { CNPJ: CONTRATANTE, xNome: 'CONTRATANTE TRANSPORTES SA', ender: { ...endereco(), municipio: { cMun: '3550308', xMun: 'SAO PAULO', UF: 'SP' } }, CRT: '3' },
+      emit: {
+        CNPJ: CONTRATANTE,
+        xNome: 'CONTRATANTE TRANSPORTES SA',
+        ender: { ...endereco(), municipio: { cMun: '3550308', xMun: 'SAO PAULO', UF: 'SP' } },
+        CRT: '3',
+      },
       rem: { CNPJ: '45997418000153', xNome: 'REMETENTE LTDA', ender: endereco() },
       dest: { CPF: '52998224725', IE: '7', xNome: 'JOSE DESTINATARIO', fone: '1133334444', ender: endereco('13010000', 'SALA 2') },
-      vTPrest: 1000_00, componentes: [], icms: { grupo: 'ICMSSN' },
-      carga: { proPred: 'PECAS', infQ: Array.from({ length: 21 }, (_, i) => ({ cUnid: '01', tpMed: 'PESO BRUTO', qCarga: `${i + 1}.0000` })) },
-      RNTRC: '12345678', qrCode: false,
+      vTPrest: 1000_00,
+      componentes: [],
+      icms: { grupo: 'ICMSSN' },
+      carga: {
+        proPred: 'PECAS',
+        infQ: Array.from({ length: 21 }, (_, i) => ({ cUnid: '01', tpMed: 'PESO BRUTO', qCarga: `${i + 1}.0000` })),
+      },
+      RNTRC: '12345678',
+      qrCode: false,
     };
     const plano = planejarContraCte(readCte(cteContratanteXml(base).xml), emitenteSP, pedido(), REGRAS);
     if (!plano.ok) throw new Error(plano.message);
     const d = plano.dados;
-    expect(d.remetente).toEqual({ documento: '45997418000153', nome: 'REMETENTE LTDA', endereco: { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'CAMPINAS', uf: 'SP', codigo_ibge: '3509502' } });
+    expect(d.remetente).toEqual({
+      documento: '45997418000153',
+      nome: 'REMETENTE LTDA',
+      endereco: { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'CAMPINAS', uf: 'SP', codigo_ibge: '3509502' },
+    });
     expect(d.destinatario).toMatchObject({ ie: '7', telefone: '1133334444', endereco: { cep: '13010000', complemento: 'SALA 2' } });
     expect(d.tomador).toMatchObject({ papel: 'outros', parte: { documento: CONTRATANTE } });
     expect(d.tomador?.papel === 'outros' && d.tomador.parte.endereco).not.toHaveProperty('cep');
@@ -103,17 +161,31 @@ describe('planejarContraCte', () => {
     expect(d.carga?.quantidades).toHaveLength(21);
     expect(d.documentos).toBeUndefined();
 
-    const comVCarga = planejarContraCte(readCte(cteContratanteXml({ ...base, carga: { ...base.carga, vCarga: '0.00' } }).xml), emitenteSP, pedido(), REGRAS);
+    const comVCarga = planejarContraCte(
+      readCte(cteContratanteXml({ ...base, carga: { ...base.carga, vCarga: '0.00' } }).xml),
+      emitenteSP,
+      pedido(),
+      REGRAS,
+    );
     expect(comVCarga.ok && comVCarga.dados.carga?.valor).toBe(0);
   });
 
-  it('the carrier\'s own CT-e: cte_proprio; multimodal (tpServ 4): origem_incompativel_com_tipo', () => {
-    expect(planejarContraCte(original({ emitenteCnpj: SUBCONTRATADA }), emitenteSP, pedido(), REGRAS)).toMatchObject({ ok: false, code: 'cte_proprio' });
-    expect(planejarContraCte(original({ emitenteCnpj: CONTRATANTE, tpServ: 4 }), emitenteSP, pedido(), REGRAS)).toMatchObject({ ok: false, code: 'origem_incompativel_com_tipo' });
+  it("the carrier's own CT-e: cte_proprio; multimodal (tpServ 4): origem_incompativel_com_tipo", () => {
+    expect(planejarContraCte(original({ emitenteCnpj: SUBCONTRATADA }), emitenteSP, pedido(), REGRAS)).toMatchObject({
+      ok: false,
+      code: 'cte_proprio',
+    });
+    expect(planejarContraCte(original({ emitenteCnpj: CONTRATANTE, tpServ: 4 }), emitenteSP, pedido(), REGRAS)).toMatchObject({
+      ok: false,
+      code: 'origem_incompativel_com_tipo',
+    });
   });
 
   it('no rule for the route and type: sem_regra_tributacao; a tp_serv rule applies to its type only', () => {
-    expect(planejarContraCte(original(), emitenteSP, pedido(), [geral('SP', 'SP')])).toMatchObject({ ok: false, code: 'sem_regra_tributacao' });
+    expect(planejarContraCte(original(), emitenteSP, pedido(), [geral('SP', 'SP')])).toMatchObject({
+      ok: false,
+      code: 'sem_regra_tributacao',
+    });
     const soRedespacho: RegraContraCte = { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 2, cfop: '6352' };
     expect(planejarContraCte(original(), emitenteSP, pedido(), [soRedespacho])).toMatchObject({ ok: false, code: 'sem_regra_tributacao' });
     const leg = planejarContraCte(original(), emitenteSP, pedido({ tipo_servico: 2, origem: SAO_PAULO, destino: RIO }), [soRedespacho]);
@@ -125,11 +197,28 @@ describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
   const { given } = scenario(subcontratacaoDecider);
   const C = 'company-1';
   const K = '35261111222333000181570010000000011000000010';
-  const reservada = (cte_id: string, modo: '1a1' | 'pernas', inicio = CAMPINAS.codigo_ibge, fim = RIO.codigo_ibge): SubcontratacaoEvent =>
-    ({ type: 'subcontratacao.reservada', data: { company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim } });
-  const reservar = (cte_id: string, modo: '1a1' | 'pernas', inicio = CAMPINAS.codigo_ibge, fim = RIO.codigo_ibge) =>
-    ({ type: 'ReservarSubcontratacao' as const, company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim });
-  const liberada = (cte_id: string): SubcontratacaoEvent => ({ type: 'subcontratacao.liberada', data: { company_id: C, chave: K, cte_id, motivo: 'cancelado' } });
+  const reservada = (
+    cte_id: string,
+    modo: '1a1' | 'pernas',
+    inicio = CAMPINAS.codigo_ibge,
+    fim = RIO.codigo_ibge,
+  ): SubcontratacaoEvent => ({
+    type: 'subcontratacao.reservada',
+    data: { company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim },
+  });
+  const reservar = (cte_id: string, modo: '1a1' | 'pernas', inicio = CAMPINAS.codigo_ibge, fim = RIO.codigo_ibge) => ({
+    type: 'ReservarSubcontratacao' as const,
+    company_id: C,
+    chave: K,
+    modo,
+    cte_id,
+    inicio_ibge: inicio,
+    fim_ibge: fim,
+  });
+  const liberada = (cte_id: string): SubcontratacaoEvent => ({
+    type: 'subcontratacao.liberada',
+    data: { company_id: C, chave: K, cte_id, motivo: 'cancelado' },
+  });
 
   it('a free key takes a full counter-CT-e; asking again for the same one is a no-op', () => {
     given().when(reservar('a', '1a1')).then(reservada('a', '1a1'));
@@ -139,20 +228,30 @@ describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
     given(reservada('a', '1a1')).when(reservar('b', '1a1')).thenRejects('duplicated');
   });
   it('full refuses legs and legs refuse full; cancelling frees the other mode', () => {
-    given(reservada('a', '1a1')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).thenRejects('origem_ja_subcontratada_1a1');
-    given(reservada('a', 'pernas', SAO_PAULO.codigo_ibge)).when(reservar('b', '1a1')).thenRejects('origem_ja_subcontratada_em_pernas');
-    given(reservada('a', '1a1'), liberada('a')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge));
+    given(reservada('a', '1a1'))
+      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge))
+      .thenRejects('origem_ja_subcontratada_1a1');
+    given(reservada('a', 'pernas', SAO_PAULO.codigo_ibge))
+      .when(reservar('b', '1a1'))
+      .thenRejects('origem_ja_subcontratada_em_pernas');
+    given(reservada('a', '1a1'), liberada('a'))
+      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge))
+      .then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge));
   });
   it('legs: another leg is welcome, the same leg again is duplicated', () => {
     given(reservada('a', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge))
-      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge)).then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge));
+      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge))
+      .then(reservada('b', 'pernas', SAO_PAULO.codigo_ibge, RIO.codigo_ibge));
     given(reservada('a', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge))
-      .when(reservar('b', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge)).thenRejects('duplicated');
+      .when(reservar('b', 'pernas', CAMPINAS.codigo_ibge, SAO_PAULO.codigo_ibge))
+      .thenRejects('duplicated');
   });
   it('a paid full counter-CT-e, even cancelled, keeps the key from becoming legs (ruling 8); paying a leg changes nothing', () => {
     const paga: SubcontratacaoEvent = { type: 'subcontratacao.paga', data: { company_id: C, chave: K, cte_id: 'a' } };
     given(reservada('a', '1a1')).when({ type: 'MarcarSubcontratacaoPaga', company_id: C, chave: K, cte_id: 'a', modo: '1a1' }).then(paga);
-    given(reservada('a', '1a1'), paga, liberada('a')).when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge)).thenRejects('origem_ja_paga');
+    given(reservada('a', '1a1'), paga, liberada('a'))
+      .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge))
+      .thenRejects('origem_ja_paga');
     given(reservada('a', '1a1'), paga, liberada('a')).when(reservar('b', '1a1')).then(reservada('b', '1a1'));
     given(reservada('a', 'pernas')).when({ type: 'MarcarSubcontratacaoPaga', company_id: C, chave: K, cte_id: 'a', modo: 'pernas' }).then();
   });

@@ -1,19 +1,64 @@
 import { type CteLido } from '@frete/contracts';
-import { bloqueioContraCte, cteSubcontratacaoDecider, type CteSubcontratacaoEvent, papelNoCte, type ReceberCteSubcontratacao } from '../src';
+import {
+  bloqueioContraCte,
+  cteSubcontratacaoDecider,
+  type CteSubcontratacaoEvent,
+  papelNoCte,
+  type ReceberCteSubcontratacao,
+} from '../src';
 import { scenario } from './given-when-then';
 
-const parte = (documento: string | null) => ({ documento, tipo_documento: 'CNPJ' as const, ie: null, nome: 'X', fantasia: null, telefone: null, email: null, endereco: null });
+const parte = (documento: string | null) => ({
+  documento,
+  tipo_documento: 'CNPJ' as const,
+  ie: null,
+  nome: 'X',
+  fantasia: null,
+  telefone: null,
+  email: null,
+  endereco: null,
+});
 const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
 const cte: CteLido = {
-  chave: '35261111222333000181570010000000011000000010', versao: '4.00', modelo: '57', serie: 1, numero: 1, codigo_numerico: '00000001',
-  cfop: '6353', natureza_operacao: 'FRETE', data_emissao: '2026-11-20T10:00:00-03:00', ambiente: 'homologacao', tipo_cte: 0, tipo_servico: 0,
-  modal: '01', emitente: parte('11222333000181'), remetente: parte('22333444000100'), expedidor: null, recebedor: parte('33444555000100'),
-  destinatario: parte('44555666000100'), tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') }, inicio: local, fim: local,
-  valor_prestacao_centavos: 100, valor_receber_centavos: 100, componentes: [], icms: null, nfe_chaves: [], cte_anteriores: [], protocolo: null,
+  chave: '35261111222333000181570010000000011000000010',
+  versao: '4.00',
+  modelo: '57',
+  serie: 1,
+  numero: 1,
+  codigo_numerico: '00000001',
+  cfop: '6353',
+  natureza_operacao: 'FRETE',
+  data_emissao: '2026-11-20T10:00:00-03:00',
+  ambiente: 'homologacao',
+  tipo_cte: 0,
+  tipo_servico: 0,
+  modal: '01',
+  emitente: parte('11222333000181'),
+  remetente: parte('22333444000100'),
+  expedidor: null,
+  recebedor: parte('33444555000100'),
+  destinatario: parte('44555666000100'),
+  tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
+  inicio: local,
+  fim: local,
+  valor_prestacao_centavos: 100,
+  valor_receber_centavos: 100,
+  componentes: [],
+  icms: null,
+  nfe_chaves: [],
+  cte_anteriores: [],
+  protocolo: null,
 };
 const receber: ReceberCteSubcontratacao = {
-  type: 'ReceberCteSubcontratacao', company_id: 'sub', company_cnpj: '99888777000100', environment: 'homologacao',
-  sha256: 'v1', tamanho_bytes: 10, canal: 'api', repassado_por: null, cte,
+  type: 'ReceberCteSubcontratacao',
+  company_id: 'sub',
+  company_cnpj: '99888777000100',
+  environment: 'homologacao',
+  sha256: 'v1',
+  tamanho_bytes: 10,
+  canal: 'api',
+  repassado_por: null,
+  cte,
 };
 const recebimento = { company_id: 'sub', chave: cte.chave, sha256: 'v1', tamanho_bytes: 10, canal: 'api' as const, repassado_por: null };
 const recebido: CteSubcontratacaoEvent = {
@@ -27,10 +72,21 @@ describe('cte_subcontratacao decider (the inbox)', () => {
   it('the same bytes again are a resubmission only', () =>
     given(recebido).when(receber).then({ type: 'cte_subcontratacao.reenviado', data: recebimento }));
   it('different bytes replace the archived version, naming the previous one', () =>
-    given(recebido).when({ ...receber, sha256: 'v2', tamanho_bytes: 11 }).then({
-      type: 'cte_subcontratacao.substituido',
-      data: { ...recebimento, sha256: 'v2', tamanho_bytes: 11, papel_transportadora: 'terceiro', permite_contra_cte: true, bloqueio_contra_cte: null, cte, sha256_anterior: 'v1' },
-    }));
+    given(recebido)
+      .when({ ...receber, sha256: 'v2', tamanho_bytes: 11 })
+      .then({
+        type: 'cte_subcontratacao.substituido',
+        data: {
+          ...recebimento,
+          sha256: 'v2',
+          tamanho_bytes: 11,
+          papel_transportadora: 'terceiro',
+          permite_contra_cte: true,
+          bloqueio_contra_cte: null,
+          cte,
+          sha256_anterior: 'v1',
+        },
+      }));
   it('a later version compares with the latest one', () =>
     given(recebido, { type: 'cte_subcontratacao.substituido', data: { ...recebido.data, sha256: 'v2', sha256_anterior: 'v1' } })
       .when({ ...receber, sha256: 'v2' })

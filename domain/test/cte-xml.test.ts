@@ -17,18 +17,40 @@ import { chaveTeste, EMITENTE_CNPJ, montarInput, rascunhoCompleto } from '../../
 describe('chaveDeAcesso', () => {
   it("computes the manual's worked example (MOC 4.00 §7.3: DV 5)", () => {
     expect(accessKeyCheckDigit('5206043300991100250655012000000780026730161')).toBe(5);
-    const chave = chaveDeAcesso({ cUF: '52', aamm: '0604', cnpj: '33009911002506', modelo: '57', serie: 12, numero: 780, tpEmis: 1, cCT: '26730161' });
+    const chave = chaveDeAcesso({
+      cUF: '52',
+      aamm: '0604',
+      cnpj: '33009911002506',
+      modelo: '57',
+      serie: 12,
+      numero: 780,
+      tpEmis: 1,
+      cCT: '26730161',
+    });
     // Same digits as the manual's example except the model (57 instead of 55): a different but valid key.
     expect(chave.slice(0, 43)).toBe('5206043300991100250657012000000780126730161');
     expect(isValidAccessKey(chave)).toBe(true);
   });
 
   it('pads serie and number, prefixes a CPF with 000, refuses malformed parts', () => {
-    const k = chaveDeAcesso({ cUF: '43', aamm: '2611', cnpj: '52998224725', modelo: '57', serie: 920, numero: 1, tpEmis: 1, cCT: '40308521' });
+    const k = chaveDeAcesso({
+      cUF: '43',
+      aamm: '2611',
+      cnpj: '52998224725',
+      modelo: '57',
+      serie: 920,
+      numero: 1,
+      tpEmis: 1,
+      cCT: '40308521',
+    });
     expect(k.slice(6, 20)).toBe('00052998224725');
     expect(k.slice(22, 34)).toBe('920000000001');
-    expect(() => chaveDeAcesso({ cUF: '43', aamm: '2613', cnpj: EMITENTE_CNPJ, modelo: '57', serie: 1, numero: 1, tpEmis: 1, cCT: '40308521' })).toThrow(/AAMM/);
-    expect(() => chaveDeAcesso({ cUF: '43', aamm: '2611', cnpj: EMITENTE_CNPJ, modelo: '57', serie: 1, numero: 1, tpEmis: 1, cCT: '123' })).toThrow(/cCT/);
+    expect(() =>
+      chaveDeAcesso({ cUF: '43', aamm: '2613', cnpj: EMITENTE_CNPJ, modelo: '57', serie: 1, numero: 1, tpEmis: 1, cCT: '40308521' }),
+    ).toThrow(/AAMM/);
+    expect(() =>
+      chaveDeAcesso({ cUF: '43', aamm: '2611', cnpj: EMITENTE_CNPJ, modelo: '57', serie: 1, numero: 1, tpEmis: 1, cCT: '123' }),
+    ).toThrow(/cCT/);
   });
 });
 
@@ -63,14 +85,26 @@ describe('CFOP and ICMS', () => {
   });
 
   it('computes base and value to the cent, half up', () => {
-    expect(calcularIcms({ cst: '00', aliquota: 12 }, 150050)).toMatchObject({ grupo: 'ICMS00', base_centavos: 150050, valor_centavos: 18006 });
+    expect(calcularIcms({ cst: '00', aliquota: 12 }, 150050)).toMatchObject({
+      grupo: 'ICMS00',
+      base_centavos: 150050,
+      valor_centavos: 18006,
+    });
     // 333.33 × 7% = 23.3331 → 23.33; reduced 20: base 1000.00 − 33.33% = 666.70, × 12% = 80.004 → 80.00
     expect(calcularIcms({ cst: '00', aliquota: 7 }, 33333).valor_centavos).toBe(2333);
-    expect(calcularIcms({ cst: '20', aliquota: 12, reducao_base: 33.33 }, 100000)).toMatchObject({ grupo: 'ICMS20', base_centavos: 66670, valor_centavos: 8000 });
+    expect(calcularIcms({ cst: '20', aliquota: 12, reducao_base: 33.33 }, 100000)).toMatchObject({
+      grupo: 'ICMS20',
+      base_centavos: 66670,
+      valor_centavos: 8000,
+    });
     expect(calcularIcms({ cst: '00', aliquota: 12.5 }, 100)).toMatchObject({ valor_centavos: 13 }); // 12.5 → half up
     expect(calcularIcms({ cst: '41' }, 100).grupo).toBe('ICMS45');
     expect(calcularIcms({ cst: 'SN' }, 100)).toMatchObject({ grupo: 'ICMSSN', cst: '90' });
-    expect(calcularIcms({ cst: '60', aliquota: 12 }, 100000)).toMatchObject({ grupo: 'ICMS60', base_centavos: 100000, valor_centavos: 12000 });
+    expect(calcularIcms({ cst: '60', aliquota: 12 }, 100000)).toMatchObject({
+      grupo: 'ICMS60',
+      base_centavos: 100000,
+      valor_centavos: 12000,
+    });
   });
 });
 
@@ -97,23 +131,33 @@ describe('IBS/CBS (imp/IBSCBS)', () => {
   });
 
   it('writes imp/IBSCBS after ICMS, vTotTrib and infAdFisco, in the layout order; nothing without IBS/CBS', () => {
-    const dados = { ...rascunhoCompleto(), impostos: { icms: { cst: '00' as const, aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' } };
+    const dados = {
+      ...rascunhoCompleto(),
+      impostos: { icms: { cst: '00' as const, aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' },
+    };
     const { xml } = montarCteXml(montarInput({ dados, ibsCbs }));
     expect(xml).toContain(
-      '<vTotTrib>10.00</vTotTrib><infAdFisco>FISCO</infAdFisco>'
-        + '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC>'
-        + '<gIBSUF><pIBSUF>17.70</pIBSUF><vIBSUF>265.59</vIBSUF></gIBSUF>'
-        + '<gIBSMun><pIBSMun>0.0125</pIBSMun><vIBSMun>0.19</vIBSMun></gIBSMun>'
-        + '<vIBS>265.78</vIBS><gCBS><pCBS>8.80</pCBS><vCBS>132.04</vCBS></gCBS></gIBSCBS></IBSCBS></imp>',
+      '<vTotTrib>10.00</vTotTrib><infAdFisco>FISCO</infAdFisco>' +
+        '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC>' +
+        '<gIBSUF><pIBSUF>17.70</pIBSUF><vIBSUF>265.59</vIBSUF></gIBSUF>' +
+        '<gIBSMun><pIBSMun>0.0125</pIBSMun><vIBSMun>0.19</vIBSMun></gIBSMun>' +
+        '<vIBS>265.78</vIBS><gCBS><pCBS>8.80</pCBS><vCBS>132.04</vCBS></gCBS></gIBSCBS></IBSCBS></imp>',
     );
     const zero = montarCteXml(montarInput({ ibsCbs: { ...ibsCbs, aliquota_ibs_uf: 0, aliquota_ibs_mun: 100, aliquota_cbs: 0.1 } })).xml;
     expect(zero).toContain('<pIBSUF>0.00</pIBSUF><vIBSUF>0.00</vIBSUF>');
     expect(zero).toContain('<pIBSMun>100.00</pIBSMun><vIBSMun>1500.50</vIBSMun>');
     expect(zero).toContain('<pCBS>0.10</pCBS><vCBS>1.50</vCBS>');
     expect(readCte(xml).ibs_cbs).toEqual({
-      cst: '000', cclass_trib: '000001', base_centavos: 150050,
-      aliquota_ibs_uf: '17.70', valor_ibs_uf_centavos: 26559, aliquota_ibs_mun: '0.0125', valor_ibs_mun_centavos: 19,
-      valor_ibs_centavos: 26578, aliquota_cbs: '8.80', valor_cbs_centavos: 13204,
+      cst: '000',
+      cclass_trib: '000001',
+      base_centavos: 150050,
+      aliquota_ibs_uf: '17.70',
+      valor_ibs_uf_centavos: 26559,
+      aliquota_ibs_mun: '0.0125',
+      valor_ibs_mun_centavos: 19,
+      valor_ibs_centavos: 26578,
+      aliquota_cbs: '8.80',
+      valor_cbs_centavos: 13204,
     });
     expect(montarCteXml(montarInput()).xml).not.toContain('IBSCBS');
     expect(readCte(montarCteXml(montarInput()).xml)).not.toHaveProperty('ibs_cbs');
@@ -126,7 +170,11 @@ describe('montarCteXml', () => {
     const { chave, xml } = montarCteXml(montarInput({ ambiente: 'producao' }));
     expect(isValidAccessKey(chave)).toBe(true);
     expect(chave.slice(0, 6)).toBe('432611');
-    expect(xml.startsWith(`<CTe xmlns="http://www.portalfiscal.inf.br/cte"><infCte versao="4.00" Id="CTe${chave}"><ide><cUF>43</cUF><cCT>40308521</cCT><CFOP>6353</CFOP>`)).toBe(true);
+    expect(
+      xml.startsWith(
+        `<CTe xmlns="http://www.portalfiscal.inf.br/cte"><infCte versao="4.00" Id="CTe${chave}"><ide><cUF>43</cUF><cCT>40308521</cCT><CFOP>6353</CFOP>`,
+      ),
+    ).toBe(true);
     expect(xml).not.toMatch(/>\s+</);
     expect(xml).not.toContain('Signature');
     expect(xml).toContain('<xNome>REMETENTE INDUSTRIA &amp; CIA LTDA</xNome>');
@@ -153,7 +201,10 @@ describe('montarCteXml', () => {
       fim: { codigo_ibge: '4205407', uf: 'SC' },
       valor_prestacao_centavos: 150050,
       valor_receber_centavos: 150050,
-      componentes: [{ nome: 'FRETE PESO', valor_centavos: 140050 }, { nome: 'PEDAGIO', valor_centavos: 10000 }],
+      componentes: [
+        { nome: 'FRETE PESO', valor_centavos: 140050 },
+        { nome: 'PEDAGIO', valor_centavos: 10000 },
+      ],
       icms: { grupo: 'ICMS00', cst: '00', base_centavos: 150050, valor_centavos: 18006 },
       nfe_chaves: [chaveTeste('45997418000153', 123)],
       rntrc: '12345678',
@@ -172,23 +223,38 @@ describe('montarCteXml', () => {
 
   it('toma4, subcontracting with docAnt, many NF-e', () => {
     const dados = rascunhoCompleto();
-    const contratante = { documento: '60701190000104', ie: '250000001', nome: 'CONTRATANTE TRANSPORTES SA', endereco: dados.remetente!.endereco };
+    const contratante = {
+      documento: '60701190000104',
+      ie: '250000001',
+      nome: 'CONTRATANTE TRANSPORTES SA',
+      endereco: dados.remetente!.endereco,
+    };
     const anterior = chaveTeste('60701190000104', 77, '57');
     const nfes = Array.from({ length: 30 }, (_, k) => ({ chave: chaveTeste('45997418000153', 1000 + k) }));
-    const { xml } = montarCteXml(montarInput({
-      ambiente: 'producao',
-      dados: {
-        ...dados,
-        tipo_servico: 1,
-        tomador: { papel: 'outros', parte: contratante },
-        documentos: { nfe: nfes },
-        documentos_anteriores: [{ emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' }, chaves_cte: [anterior] }],
-      },
-    }));
+    const { xml } = montarCteXml(
+      montarInput({
+        ambiente: 'producao',
+        dados: {
+          ...dados,
+          tipo_servico: 1,
+          tomador: { papel: 'outros', parte: contratante },
+          documentos: { nfe: nfes },
+          documentos_anteriores: [
+            { emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' }, chaves_cte: [anterior] },
+          ],
+        },
+      }),
+    );
     expect(xml).toContain('<toma4><toma>4</toma><CNPJ>60701190000104</CNPJ>');
-    expect(xml).toContain(`<docAnt><emiDocAnt><CNPJ>60701190000104</CNPJ><IE>250000001</IE><UF>SC</UF><xNome>CONTRATANTE TRANSPORTES SA</xNome><idDocAnt><idDocAntEle><chCTe>${anterior}</chCTe>`);
+    expect(xml).toContain(
+      `<docAnt><emiDocAnt><CNPJ>60701190000104</CNPJ><IE>250000001</IE><UF>SC</UF><xNome>CONTRATANTE TRANSPORTES SA</xNome><idDocAnt><idDocAntEle><chCTe>${anterior}</chCTe>`,
+    );
     const lido = readCte(xml);
-    expect(lido.tomador).toMatchObject({ codigo: 4, papel: 'outros', parte: { documento: '60701190000104', nome: 'CONTRATANTE TRANSPORTES SA' } });
+    expect(lido.tomador).toMatchObject({
+      codigo: 4,
+      papel: 'outros',
+      parte: { documento: '60701190000104', nome: 'CONTRATANTE TRANSPORTES SA' },
+    });
     expect(lido.tipo_servico).toBe(1);
     expect(lido.cte_anteriores).toEqual([anterior]);
     expect(lido.nfe_chaves).toEqual(nfes.map((n) => n.chave));
@@ -206,7 +272,13 @@ describe('montarCteXml', () => {
 
 describe('pendenciasEmissao', () => {
   const now = new Date('2026-11-20T13:00:00Z');
-  const configuracao = { inscricao_estadual: '0960000011', regime_tributario: 3, rntrc: '12345678', serie_cte: 1, endereco: montarInput().emitente.endereco };
+  const configuracao = {
+    inscricao_estadual: '0960000011',
+    regime_tributario: 3,
+    rntrc: '12345678',
+    serie_cte: 1,
+    endereco: montarInput().emitente.endereco,
+  };
   const certificado = { valido_de: new Date('2026-01-01T00:00:00Z'), valido_ate: new Date('2027-01-01T00:00:00Z') };
   const campos = (p: { campo: string }[]) => p.map((x) => x.campo);
 
@@ -217,8 +289,21 @@ describe('pendenciasEmissao', () => {
   it('an empty draft lists configuration, certificate and every group', () => {
     const vazia = { inscricao_estadual: null, regime_tributario: null, rntrc: null, serie_cte: null, endereco: null };
     expect(campos(pendenciasEmissao({ dados: {}, configuracao: vazia, certificado: null, regra: null, now }))).toEqual([
-      'configuracao.inscricao_estadual', 'configuracao.regime_tributario', 'configuracao.serie_cte', 'configuracao.endereco', 'configuracao.rntrc',
-      'certificado', 'inicio', 'fim', 'remetente', 'destinatario', 'tomador', 'valores.total', 'carga', 'documentos', 'impostos.icms',
+      'configuracao.inscricao_estadual',
+      'configuracao.regime_tributario',
+      'configuracao.serie_cte',
+      'configuracao.endereco',
+      'configuracao.rntrc',
+      'certificado',
+      'inicio',
+      'fim',
+      'remetente',
+      'destinatario',
+      'tomador',
+      'valores.total',
+      'carga',
+      'documentos',
+      'impostos.icms',
     ]);
   });
 
@@ -228,10 +313,24 @@ describe('pendenciasEmissao', () => {
     dados.tipo_servico = 1;
     dados.cfop = '6932';
     delete dados.impostos;
-    const p = pendenciasEmissao({ dados, configuracao, certificado: { ...certificado, valido_ate: new Date('2026-11-01T00:00:00Z') }, regra: null, now });
+    const p = pendenciasEmissao({
+      dados,
+      configuracao,
+      certificado: { ...certificado, valido_ate: new Date('2026-11-01T00:00:00Z') },
+      regra: null,
+      now,
+    });
     expect(campos(p)).toEqual(['certificado', 'valores.componentes', 'documentos_anteriores', 'impostos.icms', 'cfop']);
     expect(p.find((x) => x.campo === 'impostos.icms')!.mensagem).toMatch(/^sem_regra_tributacao/);
-    expect(pendenciasEmissao({ dados: { ...rascunhoCompleto(), impostos: undefined }, configuracao, certificado, regra: { icms_cst: '00' }, now })).toEqual([]);
+    expect(
+      pendenciasEmissao({
+        dados: { ...rascunhoCompleto(), impostos: undefined },
+        configuracao,
+        certificado,
+        regra: { icms_cst: '00' },
+        now,
+      }),
+    ).toEqual([]);
   });
 
   it('the taker role must be present', () => {

@@ -2,51 +2,134 @@ import { type CteLido } from '@frete/contracts';
 import { cteDecider, type CteEvent, type ReceberCteEmitido } from '../src';
 import { scenario } from './given-when-then';
 
-const parte = (documento: string) => ({ documento, tipo_documento: 'CNPJ' as const, ie: null, nome: 'X', fantasia: null, telefone: null, email: null, endereco: null });
+const parte = (documento: string) => ({
+  documento,
+  tipo_documento: 'CNPJ' as const,
+  ie: null,
+  nome: 'X',
+  fantasia: null,
+  telefone: null,
+  email: null,
+  endereco: null,
+});
 const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
 const chave = '35261111222333000181570010000000011000000010';
-const protocolo = { numero: '135260000000001', recebido_em: '2026-11-20T10:00:05-03:00', status: 100, motivo: 'Autorizado o uso do CT-e', chave };
+const protocolo = {
+  numero: '135260000000001',
+  recebido_em: '2026-11-20T10:00:05-03:00',
+  status: 100,
+  motivo: 'Autorizado o uso do CT-e',
+  chave,
+};
 const cte: CteLido = {
-  chave, versao: '4.00', modelo: '57', serie: 1, numero: 1, codigo_numerico: '00000001', cfop: '5353', natureza_operacao: 'FRETE',
-  data_emissao: '2026-11-20T10:00:00-03:00', ambiente: 'homologacao', tipo_cte: 0, tipo_servico: 0, modal: '01', emitente: parte('11222333000181'),
-  remetente: null, expedidor: null, recebedor: null, destinatario: parte('44555666000100'), tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
-  inicio: local, fim: local, valor_prestacao_centavos: 100, valor_receber_centavos: 100, componentes: [], icms: null, nfe_chaves: [], cte_anteriores: [], protocolo,
+  chave,
+  versao: '4.00',
+  modelo: '57',
+  serie: 1,
+  numero: 1,
+  codigo_numerico: '00000001',
+  cfop: '5353',
+  natureza_operacao: 'FRETE',
+  data_emissao: '2026-11-20T10:00:00-03:00',
+  ambiente: 'homologacao',
+  tipo_cte: 0,
+  tipo_servico: 0,
+  modal: '01',
+  emitente: parte('11222333000181'),
+  remetente: null,
+  expedidor: null,
+  recebedor: null,
+  destinatario: parte('44555666000100'),
+  tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
+  inicio: local,
+  fim: local,
+  valor_prestacao_centavos: 100,
+  valor_receber_centavos: 100,
+  componentes: [],
+  icms: null,
+  nfe_chaves: [],
+  cte_anteriores: [],
+  protocolo,
 };
 const receber: ReceberCteEmitido = {
-  type: 'ReceberCteEmitido', cte_id: 'id1', company_id: 'c1', company_cnpj: '11.222.333/0001-81', environment: 'homologacao', sha256: 's1', tamanho_bytes: 9, cte,
+  type: 'ReceberCteEmitido',
+  cte_id: 'id1',
+  company_id: 'c1',
+  company_cnpj: '11.222.333/0001-81',
+  environment: 'homologacao',
+  sha256: 's1',
+  tamanho_bytes: 9,
+  cte,
 };
-const recebido: CteEvent = { type: 'cte.emitido_recebido', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', tamanho_bytes: 9, situacao: 'autorizado', cte } };
-const repassar = { type: 'RepassarCte' as const, cte_id: 'id1', company_id: 'c1', subcontratada_id: 's1', subcontratada_cnpj: '99888777000100', observacao: null };
+const recebido: CteEvent = {
+  type: 'cte.emitido_recebido',
+  data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', tamanho_bytes: 9, situacao: 'autorizado', cte },
+};
+const repassar = {
+  type: 'RepassarCte' as const,
+  cte_id: 'id1',
+  company_id: 'c1',
+  subcontratada_id: 's1',
+  subcontratada_cnpj: '99888777000100',
+  observacao: null,
+};
 
 describe('cte decider: own CT-e delivered by the carrier', () => {
   const { given } = scenario(cteDecider);
   it('an authorized cteProc of the carrier enters as autorizado', () => given().when(receber).then(recebido));
   it('a bare CTe enters as sem_protocolo', () =>
-    given().when({ ...receber, cte: { ...cte, protocolo: null } }).then({
-      type: 'cte.emitido_recebido', data: { ...recebido.data, situacao: 'sem_protocolo', cte: { ...cte, protocolo: null } } as never,
-    }));
+    given()
+      .when({ ...receber, cte: { ...cte, protocolo: null } })
+      .then({
+        type: 'cte.emitido_recebido',
+        data: { ...recebido.data, situacao: 'sem_protocolo', cte: { ...cte, protocolo: null } } as never,
+      }));
   it('a resubmission is recorded and reprocesses nothing, whatever its content', () => {
-    given(recebido).when(receber).then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', conteudo_diferente: false } });
-    given(recebido).when({ ...receber, sha256: 's2' }).then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's2', conteudo_diferente: true } });
+    given(recebido)
+      .when(receber)
+      .then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', conteudo_diferente: false } });
+    given(recebido)
+      .when({ ...receber, sha256: 's2' })
+      .then({ type: 'cte.emitido_reenviado', data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's2', conteudo_diferente: true } });
   });
   it('refuses another emitter, another environment, a protocol of another key or one that does not authorize', () => {
-    given().when({ ...receber, company_cnpj: '99888777000100' }).thenRejects('cte_de_outro_emitente');
-    given().when({ ...receber, environment: 'producao' }).thenRejects('ambiente_divergente');
-    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, chave: chave.replace('35', '41') } } }).thenRejects('chave_invalida');
-    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 110 } } }).thenRejects('cte_nao_autorizado');
-    given().when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } }).then({
-      type: 'cte.emitido_recebido', data: { ...recebido.data, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } } as never,
-    });
+    given()
+      .when({ ...receber, company_cnpj: '99888777000100' })
+      .thenRejects('cte_de_outro_emitente');
+    given()
+      .when({ ...receber, environment: 'producao' })
+      .thenRejects('ambiente_divergente');
+    given()
+      .when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, chave: chave.replace('35', '41') } } })
+      .thenRejects('chave_invalida');
+    given()
+      .when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 110 } } })
+      .thenRejects('cte_nao_autorizado');
+    given()
+      .when({ ...receber, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } })
+      .then({
+        type: 'cte.emitido_recebido',
+        data: { ...recebido.data, cte: { ...cte, protocolo: { ...protocolo, status: 150 } } } as never,
+      });
   });
 });
 
 describe('cte decider: hand-off', () => {
   const { given } = scenario(cteDecider);
   it('records the hand-off of an authorized CT-e', () =>
-    given(recebido).when(repassar).then({ type: 'cte.repassado', data: { cte_id: 'id1', company_id: 'c1', chave, subcontratada_id: 's1', subcontratada_cnpj: '99888777000100', observacao: null } }));
-  it('refuses a CT-e without authorization, and another company\'s', () => {
-    given({ type: 'cte.emitido_recebido', data: { ...recebido.data, situacao: 'sem_protocolo' } as never }).when(repassar).thenRejects('cte_nao_autorizado');
-    given(recebido).when({ ...repassar, company_id: 'c2' }).thenRejects('nao_encontrado');
+    given(recebido)
+      .when(repassar)
+      .then({
+        type: 'cte.repassado',
+        data: { cte_id: 'id1', company_id: 'c1', chave, subcontratada_id: 's1', subcontratada_cnpj: '99888777000100', observacao: null },
+      }));
+  it("refuses a CT-e without authorization, and another company's", () => {
+    given({ type: 'cte.emitido_recebido', data: { ...recebido.data, situacao: 'sem_protocolo' } as never })
+      .when(repassar)
+      .thenRejects('cte_nao_autorizado');
+    given(recebido)
+      .when({ ...repassar, company_id: 'c2' })
+      .thenRejects('nao_encontrado');
     given().when(repassar).thenRejects('nao_encontrado');
   });
 });
@@ -54,21 +137,42 @@ describe('cte decider: hand-off', () => {
 describe('cte decider: drafts', () => {
   const { given } = scenario(cteDecider);
   const local = (municipio: string, uf: string) => ({ municipio, uf });
-  const criar = { type: 'CriarRascunho' as const, cte_id: 'd1', company_id: 'c1', environment: 'homologacao' as const, dados: { inicio: local('SAO PAULO', 'SP'), valores: { total: 10 } } };
+  const criar = {
+    type: 'CriarRascunho' as const,
+    cte_id: 'd1',
+    company_id: 'c1',
+    environment: 'homologacao' as const,
+    dados: { inicio: local('SAO PAULO', 'SP'), valores: { total: 10 } },
+  };
   const criado: CteEvent = {
     type: 'cte.rascunho_criado',
-    data: { cte_id: 'd1', company_id: 'c1', ambiente: 'homologacao', dados: { inicio: { municipio: 'São Paulo', uf: 'SP', codigo_ibge: '3550308' }, valores: { total: 10 } } },
+    data: {
+      cte_id: 'd1',
+      company_id: 'c1',
+      ambiente: 'homologacao',
+      dados: { inicio: { municipio: 'São Paulo', uf: 'SP', codigo_ibge: '3550308' }, valores: { total: 10 } },
+    },
   };
   it('creates a draft with its data normalized against the IBGE table', () => given().when(criar).then(criado));
   it('creating the same draft again (an idempotent retry) appends nothing', () => given(criado).when(criar).then());
   it('refuses what the schema cannot see, naming each field', () =>
-    given().when({ ...criar, dados: { fim: local('Atlantida', 'SP'), valores: { total: 1, a_receber: 2 } } }).thenRejects('validacao', ['fim.municipio', 'valores.a_receber']));
-  it('replaces a draft\'s data; the same data again is no change', () => {
-    given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 11 } } })
+    given()
+      .when({ ...criar, dados: { fim: local('Atlantida', 'SP'), valores: { total: 1, a_receber: 2 } } })
+      .thenRejects('validacao', ['fim.municipio', 'valores.a_receber']));
+  it("replaces a draft's data; the same data again is no change", () => {
+    given(criado)
+      .when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 11 } } })
       .then({ type: 'cte.rascunho_alterado', data: { cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 11 } } } });
-    given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { valores: { total: 10 }, inicio: { uf: 'SP', municipio: 'sao paulo' } } }).then();
+    given(criado)
+      .when({
+        type: 'AlterarRascunho',
+        cte_id: 'd1',
+        company_id: 'c1',
+        dados: { valores: { total: 10 }, inicio: { uf: 'SP', municipio: 'sao paulo' } },
+      })
+      .then();
   });
-  it('a CT-e that left the draft state is immutable; another company\'s is not found', () => {
+  it("a CT-e that left the draft state is immutable; another company's is not found", () => {
     given(recebido).when({ type: 'AlterarRascunho', cte_id: 'id1', company_id: 'c1', dados: {} }).thenRejects('cte_nao_editavel');
     given(criado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c2', dados: {} }).thenRejects('nao_encontrado');
   });
@@ -78,8 +182,16 @@ describe('cte decider: issue', () => {
   const { given } = scenario(cteDecider);
   const criado: CteEvent = { type: 'cte.rascunho_criado', data: { cte_id: 'd1', company_id: 'c1', ambiente: 'homologacao', dados: {} } };
   const solicitada: CteEvent = { type: 'cte.emissao_solicitada', data: { cte_id: 'd1', company_id: 'c1', serie: 1 } };
-  const assinado: CteEvent = { type: 'cte.xml_assinado', data: { cte_id: 'd1', company_id: 'c1', chave, serie: 1, numero: 1, data_emissao: '2026-11-22T10:00:00-03:00', sha256: 'x1' } };
-  const protocoloAut = { numero: '135260000000001', recebido_em: '2026-11-22T10:00:01-03:00', cstat: 100, motivo: 'Autorizado o uso do CT-e' };
+  const assinado: CteEvent = {
+    type: 'cte.xml_assinado',
+    data: { cte_id: 'd1', company_id: 'c1', chave, serie: 1, numero: 1, data_emissao: '2026-11-22T10:00:00-03:00', sha256: 'x1' },
+  };
+  const protocoloAut = {
+    numero: '135260000000001',
+    recebido_em: '2026-11-22T10:00:01-03:00',
+    cstat: 100,
+    motivo: 'Autorizado o uso do CT-e',
+  };
   const solicitar = { type: 'SolicitarEmissao' as const, cte_id: 'd1', company_id: 'c1', serie: 1 };
 
   it('a draft goes to issue once; asking again while in issue issues nothing', () => {
@@ -88,19 +200,34 @@ describe('cte decider: issue', () => {
     given(criado, solicitada, assinado).when(solicitar).then();
   });
   it('the signed XML is recorded once: a retry sends the same document, never a new key', () =>
-    given(criado, solicitada, assinado).when({ type: 'RegistrarXmlAssinado', data: { ...assinado.data, chave: 'outra', sha256: 'x2' } as never }).then());
+    given(criado, solicitada, assinado)
+      .when({ type: 'RegistrarXmlAssinado', data: { ...assinado.data, chave: 'outra', sha256: 'x2' } as never })
+      .then());
   it('a verdict is taken only while in issue', () => {
     const autorizado = { cte_id: 'd1', company_id: 'c1', chave, protocolo: protocoloAut, sha256: 'p1', cte };
-    given(criado, solicitada, assinado).when({ type: 'RegistrarAutorizacao', data: autorizado }).then({ type: 'cte.autorizado', data: autorizado });
-    given(criado, solicitada, assinado, { type: 'cte.autorizado', data: autorizado }).when({ type: 'RegistrarRejeicao', data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'x' } }).then();
+    given(criado, solicitada, assinado)
+      .when({ type: 'RegistrarAutorizacao', data: autorizado })
+      .then({ type: 'cte.autorizado', data: autorizado });
+    given(criado, solicitada, assinado, { type: 'cte.autorizado', data: autorizado })
+      .when({ type: 'RegistrarRejeicao', data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'x' } })
+      .then();
   });
   it('a rejected CT-e can be corrected and issued again; a denied one is final', () => {
-    const rejeitado: CteEvent = { type: 'cte.rejeitado', data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'Falha no Schema XML' } };
-    given(criado, solicitada, assinado, rejeitado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { observacoes: 'corrigido' } })
+    const rejeitado: CteEvent = {
+      type: 'cte.rejeitado',
+      data: { cte_id: 'd1', company_id: 'c1', cstat: 225, motivo: 'Falha no Schema XML' },
+    };
+    given(criado, solicitada, assinado, rejeitado)
+      .when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: { observacoes: 'corrigido' } })
       .then({ type: 'cte.rascunho_alterado', data: { cte_id: 'd1', company_id: 'c1', dados: { observacoes: 'corrigido' } } });
     given(criado, solicitada, assinado, rejeitado).when(solicitar).then(solicitada);
-    const denegado: CteEvent = { type: 'cte.denegado', data: { cte_id: 'd1', company_id: 'c1', chave, protocolo: { ...protocoloAut, cstat: 301, motivo: 'Uso Denegado' } } };
+    const denegado: CteEvent = {
+      type: 'cte.denegado',
+      data: { cte_id: 'd1', company_id: 'c1', chave, protocolo: { ...protocoloAut, cstat: 301, motivo: 'Uso Denegado' } },
+    };
     given(criado, solicitada, assinado, denegado).when(solicitar).then();
-    given(criado, solicitada, assinado, denegado).when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: {} }).thenRejects('cte_nao_editavel');
+    given(criado, solicitada, assinado, denegado)
+      .when({ type: 'AlterarRascunho', cte_id: 'd1', company_id: 'c1', dados: {} })
+      .thenRejects('cte_nao_editavel');
   });
 });

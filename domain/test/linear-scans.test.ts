@@ -16,8 +16,24 @@ describe('hostilityOf', () => {
   });
 
   it('counts start tags with attributes, namespaces and non-ASCII names; not self-closing ones', () => {
-    expect(hostilityOf(nested(MAX_XML_DEPTH + 1, (i) => `<ns:e${i} a="1" b='2'>`, (i) => `</ns:e${i}>`))).not.toBeNull();
-    expect(hostilityOf(nested(MAX_XML_DEPTH + 1, (i) => `<ção${i}>`, (i) => `</ção${i}>`))).not.toBeNull();
+    expect(
+      hostilityOf(
+        nested(
+          MAX_XML_DEPTH + 1,
+          (i) => `<ns:e${i} a="1" b='2'>`,
+          (i) => `</ns:e${i}>`,
+        ),
+      ),
+    ).not.toBeNull();
+    expect(
+      hostilityOf(
+        nested(
+          MAX_XML_DEPTH + 1,
+          (i) => `<ção${i}>`,
+          (i) => `</ção${i}>`,
+        ),
+      ),
+    ).not.toBeNull();
     expect(hostilityOf('<r>' + '<e a="1"/>'.repeat(1000) + '</r>')).toBeNull();
     expect(hostilityOf(nested(MAX_XML_DEPTH, (i) => `<e${i}><x/>`))).toBeNull();
   });
@@ -56,10 +72,12 @@ describe('hostilityOf', () => {
         quoted: fc.constantFrom('', ' v="1"', " w='>'", ' z="/>"'),
         children: n > 1 ? fc.array(tree(n - 1), { maxLength: 3 }) : fc.constant([]),
         extra: fc.constantFrom('none', 'comment', 'cdata', 'text'),
-      }));
+      }),
+    );
     const chain = (depth: number): Tree => ({ name: 'c', quoted: '', extra: 'none', children: depth > 1 ? [chain(depth - 1)] : [] });
     const render = (t: Tree): string => {
-      const inner = t.children.map(render).join('') + { none: '', comment: '<!-- <x><y> -->', cdata: '<![CDATA[<x>]]>', text: 'a &amp; b' }[t.extra];
+      const inner =
+        t.children.map(render).join('') + { none: '', comment: '<!-- <x><y> -->', cdata: '<![CDATA[<x>]]>', text: 'a &amp; b' }[t.extra];
       return inner ? `<${t.name}${t.quoted}>${inner}</${t.name}>` : `<${t.name}${t.quoted}/>`;
     };
     // Levels as a parser holds them open: an empty element is written self-closing and opens none.
@@ -86,7 +104,11 @@ describe('access keys in a text', () => {
 
   /** What the scan replaced: from each token, join the next ones until 44 characters. */
   function reference(text: string): string[] {
-    const tokens = text.toUpperCase().split(/[^0-9A-Z]+/).filter(Boolean).map((t) => t.replace(/^(?:NFE|CTE|MDFE)(?=\d)/, ''));
+    const tokens = text
+      .toUpperCase()
+      .split(/[^0-9A-Z]+/)
+      .filter(Boolean)
+      .map((t) => t.replace(/^(?:NFE|CTE|MDFE)(?=\d)/, ''));
     const found: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       let joined = '';

@@ -1,6 +1,14 @@
 import { type ContraCteLoteInput, type EventData, type LinhaPlanejada } from '@frete/contracts';
 import {
-  accessKeyCheckDigit, centavosExatos, type LoteCommand, loteDecider, type LoteEvent, ratearCentavos, Rejection, resolverLote, type RegistroDaSubcontratada,
+  accessKeyCheckDigit,
+  centavosExatos,
+  type LoteCommand,
+  loteDecider,
+  type LoteEvent,
+  ratearCentavos,
+  Rejection,
+  resolverLote,
+  type RegistroDaSubcontratada,
 } from '../src';
 import { scenario } from './given-when-then';
 
@@ -20,7 +28,10 @@ const lote = (over: Partial<ContraCteLoteInput> = {}): ContraCteLoteInput => ({
   subcontratada: { cnpj: '45723174000110' },
   motorista: { cpf: CPF },
   placa: PLACA,
-  ctes: [{ chave: chave(1), valor: 100 }, { chave: chave(2), valor: 200.5 }],
+  ctes: [
+    { chave: chave(1), valor: 100 },
+    { chave: chave(2), valor: 200.5 },
+  ],
   ...over,
 });
 
@@ -58,77 +69,146 @@ describe('cents of a batch (batch rule 3, ruling 10)', () => {
 });
 
 describe('resolverLote', () => {
-  it('1:1: one row per key, values frozen per key, the batch driver and plate, type 1 and the contractor\'s route by default', () => {
+  it("1:1: one row per key, values frozen per key, the batch driver and plate, type 1 and the contractor's route by default", () => {
     const plano = resolverLote(lote({ placa: 'abc-1d23', motorista: { cpf: CPF } }), REGISTRO);
     expect(plano.modo).toBe('1a1');
     expect(plano.parcelas).toBeNull();
     expect(plano.linhas).toEqual<LinhaPlanejada[]>([
-      { linha: 0, chave: chave(1), perna: null, tipo_servico: 1, origem: null, destino: null, valor_centavos: 100_00, motorista_cpf: CPF, placa: PLACA },
-      { linha: 1, chave: chave(2), perna: null, tipo_servico: 1, origem: null, destino: null, valor_centavos: 200_50, motorista_cpf: CPF, placa: PLACA },
+      {
+        linha: 0,
+        chave: chave(1),
+        perna: null,
+        tipo_servico: 1,
+        origem: null,
+        destino: null,
+        valor_centavos: 100_00,
+        motorista_cpf: CPF,
+        placa: PLACA,
+      },
+      {
+        linha: 1,
+        chave: chave(2),
+        perna: null,
+        tipo_servico: 1,
+        origem: null,
+        destino: null,
+        valor_centavos: 200_50,
+        motorista_cpf: CPF,
+        placa: PLACA,
+      },
     ]);
   });
 
   it('splits frete_bruto over the rows (legs counted one by one)', () => {
-    const plano = resolverLote(lote({
-      valores: { frete_bruto: 100 },
-      ctes: [{ chave: chave(1), pernas: [{}, { origem: CAMPINAS, destino: RIO }] }, { chave: chave(2), pernas: [{ origem: CURITIBA, destino: RIO }] }],
-    }), REGISTRO);
+    const plano = resolverLote(
+      lote({
+        valores: { frete_bruto: 100 },
+        ctes: [
+          { chave: chave(1), pernas: [{}, { origem: CAMPINAS, destino: RIO }] },
+          { chave: chave(2), pernas: [{ origem: CURITIBA, destino: RIO }] },
+        ],
+      }),
+      REGISTRO,
+    );
     expect(plano.modo).toBe('pernas');
-    expect(plano.linhas.map((l) => [l.chave, l.perna, l.valor_centavos])).toEqual([[chave(1), 0, 33_33], [chave(1), 1, 33_33], [chave(2), 0, 33_34]]);
+    expect(plano.linhas.map((l) => [l.chave, l.perna, l.valor_centavos])).toEqual([
+      [chave(1), 0, 33_33],
+      [chave(1), 1, 33_33],
+      [chave(2), 0, 33_34],
+    ]);
   });
 
   it('tipo_servico: leg, then key, then batch, then 1', () => {
-    const plano = resolverLote(lote({
-      tipo_servico: 2,
-      origem: CAMPINAS,
-      destino: RIO,
-      ctes: [
-        { chave: chave(1), tipo_servico: 3, pernas: [{ valor: 1 }, { valor: 1, tipo_servico: 1 }] },
-        { chave: chave(2), pernas: [{ valor: 1 }] },
-      ],
-    }), REGISTRO);
+    const plano = resolverLote(
+      lote({
+        tipo_servico: 2,
+        origem: CAMPINAS,
+        destino: RIO,
+        ctes: [
+          { chave: chave(1), tipo_servico: 3, pernas: [{ valor: 1 }, { valor: 1, tipo_servico: 1 }] },
+          { chave: chave(2), pernas: [{ valor: 1 }] },
+        ],
+      }),
+      REGISTRO,
+    );
     expect(plano.linhas.map((l) => l.tipo_servico)).toEqual([3, 1, 2]);
     expect(resolverLote(lote(), REGISTRO).linhas.map((l) => l.tipo_servico)).toEqual([1, 1]);
   });
 
   it('route ends: leg, then key, then batch, as the IBGE table names them; driver and plate: leg, then batch', () => {
-    const plano = resolverLote(lote({
-      origem: CAMPINAS,
-      destino: RIO,
-      ctes: [
-        { chave: chave(1), destino: CURITIBA, pernas: [{ valor: 1, origem: { municipio: 'SAO PAULO', uf: 'SP' }, motorista: { cpf: CPF_2 }, placa: 'XYZ9876' }, { valor: 2 }] },
-        { chave: chave(2), pernas: [{ valor: 3 }] },
-      ],
-    }), REGISTRO);
+    const plano = resolverLote(
+      lote({
+        origem: CAMPINAS,
+        destino: RIO,
+        ctes: [
+          {
+            chave: chave(1),
+            destino: CURITIBA,
+            pernas: [{ valor: 1, origem: { municipio: 'SAO PAULO', uf: 'SP' }, motorista: { cpf: CPF_2 }, placa: 'XYZ9876' }, { valor: 2 }],
+          },
+          { chave: chave(2), pernas: [{ valor: 3 }] },
+        ],
+      }),
+      REGISTRO,
+    );
     const [a, b, c] = plano.linhas;
-    expect(a).toMatchObject({ origem: { codigo_ibge: '3550308', municipio: 'São Paulo', uf: 'SP' }, destino: { codigo_ibge: '4106902' }, motorista_cpf: CPF_2, placa: 'XYZ9876' });
-    expect(b).toMatchObject({ origem: { codigo_ibge: '3509502', municipio: 'Campinas' }, destino: { codigo_ibge: '4106902' }, motorista_cpf: CPF, placa: PLACA });
+    expect(a).toMatchObject({
+      origem: { codigo_ibge: '3550308', municipio: 'São Paulo', uf: 'SP' },
+      destino: { codigo_ibge: '4106902' },
+      motorista_cpf: CPF_2,
+      placa: 'XYZ9876',
+    });
+    expect(b).toMatchObject({
+      origem: { codigo_ibge: '3509502', municipio: 'Campinas' },
+      destino: { codigo_ibge: '4106902' },
+      motorista_cpf: CPF,
+      placa: PLACA,
+    });
     expect(c).toMatchObject({ origem: { codigo_ibge: '3509502' }, destino: { codigo_ibge: '3304557' } });
   });
 
-  it('keeps the batch\'s installment rule, ordered by position', () => {
-    const parcelas = [{ posicao: 2, percentual: 40, dias: 10 }, { posicao: 1, percentual: 60, dias: 0 }];
+  it("keeps the batch's installment rule, ordered by position", () => {
+    const parcelas = [
+      { posicao: 2, percentual: 40, dias: 10 },
+      { posicao: 1, percentual: 60, dias: 0 },
+    ];
     expect(resolverLote(lote({ repasse: { parcelas } }), REGISTRO).parcelas).toEqual([parcelas[1], parcelas[0]]);
   });
 
   describe('400 validacao (shape the schema cannot see)', () => {
     it('names each field: key check digit, IBGE pair, CPF digits, plate, installments, money', () => {
       const bad = chave(1).slice(0, 43) + ((Number(chave(1)[43]) + 1) % 10);
-      const r = recusa(lote({
-        motorista: { cpf: '52998224724' },
-        origem: { municipio: 'Cidade Inexistente', uf: 'SP' },
-        destino: RIO,
-        repasse: { parcelas: [{ posicao: 1, percentual: 50, dias: 0 }] },
-        ctes: [{ chave: bad, pernas: [{ valor: 10.001 }, { placa: 'AB12345', valor: 1 }] }],
-      }));
+      const r = recusa(
+        lote({
+          motorista: { cpf: '52998224724' },
+          origem: { municipio: 'Cidade Inexistente', uf: 'SP' },
+          destino: RIO,
+          repasse: { parcelas: [{ posicao: 1, percentual: 50, dias: 0 }] },
+          ctes: [{ chave: bad, pernas: [{ valor: 10.001 }, { placa: 'AB12345', valor: 1 }] }],
+        }),
+      );
       expect(r.code).toBe('validacao');
-      expect(r.fields).toEqual(['motorista.cpf', 'origem.municipio', 'ctes.0.chave', 'ctes.0.pernas.0.valor', 'ctes.0.pernas.1.placa', 'repasse.parcelas']);
+      expect(r.fields).toEqual([
+        'motorista.cpf',
+        'origem.municipio',
+        'ctes.0.chave',
+        'ctes.0.pernas.0.valor',
+        'ctes.0.pernas.1.placa',
+        'repasse.parcelas',
+      ]);
     });
   });
 
   describe('422 lote_invalido (rules 2, 3, 5)', () => {
     it('refuses keys with and without pernas in one batch', () => {
-      const r = recusa(lote({ ctes: [{ chave: chave(1), valor: 1 }, { chave: chave(2), pernas: [{ valor: 1 }] }] }));
+      const r = recusa(
+        lote({
+          ctes: [
+            { chave: chave(1), valor: 1 },
+            { chave: chave(2), pernas: [{ valor: 1 }] },
+          ],
+        }),
+      );
       expect(r).toMatchObject({ code: 'lote_invalido', fields: ['ctes'] });
     });
 
@@ -148,16 +228,31 @@ describe('resolverLote', () => {
     });
 
     it('refuses a frete_bruto that cannot give each row a cent', () => {
-      expect(recusa(lote({ ctes: [{ chave: chave(1) }, { chave: chave(2) }, { chave: chave(3) }], valores: { frete_bruto: 0.02 } })).fields).toEqual(['valores.frete_bruto']);
+      expect(
+        recusa(lote({ ctes: [{ chave: chave(1) }, { chave: chave(2) }, { chave: chave(3) }], valores: { frete_bruto: 0.02 } })).fields,
+      ).toEqual(['valores.frete_bruto']);
     });
 
     it('refuses tipo_servico 2 or 3 without both ends after precedence, and a half-declared leg', () => {
-      const r = recusa(lote({ tipo_servico: 2, ctes: [{ chave: chave(1), valor: 1 }, { chave: chave(2), valor: 1, origem: CAMPINAS }] }));
+      const r = recusa(
+        lote({
+          tipo_servico: 2,
+          ctes: [
+            { chave: chave(1), valor: 1 },
+            { chave: chave(2), valor: 1, origem: CAMPINAS },
+          ],
+        }),
+      );
       expect(r).toMatchObject({ code: 'lote_invalido', fields: ['ctes.0.origem', 'ctes.1.destino'] });
-      expect(recusa(lote({ ctes: [{ chave: chave(1), pernas: [{ valor: 1, tipo_servico: 3, destino: RIO }] }] })).fields).toEqual(['ctes.0.pernas.0.origem']);
+      expect(recusa(lote({ ctes: [{ chave: chave(1), pernas: [{ valor: 1, tipo_servico: 3, destino: RIO }] }] })).fields).toEqual([
+        'ctes.0.pernas.0.origem',
+      ]);
       expect(recusa(lote({ ctes: [{ chave: chave(1), valor: 1, destino: RIO }] })).fields).toEqual(['ctes.0.origem']);
       // The batch's ends complete the key's type 2.
-      expect(resolverLote(lote({ origem: CAMPINAS, destino: RIO, ctes: [{ chave: chave(1), valor: 1, tipo_servico: 2 }] }), REGISTRO).linhas[0]!.tipo_servico).toBe(2);
+      expect(
+        resolverLote(lote({ origem: CAMPINAS, destino: RIO, ctes: [{ chave: chave(1), valor: 1, tipo_servico: 2 }] }), REGISTRO).linhas[0]!
+          .tipo_servico,
+      ).toBe(2);
     });
   });
 
@@ -173,10 +268,13 @@ describe('resolverLote', () => {
       expect(v.message).toMatch(/^ctes\.0\.pernas\.1: vehicle QWE1234 /);
     });
 
-    it('names the batch\'s own driver and plate once', () => {
+    it("names the batch's own driver and plate once", () => {
       const r = recusa(lote(), { motoristas: new Set(), placas: new Set() });
       expect(r).toMatchObject({ code: 'motorista_nao_encontrado', fields: ['motorista.cpf'] });
-      expect(recusa(lote(), { motoristas: REGISTRO.motoristas, placas: new Set() })).toMatchObject({ code: 'veiculo_nao_encontrado', fields: ['placa'] });
+      expect(recusa(lote(), { motoristas: REGISTRO.motoristas, placas: new Set() })).toMatchObject({
+        code: 'veiculo_nao_encontrado',
+        fields: ['placa'],
+      });
     });
   });
 });
@@ -184,44 +282,105 @@ describe('resolverLote', () => {
 describe('lote decider', () => {
   const { given } = scenario(loteDecider);
   const linhas: LinhaPlanejada[] = [
-    { linha: 0, chave: chave(1), perna: null, tipo_servico: 1, origem: null, destino: null, valor_centavos: 100, motorista_cpf: CPF, placa: PLACA },
-    { linha: 1, chave: chave(2), perna: null, tipo_servico: 1, origem: null, destino: null, valor_centavos: 200, motorista_cpf: CPF, placa: PLACA },
+    {
+      linha: 0,
+      chave: chave(1),
+      perna: null,
+      tipo_servico: 1,
+      origem: null,
+      destino: null,
+      valor_centavos: 100,
+      motorista_cpf: CPF,
+      placa: PLACA,
+    },
+    {
+      linha: 1,
+      chave: chave(2),
+      perna: null,
+      tipo_servico: 1,
+      origem: null,
+      destino: null,
+      valor_centavos: 200,
+      motorista_cpf: CPF,
+      placa: PLACA,
+    },
   ];
   const criar: LoteCommand = {
-    type: 'CriarLote', batch_id: 'b-1', company_id: 'sub', solicitante_company_id: 'con', ambiente: 'homologacao', modo: '1a1', parcelas: null, linhas,
+    type: 'CriarLote',
+    batch_id: 'b-1',
+    company_id: 'sub',
+    solicitante_company_id: 'con',
+    ambiente: 'homologacao',
+    modo: '1a1',
+    parcelas: null,
+    linhas,
   };
   const criado: LoteEvent = {
     type: 'lote.criado',
-    data: { batch_id: 'b-1', company_id: 'sub', solicitante_company_id: 'con', ambiente: 'homologacao', modo: '1a1', parcelas: null, linhas },
+    data: {
+      batch_id: 'b-1',
+      company_id: 'sub',
+      solicitante_company_id: 'con',
+      ambiente: 'homologacao',
+      modo: '1a1',
+      parcelas: null,
+      linhas,
+    },
   };
   type Linha = EventData<'lote.linha_processada'>;
   const pendente: Linha = {
-    batch_id: 'b-1', company_id: 'sub', linha: 0, chave: chave(1), perna: null, tipo_servico: 1, documento_financeiro: null, status: 'pending', counter_cte_id: 'cte-0', error: null,
+    batch_id: 'b-1',
+    company_id: 'sub',
+    linha: 0,
+    chave: chave(1),
+    perna: null,
+    tipo_servico: 1,
+    documento_financeiro: null,
+    status: 'pending',
+    counter_cte_id: 'cte-0',
+    error: null,
   };
   const registrar = (over: Partial<Linha> = {}): LoteCommand => ({ type: 'RegistrarLinha', ...pendente, ...over });
   const processada = (over: Partial<Linha> = {}): LoteEvent => ({ type: 'lote.linha_processada', data: { ...pendente, ...over } });
 
   it('creates the batch with its plan', () => given().when(criar).then(criado));
   it('creates nothing again (an idempotent retry)', () => given(criado).when(criar).then());
-  it('refuses a batch without rows', () => given().when({ ...criar, linhas: [] }).thenRejects('lote_invalido'));
+  it('refuses a batch without rows', () =>
+    given()
+      .when({ ...criar, linhas: [] })
+      .thenRejects('lote_invalido'));
 
-  it('records a row\'s outcome once: the first stands', () => {
+  it("records a row's outcome once: the first stands", () => {
     given(criado).when(registrar()).then(processada());
-    given(criado, processada()).when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } })).then();
+    given(criado, processada())
+      .when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }))
+      .then();
   });
 
   it('records duplicated and failed rows', () => {
-    given(criado).when(registrar({ status: 'duplicated', counter_cte_id: 'other' })).then(processada({ status: 'duplicated', counter_cte_id: 'other' }));
+    given(criado)
+      .when(registrar({ status: 'duplicated', counter_cte_id: 'other' }))
+      .then(processada({ status: 'duplicated', counter_cte_id: 'other' }));
     const erro = { code: 'cte_proprio', message: 'own' };
-    given(criado).when(registrar({ status: 'failed', counter_cte_id: null, error: erro })).then(processada({ status: 'failed', counter_cte_id: null, error: erro }));
+    given(criado)
+      .when(registrar({ status: 'failed', counter_cte_id: null, error: erro }))
+      .then(processada({ status: 'failed', counter_cte_id: null, error: erro }));
   });
 
-  it('refuses a row of a missing batch, of another company, or that is not the plan\'s', () => {
+  it("refuses a row of a missing batch, of another company, or that is not the plan's", () => {
     given().when(registrar()).thenRejects('lote_nao_encontrado');
-    given(criado).when(registrar({ company_id: 'other' })).thenRejects('lote_nao_encontrado');
-    given(criado).when(registrar({ linha: 1 })).thenRejects('regra_de_negocio');
-    given(criado).when(registrar({ linha: 7 })).thenRejects('regra_de_negocio');
-    given(criado).when(registrar({ counter_cte_id: null })).thenRejects('regra_de_negocio');
+    given(criado)
+      .when(registrar({ company_id: 'other' }))
+      .thenRejects('lote_nao_encontrado');
+    given(criado)
+      .when(registrar({ linha: 1 }))
+      .thenRejects('regra_de_negocio');
+    given(criado)
+      .when(registrar({ linha: 7 }))
+      .thenRejects('regra_de_negocio');
+    given(criado)
+      .when(registrar({ counter_cte_id: null }))
+      .thenRejects('regra_de_negocio');
   });
 
   it('foldAll gives the same state as evolving event by event', () => {
@@ -230,92 +389,161 @@ describe('lote decider', () => {
     expect(loteDecider.foldAll!([])).toEqual(loteDecider.initialState);
   });
 
-  describe('the batch\'s end (lote.concluido)', () => {
+  describe("the batch's end (lote.concluido)", () => {
     const linha1 = { linha: 1, chave: chave(2) };
     const base = { batch_id: 'b-1', company_id: 'sub' };
-    const emitir = (linha: number, cte = `cte-${linha}`): LoteCommand => ({ type: 'RegistrarLinhaEmitida', ...base, linha, counter_cte_id: cte });
-    const emitida = (linha: number, cte = `cte-${linha}`): LoteEvent => ({ type: 'lote.linha_emitida', data: { ...base, linha, counter_cte_id: cte } });
+    const emitir = (linha: number, cte = `cte-${linha}`): LoteCommand => ({
+      type: 'RegistrarLinhaEmitida',
+      ...base,
+      linha,
+      counter_cte_id: cte,
+    });
+    const emitida = (linha: number, cte = `cte-${linha}`): LoteEvent => ({
+      type: 'lote.linha_emitida',
+      data: { ...base, linha, counter_cte_id: cte },
+    });
     const erro = { code: 'cte_rejeitado', message: 'the authority refused the counter-CT-e: cStat 539 x' };
-    const rejeitar = (linha: number): LoteCommand => ({ type: 'RegistrarLinhaRejeitada', ...base, linha, counter_cte_id: `cte-${linha}`, error: erro });
-    const rejeitada = (linha: number): LoteEvent => ({ type: 'lote.linha_rejeitada', data: { ...base, linha, counter_cte_id: `cte-${linha}`, error: erro } });
+    const rejeitar = (linha: number): LoteCommand => ({
+      type: 'RegistrarLinhaRejeitada',
+      ...base,
+      linha,
+      counter_cte_id: `cte-${linha}`,
+      error: erro,
+    });
+    const rejeitada = (linha: number): LoteEvent => ({
+      type: 'lote.linha_rejeitada',
+      data: { ...base, linha, counter_cte_id: `cte-${linha}`, error: erro },
+    });
     const financeiro = (linha: number, f: 'ok' | 'failed' = 'ok', cte = `cte-${linha}`): LoteCommand => ({
-      type: 'RegistrarFinanceiroDaLinha', ...base, linha, counter_cte_id: cte, financeiro: f,
+      type: 'RegistrarFinanceiroDaLinha',
+      ...base,
+      linha,
+      counter_cte_id: cte,
+      financeiro: f,
     });
     const registrado = (linha: number, f: 'ok' | 'failed' = 'ok'): LoteEvent => ({
-      type: 'lote.financeiro_registrado', data: { ...base, linha, counter_cte_id: `cte-${linha}`, financeiro: f },
+      type: 'lote.financeiro_registrado',
+      data: { ...base, linha, counter_cte_id: `cte-${linha}`, financeiro: f },
     });
     const concluido = (status: 'done' | 'failed', emitidas: number, duplicadas: number, falhas: number): LoteEvent => ({
-      type: 'lote.concluido', data: { ...base, status, total_linhas: 2, emitidas, duplicadas, falhas },
+      type: 'lote.concluido',
+      data: { ...base, status, total_linhas: 2, emitidas, duplicadas, falhas },
     });
     const duasPendentes = [criado, processada(), processada({ ...linha1, counter_cte_id: 'cte-1' })];
 
-    it('an emitted row\'s financial step, when it is the last open one, ends the batch done', () => {
-      given(...duasPendentes, emitida(0), registrado(0), emitida(1)).when(financeiro(1)).then(registrado(1), concluido('done', 2, 0, 0));
+    it("an emitted row's financial step, when it is the last open one, ends the batch done", () => {
+      given(...duasPendentes, emitida(0), registrado(0), emitida(1))
+        .when(financeiro(1))
+        .then(registrado(1), concluido('done', 2, 0, 0));
     });
 
     it('a failed financial step still ends the row emitted, and the batch done', () => {
-      given(...duasPendentes, emitida(0), registrado(0), emitida(1)).when(financeiro(1, 'failed')).then(registrado(1, 'failed'), concluido('done', 2, 0, 0));
+      given(...duasPendentes, emitida(0), registrado(0), emitida(1))
+        .when(financeiro(1, 'failed'))
+        .then(registrado(1, 'failed'), concluido('done', 2, 0, 0));
     });
 
     it('the authorization is last when the financial step was fed first (deliveries crossed)', () => {
-      given(...duasPendentes, emitida(0), registrado(0)).when(financeiro(1)).then(registrado(1));
-      given(...duasPendentes, emitida(0), registrado(0), registrado(1)).when(emitir(1)).then(emitida(1), concluido('done', 2, 0, 0));
+      given(...duasPendentes, emitida(0), registrado(0))
+        .when(financeiro(1))
+        .then(registrado(1));
+      given(...duasPendentes, emitida(0), registrado(0), registrado(1))
+        .when(emitir(1))
+        .then(emitida(1), concluido('done', 2, 0, 0));
     });
 
     it('every row refused or failed ends the batch failed', () => {
-      given(...duasPendentes, rejeitada(0)).when(rejeitar(1)).then(rejeitada(1), concluido('failed', 0, 0, 2));
+      given(...duasPendentes, rejeitada(0))
+        .when(rejeitar(1))
+        .then(rejeitada(1), concluido('failed', 0, 0, 2));
       const falha = { status: 'failed' as const, counter_cte_id: null, error: { code: 'cte_proprio', message: 'own' } };
-      given(criado, processada(falha)).when(registrar({ ...linha1, ...falha })).then(processada({ ...linha1, ...falha }), concluido('failed', 0, 0, 2));
+      given(criado, processada(falha))
+        .when(registrar({ ...linha1, ...falha }))
+        .then(processada({ ...linha1, ...falha }), concluido('failed', 0, 0, 2));
     });
 
     it('a duplicated or emitted row among failed ones ends it done, counted by final state', () => {
       const dup = { ...linha1, status: 'duplicated' as const, counter_cte_id: 'other' };
-      given(criado, processada(), rejeitada(0)).when(registrar(dup)).then(processada(dup), concluido('done', 0, 1, 1));
-      given(...duasPendentes, rejeitada(0), emitida(1)).when(financeiro(1)).then(registrado(1), concluido('done', 1, 0, 1));
+      given(criado, processada(), rejeitada(0))
+        .when(registrar(dup))
+        .then(processada(dup), concluido('done', 0, 1, 1));
+      given(...duasPendentes, rejeitada(0), emitida(1))
+        .when(financeiro(1))
+        .then(registrado(1), concluido('done', 1, 0, 1));
     });
 
     it('nothing ends while a row is missing, pending, or emitted without its financial step', () => {
-      given(criado).when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }))
+      given(criado)
+        .when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }))
         .then(processada({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }));
-      given(...duasPendentes).when(emitir(0)).then(emitida(0));
-      given(...duasPendentes, emitida(0)).when(financeiro(0)).then(registrado(0));
-      given(...duasPendentes, emitida(0), registrado(0)).when(emitir(1)).then(emitida(1));
+      given(...duasPendentes)
+        .when(emitir(0))
+        .then(emitida(0));
+      given(...duasPendentes, emitida(0))
+        .when(financeiro(0))
+        .then(registrado(0));
+      given(...duasPendentes, emitida(0), registrado(0))
+        .when(emitir(1))
+        .then(emitida(1));
     });
 
     it('a redelivered outcome appends nothing, and the end is not decided twice', () => {
       const fim = [...duasPendentes, emitida(0), registrado(0), emitida(1), registrado(1), concluido('done', 2, 0, 0)];
-      given(...fim).when(financeiro(1)).then();
-      given(...fim).when(financeiro(1, 'failed')).then();
-      given(...fim).when(emitir(1)).then();
-      given(...fim).when(rejeitar(1)).then();
-      given(...fim).when(registrar({ ...linha1, counter_cte_id: 'cte-1' })).then();
+      given(...fim)
+        .when(financeiro(1))
+        .then();
+      given(...fim)
+        .when(financeiro(1, 'failed'))
+        .then();
+      given(...fim)
+        .when(emitir(1))
+        .then();
+      given(...fim)
+        .when(rejeitar(1))
+        .then();
+      given(...fim)
+        .when(registrar({ ...linha1, counter_cte_id: 'cte-1' }))
+        .then();
       // The first outcome stands: a refusal after the authorization (or the reverse) changes nothing.
-      given(...duasPendentes, emitida(0)).when(rejeitar(0)).then();
-      given(...duasPendentes, rejeitada(0)).when(emitir(0)).then();
-      given(...duasPendentes, rejeitada(0)).when(financeiro(0)).then();
+      given(...duasPendentes, emitida(0))
+        .when(rejeitar(0))
+        .then();
+      given(...duasPendentes, rejeitada(0))
+        .when(emitir(0))
+        .then();
+      given(...duasPendentes, rejeitada(0))
+        .when(financeiro(0))
+        .then();
     });
 
-    it('only the row\'s own document moves it: a duplicated row names another batch\'s', () => {
+    it("only the row's own document moves it: a duplicated row names another batch's", () => {
       const dup = processada({ status: 'duplicated', counter_cte_id: 'other' });
       given(criado, dup).when(emitir(0, 'other')).then();
-      given(criado, dup).when(financeiro(0, 'ok', 'other')).then();
-      given(...duasPendentes).when(emitir(0, 'cte-x')).then();
+      given(criado, dup)
+        .when(financeiro(0, 'ok', 'other'))
+        .then();
+      given(...duasPendentes)
+        .when(emitir(0, 'cte-x'))
+        .then();
     });
 
     it('refuses an outcome for a missing batch, another company, or a row never sent', () => {
       given().when(emitir(0)).thenRejects('lote_nao_encontrado');
-      given(...duasPendentes).when({ ...emitir(0), company_id: 'other' } as LoteCommand).thenRejects('lote_nao_encontrado');
+      given(...duasPendentes)
+        .when({ ...emitir(0), company_id: 'other' } as LoteCommand)
+        .thenRejects('lote_nao_encontrado');
       given(criado).when(emitir(0)).thenRejects('regra_de_negocio');
       given(criado).when(financeiro(5)).thenRejects('regra_de_negocio');
     });
 
-    it('foldAll and evolve agree over the rows\' later life and the end', () => {
+    it("foldAll and evolve agree over the rows' later life and the end", () => {
       const history = [...duasPendentes, emitida(0), registrado(0, 'failed'), rejeitada(1), concluido('done', 1, 0, 1)];
       const state = loteDecider.foldAll!(history);
       expect(state).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
       expect(state.concluido).toBe('done');
       expect(state.processadas).toEqual({
-        0: { status: 'emitted', counter_cte_id: 'cte-0', financeiro: 'failed' }, 1: { status: 'failed', counter_cte_id: 'cte-1', financeiro: null },
+        0: { status: 'emitted', counter_cte_id: 'cte-0', financeiro: 'failed' },
+        1: { status: 'failed', counter_cte_id: 'cte-1', financeiro: null },
       });
     });
   });

@@ -1,7 +1,23 @@
 import fc from 'fast-check';
 import {
-  brlDeCentavos, centavosDeDecimal, centavosDeReais, centavosExatos, centesimosDePercentual, centesimosExatos, decimalDeCentavos, ehCentavos,
-  gramasDasQuantidades, gramasDeKg, kgDeGramas, milharBrasileiro, parteEmCentesimos, percentualDeCentesimos, reaisDeCentavos, somaCentavos, textoKgDeGramas, totaisMdfe,
+  brlDeCentavos,
+  centavosDeDecimal,
+  centavosDeReais,
+  centavosExatos,
+  centesimosDePercentual,
+  centesimosExatos,
+  decimalDeCentavos,
+  ehCentavos,
+  gramasDasQuantidades,
+  gramasDeKg,
+  kgDeGramas,
+  milharBrasileiro,
+  parteEmCentesimos,
+  percentualDeCentesimos,
+  reaisDeCentavos,
+  somaCentavos,
+  textoKgDeGramas,
+  totaisMdfe,
   valorSugeridoContraCte,
 } from '../src';
 
@@ -10,8 +26,16 @@ const centavosComSinal = fc.integer({ min: -1_000_000_000_000_000, max: 1_000_00
 
 describe('money: cents from decimal text (XML and JSON strings)', () => {
   it.each([
-    ['0.1', 10], ['0.10', 10], ['1234.56', 123456], ['4840.42', 484042], ['7', 700], ['0', 0], ['-0.10', -10], [' 12.3 ', 1230],
-    ['0012.30', 1230], ['9999999999999.99', 999999999999999],
+    ['0.1', 10],
+    ['0.10', 10],
+    ['1234.56', 123456],
+    ['4840.42', 484042],
+    ['7', 700],
+    ['0', 0],
+    ['-0.10', -10],
+    [' 12.3 ', 1230],
+    ['0012.30', 1230],
+    ['9999999999999.99', 999999999999999],
   ])('%j → %d', (texto, esperado) => {
     expect(centavosDeDecimal(texto)).toBe(esperado);
   });
@@ -56,17 +80,24 @@ describe('money: cents from reais numbers (request bodies)', () => {
   });
 
   it('both give back the cents of any reais value an answer carries (round trip)', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 99_999_999_999 }), (c) => {
-      const reais = reaisDeCentavos(c);
-      return centavosDeReais(reais) === c && centavosExatos(reais) === c;
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999_999 }), (c) => {
+        const reais = reaisDeCentavos(c);
+        return centavosDeReais(reais) === c && centavosExatos(reais) === c;
+      }),
+    );
   });
 });
 
 describe('money: formatting', () => {
   it.each([
-    [0, '0.00', '0,00', '0,00'], [5, '0.05', '0,05', '0,05'], [100, '1.00', '1,00', '1,00'], [123450, '1234.50', '1234,50', '1.234,50'],
-    [150000000, '1500000.00', '1500000,00', '1.500.000,00'], [-5, '-0.05', '-0,05', '-0,05'], [-123456, '-1234.56', '-1234,56', '-1.234,56'],
+    [0, '0.00', '0,00', '0,00'],
+    [5, '0.05', '0,05', '0,05'],
+    [100, '1.00', '1,00', '1,00'],
+    [123450, '1234.50', '1234,50', '1.234,50'],
+    [150000000, '1500000.00', '1500000,00', '1.500.000,00'],
+    [-5, '-0.05', '-0,05', '-0,05'],
+    [-123456, '-1234.56', '-1234,56', '-1.234,56'],
   ])('%d cents → %j, %j, %j', (c, decimal, virgula, brl) => {
     expect(decimalDeCentavos(c)).toBe(decimal);
     expect(decimalDeCentavos(c, ',')).toBe(virgula);
@@ -74,7 +105,9 @@ describe('money: formatting', () => {
   });
 
   it('decimalDeCentavos writes what toFixed(2) of the reais wrote, for any cents', () => {
-    fc.assert(fc.property(fc.integer({ min: -10_000_000_000_000, max: 10_000_000_000_000 }), (c) => decimalDeCentavos(c) === (c / 100).toFixed(2)));
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000_000_000_000, max: 10_000_000_000_000 }), (c) => decimalDeCentavos(c) === (c / 100).toFixed(2)),
+    );
   });
 
   it('brlDeCentavos prints what the pt-BR locale prints, for any cents', () => {
@@ -93,12 +126,19 @@ describe('money: formatting', () => {
 });
 
 describe('money: validation, sums and shares', () => {
-  it.each([[0, true], [1, true], [Number.MAX_SAFE_INTEGER, true], [-1, false], [1.5, false], [2 ** 53, false], [Number.NaN, false], ['100', false], [null, false]])(
-    'ehCentavos(%j) is %j',
-    (v, esperado) => {
-      expect(ehCentavos(v)).toBe(esperado);
-    },
-  );
+  it.each([
+    [0, true],
+    [1, true],
+    [Number.MAX_SAFE_INTEGER, true],
+    [-1, false],
+    [1.5, false],
+    [2 ** 53, false],
+    [Number.NaN, false],
+    ['100', false],
+    [null, false],
+  ])('ehCentavos(%j) is %j', (v, esperado) => {
+    expect(ehCentavos(v)).toBe(esperado);
+  });
 
   it('sums cents (0 for none) and takes any iterable', () => {
     expect(somaCentavos([])).toBe(0);
@@ -129,10 +169,12 @@ describe('money: validation, sums and shares', () => {
   });
 
   it('parteEmCentesimos is round(cents × hundredths / 10 000) in exact integers, for any amount and percentage', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 100_000_000_000 }), fc.integer({ min: 0, max: 10_000 }), (c, h) => {
-      const exato = (BigInt(c) * BigInt(h) * 2n + 10_000n) / 20_000n; // floor(x / 10 000 + 1/2)
-      return parteEmCentesimos(c, h) === Number(exato) && parteEmCentesimos(c, h) === Math.round((c * h) / 10_000);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000_000 }), fc.integer({ min: 0, max: 10_000 }), (c, h) => {
+        const exato = (BigInt(c) * BigInt(h) * 2n + 10_000n) / 20_000n; // floor(x / 10 000 + 1/2)
+        return parteEmCentesimos(c, h) === Number(exato) && parteEmCentesimos(c, h) === Math.round((c * h) / 10_000);
+      }),
+    );
   });
 
   it("the counter-CT-e's suggested freight is the configured share of vTPrest, half up", () => {
@@ -152,12 +194,15 @@ describe('peso: grams and kg', () => {
     expect(kgDeGramas(1)).toBe(0.001);
   });
 
-  it.each([[0, '0.0000'], [1, '0.0010'], [12_345, '12.3450'], [1_000_000, '1000.0000'], [999_999_999, '999999.9990']])(
-    '%d g → qCarga %j',
-    (g, texto) => {
-      expect(textoKgDeGramas(g)).toBe(texto);
-    },
-  );
+  it.each([
+    [0, '0.0000'],
+    [1, '0.0010'],
+    [12_345, '12.3450'],
+    [1_000_000, '1000.0000'],
+    [999_999_999, '999999.9990'],
+  ])('%d g → qCarga %j', (g, texto) => {
+    expect(textoKgDeGramas(g)).toBe(texto);
+  });
 
   it('textoKgDeGramas writes what toFixed(4) of the kg wrote, for any grams', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000_000_000 }), (g) => textoKgDeGramas(g) === (g / 1000).toFixed(4)));
@@ -168,19 +213,32 @@ describe('peso: grams and kg', () => {
     expect(gramasDasQuantidades([{ unidade: '01', quantidade: '13000.0000' }])).toBe(13_000_000);
     expect(gramasDasQuantidades([{ unidade: '01', quantidade: '12.3456' }])).toBe(12_346);
     expect(gramasDasQuantidades([{ unidade: '02', quantidade: '1.5' }])).toBe(1_500_000);
-    expect(gramasDasQuantidades([
-      { unidade: '01', quantidade: '100' }, { unidade: '02', quantidade: '0.25' }, { unidade: '03', quantidade: '40' }, { unidade: '00', quantidade: '2' },
-    ])).toBe(350_000);
-    expect(gramasDasQuantidades([{ unidade: '01', quantidade: 'abc' }, { unidade: '01', quantidade: null }, { unidade: null, quantidade: '5' }])).toBe(0);
+    expect(
+      gramasDasQuantidades([
+        { unidade: '01', quantidade: '100' },
+        { unidade: '02', quantidade: '0.25' },
+        { unidade: '03', quantidade: '40' },
+        { unidade: '00', quantidade: '2' },
+      ]),
+    ).toBe(350_000);
+    expect(
+      gramasDasQuantidades([
+        { unidade: '01', quantidade: 'abc' },
+        { unidade: '01', quantidade: null },
+        { unidade: null, quantidade: '5' },
+      ]),
+    ).toBe(0);
   });
 });
 
 describe('MDF-e totals', () => {
   it('count, cargo value and gross weight of the CT-e, none for an empty list', () => {
     expect(totaisMdfe([])).toEqual({ qtd_cte: 0, valor_carga_centavos: 0, peso_gramas: 0 });
-    expect(totaisMdfe([
-      { valor_carga_centavos: 1_500_000, peso_gramas: 13_000_000 },
-      { valor_carga_centavos: 1999, peso_gramas: 12_346 },
-    ])).toEqual({ qtd_cte: 2, valor_carga_centavos: 1_501_999, peso_gramas: 13_012_346 });
+    expect(
+      totaisMdfe([
+        { valor_carga_centavos: 1_500_000, peso_gramas: 13_000_000 },
+        { valor_carga_centavos: 1999, peso_gramas: 12_346 },
+      ]),
+    ).toEqual({ qtd_cte: 2, valor_carga_centavos: 1_501_999, peso_gramas: 13_012_346 });
   });
 });

@@ -1,13 +1,18 @@
 import { numeracaoCteDecider, type NumeracaoCteEvent } from '../src';
 import { scenario } from './given-when-then';
 
-const reservada = (numero: number, cte_id: string): NumeracaoCteEvent => ({ type: 'numeracao_cte.reservada', data: { company_id: 'c1', serie: 1, numero, cte_id } });
+const reservada = (numero: number, cte_id: string): NumeracaoCteEvent => ({
+  type: 'numeracao_cte.reservada',
+  data: { company_id: 'c1', serie: 1, numero, cte_id },
+});
 const reservar = (cte_id: string) => ({ type: 'ReservarNumeroCte' as const, company_id: 'c1', serie: 1, cte_id });
 
 describe('numeracao_cte decider', () => {
   const { given } = scenario(numeracaoCteDecider);
   it('starts a series at 1', () => given().when(reservar('a')).then(reservada(1, 'a')));
   it('gives the next number, with no gap', () => given(reservada(1, 'a'), reservada(2, 'b')).when(reservar('c')).then(reservada(3, 'c')));
-  it('a CT-e keeps its number: asking again gives nothing new', () => given(reservada(1, 'a'), reservada(2, 'b')).when(reservar('a')).then());
-  it('a series with every number used is exhausted', () => given(reservada(999_999_999, 'z')).when(reservar('y')).thenRejects('serie_esgotada'));
+  it('a CT-e keeps its number: asking again gives nothing new', () =>
+    given(reservada(1, 'a'), reservada(2, 'b')).when(reservar('a')).then());
+  it('a series with every number used is exhausted', () =>
+    given(reservada(999_999_999, 'z')).when(reservar('y')).thenRejects('serie_esgotada'));
 });

@@ -7,38 +7,82 @@ const { given } = scenario(repasseDecider, { now: new Date(NOW) });
 const C = 'company-1';
 const G = 'lote:L1:52998224725';
 const CPF = '52998224725';
-const R602020: ParcelaRepasse[] = [{ posicao: 1, percentual: 60, dias: 0 }, { posicao: 2, percentual: 20, dias: 10 }, { posicao: 3, percentual: 20, dias: 30 }];
+const R602020: ParcelaRepasse[] = [
+  { posicao: 1, percentual: 60, dias: 0 },
+  { posicao: 2, percentual: 20, dias: 10 },
+  { posicao: 3, percentual: 20, dias: 30 },
+];
 const alvo = (cte_id: string) => ({ company_id: C, grupo: G, cte_id });
 
 const dados = (cte_id: string, posicao: number, over: Partial<EventData<'repasse.documento_registrado'>> = {}) => ({
-  ...alvo(cte_id), chave: `K-${cte_id}`, chave_original: `O-${cte_id}`, documento_financeiro: null, lote_id: 'L1', posicao, motorista_cpf: CPF,
-  valor_centavos: 10001, regra: regraDeRepasse(R602020, null), modo: 'automatico' as const, ...over,
+  ...alvo(cte_id),
+  chave: `K-${cte_id}`,
+  chave_original: `O-${cte_id}`,
+  documento_financeiro: null,
+  lote_id: 'L1',
+  posicao,
+  motorista_cpf: CPF,
+  valor_centavos: 10001,
+  regra: regraDeRepasse(R602020, null),
+  modo: 'automatico' as const,
+  ...over,
 });
-const registrado = (cte_id: string, posicao: number, over: Partial<EventData<'repasse.documento_registrado'>> = {}): RepasseEvent =>
-  ({ type: 'repasse.documento_registrado', data: { ...dados(cte_id, posicao, over), registrado_em: NOW } });
+const registrado = (cte_id: string, posicao: number, over: Partial<EventData<'repasse.documento_registrado'>> = {}): RepasseEvent => ({
+  type: 'repasse.documento_registrado',
+  data: { ...dados(cte_id, posicao, over), registrado_em: NOW },
+});
 const manual = (cte_id: string, posicao: number) => registrado(cte_id, posicao, { modo: 'manual' });
-const parcela = (posicao: number, percentual: number, valor_centavos: number, dias: number) => ({ posicao, percentual, valor_centavos, dias });
-const geradas = (cte_id: string, n: number, ordem: number, ...parcelas: ReturnType<typeof parcela>[]): RepasseEvent =>
-  ({ type: 'repasse.parcelas_geradas', data: { ...alvo(cte_id), bipado_em: NOW, documentos_no_grupo: n, ordem_no_grupo: ordem, parcelas } });
-const liberada = (cte_id: string, posicao: number, gatilho: 'bipagem' | 'conclusao' | 'prestacao_contas' | 'manual', vencimento = '2026-11-22'): RepasseEvent =>
-  ({ type: 'repasse.parcela_liberada', data: { ...alvo(cte_id), posicao, gatilho, liberada_em: NOW, vencimento } });
-const solicitado = (cte_id: string, posicao: number, valor_centavos: number, ordem_id = 'ordem-1'): RepasseEvent =>
-  ({ type: 'repasse.pagamento_solicitado', data: { ...alvo(cte_id), posicao, ordem_id, motorista_cpf: CPF, valor_centavos, solicitado_em: NOW } });
-const paga = (cte_id: string, posicao: number, valor_centavos: number, ordem_id = 'ordem-1'): RepasseEvent =>
-  ({ type: 'repasse.parcela_paga', data: { ...alvo(cte_id), chave_original: `O-${cte_id}`, posicao, ordem_id, valor_centavos, paga_em: NOW } });
-const cancelado = (cte_id: string, ...parcelas_canceladas: number[]): RepasseEvent =>
-  ({ type: 'repasse.documento_cancelado', data: { ...alvo(cte_id), cancelado_em: NOW, parcelas_canceladas } });
-const cmd = (type: 'Bipar' | 'Concluir' | 'PrestarContas' | 'CancelarDocumento', cte_id: string): RepasseCommand => ({ type, ...alvo(cte_id) });
+const parcela = (posicao: number, percentual: number, valor_centavos: number, dias: number) => ({
+  posicao,
+  percentual,
+  valor_centavos,
+  dias,
+});
+const geradas = (cte_id: string, n: number, ordem: number, ...parcelas: ReturnType<typeof parcela>[]): RepasseEvent => ({
+  type: 'repasse.parcelas_geradas',
+  data: { ...alvo(cte_id), bipado_em: NOW, documentos_no_grupo: n, ordem_no_grupo: ordem, parcelas },
+});
+const liberada = (
+  cte_id: string,
+  posicao: number,
+  gatilho: 'bipagem' | 'conclusao' | 'prestacao_contas' | 'manual',
+  vencimento = '2026-11-22',
+): RepasseEvent => ({ type: 'repasse.parcela_liberada', data: { ...alvo(cte_id), posicao, gatilho, liberada_em: NOW, vencimento } });
+const solicitado = (cte_id: string, posicao: number, valor_centavos: number, ordem_id = 'ordem-1'): RepasseEvent => ({
+  type: 'repasse.pagamento_solicitado',
+  data: { ...alvo(cte_id), posicao, ordem_id, motorista_cpf: CPF, valor_centavos, solicitado_em: NOW },
+});
+const paga = (cte_id: string, posicao: number, valor_centavos: number, ordem_id = 'ordem-1'): RepasseEvent => ({
+  type: 'repasse.parcela_paga',
+  data: { ...alvo(cte_id), chave_original: `O-${cte_id}`, posicao, ordem_id, valor_centavos, paga_em: NOW },
+});
+const cancelado = (cte_id: string, ...parcelas_canceladas: number[]): RepasseEvent => ({
+  type: 'repasse.documento_cancelado',
+  data: { ...alvo(cte_id), cancelado_em: NOW, parcelas_canceladas },
+});
+const cmd = (type: 'Bipar' | 'Concluir' | 'PrestarContas' | 'CancelarDocumento', cte_id: string): RepasseCommand => ({
+  type,
+  ...alvo(cte_id),
+});
 const liberar = (cte_id: string, posicao: number): RepasseCommand => ({ type: 'Liberar', ...alvo(cte_id), posicao });
-const pagar = (cte_id: string, posicao: number, ordem_id = 'ordem-1'): RepasseCommand => ({ type: 'Pagar', ...alvo(cte_id), posicao, ordem_id });
+const pagar = (cte_id: string, posicao: number, ordem_id = 'ordem-1'): RepasseCommand => ({
+  type: 'Pagar',
+  ...alvo(cte_id),
+  posicao,
+  ordem_id,
+});
 
 /** A single document split 60/20/20 (a group of one, fewer documents than installments), scanned. */
 const split = [registrado('a', 0), geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30))];
 
 describe('repasse decider: registration', () => {
   it('registers a document once per counter-CT-e', () => {
-    given().when({ type: 'RegistrarDocumento', dados: dados('a', 0) }).then(registrado('a', 0));
-    given(registrado('a', 0)).when({ type: 'RegistrarDocumento', dados: dados('a', 0) }).then();
+    given()
+      .when({ type: 'RegistrarDocumento', dados: dados('a', 0) })
+      .then(registrado('a', 0));
+    given(registrado('a', 0))
+      .when({ type: 'RegistrarDocumento', dados: dados('a', 0) })
+      .then();
   });
 
   it('records a failed financial step once; never after a registration', () => {
@@ -53,35 +97,47 @@ describe('repasse decider: registration', () => {
 
 describe('repasse decider: scan (bipagem)', () => {
   it('N < k: the document is split by the percentages, exact to the cent; automatic mode releases position 1 at once', () =>
-    given(registrado('a', 0)).when(cmd('Bipar', 'a')).then(
-      geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30)),
-      liberada('a', 1, 'bipagem'),
-    ));
+    given(registrado('a', 0))
+      .when(cmd('Bipar', 'a'))
+      .then(geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30)), liberada('a', 1, 'bipagem')));
 
   it('N ≥ k: the whole document falls in the bucket of its rank (3 documents 60/20/20 → 1/1/1, by batch order)', () => {
     const docs = [registrado('c', 2), registrado('a', 0), registrado('b', 1)];
-    given(...docs).when(cmd('Bipar', 'a')).then(geradas('a', 3, 1, parcela(1, 100, 10001, 0)), liberada('a', 1, 'bipagem'));
-    given(...docs).when(cmd('Bipar', 'b')).then(geradas('b', 3, 2, parcela(2, 100, 10001, 10)));
-    given(...docs).when(cmd('Bipar', 'c')).then(geradas('c', 3, 3, parcela(3, 100, 10001, 30)));
+    given(...docs)
+      .when(cmd('Bipar', 'a'))
+      .then(geradas('a', 3, 1, parcela(1, 100, 10001, 0)), liberada('a', 1, 'bipagem'));
+    given(...docs)
+      .when(cmd('Bipar', 'b'))
+      .then(geradas('b', 3, 2, parcela(2, 100, 10001, 10)));
+    given(...docs)
+      .when(cmd('Bipar', 'c'))
+      .then(geradas('c', 3, 3, parcela(3, 100, 10001, 30)));
   });
 
   it('4 documents 60/20/20 → 2/1/1: the second document is still at position 1', () => {
     const docs = [registrado('a', 0), registrado('b', 1), registrado('c', 2), registrado('d', 3)];
-    given(...docs).when(cmd('Bipar', 'b')).then(geradas('b', 4, 2, parcela(1, 100, 10001, 0)), liberada('b', 1, 'bipagem'));
-    given(...docs).when(cmd('Bipar', 'c')).then(geradas('c', 4, 3, parcela(2, 100, 10001, 10)));
+    given(...docs)
+      .when(cmd('Bipar', 'b'))
+      .then(geradas('b', 4, 2, parcela(1, 100, 10001, 0)), liberada('b', 1, 'bipagem'));
+    given(...docs)
+      .when(cmd('Bipar', 'c'))
+      .then(geradas('c', 4, 3, parcela(2, 100, 10001, 10)));
   });
 
   it('cancelled documents leave the group: the next scan counts N-1', () =>
-    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), cancelado('a')).when(cmd('Bipar', 'b')).then(
-      geradas('b', 2, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30)),
-      liberada('b', 1, 'bipagem'),
-    ));
+    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), cancelado('a'))
+      .when(cmd('Bipar', 'b'))
+      .then(geradas('b', 2, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30)), liberada('b', 1, 'bipagem')));
 
   it('manual mode: the scan creates the installments and releases nothing', () =>
-    given(manual('a', 0)).when(cmd('Bipar', 'a')).then(geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30))));
+    given(manual('a', 0))
+      .when(cmd('Bipar', 'a'))
+      .then(geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30))));
 
   it('is idempotent; refuses an unknown or cancelled document', () => {
-    given(...split).when(cmd('Bipar', 'a')).then();
+    given(...split)
+      .when(cmd('Bipar', 'a'))
+      .then();
     given().when(cmd('Bipar', 'a')).thenRejects('nao_encontrado');
     given(registrado('a', 0), cancelado('a')).when(cmd('Bipar', 'a')).thenRejects('documento_cancelado');
   });
@@ -89,37 +145,56 @@ describe('repasse decider: scan (bipagem)', () => {
 
 describe('repasse decider: completion and accountability', () => {
   it('automatic: completion releases 2, accountability releases 3, each once', () => {
-    given(...split, liberada('a', 1, 'bipagem')).when(cmd('Concluir', 'a')).then(
-      { type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } },
-      liberada('a', 2, 'conclusao', '2026-12-02'),
-    );
+    given(...split, liberada('a', 1, 'bipagem'))
+      .when(cmd('Concluir', 'a'))
+      .then(
+        { type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } },
+        liberada('a', 2, 'conclusao', '2026-12-02'),
+      );
     const concluido: RepasseEvent = { type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } };
-    given(...split, concluido).when(cmd('Concluir', 'a')).then();
-    given(...split).when(cmd('PrestarContas', 'a')).then(
-      { type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } },
-      liberada('a', 3, 'prestacao_contas', '2026-12-22'),
-    );
-    given(...split, { type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } }).when(cmd('PrestarContas', 'a')).then();
+    given(...split, concluido)
+      .when(cmd('Concluir', 'a'))
+      .then();
+    given(...split)
+      .when(cmd('PrestarContas', 'a'))
+      .then(
+        { type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } },
+        liberada('a', 3, 'prestacao_contas', '2026-12-22'),
+      );
+    given(...split, { type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } })
+      .when(cmd('PrestarContas', 'a'))
+      .then();
   });
 
   it('automatic: an act whose position this document lacks (whole-document bucket) only records the act', () =>
     given(registrado('a', 0), registrado('b', 1), registrado('c', 2), geradas('a', 3, 1, parcela(1, 100, 10001, 0)))
-      .when(cmd('Concluir', 'a')).then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } }));
+      .when(cmd('Concluir', 'a'))
+      .then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } }));
 
   it('automatic: a position already released by hand is not released again', () =>
-    given(...split, liberada('a', 2, 'manual')).when(cmd('Concluir', 'a')).then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } }));
+    given(...split, liberada('a', 2, 'manual'))
+      .when(cmd('Concluir', 'a'))
+      .then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } }));
 
   it('manual: the acts are recorded and release nothing', () => {
     const m = [manual('a', 0), geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30))];
-    given(...m).when(cmd('Concluir', 'a')).then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } });
-    given(...m).when(cmd('PrestarContas', 'a')).then({ type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } });
+    given(...m)
+      .when(cmd('Concluir', 'a'))
+      .then({ type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } });
+    given(...m)
+      .when(cmd('PrestarContas', 'a'))
+      .then({ type: 'repasse.prestacao_contas_registrada', data: { ...alvo('a'), prestado_contas_em: NOW } });
   });
 
   it('refuses before the scan, for a cancelled or unknown document', () => {
     given(registrado('a', 0)).when(cmd('Concluir', 'a')).thenRejects('parcelas_nao_geradas');
     given(registrado('a', 0)).when(cmd('PrestarContas', 'a')).thenRejects('parcelas_nao_geradas');
-    given(...split, cancelado('a', 1, 2, 3)).when(cmd('Concluir', 'a')).thenRejects('documento_cancelado');
-    given(...split, cancelado('a', 1, 2, 3)).when(cmd('PrestarContas', 'a')).thenRejects('documento_cancelado');
+    given(...split, cancelado('a', 1, 2, 3))
+      .when(cmd('Concluir', 'a'))
+      .thenRejects('documento_cancelado');
+    given(...split, cancelado('a', 1, 2, 3))
+      .when(cmd('PrestarContas', 'a'))
+      .thenRejects('documento_cancelado');
     given().when(cmd('PrestarContas', 'a')).thenRejects('nao_encontrado');
   });
 });
@@ -127,14 +202,23 @@ describe('repasse decider: completion and accountability', () => {
 describe('repasse decider: release (liberar)', () => {
   it('releases a pending installment, due on release day plus dias', () =>
     given(manual('a', 0), geradas('a', 1, 1, parcela(1, 60, 6001, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2000, 30)))
-      .when(liberar('a', 2)).then(liberada('a', 2, 'manual', '2026-12-02')));
+      .when(liberar('a', 2))
+      .then(liberada('a', 2, 'manual', '2026-12-02')));
 
   it('refuses: twice, unknown position, before the scan, cancelled, unknown document', () => {
-    given(...split, liberada('a', 1, 'bipagem')).when(liberar('a', 1)).thenRejects('parcela_ja_liberada');
-    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), paga('a', 1, 6001)).when(liberar('a', 1)).thenRejects('parcela_ja_liberada');
-    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), geradas('a', 3, 1, parcela(1, 100, 10001, 0))).when(liberar('a', 2)).thenRejects('parcela_nao_encontrada');
+    given(...split, liberada('a', 1, 'bipagem'))
+      .when(liberar('a', 1))
+      .thenRejects('parcela_ja_liberada');
+    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), paga('a', 1, 6001))
+      .when(liberar('a', 1))
+      .thenRejects('parcela_ja_liberada');
+    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), geradas('a', 3, 1, parcela(1, 100, 10001, 0)))
+      .when(liberar('a', 2))
+      .thenRejects('parcela_nao_encontrada');
     given(registrado('a', 0)).when(liberar('a', 1)).thenRejects('parcelas_nao_geradas');
-    given(...split, cancelado('a', 1, 2, 3)).when(liberar('a', 2)).thenRejects('parcela_cancelada');
+    given(...split, cancelado('a', 1, 2, 3))
+      .when(liberar('a', 2))
+      .thenRejects('parcela_cancelada');
     given().when(liberar('a', 1)).thenRejects('nao_encontrado');
   });
 });
@@ -143,22 +227,40 @@ describe('repasse decider: payment (pagar, settlement)', () => {
   const released = [...split, liberada('a', 1, 'bipagem')];
 
   it('orders payment of a released installment with its value', () =>
-    given(...released).when(pagar('a', 1)).then(solicitado('a', 1, 6001)));
+    given(...released)
+      .when(pagar('a', 1))
+      .then(solicitado('a', 1, 6001)));
 
   it('refuses: not released, already ordered, already paid, cancelled, before the scan, unknown position', () => {
-    given(...split).when(pagar('a', 2)).thenRejects('parcela_nao_liberada');
-    given(...released, solicitado('a', 1, 6001)).when(pagar('a', 1, 'ordem-2')).thenRejects('parcela_ja_paga');
-    given(...released, solicitado('a', 1, 6001), paga('a', 1, 6001)).when(pagar('a', 1, 'ordem-2')).thenRejects('parcela_ja_paga');
-    given(...split, cancelado('a', 1, 2, 3)).when(pagar('a', 1)).thenRejects('parcela_cancelada');
+    given(...split)
+      .when(pagar('a', 2))
+      .thenRejects('parcela_nao_liberada');
+    given(...released, solicitado('a', 1, 6001))
+      .when(pagar('a', 1, 'ordem-2'))
+      .thenRejects('parcela_ja_paga');
+    given(...released, solicitado('a', 1, 6001), paga('a', 1, 6001))
+      .when(pagar('a', 1, 'ordem-2'))
+      .thenRejects('parcela_ja_paga');
+    given(...split, cancelado('a', 1, 2, 3))
+      .when(pagar('a', 1))
+      .thenRejects('parcela_cancelada');
     given(registrado('a', 0)).when(pagar('a', 1)).thenRejects('parcelas_nao_geradas');
-    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), geradas('a', 3, 1, parcela(1, 100, 10001, 0))).when(pagar('a', 3)).thenRejects('parcela_nao_encontrada');
+    given(registrado('a', 0), registrado('b', 1), registrado('c', 2), geradas('a', 3, 1, parcela(1, 100, 10001, 0)))
+      .when(pagar('a', 3))
+      .thenRejects('parcela_nao_encontrada');
   });
 
   it('settles the ordered installment once; an unknown order or a repeat adds nothing', () => {
     const settle = (ordem_id: string): RepasseCommand => ({ type: 'LiquidarPagamento', ...alvo('a'), posicao: 1, ordem_id });
-    given(...released, solicitado('a', 1, 6001)).when(settle('ordem-1')).then(paga('a', 1, 6001));
-    given(...released, solicitado('a', 1, 6001), paga('a', 1, 6001)).when(settle('ordem-1')).then();
-    given(...released, solicitado('a', 1, 6001)).when(settle('ordem-x')).then();
+    given(...released, solicitado('a', 1, 6001))
+      .when(settle('ordem-1'))
+      .then(paga('a', 1, 6001));
+    given(...released, solicitado('a', 1, 6001), paga('a', 1, 6001))
+      .when(settle('ordem-1'))
+      .then();
+    given(...released, solicitado('a', 1, 6001))
+      .when(settle('ordem-x'))
+      .then();
     given().when(settle('ordem-1')).then();
   });
 });
@@ -166,26 +268,35 @@ describe('repasse decider: payment (pagar, settlement)', () => {
 describe('repasse decider: cancellation of the counter-CT-e', () => {
   it('cancels pending and released installments; ordered and paid ones stay', () =>
     given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), liberada('a', 2, 'manual'))
-      .when(cmd('CancelarDocumento', 'a')).then(cancelado('a', 2, 3)));
+      .when(cmd('CancelarDocumento', 'a'))
+      .then(cancelado('a', 2, 3)));
 
   it('before the scan there is nothing to cancel but the document leaves the group', () =>
     given(registrado('a', 0)).when(cmd('CancelarDocumento', 'a')).then(cancelado('a')));
 
   it('is idempotent; an unknown document (financial step failed) adds nothing', () => {
-    given(...split, cancelado('a', 1, 2, 3)).when(cmd('CancelarDocumento', 'a')).then();
+    given(...split, cancelado('a', 1, 2, 3))
+      .when(cmd('CancelarDocumento', 'a'))
+      .then();
     given().when(cmd('CancelarDocumento', 'a')).then();
   });
 
   it('a paid installment survives the cancellation: paying it again is refused as paid', () =>
     given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), paga('a', 1, 6001), cancelado('a', 2, 3))
-      .when(pagar('a', 1, 'ordem-2')).thenRejects('parcela_ja_paga'));
+      .when(pagar('a', 1, 'ordem-2'))
+      .thenRejects('parcela_ja_paga'));
 });
 
 describe('repasse: folding a whole history', () => {
   it('foldAll gives the same state as evolving event by event', () => {
     const history: RepasseEvent[] = [
-      registrado('a', 0), registrado('b', 1), manual('c', 2),
-      geradas('a', 3, 0, parcela(1, 100, 1000, 0)), liberada('a', 1, 'bipagem'), solicitado('a', 1, 1000), paga('a', 1, 1000),
+      registrado('a', 0),
+      registrado('b', 1),
+      manual('c', 2),
+      geradas('a', 3, 0, parcela(1, 100, 1000, 0)),
+      liberada('a', 1, 'bipagem'),
+      solicitado('a', 1, 1000),
+      paga('a', 1, 1000),
       cancelado('b'),
     ];
     expect(repasseDecider.foldAll!(history)).toEqual(history.reduce(repasseDecider.evolve, repasseDecider.initialState));

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import {
-  type ContaOperacionalEvent, type DadosEmissaoValePedagio, type Decider, type ValePedagioEvent, PRAZO_CANCELAMENTO_MS, Rejection,
-  contaOperacionalDecider, efeitoNoSaldo, fold, valePedagioDecider, valoresValePedagio,
+  type ContaOperacionalEvent,
+  type DadosEmissaoValePedagio,
+  type Decider,
+  type ValePedagioEvent,
+  PRAZO_CANCELAMENTO_MS,
+  Rejection,
+  contaOperacionalDecider,
+  efeitoNoSaldo,
+  fold,
+  valePedagioDecider,
+  valoresValePedagio,
 } from '../src';
 
 /**
@@ -28,10 +37,17 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant('credito' as const), ref: fc.integer({ min: 0, max: 4 }), valor: fc.integer({ min: 1, max: 40_000 }) }),
-  fc.record({ k: fc.constant('compra' as const), vale: fc.integer({ min: 0, max: VALES - 1 }), pedagio: fc.integer({ min: 0, max: 30_000 }) }),
+  fc.record({
+    k: fc.constant('compra' as const),
+    vale: fc.integer({ min: 0, max: VALES - 1 }),
+    pedagio: fc.integer({ min: 0, max: 30_000 }),
+  }),
   fc.record({ k: fc.constant('passagem' as const), vale: fc.integer({ min: 0, max: VALES - 1 }) }),
   fc.record({ k: fc.constant('cancelar' as const), vale: fc.integer({ min: 0, max: VALES - 1 }) }),
-  fc.record({ k: fc.constant('tempo' as const), ms: fc.oneof(fc.integer({ min: 0, max: 2 * 3_600_000 }), fc.constantFrom(1, 59 * 60_000, 3_600_000)) }),
+  fc.record({
+    k: fc.constant('tempo' as const),
+    ms: fc.oneof(fc.integer({ min: 0, max: 2 * 3_600_000 }), fc.constantFrom(1, 59 * 60_000, 3_600_000)),
+  }),
 );
 
 const valeId = (i: number) => `vale-${i}`;
@@ -39,10 +55,22 @@ const valeId = (i: number) => `vale-${i}`;
 function dadosDe(i: number, pedagio: number): DadosEmissaoValePedagio {
   const v = valoresValePedagio([pedagio]);
   return {
-    company_id: C, vale_pedagio_id: valeId(i), numero: String(900 + i), referencia_externa: null,
-    origem: { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }, destino: { codigo_ibge: '3550308', municipio: 'São Paulo', uf: 'SP' },
-    categoria: '02', eixos: 2, placa: 'ABC1234', tipo: 'placa', motorista: null, cte: null, mdfe: null,
-    fornecedor: { cnpj: '99887766000100', nome: 'FVPO', simulado: true }, pagador_cnpj: '11222333000181', distancia_km: 90,
+    company_id: C,
+    vale_pedagio_id: valeId(i),
+    numero: String(900 + i),
+    referencia_externa: null,
+    origem: { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' },
+    destino: { codigo_ibge: '3550308', municipio: 'São Paulo', uf: 'SP' },
+    categoria: '02',
+    eixos: 2,
+    placa: 'ABC1234',
+    tipo: 'placa',
+    motorista: null,
+    cte: null,
+    mdfe: null,
+    fornecedor: { cnpj: '99887766000100', nome: 'FVPO', simulado: true },
+    pagador_cnpj: '11222333000181',
+    distancia_km: 90,
     pracas: [{ ordem: 1, codigo: 'P1', nome: 'P1', rodovia: 'SP-348', km: 50, uf: 'SP', concessionaria: 'X', tarifa_centavos: pedagio }],
     ...v,
   };
@@ -65,7 +93,8 @@ function simular(ops: Op[]) {
   const vales: ValePedagioEvent[][] = Array.from({ length: VALES }, () => []);
   const modelo = { saldo: 0, refs: new Map<number, number>(), debitado: new Map<number, number>(), estornado: new Set<number>() };
   const codes: string[] = [];
-  const estornar = (i: number) => run(contaOperacionalDecider, conta, { type: 'Estornar', company_id: C, vale_pedagio_id: valeId(i), motivo: 'cancelamento' }, now);
+  const estornar = (i: number) =>
+    run(contaOperacionalDecider, conta, { type: 'Estornar', company_id: C, vale_pedagio_id: valeId(i), motivo: 'cancelamento' }, now);
 
   for (const o of ops) {
     switch (o.k) {
@@ -73,14 +102,19 @@ function simular(ops: Op[]) {
         now += o.ms;
         break;
       case 'credito': {
-        const r = run(contaOperacionalDecider, conta, { type: 'Creditar', company_id: C, referencia: `R${o.ref}`, valor_centavos: o.valor, origem: 'deposito_simulado' }, now);
+        const r = run(
+          contaOperacionalDecider,
+          conta,
+          { type: 'Creditar', company_id: C, referencia: `R${o.ref}`, valor_centavos: o.valor, origem: 'deposito_simulado' },
+          now,
+        );
         const antes = modelo.refs.get(o.ref);
         if (antes === undefined) {
           check(r.ok, `first credit R${o.ref} refused`);
           modelo.refs.set(o.ref, o.valor);
           modelo.saldo += o.valor;
         } else {
-          check(antes === o.valor ? r.ok : !r.ok && r.code === "referencia_em_uso", `credit R${o.ref} again: ${JSON.stringify(r)}`);
+          check(antes === o.valor ? r.ok : !r.ok && r.code === 'referencia_em_uso', `credit R${o.ref} again: ${JSON.stringify(r)}`);
         }
         if (!r.ok) codes.push(r.code);
         break;
@@ -88,9 +122,18 @@ function simular(ops: Op[]) {
       case 'compra': {
         const dados = dadosDe(o.vale, o.pedagio);
         const antes = conta.length;
-        const r = run(contaOperacionalDecider, conta, {
-          type: 'Debitar', company_id: C, vale_pedagio_id: dados.vale_pedagio_id, valor_pedagio_centavos: dados.valor_pedagio_centavos, taxa_centavos: dados.taxa_centavos,
-        }, now);
+        const r = run(
+          contaOperacionalDecider,
+          conta,
+          {
+            type: 'Debitar',
+            company_id: C,
+            vale_pedagio_id: dados.vale_pedagio_id,
+            valor_pedagio_centavos: dados.valor_pedagio_centavos,
+            taxa_centavos: dados.taxa_centavos,
+          },
+          now,
+        );
         if (!r.ok) {
           codes.push(r.code);
           check(conta.length === antes, 'a refused debit appended');
@@ -107,7 +150,12 @@ function simular(ops: Op[]) {
         break;
       }
       case 'passagem': {
-        const r = run(valePedagioDecider, vales[o.vale]!, { type: 'RegistrarPassagem', company_id: C, vale_pedagio_id: valeId(o.vale) }, now);
+        const r = run(
+          valePedagioDecider,
+          vales[o.vale]!,
+          { type: 'RegistrarPassagem', company_id: C, vale_pedagio_id: valeId(o.vale) },
+          now,
+        );
         if (!r.ok) codes.push(r.code);
         break;
       }
@@ -164,7 +212,10 @@ function verificar(conta: ContaOperacionalEvent[], vales: ValePedagioEvent[][], 
     if (cancel >= 0) {
       const c = eventos[cancel]!;
       if (c.type !== 'vale_pedagio.cancelado' || emitido?.type !== 'vale_pedagio.emitido') throw new Error('cancelled without an issue');
-      check(Date.parse(c.data.cancelado_em) - Date.parse(emitido.data.emitido_em) < PRAZO_CANCELAMENTO_MS, `${valeId(i)} cancelled at or after 3 h`);
+      check(
+        Date.parse(c.data.cancelado_em) - Date.parse(emitido.data.emitido_em) < PRAZO_CANCELAMENTO_MS,
+        `${valeId(i)} cancelled at or after 3 h`,
+      );
       check(!eventos.slice(0, cancel).some((e) => e.type === 'vale_pedagio.passagem_registrada'), `${valeId(i)} cancelled after a passage`);
       check(estornos.has(valeId(i)), `${valeId(i)} cancelled but not refunded`);
     } else {
@@ -175,18 +226,31 @@ function verificar(conta: ContaOperacionalEvent[], vales: ValePedagioEvent[][], 
 
 describe('operational account and toll pass: properties', () => {
   it('balance = Σ ledger, never negative, no double debit or refund, refunds only for lawful cancellations', () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-      simular(ops);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        simular(ops);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('the generator reaches every refusal (so the property above is not vacuous)', () => {
     const seen = new Set<string>();
-    fc.assert(fc.property(fc.array(op, { minLength: 20, maxLength: 60 }), (ops) => {
-      for (const c of simular(ops)) seen.add(c);
-    }), { numRuns: 200, seed: 42 });
-    expect([...seen].sort()).toEqual(expect.arrayContaining([
-      'cancelamento_fora_do_prazo', 'nao_encontrado', 'passagem_registrada', 'referencia_em_uso', 'saldo_insuficiente', 'vale_pedagio_ja_cancelado',
-    ]));
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 20, maxLength: 60 }), (ops) => {
+        for (const c of simular(ops)) seen.add(c);
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        'cancelamento_fora_do_prazo',
+        'nao_encontrado',
+        'passagem_registrada',
+        'referencia_em_uso',
+        'saldo_insuficiente',
+        'vale_pedagio_ja_cancelado',
+      ]),
+    );
   });
 });

@@ -35,7 +35,10 @@ export class ListQuery {
     return this;
   }
 
-  async page<R>(sql: Sql, q: { from: string; columns: string; orderBy: string; page: number; per_page: number }): Promise<{ rows: R[]; total: number }> {
+  async page<R>(
+    sql: Sql,
+    q: { from: string; columns: string; orderBy: string; page: number; per_page: number },
+  ): Promise<{ rows: R[]; total: number }> {
     const filter = this.where.join(' AND ');
     const total = await sql.query(`SELECT count(*)::int AS n FROM ${q.from} WHERE ${filter}`, this.params);
     const limit = Math.trunc(q.per_page);

@@ -8,8 +8,7 @@ export interface Sql {
 /** A recorded event narrowed to the catalogue, so that `event.data` is typed by `event.type`. */
 export type ProjectedEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
 
-export const asProjected = (e: RecordedEvent): ProjectedEvent | null =>
-  isEventType(e.type) ? (e as unknown as ProjectedEvent) : null;
+export const asProjected = (e: RecordedEvent): ProjectedEvent | null => (isEventType(e.type) ? (e as unknown as ProjectedEvent) : null);
 
 /**
  * Event → SQL on read-model tables. Runs inside the runner's transaction, together with the checkpoint, so it

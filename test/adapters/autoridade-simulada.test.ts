@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto';
-import { AutoridadeFiscalIndisponivel, AutoridadeFiscalSimulada, ProvedorIndisponivel, autoridadeFiscalDoAmbiente, type RetornoAutorizacao, type RetornoConsulta, type RetornoEvento, lerSentinelaDocumento, montarCteProc, montarMdfeProc, montarProcEventoCte, montarProcEventoMdfe } from '@frete/adapters';
+import {
+  AutoridadeFiscalIndisponivel,
+  AutoridadeFiscalSimulada,
+  ProvedorIndisponivel,
+  autoridadeFiscalDoAmbiente,
+  type RetornoAutorizacao,
+  type RetornoConsulta,
+  type RetornoEvento,
+  lerSentinelaDocumento,
+  montarCteProc,
+  montarMdfeProc,
+  montarProcEventoCte,
+  montarProcEventoMdfe,
+} from '@frete/adapters';
 import { FiscalSchemas, verifyFiscalSignature } from '@frete/documents';
 import { readPkcs12 } from '@frete/platform';
 import { Rejection } from '@frete/domain';
@@ -29,8 +42,18 @@ import {
 const SENHA = 'senha-do-a1';
 const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
 // The carrier's A1 as the service reads it.
-const a1: Assinante = readPkcs12(makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName', ...VALIDADE }).pfx, SENHA);
-const outraEmpresa = makeA1({ cnpj: '45997418000153', razao: 'OUTRA TRANSPORTADORA', password: SENHA, cnpjIn: 'otherName', keyIndex: 1, ...VALIDADE });
+const a1: Assinante = readPkcs12(
+  makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName', ...VALIDADE }).pfx,
+  SENHA,
+);
+const outraEmpresa = makeA1({
+  cnpj: '45997418000153',
+  razao: 'OUTRA TRANSPORTADORA',
+  password: SENHA,
+  cnpjIn: 'otherName',
+  keyIndex: 1,
+  ...VALIDADE,
+});
 const semCnpj = makeA1({ cnpj: EMITENTE, razao: 'SEM CNPJ', password: SENHA, cnpjIn: 'none', ...VALIDADE });
 const vencido = makeA1({
   cnpj: EMITENTE,
@@ -134,7 +157,9 @@ describe('CT-e authorization', () => {
     expect(p.nProt).toBe(`14326${(h % 10_000_000_000n).toString().padStart(10, '0')}`);
 
     const proc = montarCteProc(xml, p);
-    expect(proc).toBe(`<?xml version="1.0" encoding="UTF-8"?><cteProc xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00">${xml.replace(/^<\?xml[^>]*\?>/, '')}${p.xml}</cteProc>`);
+    expect(proc).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><cteProc xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00">${xml.replace(/^<\?xml[^>]*\?>/, '')}${p.xml}</cteProc>`,
+    );
     expect(await schemas.validate(proc, 'procCTe_v4.00.xsd')).toEqual({ valid: true, errors: [] });
     expect(verifyFiscalSignature(proc, { element: 'infCte' }).valid).toBe(true);
 
@@ -211,14 +236,21 @@ describe('CT-e rejections', () => {
 
   it('225 for a schema failure, with the first error in xMotivo', async () => {
     const { xml } = cteAssinado({ alterar: (x) => x.replace('<CRT>3</CRT>', '') });
-    expect(await autoridade.autorizarCte(xml)).toEqual(rejeitado(225, /^Rejeição: Falha no Schema XML do CT-e \[\/CTe\/infCte\/emit: Element '.*'/));
+    expect(await autoridade.autorizarCte(xml)).toEqual(
+      rejeitado(225, /^Rejeição: Falha no Schema XML do CT-e \[\/CTe\/infCte\/emit: Element '.*'/),
+    );
     const semAssinatura = cteXml({ numero: numero() }).xml;
     expect(await autoridade.autorizarCte(semAssinatura)).toEqual(rejeitado(225, /ds:Signature/));
   });
 
   it('580 for a failure in the modal schema (the second pass)', async () => {
     const { xml } = cteAssinado({ alterar: (x) => x.replace('<RNTRC>12345678</RNTRC>', '<RNTRC>1234567X</RNTRC>') });
-    expect(await autoridade.autorizarCte(xml)).toEqual(rejeitado(580, /^Rejeição: Falha no Schema XML específico para o modal \[\/CTe\/infCte\/infCTeNorm\/infModal\/rodo\/RNTRC: Element 'RNTRC': \[facet 'pattern'\]/));
+    expect(await autoridade.autorizarCte(xml)).toEqual(
+      rejeitado(
+        580,
+        /^Rejeição: Falha no Schema XML específico para o modal \[\/CTe\/infCte\/infCTeNorm\/infModal\/rodo\/RNTRC: Element 'RNTRC': \[facet 'pattern'\]/,
+      ),
+    );
   });
 
   it('297 when the signed content was changed, 298 when the signature departs from the standard, 290 for an unreadable certificate', async () => {
@@ -227,7 +259,9 @@ describe('CT-e rejections', () => {
       rejeitado(297, 'Rejeição: Assinatura difere do calculado'),
     );
     const value = /<SignatureValue>([^<]+)<\/SignatureValue>/.exec(xml)![1]!;
-    expect(await autoridade.autorizarCte(xml.replace(value, value.slice(0, 10) + (value[10] === 'A' ? 'B' : 'A') + value.slice(11)))).toEqual(rejeitado(297));
+    expect(
+      await autoridade.autorizarCte(xml.replace(value, value.slice(0, 10) + (value[10] === 'A' ? 'B' : 'A') + value.slice(11))),
+    ).toEqual(rejeitado(297));
     // The two transforms, swapped: the schema allows both, the standard fixes their order.
     const transforms = /<Transforms>(<Transform [^>]*\/>)(<Transform [^>]*\/>)<\/Transforms>/.exec(xml)!;
     expect(await autoridade.autorizarCte(xml.replace(transforms[0], `<Transforms>${transforms[2]}${transforms[1]}</Transforms>`))).toEqual(
@@ -239,8 +273,12 @@ describe('CT-e rejections', () => {
   });
 
   it('291 for a certificate outside its validity at the clock, 292 for one without CNPJ, 213 for another company’s', async () => {
-    expect(await autoridade.autorizarCte(cteAssinado({}, vencido).xml)).toEqual(rejeitado(291, 'Rejeição: Certificado Assinatura Data Validade'));
-    expect(await autoridade.autorizarCte(cteAssinado({}, semCnpj).xml)).toEqual(rejeitado(292, 'Rejeição: Certificado Assinatura sem CNPJ'));
+    expect(await autoridade.autorizarCte(cteAssinado({}, vencido).xml)).toEqual(
+      rejeitado(291, 'Rejeição: Certificado Assinatura Data Validade'),
+    );
+    expect(await autoridade.autorizarCte(cteAssinado({}, semCnpj).xml)).toEqual(
+      rejeitado(292, 'Rejeição: Certificado Assinatura sem CNPJ'),
+    );
     expect(await autoridade.autorizarCte(cteAssinado({}, outraEmpresa).xml)).toEqual(
       rejeitado(213, 'Rejeição: CNPJ-Base do Emitente difere do CNPJ-Base do Certificado Digital'),
     );
@@ -253,9 +291,17 @@ describe('CT-e rejections', () => {
     autorizado(await autoridade.autorizarCte(cteAssinado({ numero: 9101, tpServ: '1' }).xml));
     const semDocAnt = cteAssinado({ numero: 9102, tpServ: '1', alterar: (x) => x.replace(/<docAnt>.*<\/docAnt>/, '') });
     expect(await autoridade.autorizarCte(semDocAnt.xml)).toEqual(rejeitado(521));
-    const normalComDocAnt = cteAssinado({ numero: 9103, tpServ: '1', alterar: (x) => x.replace('<tpServ>1</tpServ>', '<tpServ>0</tpServ>') });
+    const normalComDocAnt = cteAssinado({
+      numero: 9103,
+      tpServ: '1',
+      alterar: (x) => x.replace('<tpServ>1</tpServ>', '<tpServ>0</tpServ>'),
+    });
     expect(await autoridade.autorizarCte(normalComDocAnt.xml)).toEqual(rejeitado(747));
-    const outroTomador = cteAssinado({ numero: 9104, tpServ: '2', alterar: (x) => x.replace('<toma3><toma>0</toma></toma3>', '<toma3><toma>3</toma></toma3>') });
+    const outroTomador = cteAssinado({
+      numero: 9104,
+      tpServ: '2',
+      alterar: (x) => x.replace('<toma3><toma>0</toma></toma3>', '<toma3><toma>3</toma></toma3>'),
+    });
     expect(await autoridade.autorizarCte(outroTomador.xml)).toEqual(rejeitado(745));
   });
 
@@ -267,7 +313,9 @@ describe('CT-e rejections', () => {
 
   it('226 for a UF the authority does not serve, 247 for an emitter of another UF', async () => {
     const soSp = new AutoridadeFiscalSimulada({ pool: db.pool, clock, schemas, ufsAtendidas: ['35'] });
-    expect(await soSp.autorizarCte(cteAssinado().xml)).toEqual(rejeitado(226, 'Rejeição: Código da UF do Emitente diverge da UF autorizadora'));
+    expect(await soSp.autorizarCte(cteAssinado().xml)).toEqual(
+      rejeitado(226, 'Rejeição: Código da UF do Emitente diverge da UF autorizadora'),
+    );
     await soSp.close();
     const { xml } = cteAssinado({ alterar: (x) => x.replace('<CEP>90250000</CEP><UF>RS</UF>', '<CEP>90250000</CEP><UF>SC</UF>') });
     expect(await autoridade.autorizarCte(xml)).toEqual(rejeitado(247, 'Rejeição: Sigla da UF do Emitente diverge da UF autorizadora'));
@@ -278,7 +326,10 @@ describe('CT-e rejections', () => {
     const codigo = '31415926';
     const chave = chaveDe({ numero: n, codigo });
     const mudancas: [string, (x: string) => string][] = [
-      ['cUF', (x) => x.replace('<cUF>43</cUF>', '<cUF>42</cUF>').replace('<CEP>90250000</CEP><UF>RS</UF>', '<CEP>90250000</CEP><UF>SC</UF>')],
+      [
+        'cUF',
+        (x) => x.replace('<cUF>43</cUF>', '<cUF>42</cUF>').replace('<CEP>90250000</CEP><UF>RS</UF>', '<CEP>90250000</CEP><UF>SC</UF>'),
+      ],
       ['AAMM', (x) => x.replace('<dhEmi>2026-11-20T10:00:00-03:00</dhEmi>', '<dhEmi>2026-10-20T10:00:00-03:00</dhEmi>')],
       ['CNPJ', (x) => x.replace(`<emit><CNPJ>${EMITENTE}</CNPJ>`, `<emit><CNPJ>${cnpjFrom('112223330002')}</CNPJ>`)],
       ['serie', (x) => x.replace('<serie>1</serie>', '<serie>2</serie>')],
@@ -302,7 +353,9 @@ describe('CT-e rejections', () => {
   });
 
   it('207 for an invalid emitter CNPJ', async () => {
-    expect(await autoridade.autorizarCte(cteAssinado({ cnpj: '11222333000199' }).xml)).toEqual(rejeitado(207, 'Rejeição: CNPJ do emitente inválido'));
+    expect(await autoridade.autorizarCte(cteAssinado({ cnpj: '11222333000199' }).xml)).toEqual(
+      rejeitado(207, 'Rejeição: CNPJ do emitente inválido'),
+    );
   });
 
   it('consultation: 217 unknown, 236 wrong check digit, 215 not a key, 732 not a CT-e key', async () => {
@@ -331,7 +384,9 @@ describe('CT-e sentinels (compl/xObs)', () => {
     expect(consulta).toMatchObject({ tipo: 'encontrado', cStat: 100, situacao: 'autorizado' });
     const p = (consulta as Extract<RetornoConsulta, { tipo: 'encontrado' }>).protocolo;
     expect(p.dhRecbto).toBe('2026-11-20T10:05:00-03:00');
-    expect(await autoridade.autorizarCte(xml)).toEqual(expect.objectContaining({ tipo: 'duplicidade', cStat: 204, mesmoConteudo: true, protocolo: p }));
+    expect(await autoridade.autorizarCte(xml)).toEqual(
+      expect.objectContaining({ tipo: 'duplicidade', cStat: 204, mesmoConteudo: true, protocolo: p }),
+    );
     expect(await schemas.validate(montarCteProc(xml, p), 'procCTe_v4.00.xsd')).toEqual({ valid: true, errors: [] });
   });
 
@@ -354,12 +409,16 @@ describe('CT-e sentinels (compl/xObs)', () => {
   });
 
   it('SIMULAR:REJEICAO:<cStat> rejects with that code and its text; a code the manual does not list is refused (999)', async () => {
-    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:678' }).xml)).toEqual(rejeitado(678, 'Rejeição: Consumo Indevido'));
+    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:678' }).xml)).toEqual(
+      rejeitado(678, 'Rejeição: Consumo Indevido'),
+    );
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:531' }).xml)).toEqual(
       rejeitado(531, 'Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação'),
     );
     const { chave, xml } = cteAssinado({ xObs: 'SIMULAR:REJEICAO:123' });
-    expect(await autoridade.autorizarCte(xml)).toEqual(rejeitado(999, /^Rejeição: Erro não catalogado \(SIMULAR:REJEICAO pede 123, que não é uma rejeição listada/));
+    expect(await autoridade.autorizarCte(xml)).toEqual(
+      rejeitado(999, /^Rejeição: Erro não catalogado \(SIMULAR:REJEICAO pede 123, que não é uma rejeição listada/),
+    );
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:204' }).xml)).toEqual(rejeitado(999));
     // Nothing of a rejection is kept.
     expect(await autoridade.consultarCte(chave)).toMatchObject({ tipo: 'nao_encontrado', cStat: 217 });
@@ -377,7 +436,13 @@ describe('CT-e sentinels (compl/xObs)', () => {
     });
     const p = (r as Extract<RetornoAutorizacao, { tipo: 'denegado' }>).protocolo;
     expect(await schemas.validate(montarCteProc(xml, p), 'procCTe_v4.00.xsd')).toEqual({ valid: true, errors: [] });
-    expect(await autoridade.consultarCte(chave)).toMatchObject({ tipo: 'encontrado', cStat: 110, xMotivo: 'Uso Denegado', situacao: 'denegado', protocolo: p });
+    expect(await autoridade.consultarCte(chave)).toMatchObject({
+      tipo: 'encontrado',
+      cStat: 110,
+      xMotivo: 'Uso Denegado',
+      situacao: 'denegado',
+      protocolo: p,
+    });
     expect(await autoridade.autorizarCte(xml)).toEqual(rejeitado(205, 'Rejeição: CT-e está denegado na base de dados da SEFAZ'));
     expect(await autoridade.autorizarCte(cteAssinado({ numero: n, codigo: '55555551' }).xml)).toMatchObject({
       tipo: 'duplicidade',
@@ -394,9 +459,13 @@ describe('CT-e sentinels (compl/xObs)', () => {
   });
 
   it('refuses an unknown or repeated-but-different sentinel (999) instead of ignoring it', async () => {
-    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:TIMEOUTS' }).xml)).toEqual(rejeitado(999, /sentinela desconhecida SIMULAR:TIMEOUTS/));
+    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:TIMEOUTS' }).xml)).toEqual(
+      rejeitado(999, /sentinela desconhecida SIMULAR:TIMEOUTS/),
+    );
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:EVENTO-PENDENTE' }).xml)).toEqual(rejeitado(999));
-    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:TIMEOUT SIMULAR:PENDENTE' }).xml)).toEqual(rejeitado(999, /mais de uma sentinela/));
+    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:TIMEOUT SIMULAR:PENDENTE' }).xml)).toEqual(
+      rejeitado(999, /mais de uma sentinela/),
+    );
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:DENEGACAO:310' }).xml)).toEqual(rejeitado(999));
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:PENDENTE:21' }).xml)).toEqual(rejeitado(999));
     // Lower case is ordinary text.
@@ -432,7 +501,9 @@ describe('CT-e events', () => {
       xEvento: 'Cancelamento',
       nProt: expect.stringMatching(/^14326[0-9]{10}$/),
       dhRegEvento: '2026-11-27T09:05:00-03:00',
-      xml: expect.stringMatching(/^<retEventoCTe xmlns="http:\/\/www\.portalfiscal\.inf\.br\/cte" versao="4\.00"><infEvento Id="ID[0-9]{15}">/),
+      xml: expect.stringMatching(
+        /^<retEventoCTe xmlns="http:\/\/www\.portalfiscal\.inf\.br\/cte" versao="4\.00"><infEvento Id="ID[0-9]{15}">/,
+      ),
     });
     expect(await schemas.validate(montarProcEventoCte(evento, p), 'procEventoCTe_v4.00.xsd')).toEqual({ valid: true, errors: [] });
     expect(await autoridade.consultarCte(cte.chave)).toEqual({
@@ -452,7 +523,11 @@ describe('CT-e events', () => {
     });
     // The CT-e stays authorized in the eyes of a resubmission, which reports where it stands.
     expect(await autoridade.autorizarCte(cte.xml)).toMatchObject({ tipo: 'duplicidade', cStat: 204, situacao: 'cancelado' });
-    const cce = eventoCte({ chave: cte.chave, tpEvento: '110110', det: evCCeCTe([{ grupo: 'compl', campo: 'xObs', valor: 'TEXTO CORRIGIDO' }]) });
+    const cce = eventoCte({
+      chave: cte.chave,
+      tpEvento: '110110',
+      det: evCCeCTe([{ grupo: 'compl', campo: 'xObs', valor: 'TEXTO CORRIGIDO' }]),
+    });
     expect(await autoridade.registrarEventoCte(cce)).toEqual(
       rejeitado(218, `Rejeição: CT-e já está cancelado na base de dados da SEFAZ [nProt:${p.nProt}][dhCanc: ${p.dhRegEvento}]`),
     );
@@ -485,12 +560,16 @@ describe('CT-e events', () => {
     const segunda = eventoCte({ chave: cte.chave, tpEvento: '110180', nSeq: 2, det: evCECTe(cte.protocolo.nProt) });
     expect(await autoridade.registrarEventoCte(segunda)).toEqual(rejeitado(870));
 
-    expect(await autoridade.registrarEventoCte(eventoCte({ chave: cte.chave, tpEvento: '110181', det: evCancCECTe(cte.protocolo.nProt, '143260000000009') }))).toEqual(
-      rejeitado(866, 'Rejeição: Protocolo do evento a ser cancelado não existe, não está associado ao CT-e ou já está cancelado'),
-    );
-    expect(await autoridade.registrarEventoCte(eventoCte({ chave: cte.chave, tpEvento: '110181', det: evCancCECTe('143260000000001', pCe.nProt) }))).toEqual(
-      rejeitado(222),
-    );
+    expect(
+      await autoridade.registrarEventoCte(
+        eventoCte({ chave: cte.chave, tpEvento: '110181', det: evCancCECTe(cte.protocolo.nProt, '143260000000009') }),
+      ),
+    ).toEqual(rejeitado(866, 'Rejeição: Protocolo do evento a ser cancelado não existe, não está associado ao CT-e ou já está cancelado'));
+    expect(
+      await autoridade.registrarEventoCte(
+        eventoCte({ chave: cte.chave, tpEvento: '110181', det: evCancCECTe('143260000000001', pCe.nProt) }),
+      ),
+    ).toEqual(rejeitado(222));
     const cancCe = eventoCte({ chave: cte.chave, tpEvento: '110181', det: evCancCECTe(cte.protocolo.nProt, pCe.nProt) });
     const pCancCe = registrado(await autoridade.registrarEventoCte(cancCe));
     expect(pCancCe).toMatchObject({ tpEvento: '110181', xEvento: 'Cancelamento do Comprovante de Entrega do CT-e' });
@@ -501,7 +580,11 @@ describe('CT-e events', () => {
     registrado(await autoridade.registrarEventoCte(cancelar(cte.chave, cte.protocolo.nProt)));
     const consulta = await autoridade.consultarCte(cte.chave);
     expect(consulta).toMatchObject({ situacao: 'cancelado', cStat: 101 });
-    expect((consulta as Extract<RetornoConsulta, { tipo: 'encontrado' }>).eventos.map((e) => e.tpEvento)).toEqual(['110180', '110181', '110111']);
+    expect((consulta as Extract<RetornoConsulta, { tipo: 'encontrado' }>).eventos.map((e) => e.tpEvento)).toEqual([
+      '110180',
+      '110181',
+      '110111',
+    ]);
   });
 
   it('checks the delivery proof against the CT-e: protocol (222), its NF-e (864), NF-e required for tpServ 0 (865) and refused otherwise (871)', async () => {
@@ -521,7 +604,11 @@ describe('CT-e events', () => {
 
   it('refuses the cancellation after a correction letter (523), of a substitute (574), of a CT-e with a substitute (576) or a complement (660)', async () => {
     const comCce = await cteAutorizado();
-    registrado(await autoridade.registrarEventoCte(eventoCte({ chave: comCce.chave, tpEvento: '110110', det: evCCeCTe([{ grupo: 'compl', campo: 'xObs', valor: 'OBS' }]) })));
+    registrado(
+      await autoridade.registrarEventoCte(
+        eventoCte({ chave: comCce.chave, tpEvento: '110110', det: evCCeCTe([{ grupo: 'compl', campo: 'xObs', valor: 'OBS' }]) }),
+      ),
+    );
     expect(await autoridade.registrarEventoCte(cancelar(comCce.chave, comCce.protocolo.nProt))).toEqual(
       rejeitado(523, 'Rejeição: Vedado cancelamento quando existir evento Carta de Correção'),
     );
@@ -545,13 +632,28 @@ describe('CT-e events', () => {
   it('registers correction letters 1–20 and refuses 21 (636) and the fields the manual forbids (681)', async () => {
     const cte = await cteAutorizado();
     const cce = (nSeq: number, grupo: string, campo: string) =>
-      eventoCte({ chave: cte.chave, tpEvento: '110110', nSeq, det: evCCeCTe([{ grupo: 'compl', campo: 'xObs', valor: 'OBS CORRIGIDA' }, { grupo, campo, valor: 'X1' }]) });
+      eventoCte({
+        chave: cte.chave,
+        tpEvento: '110110',
+        nSeq,
+        det: evCCeCTe([
+          { grupo: 'compl', campo: 'xObs', valor: 'OBS CORRIGIDA' },
+          { grupo, campo, valor: 'X1' },
+        ]),
+      });
     const p = registrado(await autoridade.registrarEventoCte(cce(1, 'rem', 'xNome')));
     expect(p).toMatchObject({ tpEvento: '110110', xEvento: 'Carta de Correção', idEvento: `ID110110${cte.chave}001` });
     registrado(await autoridade.registrarEventoCte(cce(20, 'enderReme', 'nro')));
     expect(await autoridade.registrarEventoCte(cce(21, 'rem', 'xNome'))).toEqual(rejeitado(636));
     expect(await autoridade.registrarEventoCte(cce(0, 'rem', 'xNome'))).toEqual(rejeitado(636));
-    for (const [grupo, campo] of [['vPrest', 'vTPrest'], ['emit', 'CNPJ'], ['ide', 'dhEmi'], ['ICMS00', 'vICMS'], ['toma3', 'toma'], ['dest', 'IE']]) {
+    for (const [grupo, campo] of [
+      ['vPrest', 'vTPrest'],
+      ['emit', 'CNPJ'],
+      ['ide', 'dhEmi'],
+      ['ICMS00', 'vICMS'],
+      ['toma3', 'toma'],
+      ['dest', 'IE'],
+    ]) {
       expect(await autoridade.registrarEventoCte(cce(2, grupo!, campo!))).toEqual(
         rejeitado(681, `Rejeição: Informação não pode ser alterada por carta de correção [${grupo}/${campo}]`),
       );
@@ -574,18 +676,30 @@ describe('CT-e events', () => {
     const det = evCancCTe(cte.protocolo.nProt);
     const base = { chave: cte.chave, tpEvento: '110111', det };
     const registrar = (xml: string) => autoridade.registrarEventoCte(xml);
-    expect(await registrar(eventoCte({ ...base, cOrgao: '4' }))).toEqual(rejeitado(215, /^Rejeição: Falha no schema XML \[\/eventoCTe\/infEvento\/cOrgao: /));
+    expect(await registrar(eventoCte({ ...base, cOrgao: '4' }))).toEqual(
+      rejeitado(215, /^Rejeição: Falha no schema XML \[\/eventoCTe\/infEvento\/cOrgao: /),
+    );
     expect(await registrar(eventoCte({ ...base, det: evCancCTe(cte.protocolo.nProt, 'CURTA') }))).toEqual(
-      rejeitado(630, /^Rejeição: Falha no Schema XML específico para o evento \[\/eventoCTe\/infEvento\/detEvento\/evCancCTe\/xJust: Element 'xJust': \[facet 'minLength'\]/),
+      rejeitado(
+        630,
+        /^Rejeição: Falha no Schema XML específico para o evento \[\/eventoCTe\/infEvento\/detEvento\/evCancCTe\/xJust: Element 'xJust': \[facet 'minLength'\]/,
+      ),
     );
     expect(await registrar(eventoCte({ ...base, tpEvento: '110110' }))).toEqual(rejeitado(630, /110110 pede evCCeCTe, veio evCancCTe/));
-    const desacordo = '<evPrestDesacordo><descEvento>Prestacao do Servico em Desacordo</descEvento><indDesacordoOper>1</indDesacordoOper><xObs>SERVICO NAO PRESTADO</xObs></evPrestDesacordo>';
-    expect(await registrar(eventoCte({ ...base, tpEvento: '610110', det: desacordo }))).toEqual(rejeitado(629, 'Rejeição: O tpEvento informado inválido'));
+    const desacordo =
+      '<evPrestDesacordo><descEvento>Prestacao do Servico em Desacordo</descEvento><indDesacordoOper>1</indDesacordoOper><xObs>SERVICO NAO PRESTADO</xObs></evPrestDesacordo>';
+    expect(await registrar(eventoCte({ ...base, tpEvento: '610110', det: desacordo }))).toEqual(
+      rejeitado(629, 'Rejeição: O tpEvento informado inválido'),
+    );
     expect(await registrar(eventoCte({ ...base, id: `ID110111${cte.chave}002` }))).toEqual(rejeitado(628));
     expect(await registrar(eventoCte({ ...base, cOrgao: '42' }))).toEqual(rejeitado(677, 'Rejeição: Órgão de recepção do evento inválido'));
-    expect(await registrar(eventoCte({ ...base, cnpj: '11222333000199' }))).toEqual(rejeitado(627, 'Rejeição: CNPJ do autor do evento inválido'));
+    expect(await registrar(eventoCte({ ...base, cnpj: '11222333000199' }))).toEqual(
+      rejeitado(627, 'Rejeição: CNPJ do autor do evento inválido'),
+    );
     expect(await registrar(eventoCte(base, outraEmpresa))).toEqual(rejeitado(213));
-    expect(await registrar(eventoCte({ ...base, cnpj: cnpjFrom('112223330002') }))).toEqual(rejeitado(632, 'Rejeição: O autor do evento diverge do emissor do CT-e'));
+    expect(await registrar(eventoCte({ ...base, cnpj: cnpjFrom('112223330002') }))).toEqual(
+      rejeitado(632, 'Rejeição: O autor do evento diverge do emissor do CT-e'),
+    );
     const semDv = cte.chave.slice(0, 43) + ((Number(cte.chave[43]) + 1) % 10);
     expect(await registrar(eventoCte({ ...base, chave: semDv }))).toEqual(rejeitado(236));
     expect(await registrar(eventoCte({ ...base, chave: chaveDe({ numero: 888_888, codigo: '12345678' }) }))).toEqual(
@@ -617,13 +731,17 @@ describe('CT-e events', () => {
     expect(await autoridade.registrarEventoCte(ce)).toEqual({ tipo: 'sem_resposta', motivo: expect.any(String) });
     const consulta = (await autoridade.consultarCte(cte.chave)) as Extract<RetornoConsulta, { tipo: 'encontrado' }>;
     expect(consulta.eventos).toEqual([expect.objectContaining({ tpEvento: '110180', cStat: 135 })]);
-    expect(await autoridade.registrarEventoCte(ce)).toEqual(expect.objectContaining({ tipo: 'duplicidade', cStat: 631, protocolo: consulta.eventos[0] }));
+    expect(await autoridade.registrarEventoCte(ce)).toEqual(
+      expect.objectContaining({ tipo: 'duplicidade', cStat: 631, protocolo: consulta.eventos[0] }),
+    );
 
     const outro = await cteAutorizado();
     expect(await autoridade.registrarEventoCte(cancelar(outro.chave, outro.protocolo.nProt, { xJust: 'SIMULAR:REJEICAO:219' }))).toEqual(
       rejeitado(219, 'Rejeição: Circulação do CT-e verificada'),
     );
-    expect(await autoridade.registrarEventoCte(cancelar(outro.chave, outro.protocolo.nProt, { xJust: 'SIMULAR:PENDENTE PARA EVENTO' }))).toEqual(rejeitado(999));
+    expect(
+      await autoridade.registrarEventoCte(cancelar(outro.chave, outro.protocolo.nProt, { xJust: 'SIMULAR:PENDENTE PARA EVENTO' })),
+    ).toEqual(rejeitado(999));
     expect(await autoridade.consultarCte(outro.chave)).toMatchObject({ situacao: 'autorizado', eventos: [] });
   });
 });
@@ -634,7 +752,12 @@ describe('MDF-e', () => {
     const n = numero();
     const mdfe = mdfeAssinado({ numero: n, ctes: [cte.chave] });
     const r = await autoridade.autorizarMdfe(mdfe.xml);
-    expect(r).toMatchObject({ tipo: 'autorizado', cStat: 100, xMotivo: 'Autorizado o uso do MDF-e', protocolo: { modelo: 'mdfe', chave: mdfe.chave } });
+    expect(r).toMatchObject({
+      tipo: 'autorizado',
+      cStat: 100,
+      xMotivo: 'Autorizado o uso do MDF-e',
+      protocolo: { modelo: 'mdfe', chave: mdfe.chave },
+    });
     const p = autorizado(r);
     expect(p.xml.startsWith(`<protMDFe xmlns="http://www.portalfiscal.inf.br/mdfe" versao="3.00"><infProt Id="ID${p.nProt}">`)).toBe(true);
     expect(await schemas.validate(montarMdfeProc(mdfe.xml, p), 'procMDFe_v3.00.xsd')).toEqual({ valid: true, errors: [] });
@@ -652,21 +775,29 @@ describe('MDF-e', () => {
       xMotivo: `Rejeição: Duplicidade de MDF-e, com diferença na Chave de Acesso [chMDFe: ${mdfe.chave}][nProt:${p.nProt}][dhAut: ${p.dhRecbto}]`,
     });
 
-    expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<tara>8000</tara>', '') }).xml)).toEqual(
-      rejeitado(580, /^Rejeição: Falha no Schema XML específico para o modal/),
-    );
-    expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<tpEmis>1</tpEmis>', '') }).xml)).toEqual(
-      rejeitado(225, /^Rejeição: Falha no Schema XML do MDF-e/),
-    );
+    expect(
+      await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<tara>8000</tara>', '') }).xml),
+    ).toEqual(rejeitado(580, /^Rejeição: Falha no Schema XML específico para o modal/));
+    expect(
+      await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<tpEmis>1</tpEmis>', '') }).xml),
+    ).toEqual(rejeitado(225, /^Rejeição: Falha no Schema XML do MDF-e/));
     expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], tpAmb: '1' }).xml)).toEqual(rejeitado(252));
     expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave] }, outraEmpresa).xml)).toEqual(rejeitado(213));
-    expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<serie>1</serie>', '<serie>3</serie>') }).xml)).toEqual(
-      rejeitado(227, 'Rejeição: Erro na composição do Campo ID'),
+    expect(
+      await autoridade.autorizarMdfe(
+        mdfeAssinado({ ctes: [cte.chave], alterar: (x) => x.replace('<serie>1</serie>', '<serie>3</serie>') }).xml,
+      ),
+    ).toEqual(rejeitado(227, 'Rejeição: Erro na composição do Campo ID'));
+    expect(await autoridade.autorizarMdfe(mdfe.xml.replace('<vCarga>25000.00</vCarga>', '<vCarga>25000.10</vCarga>'))).toEqual(
+      rejeitado(297),
     );
-    expect(await autoridade.autorizarMdfe(mdfe.xml.replace('<vCarga>25000.00</vCarga>', '<vCarga>25000.10</vCarga>'))).toEqual(rejeitado(297));
 
     const pendente = mdfeAssinado({ ctes: [cte.chave], infCpl: 'SIMULAR:PENDENTE:1' });
-    expect(await autoridade.autorizarMdfe(pendente.xml)).toEqual({ tipo: 'em_processamento', cStat: 105, xMotivo: 'Arquivo em processamento' });
+    expect(await autoridade.autorizarMdfe(pendente.xml)).toEqual({
+      tipo: 'em_processamento',
+      cStat: 105,
+      xMotivo: 'Arquivo em processamento',
+    });
     expect(await autoridade.consultarMdfe(pendente.chave)).toMatchObject({ tipo: 'em_processamento' });
     expect(await autoridade.consultarMdfe(pendente.chave)).toMatchObject({ tipo: 'encontrado', cStat: 100 });
     const perdido = mdfeAssinado({ ctes: [cte.chave], infCpl: 'SIMULAR:TIMEOUT' });
@@ -676,8 +807,13 @@ describe('MDF-e', () => {
     expect(await autoridade.autorizarMdfe(mdfeAssinado({ ctes: [cte.chave], infCpl: 'SIMULAR:DENEGACAO' }).xml)).toEqual(
       rejeitado(999, /o MDF-e não tem denegação de uso/),
     );
-    expect(await autoridade.consultarMdfe(chaveDe({ mod: '58', numero: 777_777, codigo: '12345678' }))).toMatchObject({ tipo: 'nao_encontrado', cStat: 217 });
-    expect(await autoridade.consultarMdfe(cte.chave)).toEqual(rejeitado(236, 'Rejeição: Chave de Acesso inválida [Motivo: modelo diferente de 58]'));
+    expect(await autoridade.consultarMdfe(chaveDe({ mod: '58', numero: 777_777, codigo: '12345678' }))).toMatchObject({
+      tipo: 'nao_encontrado',
+      cStat: 217,
+    });
+    expect(await autoridade.consultarMdfe(cte.chave)).toEqual(
+      rejeitado(236, 'Rejeição: Chave de Acesso inválida [Motivo: modelo diferente de 58]'),
+    );
     const semDv = mdfe.chave.slice(0, 43) + ((Number(mdfe.chave[43]) + 1) % 10);
     expect(await autoridade.consultarMdfe(semDv)).toEqual(rejeitado(236, 'Rejeição: Chave de Acesso inválida [Motivo: DV inválido]'));
   });
@@ -688,36 +824,62 @@ describe('MDF-e', () => {
     const p = autorizado(await autoridade.autorizarMdfe(mdfe.xml));
     const condutor = eventoMdfe({ chave: mdfe.chave, tpEvento: '110114', det: evIncCondutorMDFe('52998224725') });
     const pCondutor = registrado(await autoridade.registrarEventoMdfe(condutor));
-    expect(pCondutor).toMatchObject({ tpEvento: '110114', xEvento: 'Inclusao Condutor', cStat: 135, xMotivo: 'Evento registrado e vinculado a MDF-e' });
-    expect(await schemas.validate(montarProcEventoMdfe(condutor, pCondutor), 'procEventoMDFe_v3.00.xsd')).toEqual({ valid: true, errors: [] });
-    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110114', nSeq: 2, det: evIncCondutorMDFe('52998224726') }))).toEqual(
-      rejeitado(645, 'Rejeição: CPF do condutor inválido'),
+    expect(pCondutor).toMatchObject({
+      tpEvento: '110114',
+      xEvento: 'Inclusao Condutor',
+      cStat: 135,
+      xMotivo: 'Evento registrado e vinculado a MDF-e',
+    });
+    expect(await schemas.validate(montarProcEventoMdfe(condutor, pCondutor), 'procEventoMDFe_v3.00.xsd')).toEqual({
+      valid: true,
+      errors: [],
+    });
+    expect(
+      await autoridade.registrarEventoMdfe(
+        eventoMdfe({ chave: mdfe.chave, tpEvento: '110114', nSeq: 2, det: evIncCondutorMDFe('52998224726') }),
+      ),
+    ).toEqual(rejeitado(645, 'Rejeição: CPF do condutor inválido'));
+    expect(
+      await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110112', det: evEncMDFe('143260000000001') })),
+    ).toEqual(rejeitado(222));
+    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110113', det: evEncMDFe(p.nProt) }))).toEqual(
+      rejeitado(629),
     );
-    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110112', det: evEncMDFe('143260000000001') }))).toEqual(rejeitado(222));
-    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110113', det: evEncMDFe(p.nProt) }))).toEqual(rejeitado(629));
     const enc = eventoMdfe({ chave: mdfe.chave, tpEvento: '110112', det: evEncMDFe(p.nProt) });
     const pEnc = registrado(await autoridade.registrarEventoMdfe(enc));
     expect(await schemas.validate(montarProcEventoMdfe(enc, pEnc), 'procEventoMDFe_v3.00.xsd')).toEqual({ valid: true, errors: [] });
-    expect(await autoridade.consultarMdfe(mdfe.chave)).toMatchObject({ cStat: 132, xMotivo: 'Encerramento de MDF-e homologado', situacao: 'encerrado' });
+    expect(await autoridade.consultarMdfe(mdfe.chave)).toMatchObject({
+      cStat: 132,
+      xMotivo: 'Encerramento de MDF-e homologado',
+      situacao: 'encerrado',
+    });
     expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110111', det: evCancMDFe(p.nProt) }))).toEqual(
       rejeitado(609, `Rejeição: MDF-e já está encerrado na base de dados da SEFAZ [nProt:${pEnc.nProt}][dhEnc: ${pEnc.dhRegEvento}]`),
     );
     // A closed MDF-e still blocks the CT-e's cancellation.
-    expect(await autoridade.registrarEventoCte(eventoCte({ chave: cte.chave, tpEvento: '110111', det: evCancCTe(cte.protocolo.nProt) }))).toEqual(rejeitado(528));
+    expect(
+      await autoridade.registrarEventoCte(eventoCte({ chave: cte.chave, tpEvento: '110111', det: evCancCTe(cte.protocolo.nProt) })),
+    ).toEqual(rejeitado(528));
 
     const outro = mdfeAssinado({ ctes: [cte.chave] });
     const pOutro = autorizado(await autoridade.autorizarMdfe(outro.xml));
     const cancelar = (nSeq = 1) => eventoMdfe({ chave: outro.chave, tpEvento: '110111', nSeq, det: evCancMDFe(pOutro.nProt) });
     expect(await autoridade.registrarEventoMdfe(cancelar(2))).toEqual(rejeitado(636));
-    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: outro.chave, tpEvento: '110111', det: evCancMDFe('143260000000001') }))).toEqual(
-      rejeitado(222, 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado'),
-    );
+    expect(
+      await autoridade.registrarEventoMdfe(eventoMdfe({ chave: outro.chave, tpEvento: '110111', det: evCancMDFe('143260000000001') })),
+    ).toEqual(rejeitado(222, 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado'));
     agora = new Date(INICIO.getTime() + 25 * HORA);
     expect(await autoridade.registrarEventoMdfe(cancelar())).toEqual(rejeitado(220, 'Rejeição: MDF-e autorizado há mais de 24 horas'));
     agora = new Date(INICIO.getTime() + 23 * HORA);
     const pCanc = registrado(await autoridade.registrarEventoMdfe(cancelar()));
-    expect(await autoridade.consultarMdfe(outro.chave)).toMatchObject({ cStat: 101, xMotivo: 'Cancelamento de MDF-e homologado', situacao: 'cancelado' });
-    expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: outro.chave, tpEvento: '110114', det: evIncCondutorMDFe('52998224725') }))).toEqual(
+    expect(await autoridade.consultarMdfe(outro.chave)).toMatchObject({
+      cStat: 101,
+      xMotivo: 'Cancelamento de MDF-e homologado',
+      situacao: 'cancelado',
+    });
+    expect(
+      await autoridade.registrarEventoMdfe(eventoMdfe({ chave: outro.chave, tpEvento: '110114', det: evIncCondutorMDFe('52998224725') })),
+    ).toEqual(
       rejeitado(218, `Rejeição: MDF-e já está cancelado na base de dados da SEFAZ [nProt:${pCanc.nProt}][dhCanc: ${pCanc.dhRegEvento}]`),
     );
   });
@@ -738,7 +900,12 @@ describe('determinism', () => {
         respostas.push(await a.autorizarCte(cte.xml));
         const p = (respostas[0] as Extract<RetornoAutorizacao, { tipo: 'autorizado' }>).protocolo;
         respostas.push(await a.autorizarCte(cte.xml), await a.autorizarCte(mesmoNumero.xml));
-        respostas.push(await a.autorizarCte(pendente.xml), await a.consultarCte(pendente.chave), await a.consultarCte(pendente.chave), await a.consultarCte(pendente.chave));
+        respostas.push(
+          await a.autorizarCte(pendente.xml),
+          await a.consultarCte(pendente.chave),
+          await a.consultarCte(pendente.chave),
+          await a.consultarCte(pendente.chave),
+        );
         respostas.push(await a.autorizarCte(perdido.xml), await a.consultarCte(perdido.chave));
         agora = new Date(INICIO.getTime() + 2 * HORA);
         const ce = eventoCte({ chave: cte.chave, tpEvento: '110180', det: evCECTe(p.nProt) });
@@ -753,7 +920,18 @@ describe('determinism', () => {
     const segunda = await run();
     expect(segunda).toEqual(primeira);
     expect(primeira.map((r) => (r as { cStat?: number }).cStat ?? (r as { tipo: string }).tipo)).toEqual([
-      100, 204, 539, 105, 105, 105, 100, 'sem_resposta', 100, 135, 631, 100,
+      100,
+      204,
+      539,
+      105,
+      105,
+      105,
+      100,
+      'sem_resposta',
+      100,
+      135,
+      631,
+      100,
     ]);
   });
 });

@@ -1,6 +1,14 @@
 import { type DeclaracaoCiotDados } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
-import { ciotSimulado, lerSentinelaCiot, lerSentinelaCiotNoTexto, type PedidoDeclaracaoCiot, ProvedorCiotIndisponivel, ProvedorCiotSimulado, provedorCiotDoAmbiente } from '@frete/adapters';
+import {
+  ciotSimulado,
+  lerSentinelaCiot,
+  lerSentinelaCiotNoTexto,
+  type PedidoDeclaracaoCiot,
+  ProvedorCiotIndisponivel,
+  ProvedorCiotSimulado,
+  provedorCiotDoAmbiente,
+} from '@frete/adapters';
 
 const municipio = { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' };
 const declaracao: DeclaracaoCiotDados = {
@@ -8,12 +16,25 @@ const declaracao: DeclaracaoCiotDados = {
   carga: { tipo: 'lotacao', peso_gramas: 1_000_000, contratantes: [] },
   rota: { origem: municipio, destino: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' }, trechos: [] },
   veiculos: [{ placa: 'ABC1D23', rntrc: null }],
-  documentos_fiscais: [{ chave: null, numero: '1', remetente: { documento: '11222333000181', nome: 'A' }, destinatario: { documento: '52998224725', nome: 'B' } }],
+  documentos_fiscais: [
+    {
+      chave: null,
+      numero: '1',
+      remetente: { documento: '11222333000181', nome: 'A' },
+      destinatario: { documento: '52998224725', nome: 'B' },
+    },
+  ],
   valores: { frete_centavos: 100_00, parcelas: [] },
   motorista: { cpf: '52998224725', nome: 'JOAO' },
   vale_pedagio: null,
 };
-const pedido = (over: Partial<PedidoDeclaracaoCiot> = {}): PedidoDeclaracaoCiot => ({ operacao_id: 'op-1', referencia_externa: null, ancora: null, declaracao, ...over });
+const pedido = (over: Partial<PedidoDeclaracaoCiot> = {}): PedidoDeclaracaoCiot => ({
+  operacao_id: 'op-1',
+  referencia_externa: null,
+  ancora: null,
+  declaracao,
+  ...over,
+});
 const registrado = { ciot: '123456789012', codigo_verificacao: '1234' };
 
 describe('CIOT provider port: simulated adapter (homologação)', () => {
@@ -24,7 +45,12 @@ describe('CIOT provider port: simulated adapter (homologação)', () => {
     const a = await p.declarar(pedido());
     const b = await p.declarar(pedido({ operacao_id: 'op-2' }));
     expect(a).toEqual(b);
-    expect(a).toMatchObject({ tipo: 'registrado', ciot: expect.stringMatching(/^[0-9]{12}$/), codigo_verificacao: expect.stringMatching(/^[0-9]{4}$/), protocolo: expect.stringMatching(/^[0-9]{15}$/) });
+    expect(a).toMatchObject({
+      tipo: 'registrado',
+      ciot: expect.stringMatching(/^[0-9]{12}$/),
+      codigo_verificacao: expect.stringMatching(/^[0-9]{4}$/),
+      protocolo: expect.stringMatching(/^[0-9]{15}$/),
+    });
     expect(a).toMatchObject(ciotSimulado(pedido()));
     const c = await p.declarar(pedido({ declaracao: { ...declaracao, valores: { ...declaracao.valores, frete_centavos: 100_01 } } }));
     expect(c.tipo === 'registrado' && a.tipo === 'registrado' && c.ciot !== a.ciot).toBe(true);
@@ -39,7 +65,9 @@ describe('CIOT provider port: simulated adapter (homologação)', () => {
     expect(await p.consultarDeclaracao(pend, null)).toMatchObject({ tipo: 'registrado', ...ciotSimulado(pend) });
     expect(await p.declarar(pedido({ referencia_externa: 'CIOT-RECUSAR' }))).toMatchObject({ tipo: 'recusado', codigo: 'SIM-001' });
     expect(await p.declarar(pedido({ referencia_externa: 'ciot-recusar' }))).toMatchObject({ tipo: 'registrado' });
-    expect(await p.declarar(pedido({ declaracao: { ...declaracao, observacoes: 'ENTREGA CIOT-PENDENTE.' } }))).toMatchObject({ tipo: 'pendente' });
+    expect(await p.declarar(pedido({ declaracao: { ...declaracao, observacoes: 'ENTREGA CIOT-PENDENTE.' } }))).toMatchObject({
+      tipo: 'pendente',
+    });
     expect(lerSentinelaCiot(' CIOT-PENDENTE')).toBeNull();
     expect(lerSentinelaCiotNoTexto('XCIOT-PENDENTE')).toBeNull();
     expect(lerSentinelaCiotNoTexto('CIOT-PENDENTE-2')).toBeNull();
@@ -62,7 +90,10 @@ describe('CIOT provider port: production without a provider (ruling 7)', () => {
     expect(p).toBeInstanceOf(ProvedorCiotIndisponivel);
     expect(p.disponivel).toBe(false);
     for (const call of [
-      () => p.declarar(pedido()), () => p.consultarDeclaracao(pedido(), null), () => p.cancelar(registrado, 'x'), () => p.retificar(registrado, declaracao),
+      () => p.declarar(pedido()),
+      () => p.consultarDeclaracao(pedido(), null),
+      () => p.cancelar(registrado, 'x'),
+      () => p.retificar(registrado, declaracao),
       () => p.encerrar(registrado, 1),
     ]) {
       const err = await call().catch((e: unknown) => e);

@@ -19,7 +19,10 @@ describe('authentication and authorization', () => {
       const c = await app.carrier();
       const res = await c.call('GET', '/v1/fiscal/status');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ environment: 'homologacao', data: { ambiente: 'homologacao', empresa: { cnpj: c.cnpj }, credencial: { tipo: 'api-key' } } });
+      expect(res.body).toMatchObject({
+        environment: 'homologacao',
+        data: { ambiente: 'homologacao', empresa: { cnpj: c.cnpj }, credencial: { tipo: 'api-key' } },
+      });
       expect(c.apiKey).toMatch(/^fk_hml_/);
     });
 
@@ -107,8 +110,15 @@ describe('authentication and authorization', () => {
       await e({ grant_type: 'client_credentials', client_id: client.client_id }, 400, 'invalid_request');
       await e({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: 'cs_wrong' }, 401, 'invalid_client');
       await e({ grant_type: 'client_credentials', client_id: 'cli_hml_unknown', client_secret: 'x' }, 401, 'invalid_client');
-      await e({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: 'cadastros' }, 400, 'invalid_scope');
-      const res = await token({ grant_type: 'client_credentials' }, { authorization: 'Basic ' + Buffer.from(`${client.client_id}:nope`).toString('base64') });
+      await e(
+        { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: 'cadastros' },
+        400,
+        'invalid_scope',
+      );
+      const res = await token(
+        { grant_type: 'client_credentials' },
+        { authorization: 'Basic ' + Buffer.from(`${client.client_id}:nope`).toString('base64') },
+      );
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toContain('Basic');
     });
@@ -116,12 +126,17 @@ describe('authentication and authorization', () => {
     it('refuses an expired token, a tampered one, and one of a revoked client', async () => {
       const client = await oauthClient();
       const tokens = app.running.platform.tokens;
-      const expired = await tokens.issue({ credentialId: client.credential_id, companyId: client.company_id, scopes: ['fiscal'] }, new Date(Date.now() - 3601_000));
+      const expired = await tokens.issue(
+        { credentialId: client.credential_id, companyId: client.company_id, scopes: ['fiscal'] },
+        new Date(Date.now() - 3601_000),
+      );
       const body = expectError(await status(`Bearer ${expired}`), 401, 'nao_autenticado');
       expect(body.error.message).toMatch(/expired/);
       const good = await tokens.issue({ credentialId: client.credential_id, companyId: client.company_id, scopes: ['fiscal'] }, new Date());
       const [h, p, s] = good.split('.');
-      const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scope: 'fiscal operacao cadastros' })).toString('base64url');
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scope: 'fiscal operacao cadastros' }),
+      ).toString('base64url');
       expectError(await status(`Bearer ${h}.${forged}.${s}`), 401, 'nao_autenticado');
       expect((await status(`Bearer ${good}`)).status).toBe(200);
       await app.running.application.operator.revokeCredential(client.credential_id);
@@ -158,7 +173,13 @@ describe('production deployment', () => {
     const c = await app.carrier({ fiscalProduction: true });
     expect(c.apiKey).toMatch(/^fk_prd_/);
     expect((await c.call('GET', '/v1/fiscal/status')).body.environment).toBe('producao');
-    const body = expectError(await request(`${app.url}/v1/fiscal/status`, 'GET', undefined, { authorization: 'Bearer fk_hml_' + randomBytes(32).toString('base64url') }), 401, 'nao_autenticado');
+    const body = expectError(
+      await request(`${app.url}/v1/fiscal/status`, 'GET', undefined, {
+        authorization: 'Bearer fk_hml_' + randomBytes(32).toString('base64url'),
+      }),
+      401,
+      'nao_autenticado',
+    );
     expect(body.error.message).toMatch(/homologacao/);
   });
 

@@ -73,7 +73,7 @@ describe('/fiscal/cte-subcontratacao/autorizacoes', () => {
     expect(theirs.body.data.recebidas[0]).toMatchObject({ id: grantId, subcontratada: { cnpj: sub.cnpj } });
   });
 
-  it('422 contratante_invalida for the caller\'s own CNPJ', async () => {
+  it("422 contratante_invalida for the caller's own CNPJ", async () => {
     const body = expectError(await sub.call('POST', PATH, { contratante: { cnpj: formatCnpj(sub.cnpj) } }), 422, 'contratante_invalida');
     expect(body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['contratante.cnpj']);
   });
@@ -106,7 +106,7 @@ describe('/fiscal/cte-subcontratacao/autorizacoes', () => {
     expectError(await sub.call('POST', PATH, { contratante: { cnpj: con.cnpj, nome: 'x' } }), 400, 'validacao');
   });
 
-  it('keeps tenants apart: a third company sees nothing and cannot revoke another\'s grant', async () => {
+  it("keeps tenants apart: a third company sees nothing and cannot revoke another's grant", async () => {
     const res = await third.call('GET', PATH);
     expect(res.body.data).toEqual({ concedidas: [], recebidas: [] });
     expectError(await third.call('DELETE', `${PATH}/${con.cnpj}`), 404, 'autorizacao_nao_encontrada');
@@ -125,7 +125,12 @@ describe('/fiscal/cte-subcontratacao/autorizacoes', () => {
   it('DELETE (masked CNPJ, `/` encoded) revokes: 200, gone from both lists, row kept for audit', async () => {
     const res = await sub.call('DELETE', `${PATH}/${encodeURIComponent(formatCnpj(con.cnpj))}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: grantId, status: 'revogada', revogada_em: expect.stringMatching(ISO), contratante: { cnpj: con.cnpj } });
+    expect(res.body.data).toMatchObject({
+      id: grantId,
+      status: 'revogada',
+      revogada_em: expect.stringMatching(ISO),
+      contratante: { cnpj: con.cnpj },
+    });
     expect(new Date(res.body.data.revogada_em).getTime()).toBeGreaterThanOrEqual(new Date(res.body.data.concedida_em).getTime());
     const mine = await sub.call('GET', PATH);
     expect(mine.body.data.concedidas.map((g: { contratante: { cnpj: string } }) => g.contratante.cnpj)).toEqual([alnum.cnpj]);
@@ -147,7 +152,10 @@ describe('/fiscal/cte-subcontratacao/autorizacoes', () => {
     expect(res.body.data.id).not.toBe(grantId);
     expect(res.body.data.status).toBe('ativa');
     expect((await autorizacaoAtiva(app.db.pool, sub.companyId, con.companyId))?.autorizacao_id).toBe(res.body.data.id);
-    const rows = await app.db.pool.query(`SELECT status FROM rm.autorizacoes WHERE subcontratada_id = $1 AND contratante_id = $2 ORDER BY concedida_em`, [sub.companyId, con.companyId]);
+    const rows = await app.db.pool.query(
+      `SELECT status FROM rm.autorizacoes WHERE subcontratada_id = $1 AND contratante_id = $2 ORDER BY concedida_em`,
+      [sub.companyId, con.companyId],
+    );
     expect(rows.rows.map((r) => r.status)).toEqual(['revogada', 'ativa']);
     expect((await con.call('GET', PATH)).body.data.recebidas.map((g: { id: string }) => g.id)).toEqual([res.body.data.id]);
   });
@@ -171,7 +179,12 @@ describe('/fiscal/cte-subcontratacao/autorizacoes', () => {
       contratante_cnpj: con.cnpj,
       contratante_nome: 'CONTRATANTE LOGISTICA SA',
     });
-    expect(events[1]!.data).toEqual({ autorizacao_id: grantId, subcontratada_id: sub.companyId, contratante_id: con.companyId, contratante_cnpj: con.cnpj });
+    expect(events[1]!.data).toEqual({
+      autorizacao_id: grantId,
+      subcontratada_id: sub.companyId,
+      contratante_id: con.companyId,
+      contratante_cnpj: con.cnpj,
+    });
     expect(events[0]!.metadata).toMatchObject({ company_id: sub.companyId, actor: `credential:${sub.credentialId}` });
   });
 

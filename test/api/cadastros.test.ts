@@ -41,14 +41,23 @@ describe('registrations (scope cadastros, sandbox)', () => {
       expect(res.body).toEqual({
         environment: 'homologacao',
         data: {
-          id: expect.stringMatching(UUID), cnpj, razao_social: 'TRANSPORTES NOVOS LTDA',
+          id: expect.stringMatching(UUID),
+          cnpj,
+          razao_social: 'TRANSPORTES NOVOS LTDA',
           contato: { nome: 'Maria Souza', email: 'maria@example.com', telefone: '+5511987654321' },
-          estado: 'pendente', enviado_em: expect.stringMatching(ISO), expira_em: expect.stringMatching(ISO), aceito_em: null, expirado_em: null,
+          estado: 'pendente',
+          enviado_em: expect.stringMatching(ISO),
+          expira_em: expect.stringMatching(ISO),
+          aceito_em: null,
+          expirado_em: null,
         },
       });
       const d = res.body.data;
       expect(Date.parse(d.expira_em) - Date.parse(d.enviado_em)).toBe(7 * DIA);
-      const { rows } = await app.running.platform.pool.query('SELECT company_id, cnpj, estado, contato_email FROM rm.convites WHERE convite_id = $1', [d.id]);
+      const { rows } = await app.running.platform.pool.query(
+        'SELECT company_id, cnpj, estado, contato_email FROM rm.convites WHERE convite_id = $1',
+        [d.id],
+      );
       expect(rows).toEqual([{ company_id: a.companyId, cnpj, estado: 'pendente', contato_email: 'maria@example.com' }]);
       expect(await streamTypes(a.companyId, cnpj)).toEqual(['convite.enviado']);
     });
@@ -74,7 +83,7 @@ describe('registrations (scope cadastros, sandbox)', () => {
       expect(res.body.data).toMatchObject({ cnpj, razao_social: null, contato: { nome: 'Ana', email: 'ana@example.com', telefone: null } });
     });
 
-    it('422 convite_invalido for the company\'s own CNPJ', async () => {
+    it("422 convite_invalido for the company's own CNPJ", async () => {
       const own = expectError(await a.call('POST', CONVITES, { cnpj: a.cnpj, contato }), 422, 'convite_invalido');
       expect(fieldsOf(own)).toEqual(['cnpj']);
       const masked = `${a.cnpj.slice(0, 2)}.${a.cnpj.slice(2, 5)}.${a.cnpj.slice(5, 8)}/${a.cnpj.slice(8, 12)}-${a.cnpj.slice(12)}`;
@@ -87,11 +96,23 @@ describe('registrations (scope cadastros, sandbox)', () => {
     });
 
     it('400 validacao names each bad field', async () => {
-      const bad = expectError(await a.call('POST', CONVITES, { cnpj: '11222333000180', razao_social: ' x ', contato: { nome: ' J ', email: 'joao@', telefone: '123' } }), 400, 'validacao');
+      const bad = expectError(
+        await a.call('POST', CONVITES, {
+          cnpj: '11222333000180',
+          razao_social: ' x ',
+          contato: { nome: ' J ', email: 'joao@', telefone: '123' },
+        }),
+        400,
+        'validacao',
+      );
       expect(fieldsOf(bad)).toEqual(['cnpj', 'razao_social', 'contato.nome', 'contato.email', 'contato.telefone']);
-      expect(fieldsOf(expectError(await a.call('POST', CONVITES, { cnpj: '529.982.247-25', contato }), 400, 'validacao'))).toEqual(['cnpj']);
+      expect(fieldsOf(expectError(await a.call('POST', CONVITES, { cnpj: '529.982.247-25', contato }), 400, 'validacao'))).toEqual([
+        'cnpj',
+      ]);
       expect(fieldsOf(expectError(await a.call('POST', CONVITES, { cnpj: randomCnpj() }), 400, 'validacao'))).toEqual(['contato']);
-      expect(fieldsOf(expectError(await a.call('POST', CONVITES, { cnpj: randomCnpj(), contato, extra: 1 }), 400, 'validacao'))).toEqual(['extra']);
+      expect(fieldsOf(expectError(await a.call('POST', CONVITES, { cnpj: randomCnpj(), contato, extra: 1 }), 400, 'validacao'))).toEqual([
+        'extra',
+      ]);
       expectError(await a.call('POST', CONVITES), 400, 'validacao');
     });
 
@@ -100,13 +121,24 @@ describe('registrations (scope cadastros, sandbox)', () => {
       const sent = await a.call('POST', CONVITES, { cnpj, contato });
       await app.carrier({ cnpj });
       const res = await a.call('GET', `${CONVITES}/${sent.body.data.id}`);
-      expect(res.body.data).toMatchObject({ id: sent.body.data.id, estado: 'aceito', aceito_em: expect.stringMatching(ISO), expirado_em: null });
+      expect(res.body.data).toMatchObject({
+        id: sent.body.data.id,
+        estado: 'aceito',
+        aceito_em: expect.stringMatching(ISO),
+        expirado_em: null,
+      });
       expectError(await a.call('POST', CONVITES, { cnpj, contato }), 422, 'transportadora_ja_cadastrada');
     });
 
     it('a company that is not a carrier may be invited; turning it into a carrier accepts the invitation', async () => {
       const cnpj = randomCnpj();
-      await app.running.application.operator.createCompany({ cnpj, razao_social: 'EMBARCADOR LTDA', carrier: false, fiscal_ready: false, fiscal_production: false });
+      await app.running.application.operator.createCompany({
+        cnpj,
+        razao_social: 'EMBARCADOR LTDA',
+        carrier: false,
+        fiscal_ready: false,
+        fiscal_production: false,
+      });
       const sent = await a.call('POST', CONVITES, { cnpj, contato });
       expect(sent.status).toBe(201);
       await app.running.application.operator.changeFlags(cnpj, { carrier: true });
@@ -115,7 +147,7 @@ describe('registrations (scope cadastros, sandbox)', () => {
   });
 
   describe('GET /convites/transportadoras', () => {
-    it('lists the company\'s invitations newest first, with filters and paging; another company\'s are not there', async () => {
+    it("lists the company's invitations newest first, with filters and paging; another company's are not there", async () => {
       const c = await app.carrier({ scopes: ['cadastros'] });
       const cnpjs = [randomCnpj(), randomCnpj(), randomCnpj()];
       for (const cnpj of cnpjs) expect((await c.call('POST', CONVITES, { cnpj, contato })).status).toBe(201);
@@ -136,7 +168,7 @@ describe('registrations (scope cadastros, sandbox)', () => {
       expectError(await c.call('GET', `${CONVITES}?estado=outro`), 400, 'validacao');
     });
 
-    it('GET /{id}: 404 nao_encontrado for another company\'s invitation and for an unknown or malformed id', async () => {
+    it("GET /{id}: 404 nao_encontrado for another company's invitation and for an unknown or malformed id", async () => {
       const sent = await a.call('POST', CONVITES, { cnpj: randomCnpj(), contato });
       expect((await a.call('GET', `${CONVITES}/${sent.body.data.id}`)).body).toEqual({ data: sent.body.data, environment: 'homologacao' });
       expectError(await b.call('GET', `${CONVITES}/${sent.body.data.id}`), 404, 'nao_encontrado');
@@ -146,8 +178,10 @@ describe('registrations (scope cadastros, sandbox)', () => {
   });
 
   describe('aggregate drivers (GET /agregados)', () => {
-    const veiculo = (placa: string, documento: string, nome: string, rntrc: string, tipo_proprietario = 0) =>
-      ({ placa, proprietario: { documento, nome, rntrc, tipo_proprietario } });
+    const veiculo = (placa: string, documento: string, nome: string, rntrc: string, tipo_proprietario = 0) => ({
+      placa,
+      proprietario: { documento, nome, rntrc, tipo_proprietario },
+    });
     let joaoDriverId: number;
 
     beforeAll(async () => {
@@ -175,26 +209,54 @@ describe('registrations (scope cadastros, sandbox)', () => {
       const res = await a.call('GET', '/v1/agregados');
       expect(res.status).toBe(200);
       expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 4 });
-      expect(res.body.data.map((x: { documento: string; estado: string; pendencias: { code: string }[] }) => [x.documento, x.estado, x.pendencias.map((p) => p.code)])).toEqual([
+      expect(
+        res.body.data.map((x: { documento: string; estado: string; pendencias: { code: string }[] }) => [
+          x.documento,
+          x.estado,
+          x.pendencias.map((p) => p.code),
+        ]),
+      ).toEqual([
         [JOAO, 'ativo', []],
         [MARIA, 'cadastro_incompleto', ['chave_pix_ausente', 'rntrc_inativo']],
         [PEDRO, 'cadastro_incompleto', ['rntrc_divergente']],
         [AGREGADO_PJ, 'cadastro_incompleto', ['motorista_nao_cadastrado']],
       ]);
       expect(res.body.data[0]).toEqual({
-        documento: JOAO, tipo_documento: 'CPF', nome: 'JOAO DA SILVA',
+        documento: JOAO,
+        tipo_documento: 'CPF',
+        nome: 'JOAO DA SILVA',
         rntrc: { numero: '12345678', situacao: 'ativo', tipo: 'TAC', equiparado_tac: false, verificacao: 'simulada' },
-        veiculos: [{ id: expect.any(Number), placa: 'AGR1A11', tipo: 'tracao', rntrc: '12345678' }, { id: expect.any(Number), placa: 'AGR2B22', tipo: 'tracao', rntrc: '12345678' }],
-        motorista: { id: joaoDriverId, cpf: JOAO, nome: 'Joao da Silva', telefone: null, chave_pix: { tipo: 'cpf', valor: JOAO }, repasse: { modo: 'automatico', parcelas: [] } },
-        estado: 'ativo', pendencias: [], cadastrado_em: expect.stringMatching(ISO), atualizado_em: expect.stringMatching(ISO),
+        veiculos: [
+          { id: expect.any(Number), placa: 'AGR1A11', tipo: 'tracao', rntrc: '12345678' },
+          { id: expect.any(Number), placa: 'AGR2B22', tipo: 'tracao', rntrc: '12345678' },
+        ],
+        motorista: {
+          id: joaoDriverId,
+          cpf: JOAO,
+          nome: 'Joao da Silva',
+          telefone: null,
+          chave_pix: { tipo: 'cpf', valor: JOAO },
+          repasse: { modo: 'automatico', parcelas: [] },
+        },
+        estado: 'ativo',
+        pendencias: [],
+        cadastrado_em: expect.stringMatching(ISO),
+        atualizado_em: expect.stringMatching(ISO),
       });
-      expect(res.body.data[1].rntrc).toEqual({ numero: '00000000', situacao: 'inativo', tipo: 'TAC', equiparado_tac: false, verificacao: 'simulada' });
+      expect(res.body.data[1].rntrc).toEqual({
+        numero: '00000000',
+        situacao: 'inativo',
+        tipo: 'TAC',
+        equiparado_tac: false,
+        verificacao: 'simulada',
+      });
       expect(res.body.data[2].rntrc.numero).toBe('87654321');
       expect(res.body.data[3]).toMatchObject({ tipo_documento: 'CNPJ', motorista: null, rntrc: { tipo: 'ETC' } });
     });
 
     it('filters by estado and search (name, document, plate), pages per ruling 9', async () => {
-      const docs = async (qs: string) => (await a.call('GET', `/v1/agregados?${qs}`)).body.data.map((x: { documento: string }) => x.documento);
+      const docs = async (qs: string) =>
+        (await a.call('GET', `/v1/agregados?${qs}`)).body.data.map((x: { documento: string }) => x.documento);
       expect(await docs('estado=ativo')).toEqual([JOAO]);
       expect(await docs('estado=cadastro_incompleto')).toEqual([MARIA, PEDRO, AGREGADO_PJ]);
       expect(await docs('estado=aguardando_rntrc')).toEqual([]);
@@ -224,17 +286,46 @@ describe('registrations (scope cadastros, sandbox)', () => {
 
     it('follows the registry: a PIX key, a driver paid to the CNPJ, a removed driver, a corrected RNTRC', async () => {
       const maria = (await a.call('GET', `/v1/fiscal/motoristas?search=${MARIA}`)).body.data[0];
-      expect((await a.call('PUT', `/v1/fiscal/motoristas/${maria.id}`, { cpf: MARIA, nome: 'Maria Souza', chave_pix: { tipo: 'email', valor: 'maria@example.com' } })).status).toBe(200);
-      expect((await a.call('GET', `/v1/agregados/${MARIA}`)).body.data).toMatchObject({ estado: 'aguardando_rntrc', pendencias: [{ code: 'rntrc_inativo' }] });
+      expect(
+        (
+          await a.call('PUT', `/v1/fiscal/motoristas/${maria.id}`, {
+            cpf: MARIA,
+            nome: 'Maria Souza',
+            chave_pix: { tipo: 'email', valor: 'maria@example.com' },
+          })
+        ).status,
+      ).toBe(200);
+      expect((await a.call('GET', `/v1/agregados/${MARIA}`)).body.data).toMatchObject({
+        estado: 'aguardando_rntrc',
+        pendencias: [{ code: 'rntrc_inativo' }],
+      });
 
-      expect((await a.call('POST', '/v1/fiscal/motoristas', { cpf: MOTORISTA_PJ, nome: 'Motorista da PJ', chave_pix: { tipo: 'cnpj', valor: AGREGADO_PJ } })).status).toBe(201);
-      expect((await a.call('GET', `/v1/agregados/${AGREGADO_PJ}`)).body.data).toMatchObject({ estado: 'ativo', pendencias: [], motorista: { cpf: MOTORISTA_PJ } });
+      expect(
+        (
+          await a.call('POST', '/v1/fiscal/motoristas', {
+            cpf: MOTORISTA_PJ,
+            nome: 'Motorista da PJ',
+            chave_pix: { tipo: 'cnpj', valor: AGREGADO_PJ },
+          })
+        ).status,
+      ).toBe(201);
+      expect((await a.call('GET', `/v1/agregados/${AGREGADO_PJ}`)).body.data).toMatchObject({
+        estado: 'ativo',
+        pendencias: [],
+        motorista: { cpf: MOTORISTA_PJ },
+      });
 
       expect((await a.call('DELETE', `/v1/fiscal/motoristas/${joaoDriverId}`)).status).toBe(204);
-      expect((await a.call('GET', `/v1/agregados/${JOAO}`)).body.data).toMatchObject({ estado: 'cadastro_incompleto', motorista: null, pendencias: [{ code: 'motorista_nao_cadastrado' }] });
+      expect((await a.call('GET', `/v1/agregados/${JOAO}`)).body.data).toMatchObject({
+        estado: 'cadastro_incompleto',
+        motorista: null,
+        pendencias: [{ code: 'motorista_nao_cadastrado' }],
+      });
 
       const ped2 = (await a.call('GET', '/v1/fiscal/veiculos?search=PED2B22')).body.data[0];
-      expect((await a.call('PUT', `/v1/fiscal/veiculos/${ped2.id}`, veiculo('PED2B22', PEDRO, 'PEDRO ALVES', '12345678'))).status).toBe(200);
+      expect((await a.call('PUT', `/v1/fiscal/veiculos/${ped2.id}`, veiculo('PED2B22', PEDRO, 'PEDRO ALVES', '12345678'))).status).toBe(
+        200,
+      );
       expect((await a.call('GET', `/v1/agregados/${PEDRO}`)).body.data).toMatchObject({ estado: 'ativo', pendencias: [] });
     });
 
@@ -255,7 +346,8 @@ describe('registrations (scope cadastros, sandbox)', () => {
       expect(res.body).toEqual({
         environment: 'homologacao',
         data: {
-          tipo: 'cpf', chave: JOAO,
+          tipo: 'cpf',
+          chave: JOAO,
           titular: { tipo_pessoa: 'fisica', nome: expect.stringMatching(PESSOA_MASCARADA), documento: '***.982.247-**' },
           banco: { ispb: expect.stringMatching(/^[0-9]{8}$/), nome: expect.any(String) },
           tipo_conta: expect.stringMatching(/^(corrente|poupanca|pagamento)$/),
@@ -269,8 +361,13 @@ describe('registrations (scope cadastros, sandbox)', () => {
     it('a CNPJ key: a company, corporate name and CNPJ in full', async () => {
       const res = await verificar({ chave: '11.222.333/0001-81' });
       expect(res.body.data).toMatchObject({
-        tipo: 'cnpj', chave: '11222333000181',
-        titular: { tipo_pessoa: 'juridica', nome: expect.stringMatching(/^TRANSPORTES [A-Z]+ [A-Z]+ LTDA$/), documento: '11.222.333/0001-81' },
+        tipo: 'cnpj',
+        chave: '11222333000181',
+        titular: {
+          tipo_pessoa: 'juridica',
+          nome: expect.stringMatching(/^TRANSPORTES [A-Z]+ [A-Z]+ LTDA$/),
+          documento: '11.222.333/0001-81',
+        },
         verificacao: 'simulada',
       });
     });
@@ -283,14 +380,21 @@ describe('registrations (scope cadastros, sandbox)', () => {
       const res = await verificar(body);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
-        tipo, chave, titular: { tipo_pessoa: 'fisica', nome: expect.stringMatching(PESSOA_MASCARADA), documento: expect.stringMatching(/^\*\*\*\.\d{3}\.\d{3}-\*\*$/) },
+        tipo,
+        chave,
+        titular: {
+          tipo_pessoa: 'fisica',
+          nome: expect.stringMatching(PESSOA_MASCARADA),
+          documento: expect.stringMatching(/^\*\*\*\.\d{3}\.\d{3}-\*\*$/),
+        },
         verificacao: 'simulada',
       });
       expect((await verificar(body)).body).toEqual(res.body);
     });
 
     it.each([
-      [{ chave: '000.000.001-91' }], [{ tipo: 'cpf', chave: '00000000191' }],
+      [{ chave: '000.000.001-91' }],
+      [{ tipo: 'cpf', chave: '00000000191' }],
       [{ chave: '99.999.999/0001-91' }],
       [{ chave: 'NAO.ENCONTRADA@pix.simulado' }],
       [{ tipo: 'telefone', chave: '+55 11 90000-0000' }],
@@ -300,7 +404,13 @@ describe('registrations (scope cadastros, sandbox)', () => {
     });
 
     it('400 validacao on chave, tipo or the body', async () => {
-      for (const body of [{ chave: 'joao@' }, { chave: '52998224724' }, { tipo: 'telefone', chave: '11987654321' }, { chave: 'hello' }, { tipo: 'cnpj', chave: JOAO }]) {
+      for (const body of [
+        { chave: 'joao@' },
+        { chave: '52998224724' },
+        { tipo: 'telefone', chave: '11987654321' },
+        { chave: 'hello' },
+        { tipo: 'cnpj', chave: JOAO },
+      ]) {
         expect(fieldsOf(expectError(await verificar(body), 400, 'validacao'))).toEqual(['chave']);
       }
       expect(fieldsOf(expectError(await verificar({ tipo: 'pix', chave: JOAO }), 400, 'validacao'))).toEqual(['tipo']);
@@ -347,16 +457,23 @@ describe('registrations (scope cadastros, sandbox)', () => {
       offsetMs = 7 * DIA + 60_000;
       const expired = (await a.call('GET', `${CONVITES}/${sent.id}`)).body.data;
       expect(expired).toMatchObject({ estado: 'expirado', expirado_em: sent.expira_em, aceito_em: null });
-      expect((await a.call('GET', `${CONVITES}?estado=expirado&cnpj=${cnpj}`)).body.data.map((x: { id: string }) => x.id)).toEqual([sent.id]);
+      expect((await a.call('GET', `${CONVITES}?estado=expirado&cnpj=${cnpj}`)).body.data.map((x: { id: string }) => x.id)).toEqual([
+        sent.id,
+      ]);
       const renewed = await a.call('POST', CONVITES, { cnpj, contato });
       expect(renewed.status).toBe(201);
       expect(renewed.body.data).toMatchObject({ estado: 'pendente', cnpj });
       expect(renewed.body.data.id).not.toBe(sent.id);
       expect(await streamTypes(a.companyId, cnpj)).toEqual(['convite.enviado', 'convite.expirado', 'convite.enviado']);
-      const { rows } = await app.running.platform.pool.query('SELECT estado, expirado_em FROM rm.convites WHERE convite_id = $1', [sent.id]);
+      const { rows } = await app.running.platform.pool.query('SELECT estado, expirado_em FROM rm.convites WHERE convite_id = $1', [
+        sent.id,
+      ]);
       expect(rows[0]).toEqual({ estado: 'expirado', expirado_em: new Date(sent.expira_em) });
       const list = (await a.call('GET', `${CONVITES}?cnpj=${cnpj}`)).body.data;
-      expect(list.map((x: { id: string; estado: string }) => [x.id, x.estado])).toEqual([[renewed.body.data.id, 'pendente'], [sent.id, 'expirado']]);
+      expect(list.map((x: { id: string; estado: string }) => [x.id, x.estado])).toEqual([
+        [renewed.body.data.id, 'pendente'],
+        [sent.id, 'expirado'],
+      ]);
     });
   });
 });

@@ -27,7 +27,10 @@ describe('/fiscal/certificado', () => {
     const a1 = makeA1({ cnpj: c.cnpj, razao: 'TRANSPORTES CERT LTDA', password: 's3nh@-A1', cnpjIn: 'otherName' });
     const res = await upload(c, a1.pfx, 's3nh@-A1');
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ environment: 'homologacao', data: { presente: true, cnpj: c.cnpj, titular: 'TRANSPORTES CERT LTDA', nome_arquivo: 'empresa.pfx' } });
+    expect(res.body).toMatchObject({
+      environment: 'homologacao',
+      data: { presente: true, cnpj: c.cnpj, titular: 'TRANSPORTES CERT LTDA', nome_arquivo: 'empresa.pfx' },
+    });
     expect(res.body.data.serial).toMatch(/^[0-9A-F]+$/);
     expect(res.body.data.dias_para_expirar).toBeGreaterThan(300);
     expect(res.text).not.toContain('s3nh@-A1');
@@ -66,11 +69,18 @@ describe('/fiscal/certificado', () => {
   });
 
   it('422 certificado_expirado for an expired certificate', async () => {
-    const a1 = makeA1({ cnpj: c.cnpj, razao: 'X', password: 'p', cnpjIn: 'otherName', notBefore: new Date('2020-01-01'), notAfter: new Date('2021-01-01') });
+    const a1 = makeA1({
+      cnpj: c.cnpj,
+      razao: 'X',
+      password: 'p',
+      cnpjIn: 'otherName',
+      notBefore: new Date('2020-01-01'),
+      notAfter: new Date('2021-01-01'),
+    });
     expectError(await upload(c, a1.pfx, 'p'), 422, 'certificado_expirado');
   });
 
-  it('422 certificado_cnpj_divergente for another company\'s certificate', async () => {
+  it("422 certificado_cnpj_divergente for another company's certificate", async () => {
     const a1 = makeA1({ cnpj: '99888777000105', razao: 'OUTRA', password: 'p', cnpjIn: 'otherName' });
     expectError(await upload(c, a1.pfx, 'p'), 422, 'certificado_cnpj_divergente');
   });

@@ -27,7 +27,10 @@ const unicos = <T>(xs: T[]) => [...new Set(xs)];
 const CAMPINAS = { municipio: 'Campinas', uf: 'SP' };
 const RIO = { municipio: 'Rio de Janeiro', uf: 'RJ' };
 const CONFIGURACAO = {
-  inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+  inscricao_estadual: '110042490114',
+  regime_tributario: 3,
+  rntrc: '12345678',
+  serie_cte: 1,
   endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
 };
 
@@ -43,7 +46,8 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
   let copia: RunningServices;
   const contratante = randomCnpj();
 
-  const eventos = async (stream: string, type: string) => (await app.running.platform.store.readStream(stream)).filter((e) => e.type === type);
+  const eventos = async (stream: string, type: string) =>
+    (await app.running.platform.store.readStream(stream)).filter((e) => e.type === type);
   /** A contractor's CT-e (Campinas/SP → Rio de Janeiro/RJ) in `c`'s inbox. */
   const recebido = async () => {
     const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, emitenteNome: 'CONTRATANTE TRANSPORTES SA', nfeChaves: [nfeKey()] });
@@ -85,7 +89,9 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       expect(statuses(rs)).toEqual(umEDemais(20, 201, 200));
       expect(rs.filter((r) => r.body.data.first_reception)).toHaveLength(1);
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
-      const own = (await c.call('GET', '/v1/fiscal/cte?per_page=100')).body.data.filter((x: { access_key: string }) => x.access_key === chave);
+      const own = (await c.call('GET', '/v1/fiscal/cte?per_page=100')).body.data.filter(
+        (x: { access_key: string }) => x.access_key === chave,
+      );
       expect(own).toHaveLength(1);
       expect(await eventos(`cte-${own[0].id}`, 'cte.emitido_recebido')).toHaveLength(1);
     });
@@ -104,14 +110,18 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const { chave, xml } = buildCteXml({ emitenteCnpj: c.cnpj, nfeChaves: [nfeKey()] });
       const own = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml });
       expect(own.status).toBe(201);
-      const rs = await aoMesmoTempo(10, () => c.call('POST', `/v1/fiscal/cte/${own.body.data.id}/subcontratacao`, { subcontratada: { cnpj: parceira.cnpj } }));
+      const rs = await aoMesmoTempo(10, () =>
+        c.call('POST', `/v1/fiscal/cte/${own.body.data.id}/subcontratacao`, { subcontratada: { cnpj: parceira.cnpj } }),
+      );
       expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
       const inbox = await parceira.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`);
       expect(inbox.body.data.received_count).toBe(10);
     });
 
     it('POST /fiscal/cte-subcontratacao/autorizacoes ×10: one 201, nine 200, one grant', async () => {
-      const rs = await aoMesmoTempo(10, () => c.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: parceira.cnpj } }));
+      const rs = await aoMesmoTempo(10, () =>
+        c.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: parceira.cnpj } }),
+      );
       expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
       const grants = (await c.call('GET', '/v1/fiscal/cte-subcontratacao/autorizacoes')).body.data.concedidas;
@@ -133,14 +143,23 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
     });
 
     it('POST /conta-operacional/creditos ×10 with one referencia: one 201, nine 200, credited once', async () => {
-      const rs = await aoMesmoTempo(10, () => c.call('POST', '/v1/conta-operacional/creditos', { valor: 5000, referencia: 'DEPOSITO-CONCORRENTE' }));
+      const rs = await aoMesmoTempo(10, () =>
+        c.call('POST', '/v1/conta-operacional/creditos', { valor: 5000, referencia: 'DEPOSITO-CONCORRENTE' }),
+      );
       expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
       expect(unicos(rs.map((r) => r.body.data.movimento.sequencia))).toHaveLength(1);
       expect((await c.call('GET', '/v1/conta-operacional')).body.data).toMatchObject({ saldo: 5000, quantidade_movimentos: 1 });
     });
 
     it('POST /vale-pedagio ×10 with one referencia_externa: one 201, nine 200, one toll pass debited once; passagens ×10 at one plaza: one passage', async () => {
-      const compra = { origem: CAMPINAS, destino: RIO, categoria: '07', placa: PLACA, tipo: 'TAG', referencia_externa: 'VIAGEM-CONCORRENTE' };
+      const compra = {
+        origem: CAMPINAS,
+        destino: RIO,
+        categoria: '07',
+        placa: PLACA,
+        tipo: 'TAG',
+        referencia_externa: 'VIAGEM-CONCORRENTE',
+      };
       const rs = await aoMesmoTempo(10, () => c.call('POST', '/v1/vale-pedagio', compra));
       expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
       const [id] = unicos(rs.map((r) => r.body.data.id as string));
@@ -158,7 +177,11 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       for (const [path, body, code] of [
         ['/v1/fiscal/motoristas', { cpf: '39053344705', nome: 'MARIA CONDUTORA' }, 'motorista_duplicado'],
         ['/v1/fiscal/veiculos', { placa: 'QWE1R23' }, 'veiculo_duplicado'],
-        ['/v1/fiscal/regras-tributacao', { uf_origem: 'MG', uf_destino: 'MG', icms: { cst: '00', aliquota: 12 } }, 'regra_tributacao_duplicada'],
+        [
+          '/v1/fiscal/regras-tributacao',
+          { uf_origem: 'MG', uf_destino: 'MG', icms: { cst: '00', aliquota: 12 } },
+          'regra_tributacao_duplicada',
+        ],
       ] as const) {
         const rs = await aoMesmoTempo(10, () => c.call('POST', path, body));
         expect({ path, statuses: statuses(rs) }).toEqual({ path, statuses: umEDemais(10, 201, 422) });
@@ -179,7 +202,9 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
 
     it('POST /fiscal/cte/contra ×10: the same counter-CT-e in every answer (202 or 200), one made', async () => {
       const chave = await recebido();
-      const rs = await aoMesmoTempo(10, () => c.call('POST', '/v1/fiscal/cte/contra', contra(chave), { 'idempotency-key': 'contra-concorrente-1' }));
+      const rs = await aoMesmoTempo(10, () =>
+        c.call('POST', '/v1/fiscal/cte/contra', contra(chave), { 'idempotency-key': 'contra-concorrente-1' }),
+      );
       for (const r of rs) expect([200, 202]).toContain(r.status);
       const [id] = unicos(rs.map((r) => r.body.data.id as string));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
@@ -190,7 +215,9 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
     it('POST /fiscal/cte-subcontratacao/lote ×10: 202 each with the same batch, one batch', async () => {
       const chave = await recebido();
       const body = { subcontratada: { cnpj: c.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: [{ chave, valor: 100 }] };
-      const rs = await aoMesmoTempo(10, () => c.call('POST', '/v1/fiscal/cte-subcontratacao/lote', body, { 'idempotency-key': 'lote-concorrente-1' }));
+      const rs = await aoMesmoTempo(10, () =>
+        c.call('POST', '/v1/fiscal/cte-subcontratacao/lote', body, { 'idempotency-key': 'lote-concorrente-1' }),
+      );
       expect(statuses(rs)).toEqual(todos(10, 202));
       const [id] = unicos(rs.map((r) => r.body.data.batch_id as string));
       expect(unicos(rs.map((r) => r.body.data.batch_id))).toHaveLength(1);
@@ -204,7 +231,10 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
         ['/v1/fiscal/configuracao', { ...CONFIGURACAO, serie_mdfe: 3 }],
         [`/v1/fiscal/motoristas/${motoristaId}`, { cpf: MOTORISTA_CPF, nome: 'JOAO MOTORISTA DA SILVA' }],
         // The vehicle becomes what an MDF-e needs (below).
-        [`/v1/fiscal/veiculos/${veiculoId}`, { placa: PLACA, tipo: 'tracao', tara_kg: 8000, capacidade_kg: 20000, tipo_rodado: '03', tipo_carroceria: '02', uf: 'SP' }],
+        [
+          `/v1/fiscal/veiculos/${veiculoId}`,
+          { placa: PLACA, tipo: 'tracao', tara_kg: 8000, capacidade_kg: 20000, tipo_rodado: '03', tipo_carroceria: '02', uf: 'SP' },
+        ],
       ] as const) {
         const rs = await aoMesmoTempo(10, () => c.call('PUT', path, body));
         expect({ path, statuses: statuses(rs) }).toEqual({ path, statuses: todos(10, 200) });
@@ -234,11 +264,15 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       for (const r of consulta) expect([200, 202]).toContain(r.status);
       const fim = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
       expect(fim.body.data.situacao).toBe('autorizado');
-      const reservas = (await app.running.platform.store.readStream(numeracaoCteStream(c.companyId, 1))).filter((e) => (e.data as { cte_id: string }).cte_id === id);
+      const reservas = (await app.running.platform.store.readStream(numeracaoCteStream(c.companyId, 1))).filter(
+        (e) => (e.data as { cte_id: string }).cte_id === id,
+      );
       expect(reservas).toHaveLength(1);
       expect(await eventos(`cte-${id}`, 'cte.autorizado')).toHaveLength(1);
 
-      const ciot = await aoMesmoTempo(10, () => c.call('POST', `/v1/fiscal/cte/${id}/ciot/emissao`, { motorista: { cpf: MOTORISTA_CPF }, veiculos: [{ placa: PLACA }] }));
+      const ciot = await aoMesmoTempo(10, () =>
+        c.call('POST', `/v1/fiscal/cte/${id}/ciot/emissao`, { motorista: { cpf: MOTORISTA_CPF }, veiculos: [{ placa: PLACA }] }),
+      );
       expect(statuses(ciot)).toEqual(umEDemais(10, 201, 422));
       for (const r of ciot.filter((x) => x.status === 422)) expectError(r, 422, 'ciot_ja_emitido');
       const ciotId = ciot.find((r) => r.status === 201)!.body.data.id as string;
@@ -256,8 +290,9 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const mdfeConsulta = await aoMesmoTempo(10, () => c.call('POST', `/v1/fiscal/mdfe/${mdfeId}/consulta`));
       for (const r of mdfeConsulta) expect([200, 202]).toContain(r.status);
       expect((await pollUntil(c, `/v1/fiscal/mdfe/${mdfeId}/consulta`)).body.data.situacao).toBe('autorizado');
-      const mdfeReservas = (await app.running.platform.store.readStream(numeracaoMdfeStream(c.companyId, 3)))
-        .filter((e) => (e.data as { mdfe_id: string }).mdfe_id === mdfeId);
+      const mdfeReservas = (await app.running.platform.store.readStream(numeracaoMdfeStream(c.companyId, 3))).filter(
+        (e) => (e.data as { mdfe_id: string }).mdfe_id === mdfeId,
+      );
       expect(mdfeReservas).toHaveLength(1);
     });
 
@@ -301,8 +336,10 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const k = await app.carrier({ scopes: ['cadastros'] });
       const convite = { cnpj: randomCnpj(), contato: { nome: 'Maria Souza', email: 'maria@example.com' } };
       const rs = await aoMesmoTempo(10, (i) =>
-        i % 2 === 0 ? k.call('POST', '/v1/convites/transportadoras', convite)
-          : request(copia.url! + '/v1/convites/transportadoras', 'POST', convite, { authorization: `Bearer ${k.apiKey}` }));
+        i % 2 === 0
+          ? k.call('POST', '/v1/convites/transportadoras', convite)
+          : request(copia.url! + '/v1/convites/transportadoras', 'POST', convite, { authorization: `Bearer ${k.apiKey}` }),
+      );
       expect(statuses(rs)).toEqual(umEDemais(10, 201, 200));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
     });

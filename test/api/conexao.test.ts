@@ -31,11 +31,14 @@ function send(agent: http.Agent, url: string, method: string, headers: Record<st
 }
 
 const BOUNDARY = 'frete-test-boundary';
-const filePart = (name: string, filename: string, content: Buffer) => Buffer.concat([
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/xml\r\n\r\n`),
-  content,
-  Buffer.from('\r\n'),
-]);
+const filePart = (name: string, filename: string, content: Buffer) =>
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/xml\r\n\r\n`,
+    ),
+    content,
+    Buffer.from('\r\n'),
+  ]);
 const multipartBody = (parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]);
 
 /**
@@ -62,9 +65,17 @@ describe('the connection after a refusal', () => {
 
   const refusedThenNext = async (path: string, body: Buffer) => {
     const auth = { authorization: `Bearer ${c.apiKey}` };
-    const refused = await send(agent, app.url + path, 'POST', {
-      ...auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(body.length),
-    }, body);
+    const refused = await send(
+      agent,
+      app.url + path,
+      'POST',
+      {
+        ...auth,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'content-length': String(body.length),
+      },
+      body,
+    );
     const next = await send(agent, `${app.url}/v1/fiscal/status`, 'GET', auth);
     expect(next.status).toBe(200);
     expect(next.socket).toBe(refused.socket);
@@ -72,23 +83,34 @@ describe('the connection after a refusal', () => {
   };
 
   it('two `arquivo` parts on the CT-e inbox: 400, then the next request on the same connection is answered', async () => {
-    const res = await refusedThenNext('/v1/fiscal/cte-subcontratacao', multipartBody([filePart('arquivo', 'a.xml', Buffer.from('<a/>')), filePart('arquivo', 'b.xml', big)]));
+    const res = await refusedThenNext(
+      '/v1/fiscal/cte-subcontratacao',
+      multipartBody([filePart('arquivo', 'a.xml', Buffer.from('<a/>')), filePart('arquivo', 'b.xml', big)]),
+    );
     expect(expectError(res, 400, 'validacao').error.details.fields).toEqual([{ field: 'arquivo', message: 'send exactly one file' }]);
   });
 
   it('21 files on the NF-e import: 400, then the next request on the same connection is answered', async () => {
     const parts = Array.from({ length: 21 }, (_, i) => filePart('arquivos[]', `nfe-${i}.xml`, i === 20 ? big : Buffer.from('<a/>')));
     const res = await refusedThenNext('/v1/fiscal/nfe/importacoes', multipartBody([...parts, filePart('arquivos[]', 'extra.xml', big)]));
-    expect(expectError(res, 400, 'validacao').error.details.fields).toEqual([{ field: 'arquivos[]', message: 'at most 20 files per request' }]);
+    expect(expectError(res, 400, 'validacao').error.details.fields).toEqual([
+      { field: 'arquivos[]', message: 'at most 20 files per request' },
+    ]);
   });
 
   it('a file over the limit on the certificate upload: 413, then the next request on the same connection is answered', async () => {
-    const res = await refusedThenNext('/v1/fiscal/certificado', multipartBody([filePart('file', 'a.pfx', Buffer.alloc(11 * 1024 * 1024, 1))]));
+    const res = await refusedThenNext(
+      '/v1/fiscal/certificado',
+      multipartBody([filePart('file', 'a.pfx', Buffer.alloc(11 * 1024 * 1024, 1))]),
+    );
     expectError(res, 413, 'payload_muito_grande');
   });
 
   it('headers over the limit: 431 in the envelope, with X-Request-Id', async () => {
-    const res = await send(agent, `${app.url}/v1/fiscal/status`, 'GET', { authorization: `Bearer ${c.apiKey}`, 'x-filler': 'a'.repeat(20_000) });
+    const res = await send(agent, `${app.url}/v1/fiscal/status`, 'GET', {
+      authorization: `Bearer ${c.apiKey}`,
+      'x-filler': 'a'.repeat(20_000),
+    });
     expectError(res, 431, 'cabecalhos_muito_grandes');
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });

@@ -24,9 +24,20 @@ describe('GET/PUT /fiscal/configuracao', () => {
   });
 
   it('changes only the supplied fields and reads them back at once', async () => {
-    const put = await a.call('PUT', '/v1/fiscal/configuracao', { inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1, endereco });
+    const put = await a.call('PUT', '/v1/fiscal/configuracao', {
+      inscricao_estadual: '110042490114',
+      regime_tributario: 3,
+      rntrc: '12345678',
+      serie_cte: 1,
+      endereco,
+    });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ completa: true, pendencias: [], serie_cte: 1, endereco: { municipio: 'São Paulo', codigo_ibge: '3550308' } });
+    expect(put.body.data).toMatchObject({
+      completa: true,
+      pendencias: [],
+      serie_cte: 1,
+      endereco: { municipio: 'São Paulo', codigo_ibge: '3550308' },
+    });
     const partial = await a.call('PUT', '/v1/fiscal/configuracao', { serie_mdfe: 2 });
     expect(partial.body.data).toMatchObject({ serie_cte: 1, serie_mdfe: 2, rntrc: '12345678' });
     const get = await a.call('GET', '/v1/fiscal/configuracao');
@@ -54,7 +65,9 @@ describe('GET/PUT /fiscal/configuracao', () => {
     for (const tiny of [1e-9, 0.004, 0.0099]) {
       expectError(await c.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: tiny }), 400, 'validacao');
     }
-    expect((await c.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: 0.01 })).body.data.percentual_frete_contra_cte).toBe(0.01);
+    expect(
+      (await c.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: 0.01 })).body.data.percentual_frete_contra_cte,
+    ).toBe(0.01);
     expect((await c.call('GET', '/v1/fiscal/configuracao')).status).toBe(200);
   });
 

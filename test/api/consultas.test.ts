@@ -17,8 +17,10 @@ describe('/consultas (sandbox)', () => {
   });
   afterAll(() => app?.close());
 
-  const rntrc = (documento: string, numero: string) => c.call('GET', `/v1/consultas/rntrc?documento=${encodeURIComponent(documento)}&rntrc=${numero}`);
-  const frota = (documento: string, placas: string) => c.call('GET', `/v1/consultas/frota?documento=${encodeURIComponent(documento)}&placas=${encodeURIComponent(placas)}`);
+  const rntrc = (documento: string, numero: string) =>
+    c.call('GET', `/v1/consultas/rntrc?documento=${encodeURIComponent(documento)}&rntrc=${numero}`);
+  const frota = (documento: string, placas: string) =>
+    c.call('GET', `/v1/consultas/frota?documento=${encodeURIComponent(documento)}&placas=${encodeURIComponent(placas)}`);
 
   describe('GET /consultas/rntrc', () => {
     it('000000000 is an inactive registration; the simulated razao_social by document kind', async () => {
@@ -27,29 +29,67 @@ describe('/consultas (sandbox)', () => {
       expect(cnpj.body).toEqual({
         environment: 'homologacao',
         data: {
-          documento: CNPJ, tipo_documento: 'CNPJ', rntrc: '000000000', ativo: false, situacao: 'inativo', tipo: 'ETC', equiparado_tac: false,
-          razao_social: 'TRANSPORTES SIMULADOS HML LTDA', verificacao: 'simulada',
+          documento: CNPJ,
+          tipo_documento: 'CNPJ',
+          rntrc: '000000000',
+          ativo: false,
+          situacao: 'inativo',
+          tipo: 'ETC',
+          equiparado_tac: false,
+          razao_social: 'TRANSPORTES SIMULADOS HML LTDA',
+          verificacao: 'simulada',
         },
       });
       const cpf = await rntrc('529.982.247-25', '000000000');
       expect(cpf.body.data).toEqual({
-        documento: CPF, tipo_documento: 'CPF', rntrc: '000000000', ativo: false, situacao: 'inativo', tipo: 'TAC', equiparado_tac: false,
-        razao_social: 'TRANSPORTADOR AUTONOMO SIMULADO', verificacao: 'simulada',
+        documento: CPF,
+        tipo_documento: 'CPF',
+        rntrc: '000000000',
+        ativo: false,
+        situacao: 'inativo',
+        tipo: 'TAC',
+        equiparado_tac: false,
+        razao_social: 'TRANSPORTADOR AUTONOMO SIMULADO',
+        verificacao: 'simulada',
       });
     });
 
     it('111111111 is an active registration equated to TAC', async () => {
       const res = await rntrc(CNPJ, '111111111');
       expect(res.body.data).toEqual({
-        documento: CNPJ, tipo_documento: 'CNPJ', rntrc: '111111111', ativo: true, situacao: 'ativo', tipo: 'ETC', equiparado_tac: true,
-        razao_social: 'TRANSPORTES SIMULADOS HML LTDA', verificacao: 'simulada',
+        documento: CNPJ,
+        tipo_documento: 'CNPJ',
+        rntrc: '111111111',
+        ativo: true,
+        situacao: 'ativo',
+        tipo: 'ETC',
+        equiparado_tac: true,
+        razao_social: 'TRANSPORTES SIMULADOS HML LTDA',
+        verificacao: 'simulada',
       });
-      expect((await rntrc(CPF, '111111111')).body.data).toMatchObject({ ativo: true, tipo: 'TAC', equiparado_tac: true, razao_social: 'TRANSPORTADOR AUTONOMO SIMULADO' });
+      expect((await rntrc(CPF, '111111111')).body.data).toMatchObject({
+        ativo: true,
+        tipo: 'TAC',
+        equiparado_tac: true,
+        razao_social: 'TRANSPORTADOR AUTONOMO SIMULADO',
+      });
     });
 
     it('any other number: active, TAC for a CPF, ETC for a CNPJ (alphanumeric too), not equated; 222222222 a cooperative (CTC) for a CNPJ', async () => {
-      expect((await rntrc(CPF, '12345678')).body.data).toMatchObject({ ativo: true, situacao: 'ativo', tipo: 'TAC', equiparado_tac: false, verificacao: 'simulada' });
-      expect((await rntrc(ALFA, '123456789')).body.data).toMatchObject({ documento: ALFA, tipo_documento: 'CNPJ', ativo: true, tipo: 'ETC', equiparado_tac: false });
+      expect((await rntrc(CPF, '12345678')).body.data).toMatchObject({
+        ativo: true,
+        situacao: 'ativo',
+        tipo: 'TAC',
+        equiparado_tac: false,
+        verificacao: 'simulada',
+      });
+      expect((await rntrc(ALFA, '123456789')).body.data).toMatchObject({
+        documento: ALFA,
+        tipo_documento: 'CNPJ',
+        ativo: true,
+        tipo: 'ETC',
+        equiparado_tac: false,
+      });
       expect((await rntrc(CNPJ, '222222222')).body.data).toMatchObject({ ativo: true, tipo: 'CTC', equiparado_tac: false });
       expect((await rntrc(CPF, '222222222')).body.data).toMatchObject({ ativo: true, tipo: 'TAC' });
       // The 8-digit forms of the sentinels (the fiscal registry keeps 8-digit RNTRCs).
@@ -64,11 +104,22 @@ describe('/consultas (sandbox)', () => {
     });
 
     it('400 validacao names each bad parameter', async () => {
-      expect(fieldsOf(expectError(await rntrc('52998224724', '123'), 400, 'validacao'))).toEqual(['querystring.documento', 'querystring.rntrc']);
-      expect(fieldsOf(expectError(await rntrc('11222333000180', '1234567890'), 400, 'validacao'))).toEqual(['querystring.documento', 'querystring.rntrc']);
+      expect(fieldsOf(expectError(await rntrc('52998224724', '123'), 400, 'validacao'))).toEqual([
+        'querystring.documento',
+        'querystring.rntrc',
+      ]);
+      expect(fieldsOf(expectError(await rntrc('11222333000180', '1234567890'), 400, 'validacao'))).toEqual([
+        'querystring.documento',
+        'querystring.rntrc',
+      ]);
       expect(fieldsOf(expectError(await rntrc(CNPJ, 'ABCDEFGH'), 400, 'validacao'))).toEqual(['querystring.rntrc']);
-      expect(fieldsOf(expectError(await c.call('GET', `/v1/consultas/rntrc?documento=${CPF}`), 400, 'validacao'))).toEqual(['querystring.rntrc']);
-      expect(fieldsOf(expectError(await c.call('GET', '/v1/consultas/rntrc'), 400, 'validacao'))).toEqual(['querystring.documento', 'querystring.rntrc']);
+      expect(fieldsOf(expectError(await c.call('GET', `/v1/consultas/rntrc?documento=${CPF}`), 400, 'validacao'))).toEqual([
+        'querystring.rntrc',
+      ]);
+      expect(fieldsOf(expectError(await c.call('GET', '/v1/consultas/rntrc'), 400, 'validacao'))).toEqual([
+        'querystring.documento',
+        'querystring.rntrc',
+      ]);
     });
   });
 
@@ -79,7 +130,8 @@ describe('/consultas (sandbox)', () => {
       expect(res.body).toEqual({
         environment: 'homologacao',
         data: {
-          documento: CNPJ, tipo_documento: 'CNPJ',
+          documento: CNPJ,
+          tipo_documento: 'CNPJ',
           placas: [
             { placa: 'ABC1234', pertence: true, verificacao: 'simulada' },
             { placa: 'ZZZ0X00', pertence: false, verificacao: 'simulada' },
@@ -92,9 +144,14 @@ describe('/consultas (sandbox)', () => {
 
     it('accepts the parameter repeated, a CPF, and exactly 50 plates', async () => {
       const rep = await c.call('GET', `/v1/consultas/frota?documento=${CPF}&placas=ZZZ0X00&placas=XYZ9876`);
-      expect(rep.body.data).toEqual({ documento: CPF, tipo_documento: 'CPF', placas: [
-        { placa: 'ZZZ0X00', pertence: false, verificacao: 'simulada' }, { placa: 'XYZ9876', pertence: true, verificacao: 'simulada' },
-      ] });
+      expect(rep.body.data).toEqual({
+        documento: CPF,
+        tipo_documento: 'CPF',
+        placas: [
+          { placa: 'ZZZ0X00', pertence: false, verificacao: 'simulada' },
+          { placa: 'XYZ9876', pertence: true, verificacao: 'simulada' },
+        ],
+      });
       const fifty = Array.from({ length: 50 }, (_, i) => `ABC${1000 + i}`);
       const res = await frota(CPF, fifty.join(','));
       expect(res.status).toBe(200);
@@ -109,7 +166,9 @@ describe('/consultas (sandbox)', () => {
       const many = Array.from({ length: 51 }, (_, i) => `ABC${1000 + i}`).join(',');
       const tooMany = expectError(await frota(CNPJ, many), 400, 'validacao');
       expect(tooMany.error.details.fields).toEqual([{ field: 'querystring.placas', message: 'at most 50 plates (51 given)' }]);
-      expect(fieldsOf(expectError(await c.call('GET', `/v1/consultas/frota?documento=${CNPJ}`), 400, 'validacao'))).toEqual(['querystring.placas']);
+      expect(fieldsOf(expectError(await c.call('GET', `/v1/consultas/frota?documento=${CNPJ}`), 400, 'validacao'))).toEqual([
+        'querystring.placas',
+      ]);
     });
   });
 

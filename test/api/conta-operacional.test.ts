@@ -4,9 +4,27 @@ import { expectError, type ApiResponse, startTestApp, type TestApp, type TestCar
 const PATH = '/v1/conta-operacional';
 const T0 = new Date('2026-11-23T13:00:00.000Z');
 const cents = (v: number) => Math.round(v * 100);
-const ROTA = { origem: { municipio: 'Campinas', uf: 'SP' }, destino: { municipio: 'Curitiba', uf: 'PR' }, categoria: '04', placa: 'ABC1234', tipo: 'TAG' };
+const ROTA = {
+  origem: { municipio: 'Campinas', uf: 'SP' },
+  destino: { municipio: 'Curitiba', uf: 'PR' },
+  categoria: '04',
+  placa: 'ABC1234',
+  tipo: 'TAG',
+};
 
-type Movimento = { sequencia: number; tipo: string; valor: number; valor_pedagio: number | null; taxa: number | null; saldo_apos: number; referencia: string | null; vale_pedagio_id: string | null; motivo: string | null; descricao: string; registrado_em: string };
+type Movimento = {
+  sequencia: number;
+  tipo: string;
+  valor: number;
+  valor_pedagio: number | null;
+  taxa: number | null;
+  saldo_apos: number;
+  referencia: string | null;
+  vale_pedagio_id: string | null;
+  motivo: string | null;
+  descricao: string;
+  registrado_em: string;
+};
 
 describe('/v1/conta-operacional: the operational account (ledger)', () => {
   let app: TestApp;
@@ -14,7 +32,8 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
   let now = T0;
 
   const credit = (who: TestCarrier, valor: unknown, referencia: unknown) => who.call('POST', `${PATH}/creditos`, { valor, referencia });
-  const extrato = async (who: TestCarrier = c, query = 'per_page=100'): Promise<Movimento[]> => (await who.call('GET', `${PATH}/extrato?${query}`)).body.data;
+  const extrato = async (who: TestCarrier = c, query = 'per_page=100'): Promise<Movimento[]> =>
+    (await who.call('GET', `${PATH}/extrato?${query}`)).body.data;
   const conta = async (who: TestCarrier = c) => (await who.call('GET', PATH)).body.data;
   const ledger = async (who: TestCarrier = c) => app.running.platform.store.readStream(`conta-operacional-${who.companyId}`);
 
@@ -29,7 +48,15 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       environment: 'homologacao',
-      data: { saldo: 0, moeda: 'BRL', total_creditos: 0, total_debitos: 0, total_estornos: 0, quantidade_movimentos: 0, atualizado_em: null },
+      data: {
+        saldo: 0,
+        moeda: 'BRL',
+        total_creditos: 0,
+        total_debitos: 0,
+        total_estornos: 0,
+        quantidade_movimentos: 0,
+        atualizado_em: null,
+      },
     });
     const list = await c.call('GET', `${PATH}/extrato`);
     expect(list.status).toBe(200);
@@ -44,8 +71,17 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
       data: {
         saldo: 1500.5,
         movimento: {
-          sequencia: 1, tipo: 'credito', valor: 1500.5, valor_pedagio: null, taxa: null, saldo_apos: 1500.5, referencia: 'DEP-0001',
-          vale_pedagio_id: null, motivo: null, descricao: expect.stringContaining('DEP-0001'), registrado_em: T0.toISOString(),
+          sequencia: 1,
+          tipo: 'credito',
+          valor: 1500.5,
+          valor_pedagio: null,
+          taxa: null,
+          saldo_apos: 1500.5,
+          referencia: 'DEP-0001',
+          vale_pedagio_id: null,
+          motivo: null,
+          descricao: expect.stringContaining('DEP-0001'),
+          registrado_em: T0.toISOString(),
         },
       },
     });
@@ -95,10 +131,25 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
 
     const movimentos = await extrato();
     expect(movimentos.map((m) => [m.sequencia, m.tipo, m.valor])).toEqual([
-      [1, 'credito', 1500.5], [2, 'debito', -v.valor_total], [3, 'estorno', v.valor_total], [4, 'credito', 20],
+      [1, 'credito', 1500.5],
+      [2, 'debito', -v.valor_total],
+      [3, 'estorno', v.valor_total],
+      [4, 'credito', 20],
     ]);
-    expect(movimentos[1]).toMatchObject({ valor_pedagio: v.valor_pedagio, taxa: v.taxa, vale_pedagio_id: v.id, motivo: null, registrado_em: new Date(T0.getTime() + 60_000).toISOString() });
-    expect(movimentos[2]).toMatchObject({ valor_pedagio: v.valor_pedagio, taxa: v.taxa, vale_pedagio_id: v.id, motivo: 'cancelamento', saldo_apos: 1500.5 });
+    expect(movimentos[1]).toMatchObject({
+      valor_pedagio: v.valor_pedagio,
+      taxa: v.taxa,
+      vale_pedagio_id: v.id,
+      motivo: null,
+      registrado_em: new Date(T0.getTime() + 60_000).toISOString(),
+    });
+    expect(movimentos[2]).toMatchObject({
+      valor_pedagio: v.valor_pedagio,
+      taxa: v.taxa,
+      vale_pedagio_id: v.id,
+      motivo: 'cancelamento',
+      saldo_apos: 1500.5,
+    });
     let running = 0;
     for (const m of movimentos) {
       running += cents(m.valor);
@@ -106,7 +157,12 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
     }
     const resumo = await conta();
     expect(resumo).toEqual({
-      saldo: 1520.5, moeda: 'BRL', total_creditos: 1520.5, total_debitos: v.valor_total, total_estornos: v.valor_total, quantidade_movimentos: 4,
+      saldo: 1520.5,
+      moeda: 'BRL',
+      total_creditos: 1520.5,
+      total_debitos: v.valor_total,
+      total_estornos: v.valor_total,
+      quantidade_movimentos: 4,
       atualizado_em: new Date(T0.getTime() + 120_000).toISOString(),
     });
     // An auditor rebuilds the balance from the events alone.
@@ -114,10 +170,19 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
     expect(events.reduce((s, e) => s + efeitoNoSaldo(e), 0)).toBe(cents(resumo.saldo));
     // The analysts' read model says the same.
     const { rows } = await app.db.pool.query(
-      'SELECT sum(valor_centavos)::bigint AS s, count(*)::int AS n FROM rm.conta_operacional_movimentos WHERE company_id = $1', [c.companyId]);
+      'SELECT sum(valor_centavos)::bigint AS s, count(*)::int AS n FROM rm.conta_operacional_movimentos WHERE company_id = $1',
+      [c.companyId],
+    );
     expect({ s: Number(rows[0].s), n: rows[0].n }).toEqual({ s: 152_050, n: 4 });
-    const vale = await app.db.pool.query('SELECT situacao, valor_total_centavos, estorno_centavos FROM rm.vales_pedagio WHERE vale_pedagio_id = $1', [v.id]);
-    expect(vale.rows[0]).toEqual({ situacao: 'cancelado', valor_total_centavos: String(cents(v.valor_total)), estorno_centavos: String(cents(v.valor_total)) });
+    const vale = await app.db.pool.query(
+      'SELECT situacao, valor_total_centavos, estorno_centavos FROM rm.vales_pedagio WHERE vale_pedagio_id = $1',
+      [v.id],
+    );
+    expect(vale.rows[0]).toEqual({
+      situacao: 'cancelado',
+      valor_total_centavos: String(cents(v.valor_total)),
+      estorno_centavos: String(cents(v.valor_total)),
+    });
   });
 
   it('statement paging (ruling 9), order and filters', async () => {

@@ -7,7 +7,12 @@ import { MOTORISTA_CPF, PLACA, relatorioFinal, subcontratadaPronta } from '../su
 const CAMPINAS: MunicipioCte = { cMun: '3509502', xMun: 'CAMPINAS', UF: 'SP' };
 const SAO_PAULO: MunicipioCte = { cMun: '3550308', xMun: 'SAO PAULO', UF: 'SP' };
 const RIO: MunicipioCte = { cMun: '3304557', xMun: 'RIO DE JANEIRO', UF: 'RJ' };
-const enderecoSemOpcionais = (municipio: MunicipioCte): EnderecoCte => ({ xLgr: 'RUA DAS FLORES', nro: '100', xBairro: 'CENTRO', municipio });
+const enderecoSemOpcionais = (municipio: MunicipioCte): EnderecoCte => ({
+  xLgr: 'RUA DAS FLORES',
+  nro: '100',
+  xBairro: 'CENTRO',
+  municipio,
+});
 
 let numero = 0;
 /**
@@ -16,9 +21,20 @@ let numero = 0;
  * recipient are optional too, but a subcontracting CT-e needs them (G053/G054): they are there, bare.
  */
 const semOpcionais = (contratante: string, over: Partial<CteContratante> = {}): CteContratante => ({
-  cUF: '35', serie: 1, numero: ++numero, tpAmb: 2, tpServ: 0, inicio: CAMPINAS, fim: RIO,
+  cUF: '35',
+  serie: 1,
+  numero: ++numero,
+  tpAmb: 2,
+  tpServ: 0,
+  inicio: CAMPINAS,
+  fim: RIO,
   toma: 0,
-  emit: { CNPJ: contratante, xNome: 'CONTRATANTE TRANSPORTES SA', ender: { xLgr: 'AV DO TRANSPORTE', nro: '1', xBairro: 'DISTRITO', municipio: SAO_PAULO }, CRT: '3' },
+  emit: {
+    CNPJ: contratante,
+    xNome: 'CONTRATANTE TRANSPORTES SA',
+    ender: { xLgr: 'AV DO TRANSPORTE', nro: '1', xBairro: 'DISTRITO', municipio: SAO_PAULO },
+    CRT: '3',
+  },
   rem: { CNPJ: '11222333000181', xNome: 'REMETENTE INDUSTRIA LTDA', ender: enderecoSemOpcionais(CAMPINAS) },
   dest: { CPF: '52998224725', xNome: 'JOSE DESTINATARIO', ender: enderecoSemOpcionais(RIO) },
   vTPrest: 1500_00,
@@ -69,7 +85,12 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
 
   it('POST /fiscal/cte/contra: issued and authorized; GET /fiscal/cte/{id} and GET /fiscal/cte answer 200 and carry the absence', async () => {
     const chave = await receber(semOpcionais(contratante));
-    const res = await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, valor_frete: 800 });
+    const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
+      chave_cte_original: chave,
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      valor_frete: 800,
+    });
     expect(res.status).toBe(202);
     const id = res.body.data.id as string;
 
@@ -91,8 +112,12 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
     expect((await sub.call('GET', `/v1/fiscal/cte/${id}/dacte`)).status).toBe(200);
   });
 
-  it('what the layout allows beyond the input\'s limits (cargo value and quantities of 13 and 11 digits, 25 quantities) is carried and shown', async () => {
-    const infQ = Array.from({ length: 25 }, (_, i) => ({ cUnid: '01', tpMed: 'PESO BRUTO', qCarga: i === 0 ? '99999999999.9999' : `${i}.1234` }));
+  it("what the layout allows beyond the input's limits (cargo value and quantities of 13 and 11 digits, 25 quantities) is carried and shown", async () => {
+    const infQ = Array.from({ length: 25 }, (_, i) => ({
+      cUnid: '01',
+      tpMed: 'PESO BRUTO',
+      qCarga: i === 0 ? '99999999999.9999' : `${i}.1234`,
+    }));
     const comCep = (e: EnderecoCte): EnderecoCte => ({ ...e, CEP: '01001000' });
     const base = semOpcionais(contratante);
     const chave = await receber({
@@ -102,7 +127,12 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
       dest: { ...base.dest!, ender: comCep(base.dest!.ender) },
       carga: { vCarga: '9999999999999.99', proPred: 'TURBINAS', infQ },
     });
-    const res = await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, valor_frete: 800 });
+    const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
+      chave_cte_original: chave,
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      valor_frete: 800,
+    });
     expect(res.status).toBe(202);
     const id = res.body.data.id as string;
     const { carga } = (await lido(id)).rascunho;
@@ -118,9 +148,14 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
 
   it('through a batch: the row is emitted, and its counter-CT-e answers 200 alone and in the list', async () => {
     const docAnt = chaveTeste('60701190000104', 9, '57', '35');
-    const chave = await receber(semOpcionais(contratante, { tpServ: 1, docAnt: { CNPJ: '60701190000104', xNome: 'PRIMEIRA TRANSPORTADORA', chaves: [docAnt] } }));
+    const chave = await receber(
+      semOpcionais(contratante, { tpServ: 1, docAnt: { CNPJ: '60701190000104', xNome: 'PRIMEIRA TRANSPORTADORA', chaves: [docAnt] } }),
+    );
     const r = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: [{ chave, valor: 250 }],
+      subcontratada: { cnpj: sub.cnpj },
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      ctes: [{ chave, valor: 250 }],
     });
     expect(r.status).toBe(202);
     const report = (await relatorioFinal(sub, r.body.data.batch_id)).body.data;
@@ -130,6 +165,9 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
     expect(doc).toMatchObject({ situacao: 'autorizado', contra_cte: { chave_original: chave, lote_id: r.body.data.batch_id } });
     expect(doc.rascunho.remetente.endereco).not.toHaveProperty('cep');
     expect(await listaInteira()).toEqual(expect.arrayContaining([expect.objectContaining({ id })]));
-    expect((await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).body.data).toMatchObject({ status: 'subcontratado', access_key: chave });
+    expect((await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).body.data).toMatchObject({
+      status: 'subcontratado',
+      access_key: chave,
+    });
   });
 });

@@ -37,7 +37,8 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expect(r.body.data.situacao).toBe('autorizado');
     return r.body.data;
   };
-  const xmlDe = async (id: string) => (await fetch(`${app.url}/v1/fiscal/cte/${id}/xml`, { headers: { authorization: `Bearer ${sub.apiKey}` } })).text();
+  const xmlDe = async (id: string) =>
+    (await fetch(`${app.url}/v1/fiscal/cte/${id}/xml`, { headers: { authorization: `Bearer ${sub.apiKey}` } })).text();
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -47,10 +48,24 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
       { uf_origem: 'RJ', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'PR', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'SP', uf_destino: 'SP', tp_serv: 2, cfop: '5352', icms: { cst: '00', aliquota: 12 } },
-    ]) expect((await sub.call('POST', '/v1/fiscal/regras-tributacao', regra)).status).toBe(201);
-    expect((await sub.call('POST', '/v1/fiscal/motoristas', {
-      cpf: CPF, nome: 'JOAO MOTORISTA', repasse: { modo: 'automatico', parcelas: [{ posicao: 1, percentual: 60, dias: 0 }, { posicao: 2, percentual: 20, dias: 5 }, { posicao: 3, percentual: 20, dias: 10 }] },
-    })).status).toBe(201);
+    ])
+      expect((await sub.call('POST', '/v1/fiscal/regras-tributacao', regra)).status).toBe(201);
+    expect(
+      (
+        await sub.call('POST', '/v1/fiscal/motoristas', {
+          cpf: CPF,
+          nome: 'JOAO MOTORISTA',
+          repasse: {
+            modo: 'automatico',
+            parcelas: [
+              { posicao: 1, percentual: 60, dias: 0 },
+              { posicao: 2, percentual: 20, dias: 5 },
+              { posicao: 3, percentual: 20, dias: 10 },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(201);
     expect((await sub.call('POST', '/v1/fiscal/veiculos', { placa: PLACA })).status).toBe(201);
   });
   afterAll(async () => {
@@ -81,8 +96,19 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
 
     const one = await sub.call('GET', `/v1/fiscal/cte/${id}`);
     expect(one.body.data).toMatchObject({
-      origem: 'contra_cte', service_type: 1, situacao: 'autorizado',
-      contra_cte: { chave_original: chave, contratante_cnpj: contratante, modo: '1a1', tipo_servico: 1, lote_id: null, motorista_cpf: CPF, placa: PLACA, valor: 800.5 },
+      origem: 'contra_cte',
+      service_type: 1,
+      situacao: 'autorizado',
+      contra_cte: {
+        chave_original: chave,
+        contratante_cnpj: contratante,
+        modo: '1a1',
+        tipo_servico: 1,
+        lote_id: null,
+        motorista_cpf: CPF,
+        placa: PLACA,
+        valor: 800.5,
+      },
     });
     const inbox = async () => (await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).body.data;
     expect(await inbox()).toMatchObject({ status: 'subcontratado', allows_counter_cte: true });
@@ -94,7 +120,11 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expect(again.status).toBe(200);
     expect(again.body.data.id).toBe(id);
     // Legs on a key with a full counter-CT-e.
-    const legs = expectError(await contra({ chave_cte_original: chave, tipo_servico: 2, origem: campinas, destino: saoPaulo }), 422, 'origem_ja_subcontratada_1a1');
+    const legs = expectError(
+      await contra({ chave_cte_original: chave, tipo_servico: 2, origem: campinas, destino: saoPaulo }),
+      422,
+      'origem_ja_subcontratada_1a1',
+    );
     expect(legs.error.details.counter_cte_id).toBe(id);
 
     // Cancelling the full counter-CT-e frees the key for legs; then full is refused while legs stand.
@@ -114,12 +144,13 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expect(tag(legXml, 'tpServ')).toBe('2');
     expect(tag(legXml, 'CFOP')).toBe('5352'); // the tp_serv 2 rule's CFOP, kept: the service starts in the emitter's UF
     expect((await sub.call('GET', `/v1/fiscal/cte/${leg.body.data.id}`)).body.data.contra_cte).toMatchObject({
-      modo: 'pernas', documento_financeiro: `ROUTE:${chave}:3509502:3550308`,
+      modo: 'pernas',
+      documento_financeiro: `ROUTE:${chave}:3509502:3550308`,
     });
     expectError(await contra({ chave_cte_original: chave }), 422, 'origem_ja_subcontratada_em_pernas');
   });
 
-  it('payout: the driver\'s rule splits the document; a paid installment survives the cancellation, the rest are cancelled, and the key cannot become legs (ruling 8)', async () => {
+  it("payout: the driver's rule splits the document; a paid installment survives the cancellation, the rest are cancelled, and the key cannot become legs (ruling 8)", async () => {
     const chave = await recebido();
     const id = (await contra({ chave_cte_original: chave })).body.data.id as string;
     await autorizado(id);
@@ -132,11 +163,19 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
       }
       throw new Error('the payout processor did not register the counter-CT-e');
     };
-    expect(await registrado()).toMatchObject({ counter_cte_id: id, financeiro: 'ok', valor: 800.5, regra: { origem: 'motorista' }, parcelas: [] });
+    expect(await registrado()).toMatchObject({
+      counter_cte_id: id,
+      financeiro: 'ok',
+      valor: 800.5,
+      regra: { origem: 'motorista' },
+      parcelas: [],
+    });
     const bipado = await sub.call('POST', `${parcelas}/bipagem`);
     expect(bipado.status).toBe(200);
     expect(bipado.body.data.parcelas.map((p: { valor: number; situacao: string }) => [p.valor, p.situacao])).toEqual([
-      [480.3, 'liberada'], [160.1, 'pendente'], [160.1, 'pendente'],
+      [480.3, 'liberada'],
+      [160.1, 'pendente'],
+      [160.1, 'pendente'],
     ]);
     expect((await sub.call('POST', '/v1/carriers/parcelas-repasse/pagar', { documento: id, posicao: 1 })).status).toBe(202);
 
@@ -161,7 +200,7 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expect((await contra({ chave_cte_original: chave })).status).toBe(202);
   });
 
-  it('CFOP by where the leg starts: 5932 within another UF, 6932 across; a general rule\'s CFOP does not apply', async () => {
+  it("CFOP by where the leg starts: 5932 within another UF, 6932 across; a general rule's CFOP does not apply", async () => {
     const chave = await recebido();
     const a = await contra({ chave_cte_original: chave, tipo_servico: 2, origem: rio, destino: niteroi });
     expect(a.status).toBe(202);
@@ -177,7 +216,11 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
 
   it('valor_frete omitted: the pricing rule suggests it (10% of 1500.00), or 422 valor_frete_indefinido', async () => {
     const chave = await recebido();
-    expectError(await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: CPF }, placa: PLACA }), 422, 'valor_frete_indefinido');
+    expectError(
+      await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: CPF }, placa: PLACA }),
+      422,
+      'valor_frete_indefinido',
+    );
     expect((await sub.call('PUT', '/v1/fiscal/configuracao', { percentual_frete_contra_cte: 10 })).status).toBe(200);
     const res = await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: CPF }, placa: 'abc-1d23' });
     expect(res.status).toBe(202);
@@ -196,7 +239,11 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
 
   it('422 contra_cte_invalido: redispatch over the whole trip (redespacho_exige_rota); multimodal origin (origem_incompativel_com_tipo)', async () => {
     const chave = await recebido();
-    const whole = expectError(await contra({ chave_cte_original: chave, tipo_servico: 2, origem: campinas, destino: rio }), 422, 'contra_cte_invalido');
+    const whole = expectError(
+      await contra({ chave_cte_original: chave, tipo_servico: 2, origem: campinas, destino: rio }),
+      422,
+      'contra_cte_invalido',
+    );
     expect(whole.error.details.reason).toBe('redespacho_exige_rota');
     const multimodal = await recebido({ tpServ: 4 });
     const mm = expectError(await contra({ chave_cte_original: multimodal }), 422, 'contra_cte_invalido');
@@ -210,7 +257,11 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expect((await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: propria.xml })).status).toBe(201);
     expectError(await contra({ chave_cte_original: propria.chave }), 422, 'cte_proprio');
     const chave = await recebido();
-    expectError(await contra({ chave_cte_original: chave, tipo_servico: 2, origem: curitiba, destino: { municipio: 'Londrina', uf: 'PR' } }), 422, 'sem_regra_tributacao');
+    expectError(
+      await contra({ chave_cte_original: chave, tipo_servico: 2, origem: curitiba, destino: { municipio: 'Londrina', uf: 'PR' } }),
+      422,
+      'sem_regra_tributacao',
+    );
     expectError(await contra({ chave_cte_original: chave, motorista: { cpf: '11144477735' } }), 422, 'motorista_nao_encontrado');
     expectError(await contra({ chave_cte_original: chave, placa: 'ZZZ9A99' }), 422, 'veiculo_nao_encontrado');
   });
@@ -242,6 +293,10 @@ describe('POST /fiscal/cte/contra: the single counter-CT-e', () => {
     expectError(await other.call('GET', `/v1/fiscal/cte/${id}`), 404, 'nao_encontrado');
     expectError(await other.call('POST', `/v1/fiscal/cte/${id}/consulta`), 404, 'nao_encontrado');
     const semFiscal = await app.carrier({ scopes: ['operacao'] });
-    expectError(await semFiscal.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: CPF }, placa: PLACA }), 403, 'escopo_nao_habilitado');
+    expectError(
+      await semFiscal.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: CPF }, placa: PLACA }),
+      403,
+      'escopo_nao_habilitado',
+    );
   });
 });

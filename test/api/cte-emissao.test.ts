@@ -51,9 +51,20 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
       expect(xmlsecVerify(proc.replace('PECAS', 'PECAZ'), { element: 'infCte', trustedPem: ca }).ok).toBe(false);
     }
     const lido = readCte(proc);
-    expect(lido).toMatchObject({ chave: done.body.data.access_key, numero: 1, serie: 1, ambiente: 'homologacao', valor_prestacao_centavos: 150050, protocolo: { status: 100 } });
+    expect(lido).toMatchObject({
+      chave: done.body.data.access_key,
+      numero: 1,
+      serie: 1,
+      ambiente: 'homologacao',
+      valor_prestacao_centavos: 150050,
+      protocolo: { status: 100 },
+    });
     const one = await c.call('GET', `/v1/fiscal/cte/${id}`);
-    expect(one.body.data).toMatchObject({ situacao: 'autorizado', access_key: lido.chave, documento: { service_value: 1500.5, xml: { sha256: sha(proc) } } });
+    expect(one.body.data).toMatchObject({
+      situacao: 'autorizado',
+      access_key: lido.chave,
+      documento: { service_value: 1500.5, xml: { sha256: sha(proc) } },
+    });
     const flow = await app.db.pool.query('SELECT valor_centavos FROM rm.recebiveis WHERE cte_id = $1', [id]);
     expect(flow.rows).toEqual([{ valor_centavos: '150050' }]);
     expect((await fetch(`${app.url}/v1/fiscal/cte/${id}/dacte`, { headers: { authorization: `Bearer ${c.apiKey}` } })).status).toBe(200);
@@ -107,7 +118,8 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
   it('refuses a route with no applicable tax rule (422 cte_com_pendencias naming sem_regra_tributacao)', async () => {
     const base = rascunhoEmitivel();
     const res = await c.call('POST', '/v1/fiscal/cte', {
-      ...base, fim: { municipio: 'Curitiba', uf: 'PR' },
+      ...base,
+      fim: { municipio: 'Curitiba', uf: 'PR' },
       destinatario: { ...base.destinatario, endereco: { ...base.destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } },
     });
     const body = expectError(await c.call('POST', `/v1/fiscal/cte/${res.body.data.id}/emissao`), 422, 'cte_com_pendencias');

@@ -27,7 +27,10 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
 
     beforeAll(() => {
       // The carrier's CNPJ is known only once the outer beforeAll has run.
-      Object.assign(own, buildCteXml({ emitenteCnpj: c.cnpj, toma: 4, tomador4: tomador, vTPrest: '1999.99', vRec: '1800.50', nfeChaves: [nfe] }));
+      Object.assign(
+        own,
+        buildCteXml({ emitenteCnpj: c.cnpj, toma: 4, tomador4: tomador, vTPrest: '1999.99', vRec: '1800.50', nfeChaves: [nfe] }),
+      );
       xml = own.xml;
     });
 
@@ -61,7 +64,10 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
     it('is visible through GET /fiscal/cte/{cte_uuid} and GET /fiscal/cte', async () => {
       const one = await c.call('GET', `/v1/fiscal/cte/${cteId}`);
       expect(one.status).toBe(200);
-      expect(one.body).toMatchObject({ environment: 'homologacao', data: { id: cteId, access_key: own.chave, situacao: 'autorizado', service_type: 0 } });
+      expect(one.body).toMatchObject({
+        environment: 'homologacao',
+        data: { id: cteId, access_key: own.chave, situacao: 'autorizado', service_type: 0 },
+      });
       expect(one.body.data.documento.emitente.endereco).toMatchObject({ municipio: 'SAO PAULO' });
       const list = await c.call('GET', '/v1/fiscal/cte');
       expect(list.body.meta.total).toBe(1);
@@ -71,22 +77,48 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
 
     it('opens a service record, a delivery to confirm and a receivable from the taker', async () => {
       const q = (table: string) => app.db.pool.query(`SELECT * FROM rm.${table} WHERE cte_id = $1`, [cteId]);
-      expect((await q('servicos')).rows).toEqual([expect.objectContaining({
-        company_id: c.companyId, chave: own.chave, tomador_documento: tomador.cnpj, valor_centavos: '199999', status: 'registrado',
-        inicio_municipio: 'CAMPINAS', fim_municipio: 'RIO DE JANEIRO',
-      })]);
-      expect((await q('entregas')).rows).toEqual([expect.objectContaining({
-        company_id: c.companyId, destinatario_nome: 'DESTINATARIO COMERCIO SA', municipio: 'RIO DE JANEIRO', uf: 'RJ', status: 'a_confirmar', confirmada_em: null,
-      })]);
-      expect((await q('recebiveis')).rows).toEqual([expect.objectContaining({
-        company_id: c.companyId, devedor_documento: tomador.cnpj, devedor_papel: 'outros', valor_centavos: '180050', valor_prestacao_centavos: '199999', status: 'em_aberto',
-      })]);
+      expect((await q('servicos')).rows).toEqual([
+        expect.objectContaining({
+          company_id: c.companyId,
+          chave: own.chave,
+          tomador_documento: tomador.cnpj,
+          valor_centavos: '199999',
+          status: 'registrado',
+          inicio_municipio: 'CAMPINAS',
+          fim_municipio: 'RIO DE JANEIRO',
+        }),
+      ]);
+      expect((await q('entregas')).rows).toEqual([
+        expect.objectContaining({
+          company_id: c.companyId,
+          destinatario_nome: 'DESTINATARIO COMERCIO SA',
+          municipio: 'RIO DE JANEIRO',
+          uf: 'RJ',
+          status: 'a_confirmar',
+          confirmada_em: null,
+        }),
+      ]);
+      expect((await q('recebiveis')).rows).toEqual([
+        expect.objectContaining({
+          company_id: c.companyId,
+          devedor_documento: tomador.cnpj,
+          devedor_papel: 'outros',
+          valor_centavos: '180050',
+          valor_prestacao_centavos: '199999',
+          status: 'em_aberto',
+        }),
+      ]);
     });
 
     it('200 with first_reception false on a resubmission; nothing reprocessed', async () => {
       const res = await c.call('POST', route, { xml: Buffer.from(xml).toString('base64') });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ first_reception: false, id: cteId, received_count: 2, documento: { xml: { sha256: sha(xml) } } });
+      expect(res.body.data).toMatchObject({
+        first_reception: false,
+        id: cteId,
+        received_count: 2,
+        documento: { xml: { sha256: sha(xml) } },
+      });
       const changed = xml.replace('GERADO EM TESTE', 'OUTRO TEXTO');
       const res2 = await c.call('POST', route, { xml: changed });
       expect(res2.status).toBe(200);
@@ -141,7 +173,7 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
     expectError(await c.call('POST', route, { xml: buildCteXml({ emitenteCnpj: c.cnpj, cStat: 110 }).xml }), 422, 'cte_nao_autorizado');
   });
 
-  it('the reader\'s refusals apply here too', async () => {
+  it("the reader's refusals apply here too", async () => {
     expectError(await c.call('POST', route, { xml: '<!DOCTYPE x><CTe/>' }), 400, 'xml_hostil');
     expectError(await c.call('POST', route, { xml: '<CTe>' }), 400, 'xml_malformado');
     expectError(await c.call('POST', route, {}), 400, 'validacao');

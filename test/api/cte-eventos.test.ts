@@ -9,7 +9,11 @@ import { cteAutorizado, emissora, rascunhoEmitivel } from '../support/emissora';
 const HASH = Buffer.alloc(20, 7).toString('base64');
 const JUST = 'ERRO NA EMISSAO DO CONHECIMENTO';
 const entrega = (nome = 'FULANO RECEBEDOR') => ({
-  entregue_em: '2026-11-20T15:00:00Z', recebedor: { documento: '12345678909', nome }, latitude: -23.5, longitude: -46.6, hash_imagem: HASH,
+  entregue_em: '2026-11-20T15:00:00Z',
+  recebedor: { documento: '12345678909', nome },
+  latitude: -23.5,
+  longitude: -46.6,
+  hash_imagem: HASH,
 });
 
 describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
@@ -43,7 +47,11 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     const res = await ev(id, 'cancelamento', { justificativa: JUST });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      tipo: 'cancelamento', situacao: 'registrado', sequencia: 1, protocolo: { cstat: 135 }, cte: { id, situacao: 'cancelado' },
+      tipo: 'cancelamento',
+      situacao: 'registrado',
+      sequencia: 1,
+      protocolo: { cstat: 135 },
+      cte: { id, situacao: 'cancelado' },
     });
     expect(res.body.data.event_key).toMatch(/^ID110111[0-9]{44}001$/);
     expect(res.body.data.protocolo.numero).toMatch(/^[0-9]{15}$/);
@@ -73,7 +81,11 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     expectError(await ev(id, 'cancelamento', {}), 400, 'validacao');
     const draft = (await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel())).body.data.id as string;
     expectError(await ev(draft, 'cancelamento', { justificativa: JUST }), 422, 'cte_nao_autorizado');
-    expectError(await ev(draft, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'NOVO TEXTO' }] }), 422, 'cte_nao_autorizado');
+    expectError(
+      await ev(draft, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'NOVO TEXTO' }] }),
+      422,
+      'cte_nao_autorizado',
+    );
     const other = await app.carrier();
     expectError(await other.call('POST', `/v1/fiscal/cte/${id}/eventos/cancelamento`, { justificativa: JUST }), 404, 'nao_encontrado');
     expectError(await other.call('POST', `/v1/fiscal/cte/${id}/eventos/entrega`, entrega()), 404, 'nao_encontrado');
@@ -84,16 +96,34 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     const id = await autorizado();
     const first = await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'ENTREGAR NA DOCA 3' }] });
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ tipo: 'carta_correcao', situacao: 'registrado', sequencia: 1, cte: { situacao: 'autorizado' } });
-    const second = await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'ENTREGAR NA DOCA 4' }, { grupo: 'infQ', campo: 'qCarga', valor: '1000.0000', item: 1 }] });
+    expect(first.body.data).toMatchObject({
+      tipo: 'carta_correcao',
+      situacao: 'registrado',
+      sequencia: 1,
+      cte: { situacao: 'autorizado' },
+    });
+    const second = await ev(id, 'carta-correcao', {
+      correcoes: [
+        { grupo: 'compl', campo: 'xObs', valor: 'ENTREGAR NA DOCA 4' },
+        { grupo: 'infQ', campo: 'qCarga', valor: '1000.0000', item: 1 },
+      ],
+    });
     expect(second.status).toBe(200);
     expect(second.body.data.sequencia).toBe(2);
     expect(second.body.data.event_key).toMatch(/002$/);
     await expectRegisteredIndependentlyValid(id, 2);
     const before = (await stream(id)).length;
-    const vedado = expectError(await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'vPrest', campo: 'vTPrest', valor: '10.00' }] }), 422, 'carta_correcao_campo_vedado');
+    const vedado = expectError(
+      await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'vPrest', campo: 'vTPrest', valor: '10.00' }] }),
+      422,
+      'carta_correcao_campo_vedado',
+    );
     expect(vedado.error.details).toMatchObject({ grupo: 'vPrest', campo: 'vTPrest' });
-    expectError(await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'EMIT', campo: 'cnpj', valor: '1' }] }), 422, 'carta_correcao_campo_vedado');
+    expectError(
+      await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'EMIT', campo: 'cnpj', valor: '1' }] }),
+      422,
+      'carta_correcao_campo_vedado',
+    );
     expect((await stream(id)).length).toBe(before);
     expectError(await ev(id, 'carta-correcao', { correcoes: [] }), 400, 'validacao');
     // The authority refuses cancelling a CT-e with a correction letter (523): checked here first.
@@ -158,7 +188,12 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
     }
     expect(statuses[0]).toBe(202);
     expect(statuses[statuses.length - 1]).toBe(200);
-    expect(last!.body.data).toMatchObject({ event_key: key, situacao: 'registrado', protocolo: { cstat: 135 }, cte: { situacao: 'cancelado' } });
+    expect(last!.body.data).toMatchObject({
+      event_key: key,
+      situacao: 'registrado',
+      protocolo: { cstat: 135 },
+      cte: { situacao: 'cancelado' },
+    });
     expect((await stream(id)).filter((e) => e.type === 'cte.evento_solicitado')).toHaveLength(1);
     expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.situacao).toBe('cancelado');
     // Once registered, reconciling again answers the same 200.
@@ -176,21 +211,29 @@ describe('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/...', () => {
 
   it('an authority rejection is 422 regra_de_negocio with its cstat and motivo; the next attempt reuses the sequence', async () => {
     const id = await autorizado();
-    const res = expectError(await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'SIMULAR:REJEICAO:236' }] }), 422, 'regra_de_negocio');
+    const res = expectError(
+      await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'SIMULAR:REJEICAO:236' }] }),
+      422,
+      'regra_de_negocio',
+    );
     expect(res.error.details).toMatchObject({ cstat: 236, motivo: expect.stringMatching(/^Rejeição/) });
     const ok = await ev(id, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'TEXTO CORRIGIDO' }] });
     expect(ok.status).toBe(200);
     expect(ok.body.data.sequencia).toBe(1);
   });
 
-  it('reconciliacao: 404 nao_encontrado for an unknown key, one of another CT-e, and another company\'s CT-e', async () => {
+  it("reconciliacao: 404 nao_encontrado for an unknown key, one of another CT-e, and another company's CT-e", async () => {
     const id = await autorizado();
     const otherCte = await autorizado();
     const cce = await ev(otherCte, 'carta-correcao', { correcoes: [{ grupo: 'compl', campo: 'xObs', valor: 'OUTRO TEXTO' }] });
     expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/ID110111000/reconciliacao`), 404, 'nao_encontrado');
     expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/${cce.body.data.event_key}/reconciliacao`), 404, 'nao_encontrado');
     const other = await app.carrier();
-    expectError(await other.call('POST', `/v1/fiscal/cte/${otherCte}/eventos/${cce.body.data.event_key}/reconciliacao`), 404, 'nao_encontrado');
+    expectError(
+      await other.call('POST', `/v1/fiscal/cte/${otherCte}/eventos/${cce.body.data.event_key}/reconciliacao`),
+      404,
+      'nao_encontrado',
+    );
   });
 });
 
@@ -213,7 +256,11 @@ describe('CT-e cancellation deadline: 168 hours from authorization (MOC 220), on
     expect((await c.call('POST', `/v1/fiscal/cte/${early}/eventos/cancelamento`, { justificativa: JUST })).status).toBe(200);
     offsetMs = 169 * 3_600_000;
     const before = (await app.running.platform.store.readStream(`cte-${late}`)).length;
-    const refused = expectError(await c.call('POST', `/v1/fiscal/cte/${late}/eventos/cancelamento`, { justificativa: JUST }), 422, 'regra_de_negocio');
+    const refused = expectError(
+      await c.call('POST', `/v1/fiscal/cte/${late}/eventos/cancelamento`, { justificativa: JUST }),
+      422,
+      'regra_de_negocio',
+    );
     expect(refused.error.details).toMatchObject({ cstat: 220, motivo: expect.stringContaining('168 horas') });
     expect((await app.running.platform.store.readStream(`cte-${late}`)).length).toBe(before);
     expect((await c.call('GET', `/v1/fiscal/cte/${late}`)).body.data.situacao).toBe('autorizado');

@@ -6,7 +6,15 @@ import { expectError, startTestApp, type ApiResponse, type TestApp, type TestCar
 import { makeA1 } from '../support/certificates';
 import { chaveTeste } from '../support/cte-montar';
 import {
-  comProtocolo, type CteContratante, cteContratanteXml, type DocumentosCte, type EmitenteCte, type EnderecoCte, type IcmsCte, type MunicipioCte, type ParteCte,
+  comProtocolo,
+  type CteContratante,
+  cteContratanteXml,
+  type DocumentosCte,
+  type EmitenteCte,
+  type EnderecoCte,
+  type IcmsCte,
+  type MunicipioCte,
+  type ParteCte,
 } from '../support/cte-contratante';
 import { pollUntil } from '../support/emissora';
 import { MOTORISTA_CPF, PLACA, relatorioFinal, subcontratadaPronta } from '../support/lote';
@@ -47,7 +55,10 @@ const dec1104 = fc.integer({ min: 0, max: 999_999_999_999_999 }).map(decimal(4))
 const dec1302Opc = fc.integer({ min: 1, max: 999_999_999_999_999 }).map(decimal(2));
 
 const cnpj = (alfabeto: string) =>
-  fc.array(fc.constantFrom(...alfabeto.split('')), { minLength: 8, maxLength: 8 }).map((b) => `${b.join('')}0001`).map((base) => base + cnpjCheckDigits(base));
+  fc
+    .array(fc.constantFrom(...alfabeto.split('')), { minLength: 8, maxLength: 8 })
+    .map((b) => `${b.join('')}0001`)
+    .map((base) => base + cnpjCheckDigits(base));
 /** Numeric, or alphanumeric (CT-e 4.00 `TCnpjOpc`/`TCnpj`). */
 const arbCnpj = fc.oneof(cnpj('0123456789'), cnpj('ABCDEFGHJKLMNPQRSTUVWXYZ0123456789'));
 const arbCpf = digitos(9)
@@ -64,29 +75,40 @@ const arbEndereco: fc.Arbitrary<EnderecoCte> = fc.record({
   pais: fc.boolean(),
 });
 
-const arbParte: fc.Arbitrary<ParteCte> = fc.record({
-  documento: fc.oneof(arbCnpj.map((CNPJ) => ({ CNPJ })), arbCpf.map((CPF) => ({ CPF }))),
-  IE: opt(fc.constantFrom('ISENTO', '7', '123456789', '12345678901234')), // TIeDest
-  xNome: fc.constantFrom('REMETENTE INDUSTRIA LTDA', 'JOSÉ DA SILVA & FILHOS', 'COMERCIO <NORTE> SA'),
-  xFant: opt(fc.constantFrom('FANTASIA', 'LOJA DO ZE')),
-  fone: opt(fc.stringMatching(/^[0-9]{6,14}$/)),
-  email: opt(fc.constantFrom('contato@empresa.com.br', 'a.b@c.io')),
-  ISUF: opt(fc.stringMatching(/^[0-9]{8,9}$/)),
-  ender: arbEndereco,
-}).map(({ documento, ...resto }) => ({ ...documento, ...resto }));
+const arbParte: fc.Arbitrary<ParteCte> = fc
+  .record({
+    documento: fc.oneof(
+      arbCnpj.map((CNPJ) => ({ CNPJ })),
+      arbCpf.map((CPF) => ({ CPF })),
+    ),
+    IE: opt(fc.constantFrom('ISENTO', '7', '123456789', '12345678901234')), // TIeDest
+    xNome: fc.constantFrom('REMETENTE INDUSTRIA LTDA', 'JOSÉ DA SILVA & FILHOS', 'COMERCIO <NORTE> SA'),
+    xFant: opt(fc.constantFrom('FANTASIA', 'LOJA DO ZE')),
+    fone: opt(fc.stringMatching(/^[0-9]{6,14}$/)),
+    email: opt(fc.constantFrom('contato@empresa.com.br', 'a.b@c.io')),
+    ISUF: opt(fc.stringMatching(/^[0-9]{8,9}$/)),
+    ender: arbEndereco,
+  })
+  .map(({ documento, ...resto }) => ({ ...documento, ...resto }));
 
-const arbEmitente = (CNPJ: string): fc.Arbitrary<EmitenteCte> => fc.record({
-  CNPJ: fc.constant(CNPJ),
-  IE: opt(fc.constantFrom('123456789012', '12')), // TIe
-  IEST: opt(fc.constant('1234567890')),
-  xNome: fc.constantFrom('CONTRATANTE TRANSPORTES SA', 'TRANSPORTADORA D\'OESTE & CIA'),
-  xFant: opt(fc.constant('CONTRATANTE')),
-  ender: fc.record({
-    xLgr: fc.constant('AV DO TRANSPORTE'), nro: fc.constant('1'), xCpl: opt(fc.constant('BLOCO B')), xBairro: fc.constant('DISTRITO'),
-    municipio: fc.constantFrom(...MUNICIPIOS), CEP: opt(digitos(8)), fone: opt(fc.stringMatching(/^[0-9]{6,14}$/)),
-  }),
-  CRT: fc.constantFrom('1' as const, '3' as const),
-});
+const arbEmitente = (CNPJ: string): fc.Arbitrary<EmitenteCte> =>
+  fc.record({
+    CNPJ: fc.constant(CNPJ),
+    IE: opt(fc.constantFrom('123456789012', '12')), // TIe
+    IEST: opt(fc.constant('1234567890')),
+    xNome: fc.constantFrom('CONTRATANTE TRANSPORTES SA', "TRANSPORTADORA D'OESTE & CIA"),
+    xFant: opt(fc.constant('CONTRATANTE')),
+    ender: fc.record({
+      xLgr: fc.constant('AV DO TRANSPORTE'),
+      nro: fc.constant('1'),
+      xCpl: opt(fc.constant('BLOCO B')),
+      xBairro: fc.constant('DISTRITO'),
+      municipio: fc.constantFrom(...MUNICIPIOS),
+      CEP: opt(digitos(8)),
+      fone: opt(fc.stringMatching(/^[0-9]{6,14}$/)),
+    }),
+    CRT: fc.constantFrom('1' as const, '3' as const),
+  });
 
 const arbIcms: fc.Arbitrary<IcmsCte> = fc.oneof(
   fc.constant({ grupo: 'ICMS00' as const }),
@@ -99,14 +121,26 @@ const arbIcms: fc.Arbitrary<IcmsCte> = fc.oneof(
 const arbDocumentos: fc.Arbitrary<DocumentosCte> = fc.oneof(
   fc.record({
     tipo: fc.constant('nfe' as const),
-    chaves: fc.uniqueArray(fc.integer({ min: 1, max: 999_999 }), { minLength: 1, maxLength: 3 }).map((ns) => ns.map((n) => chaveTeste('45997418000153', n, '55', '35'))),
+    chaves: fc
+      .uniqueArray(fc.integer({ min: 1, max: 999_999 }), { minLength: 1, maxLength: 3 })
+      .map((ns) => ns.map((n) => chaveTeste('45997418000153', n, '55', '35'))),
     pin: opt(fc.constant('123456')),
     dPrev: opt(fc.constant('2026-11-25')),
   }),
-  fc.record({ tipo: fc.constant('nf' as const), quantos: fc.integer({ min: 1, max: 2 }), nRoma: opt(fc.constant('R1')), nPed: opt(fc.constant('P1')), nPeso: opt(fc.constant('10.500')) }),
   fc.record({
-    tipo: fc.constant('outros' as const), tpDoc: fc.constantFrom('00' as const, '10' as const, '59' as const, '65' as const, '99' as const),
-    descOutros: opt(fc.constant('DECLARACAO')), nDoc: opt(fc.constant('123')), dEmi: opt(fc.constant('2026-11-19')), vDocFisc: opt(dec1302Opc),
+    tipo: fc.constant('nf' as const),
+    quantos: fc.integer({ min: 1, max: 2 }),
+    nRoma: opt(fc.constant('R1')),
+    nPed: opt(fc.constant('P1')),
+    nPeso: opt(fc.constant('10.500')),
+  }),
+  fc.record({
+    tipo: fc.constant('outros' as const),
+    tpDoc: fc.constantFrom('00' as const, '10' as const, '59' as const, '65' as const, '99' as const),
+    descOutros: opt(fc.constant('DECLARACAO')),
+    nDoc: opt(fc.constant('123')),
+    dEmi: opt(fc.constant('2026-11-19')),
+    vDocFisc: opt(dec1302Opc),
   }),
 );
 
@@ -114,43 +148,73 @@ const obs = fc.record({ xCampo: fc.constantFrom('PEDIDO', 'LOTE'), xTexto: fc.co
 
 /** A contractor CT-e; `numero` is set per document when it is built. */
 const arbCte = (subcontratada: string): fc.Arbitrary<Omit<CteContratante, 'numero'> & { entrega: 'cteProc' | 'CTe' }> =>
-  arbCnpj.filter((c) => c !== subcontratada).chain((contratante) => fc.record({
-    serie: fc.integer({ min: 0, max: 999 }),
-    tpAmb: fc.constantFrom(1 as const, 2 as const),
-    tpServ: fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),
-    inicio: fc.constantFrom(...MUNICIPIOS),
-    fim: fc.constantFrom(...MUNICIPIOS),
-    xDetRetira: opt(fc.constant('RETIRAR NA DOCA 2')),
-    toma: fc.oneof(fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const), arbParte.map((toma4) => ({ toma4 }))),
-    compl: opt(fc.record({
-      xCaracAd: opt(fc.constant('EXPRESSO')), xCaracSer: opt(fc.constant('SERVICO NORMAL')), xEmi: opt(fc.constant('FULANO')),
-      xObs: opt(fc.constant('OBSERVACAO DO CONTRATANTE')), obsCont: fc.array(obs, { maxLength: 3 }), obsFisco: fc.array(obs, { maxLength: 2 }),
-    })),
-    emit: arbEmitente(contratante),
-    rem: optParte(arbParte),
-    exped: optParte(arbParte),
-    receb: optParte(arbParte),
-    dest: optParte(arbParte),
-    vTPrest: fc.integer({ min: 1, max: 999_999_999_999_999 }),
-    componentes: fc.array(fc.constantFrom('FRETE PESO', 'PEDAGIO', 'GRIS'), { maxLength: 3 }),
-    icms: arbIcms,
-    vTotTrib: opt(dec1302),
-    infAdFisco: opt(fc.constant('INFORMACAO AO FISCO')),
-    ibsCbs: opt(fc.record({ gIBSCBS: fc.boolean() })),
-    carga: fc.record({
-      vCarga: opt(dec1302),
-      proPred: fc.constantFrom('PECAS', 'GRAOS & CEREAIS'),
-      xOutCat: opt(fc.constant('PALETIZADA')),
-      infQ: fc.array(fc.record({ cUnid: fc.constantFrom('00', '01', '02', '03', '04', '05'), tpMed: fc.constantFrom('PESO BRUTO', 'UNIDADE'), qCarga: dec1104 }), { minLength: 1, maxLength: 25 }),
-      vCargaAverb: opt(dec1302Opc),
-    }),
-    documentos: opt(arbDocumentos),
-    docAnt: opt(fc.record({ CNPJ: arbCnpj, IE: opt(fc.constant({ IE: '123456789', UF: 'SP' })), xNome: fc.constant('PRIMEIRA TRANSPORTADORA LTDA'), n: fc.integer({ min: 1, max: 999_999 }) })
-      .map(({ n, ...d }) => ({ ...d, chaves: [chaveTeste(d.CNPJ, n, '57', '35')] }))),
-    RNTRC: fc.constantFrom('12345678', 'ISENTO'),
-    qrCode: fc.boolean(),
-    entrega: fc.constantFrom('cteProc' as const, 'CTe' as const),
-  }).map((c) => ({ ...c, cUF: CUF[c.emit.ender.municipio.UF]! })));
+  arbCnpj
+    .filter((c) => c !== subcontratada)
+    .chain((contratante) =>
+      fc
+        .record({
+          serie: fc.integer({ min: 0, max: 999 }),
+          tpAmb: fc.constantFrom(1 as const, 2 as const),
+          tpServ: fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),
+          inicio: fc.constantFrom(...MUNICIPIOS),
+          fim: fc.constantFrom(...MUNICIPIOS),
+          xDetRetira: opt(fc.constant('RETIRAR NA DOCA 2')),
+          toma: fc.oneof(
+            fc.constantFrom(0 as const, 1 as const, 2 as const, 3 as const),
+            arbParte.map((toma4) => ({ toma4 })),
+          ),
+          compl: opt(
+            fc.record({
+              xCaracAd: opt(fc.constant('EXPRESSO')),
+              xCaracSer: opt(fc.constant('SERVICO NORMAL')),
+              xEmi: opt(fc.constant('FULANO')),
+              xObs: opt(fc.constant('OBSERVACAO DO CONTRATANTE')),
+              obsCont: fc.array(obs, { maxLength: 3 }),
+              obsFisco: fc.array(obs, { maxLength: 2 }),
+            }),
+          ),
+          emit: arbEmitente(contratante),
+          rem: optParte(arbParte),
+          exped: optParte(arbParte),
+          receb: optParte(arbParte),
+          dest: optParte(arbParte),
+          vTPrest: fc.integer({ min: 1, max: 999_999_999_999_999 }),
+          componentes: fc.array(fc.constantFrom('FRETE PESO', 'PEDAGIO', 'GRIS'), { maxLength: 3 }),
+          icms: arbIcms,
+          vTotTrib: opt(dec1302),
+          infAdFisco: opt(fc.constant('INFORMACAO AO FISCO')),
+          ibsCbs: opt(fc.record({ gIBSCBS: fc.boolean() })),
+          carga: fc.record({
+            vCarga: opt(dec1302),
+            proPred: fc.constantFrom('PECAS', 'GRAOS & CEREAIS'),
+            xOutCat: opt(fc.constant('PALETIZADA')),
+            infQ: fc.array(
+              fc.record({
+                cUnid: fc.constantFrom('00', '01', '02', '03', '04', '05'),
+                tpMed: fc.constantFrom('PESO BRUTO', 'UNIDADE'),
+                qCarga: dec1104,
+              }),
+              { minLength: 1, maxLength: 25 },
+            ),
+            vCargaAverb: opt(dec1302Opc),
+          }),
+          documentos: opt(arbDocumentos),
+          docAnt: opt(
+            fc
+              .record({
+                CNPJ: arbCnpj,
+                IE: opt(fc.constant({ IE: '123456789', UF: 'SP' })),
+                xNome: fc.constant('PRIMEIRA TRANSPORTADORA LTDA'),
+                n: fc.integer({ min: 1, max: 999_999 }),
+              })
+              .map(({ n, ...d }) => ({ ...d, chaves: [chaveTeste(d.CNPJ, n, '57', '35')] })),
+          ),
+          RNTRC: fc.constantFrom('12345678', 'ISENTO'),
+          qrCode: fc.boolean(),
+          entrega: fc.constantFrom('cteProc' as const, 'CTe' as const),
+        })
+        .map((c) => ({ ...c, cUF: CUF[c.emit.ender.municipio.UF]! })),
+    );
 
 describe('property: a contractor CT-e with any of its optional groups and elements present or absent never gets a 5xx (issue 11, defect 2)', () => {
   jest.setTimeout(600_000);
@@ -167,7 +231,9 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
     for (const uf_origem of UFS) {
       for (const uf_destino of UFS) {
         if (uf_origem === 'SP' && uf_destino === 'RJ') continue; // the carrier's own, made with it
-        expect((await sub.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem, uf_destino, icms: { cst: '00', aliquota: 12 } })).status).toBe(201);
+        expect(
+          (await sub.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem, uf_destino, icms: { cst: '00', aliquota: 12 } })).status,
+        ).toBe(201);
       }
     }
   });
@@ -178,7 +244,11 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
 
   /** Status `esperado`, or the request, the status and the body, to read in the counterexample. */
   const responde = (r: ApiResponse, esperado: number, o_que: string) => {
-    expect({ o_que, status: r.status, body: r.status === esperado ? undefined : r.text.slice(0, 600) }).toEqual({ o_que, status: esperado, body: undefined });
+    expect({ o_que, status: r.status, body: r.status === esperado ? undefined : r.text.slice(0, 600) }).toEqual({
+      o_que,
+      status: esperado,
+      body: undefined,
+    });
     return r;
   };
   const get = async (path: string, esperado = 200) => responde(await sub.call('GET', path), esperado, `GET ${path}`);
@@ -207,49 +277,67 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
 
   it(`${RUNS} contractor CT-e: inbox, counter-CT-e singly and in a batch, and their reads`, async () => {
     const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-    await fc.assert(fc.asyncProperty(arbCte(sub.cnpj), async ({ entrega, ...spec }) => {
-      // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054): without either it is 422 cte_com_pendencias.
-      const emitivel = spec.rem !== undefined && spec.dest !== undefined;
+    await fc.assert(
+      fc.asyncProperty(arbCte(sub.cnpj), async ({ entrega, ...spec }) => {
+        // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054): without either it is 422 cte_com_pendencias.
+        const emitivel = spec.rem !== undefined && spec.dest !== undefined;
 
-      const chave = await receber({ ...spec, numero: ++numero }, entrega);
-      const res = await sub.call('POST', '/v1/fiscal/cte/contra', { chave_cte_original: chave, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, valor_frete: 100 });
-      if (!emitivel) {
-        expectError(res, 422, 'cte_com_pendencias');
-      } else {
-        responde(res, 202, 'POST /fiscal/cte/contra');
-        const id = res.body.data.id as string;
-        const { rascunho } = await leituras(id);
-        expect(rascunho.remetente.endereco.cep).toBe(spec.rem!.ender.CEP);
-        expect(rascunho.destinatario.endereco.cep).toBe(spec.dest!.ender.CEP);
-        expect(rascunho.tomador.parte.endereco.cep).toBe(spec.emit.ender.CEP);
-        expect(rascunho.remetente.ie).toBe(spec.rem!.IE);
-        expect(rascunho.carga.valor === undefined).toBe(spec.carga.vCarga === undefined);
-        expect(rascunho.carga.quantidades).toHaveLength(spec.carga.infQ.length);
+        const chave = await receber({ ...spec, numero: ++numero }, entrega);
+        const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
+          chave_cte_original: chave,
+          motorista: { cpf: MOTORISTA_CPF },
+          placa: PLACA,
+          valor_frete: 100,
+        });
+        if (!emitivel) {
+          expectError(res, 422, 'cte_com_pendencias');
+        } else {
+          responde(res, 202, 'POST /fiscal/cte/contra');
+          const id = res.body.data.id as string;
+          const { rascunho } = await leituras(id);
+          expect(rascunho.remetente.endereco.cep).toBe(spec.rem!.ender.CEP);
+          expect(rascunho.destinatario.endereco.cep).toBe(spec.dest!.ender.CEP);
+          expect(rascunho.tomador.parte.endereco.cep).toBe(spec.emit.ender.CEP);
+          expect(rascunho.remetente.ie).toBe(spec.rem!.IE);
+          expect(rascunho.carga.valor === undefined).toBe(spec.carga.vCarga === undefined);
+          expect(rascunho.carga.quantidades).toHaveLength(spec.carga.infQ.length);
 
-        // The XML made of it passes cte_v4.00.xsd (the issue checks it): authorized.
-        expect((await pollUntil(sub, `/v1/fiscal/cte/${id}/consulta`)).body.data.situacao).toBe('autorizado');
-        expect((await leituras(id)).situacao).toBe('autorizado');
-        const xml = (await get(`/v1/fiscal/cte/${id}/xml`)).text;
-        expect(/<infCarga><vCarga>/.test(xml)).toBe(spec.carga.vCarga !== undefined);
-        await get(`/v1/fiscal/cte/${id}/dacte`);
-        expectError(await sub.call('POST', `/v1/fiscal/cte/${id}/previa`), 422, 'cte_nao_editavel');
-        expect((await get(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.status).toBe('subcontratado');
-      }
+          // The XML made of it passes cte_v4.00.xsd (the issue checks it): authorized.
+          expect((await pollUntil(sub, `/v1/fiscal/cte/${id}/consulta`)).body.data.situacao).toBe('autorizado');
+          expect((await leituras(id)).situacao).toBe('autorizado');
+          const xml = (await get(`/v1/fiscal/cte/${id}/xml`)).text;
+          expect(/<infCarga><vCarga>/.test(xml)).toBe(spec.carga.vCarga !== undefined);
+          await get(`/v1/fiscal/cte/${id}/dacte`);
+          expectError(await sub.call('POST', `/v1/fiscal/cte/${id}/previa`), 422, 'cte_nao_editavel');
+          expect((await get(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.status).toBe('subcontratado');
+        }
 
-      const outra = await receber({ ...spec, numero: ++numero }, entrega);
-      const lote = responde(await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-        subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: [{ chave: outra, valor: 50 }],
-      }), 202, 'POST /fiscal/cte-subcontratacao/lote');
-      const relatorio = responde(await relatorioFinal(sub, lote.body.data.batch_id), 200, 'GET lote').body.data;
-      if (!emitivel) {
-        expect(relatorio).toMatchObject({ status: 'failed', rows: [{ chave: outra, status: 'failed', error: { code: 'cte_com_pendencias' } }] });
-        expect((await get(`/v1/fiscal/cte-subcontratacao/${outra}`)).body.data.status).toBe('recebido');
-      } else {
-        expect(relatorio).toMatchObject({ status: 'done', rows: [{ chave: outra, status: 'emitted' }] });
-        const doc = await leituras(relatorio.rows[0].counter_cte_id);
-        expect(doc.contra_cte.lote_id).toBe(lote.body.data.batch_id);
-        expect(doc.rascunho.remetente.endereco.cep).toBe(spec.rem!.ender.CEP);
-      }
-    }), { numRuns: RUNS, endOnFailure: true, ...(seed !== undefined ? { seed } : {}) });
+        const outra = await receber({ ...spec, numero: ++numero }, entrega);
+        const lote = responde(
+          await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
+            subcontratada: { cnpj: sub.cnpj },
+            motorista: { cpf: MOTORISTA_CPF },
+            placa: PLACA,
+            ctes: [{ chave: outra, valor: 50 }],
+          }),
+          202,
+          'POST /fiscal/cte-subcontratacao/lote',
+        );
+        const relatorio = responde(await relatorioFinal(sub, lote.body.data.batch_id), 200, 'GET lote').body.data;
+        if (!emitivel) {
+          expect(relatorio).toMatchObject({
+            status: 'failed',
+            rows: [{ chave: outra, status: 'failed', error: { code: 'cte_com_pendencias' } }],
+          });
+          expect((await get(`/v1/fiscal/cte-subcontratacao/${outra}`)).body.data.status).toBe('recebido');
+        } else {
+          expect(relatorio).toMatchObject({ status: 'done', rows: [{ chave: outra, status: 'emitted' }] });
+          const doc = await leituras(relatorio.rows[0].counter_cte_id);
+          expect(doc.contra_cte.lote_id).toBe(lote.body.data.batch_id);
+          expect(doc.rascunho.remetente.endereco.cep).toBe(spec.rem!.ender.CEP);
+        }
+      }),
+      { numRuns: RUNS, endOnFailure: true, ...(seed !== undefined ? { seed } : {}) },
+    );
   });
 });

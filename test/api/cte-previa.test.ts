@@ -31,7 +31,10 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     c = await app.carrier({ name: 'EMISSORA TRANSPORTES LTDA' });
     bare = await app.carrier();
     const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-      inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+      inscricao_estadual: '110042490114',
+      regime_tributario: 3,
+      rntrc: '12345678',
+      serie_cte: 1,
       endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
     });
     expect(conf.status).toBe(200);
@@ -40,7 +43,11 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
     form.append('cert_pass', SENHA);
     expect((await c.call('POST', '/v1/fiscal/certificado', form)).status).toBe(201);
-    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } });
+    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', {
+      uf_origem: 'SP',
+      uf_destino: 'RJ',
+      icms: { cst: '00', aliquota: 12 },
+    });
     expect(regra.status).toBe(201);
   });
   afterAll(async () => {
@@ -54,10 +61,25 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     expect(res.status).toBe(200);
     expect(res.body.environment).toBe('homologacao');
     expect(res.body.data).toMatchObject({ pronto: false, xml: null, chave_provisoria: null, numero_provisorio: 0 });
-    expect(campos(res.body)).toEqual(expect.arrayContaining([
-      'configuracao.inscricao_estadual', 'configuracao.regime_tributario', 'configuracao.serie_cte', 'configuracao.endereco', 'configuracao.rntrc',
-      'certificado', 'inicio', 'fim', 'remetente', 'destinatario', 'tomador', 'valores.total', 'carga', 'documentos', 'impostos.icms',
-    ]));
+    expect(campos(res.body)).toEqual(
+      expect.arrayContaining([
+        'configuracao.inscricao_estadual',
+        'configuracao.regime_tributario',
+        'configuracao.serie_cte',
+        'configuracao.endereco',
+        'configuracao.rntrc',
+        'certificado',
+        'inicio',
+        'fim',
+        'remetente',
+        'destinatario',
+        'tomador',
+        'valores.total',
+        'carga',
+        'documentos',
+        'impostos.icms',
+      ]),
+    );
   });
 
   it('a complete draft with configuration, certificate and tax rule is ready, with a schema-valid XML', async () => {
@@ -72,7 +94,10 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     expect(d.xml).not.toContain('<Signature');
     const lido = readCte(d.xml);
     expect(lido).toMatchObject({
-      chave: d.chave_provisoria, cfop: '6353', ambiente: 'homologacao', numero: 0,
+      chave: d.chave_provisoria,
+      cfop: '6353',
+      ambiente: 'homologacao',
+      numero: 0,
       emitente: { documento: c.cnpj, nome: 'EMISSORA TRANSPORTES LTDA', ie: '110042490114' },
       remetente: { documento: '11222333000181', nome: 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL' },
       icms: { grupo: 'ICMS00', base_centavos: 150050, valor_centavos: 18006 },
@@ -81,29 +106,48 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     // The same preview again: same provisional key (cCT from the draft id).
     expect((await previa(c, id)).body.data.chave_provisoria).toBe(d.chave_provisoria);
     // Once signed (with the number an issue would reserve), it passes the schema.
-    const { privateKeyPem, certificatePem } = readPkcs12(makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx, SENHA);
+    const { privateKeyPem, certificatePem } = readPkcs12(
+      makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx,
+      SENHA,
+    );
     const numbered = d.xml.replace('<nCT>0</nCT>', '<nCT>1</nCT>');
-    expect(await schemas.validate(signFiscalXml(numbered, { element: 'infCte', privateKeyPem, certificatePem }), 'cte_v4.00.xsd')).toEqual({ valid: true, errors: [] });
+    expect(await schemas.validate(signFiscalXml(numbered, { element: 'infCte', privateKeyPem, certificatePem }), 'cte_v4.00.xsd')).toEqual({
+      valid: true,
+      errors: [],
+    });
   });
 
   it('a route without a tax rule lists sem_regra_tributacao', async () => {
-    const id = await create(c, { ...draft(), fim: { municipio: 'Curitiba', uf: 'PR' }, destinatario: { ...draft().destinatario, endereco: { ...draft().destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } } });
+    const id = await create(c, {
+      ...draft(),
+      fim: { municipio: 'Curitiba', uf: 'PR' },
+      destinatario: {
+        ...draft().destinatario,
+        endereco: { ...draft().destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' },
+      },
+    });
     const res = await previa(c, id);
     expect(res.body.data).toMatchObject({ pronto: false, xml: null });
-    expect(res.body.data.pendencias).toEqual([{ campo: 'impostos.icms', mensagem: expect.stringMatching(/^sem_regra_tributacao: .*SP→PR/) }]);
+    expect(res.body.data.pendencias).toEqual([
+      { campo: 'impostos.icms', mensagem: expect.stringMatching(/^sem_regra_tributacao: .*SP→PR/) },
+    ]);
   });
 
   it('schema errors are named by draft field', async () => {
     // Blank texts pass the draft's schema (lengths) but not the XML's (TString: no leading or trailing blank).
     const d = draft();
-    const id = await create(c, { ...d, expedidor: { ...d.remetente, nome: '   ' }, carga: { ...d.carga, quantidades: [{ unidade: '01', tipo_medida: '  ', quantidade: 1 }] } });
+    const id = await create(c, {
+      ...d,
+      expedidor: { ...d.remetente, nome: '   ' },
+      carga: { ...d.carga, quantidades: [{ unidade: '01', tipo_medida: '  ', quantidade: 1 }] },
+    });
     const res = await previa(c, id);
     expect(res.body.data.pronto).toBe(false);
     expect(campos(res.body).sort()).toEqual(['carga.quantidades.0.tipo_medida', 'expedidor.nome']);
     expect(res.body.data.xml).toContain('<xNome></xNome>');
   });
 
-  it('404 for another company\'s draft or an unknown id; 422 cte_nao_editavel for a CT-e that is not a draft', async () => {
+  it("404 for another company's draft or an unknown id; 422 cte_nao_editavel for a CT-e that is not a draft", async () => {
     const id = await create(c, draft());
     expectError(await previa(bare, id), 404, 'nao_encontrado');
     expectError(await previa(c, randomUUID()), 404, 'nao_encontrado');
@@ -112,22 +156,37 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     expectError(await previa(c, delivered.body.data.id), 422, 'cte_nao_editavel');
   });
 
-  it('IBS/CBS: the draft\'s own, else the tax rule\'s, written as imp/IBSCBS on vTPrest', async () => {
+  it("IBS/CBS: the draft's own, else the tax rule's, written as imp/IBSCBS on vTPrest", async () => {
     const ibsCbsRegra = { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 };
-    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'PR', icms: { cst: '00', aliquota: 12 }, ibs_cbs: ibsCbsRegra });
+    const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', {
+      uf_origem: 'SP',
+      uf_destino: 'PR',
+      icms: { cst: '00', aliquota: 12 },
+      ibs_cbs: ibsCbsRegra,
+    });
     expect(regra.status).toBe(201);
     const d = draft();
-    const paraPr = { ...d, fim: { municipio: 'Curitiba', uf: 'PR' }, destinatario: { ...d.destinatario, endereco: { ...d.destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } } };
-    const { privateKeyPem, certificatePem } = readPkcs12(makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx, SENHA);
+    const paraPr = {
+      ...d,
+      fim: { municipio: 'Curitiba', uf: 'PR' },
+      destinatario: { ...d.destinatario, endereco: { ...d.destinatario.endereco, municipio: 'Curitiba', uf: 'PR', cep: '80010000' } },
+    };
+    const { privateKeyPem, certificatePem } = readPkcs12(
+      makeA1({ cnpj: c.cnpj, razao: 'X', password: SENHA, cnpjIn: 'otherName' }).pfx,
+      SENHA,
+    );
     const valido = async (xml: string) =>
-      schemas.validate(signFiscalXml(xml.replace('<nCT>0</nCT>', '<nCT>1</nCT>'), { element: 'infCte', privateKeyPem, certificatePem }), 'cte_v4.00.xsd');
+      schemas.validate(
+        signFiscalXml(xml.replace('<nCT>0</nCT>', '<nCT>1</nCT>'), { element: 'infCte', privateKeyPem, certificatePem }),
+        'cte_v4.00.xsd',
+      );
 
     // From the rule: 1500.50 × 0.1% = 1.5005 → 1.50; × 0% = 0; × 0.9% = 13.5045 → 13.50.
     const daRegra = (await previa(c, await create(c, paraPr))).body.data;
     expect(daRegra.pronto).toBe(true);
     expect(daRegra.xml).toContain(
-      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC><gIBSUF><pIBSUF>0.10</pIBSUF><vIBSUF>1.50</vIBSUF></gIBSUF>'
-        + '<gIBSMun><pIBSMun>0.00</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>1.50</vIBS><gCBS><pCBS>0.90</pCBS><vCBS>13.50</vCBS></gCBS></gIBSCBS></IBSCBS>',
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1500.50</vBC><gIBSUF><pIBSUF>0.10</pIBSUF><vIBSUF>1.50</vIBSUF></gIBSUF>' +
+        '<gIBSMun><pIBSMun>0.00</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>1.50</vIBS><gCBS><pCBS>0.90</pCBS><vCBS>13.50</vCBS></gCBS></gIBSCBS></IBSCBS>',
     );
     expect(await valido(daRegra.xml)).toEqual({ valid: true, errors: [] });
 

@@ -27,7 +27,14 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
     const res = await c.call('POST', '/v1/fiscal/cte', draft());
     expect(res.status).toBe(201);
     const d = res.body.data;
-    expect(d).toMatchObject({ situacao: 'rascunho', origem: 'emissao', access_key: null, service_type: 0, environment: 'homologacao', documento: null });
+    expect(d).toMatchObject({
+      situacao: 'rascunho',
+      origem: 'emissao',
+      access_key: null,
+      service_type: 0,
+      environment: 'homologacao',
+      documento: null,
+    });
     expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(d.rascunho.inicio).toEqual({ municipio: 'Campinas', uf: 'SP', codigo_ibge: '3509502' });
     expect(d.rascunho.remetente.documento).toBe('11222333000181');
@@ -54,7 +61,12 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
     const changed = { ...draft(), tipo_servico: 1, observacoes: null, valores: { total: 99.9 } };
     const res = await c.call('PUT', `/v1/fiscal/cte/${id}`, changed);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id, situacao: 'rascunho', service_type: 1, rascunho: { tipo_servico: 1, observacoes: null, valores: { total: 99.9 } } });
+    expect(res.body.data).toMatchObject({
+      id,
+      situacao: 'rascunho',
+      service_type: 1,
+      rascunho: { tipo_servico: 1, observacoes: null, valores: { total: 99.9 } },
+    });
     expect(res.body.data.rascunho.valores).not.toHaveProperty('componentes');
     const events = await app.running.platform.store.readStream(`cte-${id}`);
     expect(events.map((e) => e.type)).toEqual(['cte.rascunho_criado', 'cte.rascunho_alterado']);
@@ -74,8 +86,19 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
 
   it('money with two places and quantities with four are exact, whatever their binary floating point', async () => {
     const ok = await c.call('POST', '/v1/fiscal/cte', {
-      valores: { total: 19.99, a_receber: 19.99, componentes: [{ nome: 'PEDAGIO', valor: 0.07 }, { nome: 'FRETE', valor: 19.92 }] },
-      carga: { valor: 4.35, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000.1234 }] },
+      valores: {
+        total: 19.99,
+        a_receber: 19.99,
+        componentes: [
+          { nome: 'PEDAGIO', valor: 0.07 },
+          { nome: 'FRETE', valor: 19.92 },
+        ],
+      },
+      carga: {
+        valor: 4.35,
+        produto_predominante: 'PECAS',
+        quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000.1234 }],
+      },
     });
     expect(ok.status).toBe(201);
     expect(ok.body.data.rascunho.valores.componentes[0].valor).toBe(0.07);
@@ -92,15 +115,20 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
       documentos: { nfe: [{ chave: buildCteXml({ emitenteCnpj: '11222333000181' }).chave }] },
     };
     const res = expectError(await c.call('POST', '/v1/fiscal/cte', bad), 400, 'validacao');
-    expect(res.error.details.fields.map((f: { field: string }) => f.field).sort()).toEqual(
-      ['documentos.nfe.0.chave', 'inicio.municipio', 'remetente.documento', 'valores.a_receber'],
-    );
+    expect(res.error.details.fields.map((f: { field: string }) => f.field).sort()).toEqual([
+      'documentos.nfe.0.chave',
+      'inicio.municipio',
+      'remetente.documento',
+      'valores.a_receber',
+    ]);
     const shape = expectError(await c.call('POST', '/v1/fiscal/cte', { tipo_servico: 4, cfop: '1234', desconhecido: 1 }), 400, 'validacao');
-    expect(shape.error.details.fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['tipo_servico', 'cfop', 'desconhecido']));
+    expect(shape.error.details.fields.map((f: { field: string }) => f.field)).toEqual(
+      expect.arrayContaining(['tipo_servico', 'cfop', 'desconhecido']),
+    );
     expectError(await c.call('POST', '/v1/fiscal/cte', {}, { 'idempotency-key': 'x' }), 400, 'validacao');
   });
 
-  it('404 for another company\'s draft or an unknown id; 422 cte_nao_editavel for a CT-e already sent', async () => {
+  it("404 for another company's draft or an unknown id; 422 cte_nao_editavel for a CT-e already sent", async () => {
     expectError(await other.call('GET', `/v1/fiscal/cte/${id}`), 404, 'nao_encontrado');
     expectError(await other.call('PUT', `/v1/fiscal/cte/${id}`, draft()), 404, 'nao_encontrado');
     expectError(await c.call('PUT', '/v1/fiscal/cte/00000000-0000-4000-8000-000000000000', draft()), 404, 'nao_encontrado');
@@ -118,7 +146,11 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
     expect(got.body.data.rascunho.impostos.ibs_cbs).toEqual(ibs_cbs);
 
     const campos = (r: { error: { details: { fields: { field: string }[] } } }) => r.error.details.fields.map((f) => f.field);
-    const cst = expectError(await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, cst: '00' } } }), 400, 'validacao');
+    const cst = expectError(
+      await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, cst: '00' } } }),
+      400,
+      'validacao',
+    );
     expect(campos(cst)).toEqual(['impostos.ibs_cbs.cst']);
     const outros = expectError(
       await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, cclass_trib: '1', aliquota_cbs: 101 } } }),
@@ -126,7 +158,11 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
       'validacao',
     );
     expect(campos(outros).sort()).toEqual(['impostos.ibs_cbs.aliquota_cbs', 'impostos.ibs_cbs.cclass_trib']);
-    const decimais = expectError(await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, aliquota_ibs_mun: 0.00125 } } }), 400, 'validacao');
+    const decimais = expectError(
+      await c.call('POST', '/v1/fiscal/cte', { ...body, impostos: { ibs_cbs: { ...ibs_cbs, aliquota_ibs_mun: 0.00125 } } }),
+      400,
+      'validacao',
+    );
     expect(campos(decimais)).toEqual(['impostos.ibs_cbs.aliquota_ibs_mun']);
   });
 });

@@ -24,7 +24,7 @@ describe('POST /fiscal/cte/{cte_uuid}/subcontratacao (hand-off to a subcontracto
 
   const handOff = (who: TestCarrier, id: string, body: unknown) => who.call('POST', `/v1/fiscal/cte/${id}/subcontratacao`, body);
 
-  it('201: the archived XML lands byte for byte in the subcontractor\'s inbox (alphanumeric CNPJ, masked)', async () => {
+  it("201: the archived XML lands byte for byte in the subcontractor's inbox (alphanumeric CNPJ, masked)", async () => {
     const res = await handOff(contratante, cte.id, { subcontratada: { cnpj: mask(subcontratada.cnpj) }, observacao: 'coleta na doca 3' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -32,7 +32,14 @@ describe('POST /fiscal/cte/{cte_uuid}/subcontratacao (hand-off to a subcontracto
       data: {
         cte: { id: cte.id, access_key: cte.chave },
         subcontratada: { cnpj: subcontratada.cnpj, nome: 'SUBCONTRATADA ALFA LTDA' },
-        recebimento: { access_key: cte.chave, status: 'recebido', carrier_role: 'terceiro', allows_counter_cte: true, received_count: 1, content_updated: false },
+        recebimento: {
+          access_key: cte.chave,
+          status: 'recebido',
+          carrier_role: 'terceiro',
+          allows_counter_cte: true,
+          received_count: 1,
+          content_updated: false,
+        },
       },
     });
     const inbox = await subcontratada.call('GET', `/v1/fiscal/cte-subcontratacao/${cte.chave}`);
@@ -41,7 +48,9 @@ describe('POST /fiscal/cte/{cte_uuid}/subcontratacao (hand-off to a subcontracto
       delivered_by: { cnpj: contratante.cnpj, nome: 'CONTRATANTE LOGISTICA SA', cte_id: cte.id, observacao: 'coleta na doca 3' },
       xml: { sha256: sha(cte.xml) },
     });
-    const xml = await fetch(`${app.url}/v1/fiscal/cte-subcontratacao/${cte.chave}/xml`, { headers: { authorization: `Bearer ${subcontratada.apiKey}` } });
+    const xml = await fetch(`${app.url}/v1/fiscal/cte-subcontratacao/${cte.chave}/xml`, {
+      headers: { authorization: `Bearer ${subcontratada.apiKey}` },
+    });
     expect(sha(Buffer.from(await xml.arrayBuffer()))).toBe(sha(cte.xml));
   });
 
@@ -59,14 +68,14 @@ describe('POST /fiscal/cte/{cte_uuid}/subcontratacao (hand-off to a subcontracto
     expect(own[1]!.metadata.actor).toBe(`credential:${contratante.credentialId}`);
   });
 
-  it('no financial action: nothing in the subcontractor\'s receivables, services or own CT-e', async () => {
+  it("no financial action: nothing in the subcontractor's receivables, services or own CT-e", async () => {
     for (const table of ['recebiveis', 'servicos', 'ctes']) {
       const n = await app.db.pool.query(`SELECT count(*)::int AS n FROM rm.${table} WHERE company_id = $1`, [subcontratada.companyId]);
       expect(n.rows[0].n).toBe(0);
     }
   });
 
-  it('404 for an unknown CT-e, another company\'s CT-e or a malformed id', async () => {
+  it("404 for an unknown CT-e, another company's CT-e or a malformed id", async () => {
     const body = { subcontratada: { cnpj: subcontratada.cnpj } };
     expectError(await handOff(contratante, '00000000-0000-4000-8000-000000000000', body), 404, 'nao_encontrado');
     expectError(await handOff(subcontratada, cte.id, { subcontratada: { cnpj: contratante.cnpj } }), 404, 'nao_encontrado');
@@ -83,14 +92,22 @@ describe('POST /fiscal/cte/{cte_uuid}/subcontratacao (hand-off to a subcontracto
     expectError(await handOff(contratante, cte.id, { subcontratada: { cnpj: randomCnpj() } }), 422, 'subcontratada_nao_encontrada');
     const shipper = await app.carrier({ carrier: false, name: 'EMBARCADOR SA' });
     expectError(await handOff(contratante, cte.id, { subcontratada: { cnpj: shipper.cnpj } }), 422, 'subcontratada_nao_transportadora');
-    expectError(await handOff(contratante, cte.id, { subcontratada: { cnpj: mask(contratante.cnpj) } }), 422, 'subcontratada_igual_contratante');
+    expectError(
+      await handOff(contratante, cte.id, { subcontratada: { cnpj: mask(contratante.cnpj) } }),
+      422,
+      'subcontratada_igual_contratante',
+    );
   });
 
   it('400 validacao: missing or malformed CNPJ, observacao over 255 characters', async () => {
     expectError(await handOff(contratante, cte.id, {}), 400, 'validacao');
     const bad = expectError(await handOff(contratante, cte.id, { subcontratada: { cnpj: '11.111.111/1111-11' } }), 400, 'validacao');
     expect(bad.error.details.fields).toEqual([{ field: 'subcontratada.cnpj', message: expect.any(String) }]);
-    expectError(await handOff(contratante, cte.id, { subcontratada: { cnpj: subcontratada.cnpj }, observacao: 'x'.repeat(256) }), 400, 'validacao');
+    expectError(
+      await handOff(contratante, cte.id, { subcontratada: { cnpj: subcontratada.cnpj }, observacao: 'x'.repeat(256) }),
+      400,
+      'validacao',
+    );
   });
 
   it('503 xml_indisponivel when the archived XML cannot be read; the retry then delivers', async () => {

@@ -34,9 +34,15 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
   afterAll(() => app?.close());
 
   describe('receipt', () => {
-    const first = buildCteXml({ emitenteCnpj: contractorCnpj, emitenteNome: 'CONTRATANTE ÁGIL TRANSPORTES SA', nfeChaves: [nfeKey()], vTPrest: '2345.67', vRec: '2300.00' });
+    const first = buildCteXml({
+      emitenteCnpj: contractorCnpj,
+      emitenteNome: 'CONTRATANTE ÁGIL TRANSPORTES SA',
+      nfeChaves: [nfeKey()],
+      vTPrest: '2345.67',
+      vRec: '2300.00',
+    });
 
-    it('201 on the first receipt (JSON raw XML), with what the XML says and the parties\' addresses', async () => {
+    it("201 on the first receipt (JSON raw XML), with what the XML says and the parties' addresses", async () => {
       const res = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: first.xml });
       expect(res.status).toBe(201);
       expect(res.body.environment).toBe('homologacao');
@@ -136,19 +142,34 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
       const own = buildCteXml({ emitenteCnpj: sub.cnpj });
       const res = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: own.xml });
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ carrier_role: 'emitente', allows_counter_cte: false, counter_cte_blocked_reason: 'cte_proprio' });
+      expect(res.body.data).toMatchObject({
+        carrier_role: 'emitente',
+        allows_counter_cte: false,
+        counter_cte_blocked_reason: 'cte_proprio',
+      });
     });
 
     it('CT-e linked to multimodal (tpServ 4): no counter-CT-e', async () => {
       const mm = buildCteXml({ emitenteCnpj: contractorCnpj, tpServ: 4 });
       const res = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: mm.xml });
-      expect(res.body.data).toMatchObject({ service_type: 4, allows_counter_cte: false, counter_cte_blocked_reason: 'vinculado_multimodal' });
+      expect(res.body.data).toMatchObject({
+        service_type: 4,
+        allows_counter_cte: false,
+        counter_cte_blocked_reason: 'vinculado_multimodal',
+      });
     });
 
     it('the company as taker in toma4, and as recipient', async () => {
-      const toma4 = buildCteXml({ emitenteCnpj: contractorCnpj, toma: 4, tomador4: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA TRANSPORTES LTDA' } });
+      const toma4 = buildCteXml({
+        emitenteCnpj: contractorCnpj,
+        toma: 4,
+        tomador4: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA TRANSPORTES LTDA' },
+      });
       const res = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: toma4.xml });
-      expect(res.body.data).toMatchObject({ carrier_role: 'tomador', tomador: { papel: 'outros', codigo: 4, parte: { documento: sub.cnpj } } });
+      expect(res.body.data).toMatchObject({
+        carrier_role: 'tomador',
+        tomador: { papel: 'outros', codigo: 4, parte: { documento: sub.cnpj } },
+      });
       const dest = buildCteXml({ emitenteCnpj: contractorCnpj, destinatario: { cnpj: sub.cnpj, nome: 'SUB' } });
       const res2 = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: dest.xml });
       expect(res2.body.data).toMatchObject({ carrier_role: 'destinatario', allows_counter_cte: true });
@@ -182,10 +203,18 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
 
     it('422 documento_nao_e_cte, layout_nao_suportado, chave_invalida', async () => {
       expectError(await sub.call('POST', route, { xml: '<?xml version="1.0"?><nfeProc><NFe/></nfeProc>' }), 422, 'documento_nao_e_cte');
-      expectError(await sub.call('POST', route, { xml: buildCteXml({ emitenteCnpj: contractorCnpj, versao: '2.00' }).xml }), 422, 'layout_nao_suportado');
+      expectError(
+        await sub.call('POST', route, { xml: buildCteXml({ emitenteCnpj: contractorCnpj, versao: '2.00' }).xml }),
+        422,
+        'layout_nao_suportado',
+      );
       const cte = buildCteXml({ emitenteCnpj: contractorCnpj });
       const wrongDigit = cte.chave.slice(0, 43) + ((Number(cte.chave[43]) + 1) % 10);
-      const bad = expectError(await sub.call('POST', route, { xml: cte.xml.replace(`CTe${cte.chave}`, `CTe${wrongDigit}`) }), 422, 'chave_invalida');
+      const bad = expectError(
+        await sub.call('POST', route, { xml: cte.xml.replace(`CTe${cte.chave}`, `CTe${wrongDigit}`) }),
+        422,
+        'chave_invalida',
+      );
       expect(bad.error.message).toContain(wrongDigit);
     });
 
@@ -214,7 +243,11 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
 
     beforeAll(async () => {
       listed = await app.carrier({ name: 'LISTAGEM TRANSPORTES LTDA' });
-      for (const [cnpj, nome] of [[issuerA, 'EXPRESSO ARAÇATUBA LTDA'], [issuerA, 'EXPRESSO ARAÇATUBA LTDA'], [issuerB, 'RODOVIÁRIO BETA SA']] as const) {
+      for (const [cnpj, nome] of [
+        [issuerA, 'EXPRESSO ARAÇATUBA LTDA'],
+        [issuerA, 'EXPRESSO ARAÇATUBA LTDA'],
+        [issuerB, 'RODOVIÁRIO BETA SA'],
+      ] as const) {
         const cte = buildCteXml({ emitenteCnpj: cnpj, emitenteNome: nome });
         const res = await listed.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: cte.xml });
         expect(res.status).toBe(201);
@@ -247,7 +280,10 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
       expect((await list('?search=nada-disso')).body.meta.total).toBe(0);
       // LIKE's wildcards are searched for literally, not as "anything".
       for (const wildcard of ['%', '_', '%25', '\\', '3%', '_5']) {
-        expect({ wildcard, total: (await list(`?search=${encodeURIComponent(wildcard)}`)).body.meta.total }).toEqual({ wildcard, total: 0 });
+        expect({ wildcard, total: (await list(`?search=${encodeURIComponent(wildcard)}`)).body.meta.total }).toEqual({
+          wildcard,
+          total: 0,
+        });
       }
     });
 
@@ -282,13 +318,21 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
     });
 
     it('503 xml_indisponivel when the archive cannot be read; the read works again once it can', async () => {
-      const row = await app.db.pool.query('SELECT xml_sha256 FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2', [listed.companyId, keys[1]]);
+      const row = await app.db.pool.query('SELECT xml_sha256 FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2', [
+        listed.companyId,
+        keys[1],
+      ]);
       const hash = row.rows[0].xml_sha256;
       const saved = await app.db.pool.query('SELECT content, content_type, size_bytes FROM documents WHERE sha256 = $1', [hash]);
       await app.db.pool.query('DELETE FROM documents WHERE sha256 = $1', [hash]);
       expectError(await listed.call('GET', `/v1/fiscal/cte-subcontratacao/${keys[1]}/xml`), 503, 'xml_indisponivel');
       const { content, content_type, size_bytes } = saved.rows[0];
-      await app.db.pool.query('INSERT INTO documents (sha256, content, content_type, size_bytes) VALUES ($1, $2, $3, $4)', [hash, content, content_type, size_bytes]);
+      await app.db.pool.query('INSERT INTO documents (sha256, content, content_type, size_bytes) VALUES ($1, $2, $3, $4)', [
+        hash,
+        content,
+        content_type,
+        size_bytes,
+      ]);
       expect((await xmlBytes(app, listed, `/v1/fiscal/cte-subcontratacao/${keys[1]}/xml`)).status).toBe(200);
     });
   });

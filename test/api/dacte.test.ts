@@ -31,7 +31,13 @@ describe('GET /fiscal/cte/{cte_uuid}/dacte', () => {
     const built = buildCteXml({
       emitenteCnpj: c.cnpj,
       emitenteNome: 'TRANSPORTADORA SÃO JOSÉ LTDA',
-      destinatario: { cnpj: '45997418000153', nome: 'DESTINATÁRIO COMÉRCIO DE AÇÚCAR SA', municipio: 'RIO DE JANEIRO', codigoIbge: '3304557', uf: 'RJ' },
+      destinatario: {
+        cnpj: '45997418000153',
+        nome: 'DESTINATÁRIO COMÉRCIO DE AÇÚCAR SA',
+        municipio: 'RIO DE JANEIRO',
+        codigoIbge: '3304557',
+        uf: 'RJ',
+      },
       vTPrest: '1500.00',
       nfeChaves: [own.nfe],
     });
@@ -52,9 +58,21 @@ describe('GET /fiscal/cte/{cte_uuid}/dacte', () => {
     const text = pages[0]!;
     const protocolo = /<nProt>(\d+)<\/nProt>/.exec(own.xml)![1]!;
     for (const expected of [
-      'DACTE', grouped(own.chave), 'TRANSPORTADORA SÃO JOSÉ LTDA', 'DESTINATÁRIO COMÉRCIO DE AÇÚCAR SA', 'REMETENTE INDUSTRIA LTDA',
-      '1.500,00', 'SEM VALOR FISCAL', 'AMBIENTE DE HOMOLOGAÇÃO', protocolo, own.nfe, 'CAMPINAS - SP', 'RIO DE JANEIRO - RJ', '12345678',
-    ]) expect(text).toContain(expected);
+      'DACTE',
+      grouped(own.chave),
+      'TRANSPORTADORA SÃO JOSÉ LTDA',
+      'DESTINATÁRIO COMÉRCIO DE AÇÚCAR SA',
+      'REMETENTE INDUSTRIA LTDA',
+      '1.500,00',
+      'SEM VALOR FISCAL',
+      'AMBIENTE DE HOMOLOGAÇÃO',
+      protocolo,
+      own.nfe,
+      'CAMPINAS - SP',
+      'RIO DE JANEIRO - RJ',
+      '12345678',
+    ])
+      expect(text).toContain(expected);
     expect(text).not.toContain('CANCELADO');
   });
 

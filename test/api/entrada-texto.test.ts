@@ -21,12 +21,18 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
 
   describe('NUL (U+0000)', () => {
     it('in the query: search on every list that has one', async () => {
-      for (const list of ['/v1/fiscal/nfe', '/v1/fiscal/motoristas', '/v1/fiscal/veiculos', '/v1/fiscal/cte-subcontratacao', '/v1/agregados']) {
+      for (const list of [
+        '/v1/fiscal/nfe',
+        '/v1/fiscal/motoristas',
+        '/v1/fiscal/veiculos',
+        '/v1/fiscal/cte-subcontratacao',
+        '/v1/agregados',
+      ]) {
         expect({ list, fields: fieldsOf(await c.call('GET', `${list}?search=a%00b`)) }).toEqual({ list, fields: ['querystring.search'] });
       }
     });
 
-    it('in a JSON body: a driver\'s nome, an invitation\'s contato.nome, a CT-e draft\'s observacoes', async () => {
+    it("in a JSON body: a driver's nome, an invitation's contato.nome, a CT-e draft's observacoes", async () => {
       expect(fieldsOf(await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'JOAO\u0000DA SILVA' }))).toEqual(['nome']);
       const convite = { cnpj: randomCnpj(), contato: { nome: 'MARIA\u0000', email: 'maria@example.com' } };
       expect(fieldsOf(await c.call('POST', '/v1/convites/transportadoras', convite))).toEqual(['contato.nome']);
@@ -47,7 +53,10 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
     it('in the form body of POST /oauth/token: RFC 6749 invalid_request, as every token error', async () => {
       const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'client\u0000', client_secret: 'x' });
       const res = await request(`${app.url}/oauth/token`, 'POST', form);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { error: 'invalid_request', error_description: expect.any(String) } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { error: 'invalid_request', error_description: expect.any(String) },
+      });
     });
 
     it('in a JSON xml field: validacao naming it; inside XML bytes (base64 or multipart): xml_malformado, nothing archived', async () => {
@@ -58,7 +67,9 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
       const form = new FormData();
       form.append('arquivo', new Blob([Buffer.from(xml, 'utf8')], { type: 'application/xml' }), 'cte.xml');
       expectError(await c.call('POST', '/v1/fiscal/cte-emitidos', form), 400, 'xml_malformado');
-      const nfeXml = nfeSample('35180834128745000152550010000474281920007498-nfe.xml').toString('utf8').replace('<xNome>FULANO', '<xNome>\u0000FULANO');
+      const nfeXml = nfeSample('35180834128745000152550010000474281920007498-nfe.xml')
+        .toString('utf8')
+        .replace('<xNome>FULANO', '<xNome>\u0000FULANO');
       const nfe = new FormData();
       nfe.append('arquivos[]', new Blob([Buffer.from(nfeXml, 'utf8')], { type: 'application/xml' }), 'nfe.xml');
       const imported = expectError(await c.call('POST', '/v1/fiscal/nfe/importacoes', nfe), 422, 'nenhuma_nfe_importada');
@@ -91,7 +102,9 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
   it('a JSON body that is not UTF-8 is refused, not stored with U+FFFD in place of what was sent', async () => {
     const latin1 = Buffer.from(`{"cpf":"${CPF}","nome":"JOÃO DA SILVA"}`, 'latin1');
     const res = await fetch(`${app.url}/v1/fiscal/motoristas`, {
-      method: 'POST', body: latin1, headers: { authorization: `Bearer ${c.apiKey}`, 'content-type': 'application/json' },
+      method: 'POST',
+      body: latin1,
+      headers: { authorization: `Bearer ${c.apiKey}`, 'content-type': 'application/json' },
     });
     const parsed = { status: res.status, headers: res.headers, text: '', body: await res.json() };
     expect(fieldsOf(parsed)).toEqual(['(body)']);
@@ -108,10 +121,29 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
 
   describe('paging out of range (ruling 9): 400 validacao on every list', () => {
     const LISTS = [
-      '/v1/fiscal/cte', '/v1/fiscal/cte-subcontratacao', '/v1/fiscal/nfe', '/v1/fiscal/mdfe', '/v1/fiscal/motoristas', '/v1/fiscal/veiculos',
-      '/v1/fiscal/regras-tributacao', '/v1/conta-operacional/extrato', '/v1/vale-pedagio', '/v1/convites/transportadoras', '/v1/agregados',
+      '/v1/fiscal/cte',
+      '/v1/fiscal/cte-subcontratacao',
+      '/v1/fiscal/nfe',
+      '/v1/fiscal/mdfe',
+      '/v1/fiscal/motoristas',
+      '/v1/fiscal/veiculos',
+      '/v1/fiscal/regras-tributacao',
+      '/v1/conta-operacional/extrato',
+      '/v1/vale-pedagio',
+      '/v1/convites/transportadoras',
+      '/v1/agregados',
     ];
-    const BAD = ['page=1e308', 'page=18446744073709551616', 'page=9223372036854775808', 'page=0', 'page=-1', 'page=1.5', 'page=abc', 'per_page=101', 'per_page=1e308'];
+    const BAD = [
+      'page=1e308',
+      'page=18446744073709551616',
+      'page=9223372036854775808',
+      'page=0',
+      'page=-1',
+      'page=1.5',
+      'page=abc',
+      'per_page=101',
+      'per_page=1e308',
+    ];
 
     it.each(LISTS)('%s', async (list) => {
       for (const q of BAD) {

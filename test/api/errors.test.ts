@@ -42,12 +42,18 @@ describe('error envelope and request ids', () => {
   });
 
   it('answers a body over the limit with 413', async () => {
-    const res = await carrier.call('PUT', '/v1/fiscal/configuracao', JSON.stringify({ rntrc: 'x'.repeat(3 * 1024 * 1024) }), { 'content-type': 'application/json' });
+    const res = await carrier.call('PUT', '/v1/fiscal/configuracao', JSON.stringify({ rntrc: 'x'.repeat(3 * 1024 * 1024) }), {
+      'content-type': 'application/json',
+    });
     expectError(res, 413, 'payload_muito_grande');
   });
 
   it('answers an unsupported content type with 415', async () => {
-    expectError(await carrier.call('PUT', '/v1/fiscal/configuracao', 'rntrc=1', { 'content-type': 'text/csv' }), 415, 'tipo_de_midia_nao_suportado');
+    expectError(
+      await carrier.call('PUT', '/v1/fiscal/configuracao', 'rntrc=1', { 'content-type': 'text/csv' }),
+      415,
+      'tipo_de_midia_nao_suportado',
+    );
   });
 
   it('answers an internal failure with 500 and no internals', async () => {

@@ -2,8 +2,16 @@ import { randomCnpj, request, startTestApp, type TestApp, type TestCarrier } fro
 import { nfeKey } from '../support/cte-xml';
 import { expectLoopNotBlocked } from '../support/event-loop';
 import {
-  HOSTILE_URL_VALUES, type HostileRequest, type OpenApiDocument, type Operation, type Plausible, SchemaSampler, hostileFormBodies,
-  hostileJsonBodies, hostileMultipartBodies, pick,
+  HOSTILE_URL_VALUES,
+  type HostileRequest,
+  type OpenApiDocument,
+  type Operation,
+  type Plausible,
+  SchemaSampler,
+  hostileFormBodies,
+  hostileJsonBodies,
+  hostileMultipartBodies,
+  pick,
 } from '../support/openapi-hostil';
 
 /**
@@ -34,7 +42,11 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
       '/v1/fiscal/cte/': await created('/v1/fiscal/cte', { observacoes: 'RASCUNHO DA VARREDURA' }),
       '/v1/fiscal/motoristas/': await created('/v1/fiscal/motoristas', { cpf: '52998224725', nome: 'JOAO DA SILVA' }),
       '/v1/fiscal/veiculos/': await created('/v1/fiscal/veiculos', { placa: 'ABC1D23' }),
-      '/v1/fiscal/regras-tributacao/': await created('/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } }),
+      '/v1/fiscal/regras-tributacao/': await created('/v1/fiscal/regras-tributacao', {
+        uf_origem: 'SP',
+        uf_destino: 'RJ',
+        icms: { cst: '00', aliquota: 12 },
+      }),
     };
     const accessKey = nfeKey();
     plausible = {
@@ -56,10 +68,14 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
   afterAll(() => app?.close());
 
   const operations = () =>
-    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+    );
 
   const fill = (path: string, op: Operation, hostile?: { name: string; value: string }) =>
-    path.replace(/\{([^}]+)\}/g, (_, name: string) => (hostile?.name === name ? hostile.value : encodeURIComponent(plausible.pathParam(path, name))));
+    path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      hostile?.name === name ? hostile.value : encodeURIComponent(plausible.pathParam(path, name)),
+    );
 
   const auth = () => ({ authorization: `Bearer ${c.apiKey}` });
 
@@ -75,13 +91,23 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
       }
       if (p.in === 'header') {
         for (const value of ['x'.repeat(8_000), '', 'ação-ç', ' ']) {
-          out.push({ label: `header ${p.name} = ${value.slice(0, 20)} (${value.length})`, method, url: fill(path, op), headers: { ...auth(), [p.name]: value } });
+          out.push({
+            label: `header ${p.name} = ${value.slice(0, 20)} (${value.length})`,
+            method,
+            url: fill(path, op),
+            headers: { ...auth(), [p.name]: value },
+          });
         }
       }
     });
     const query = params.filter((p) => p.in === 'query');
     if (query.length > 0) {
-      out.push({ label: 'every query parameter twice', method, url: `${fill(path, op)}?${query.map((p) => `${p.name}=1&${p.name}=2`).join('&')}`, headers: auth() });
+      out.push({
+        label: 'every query parameter twice',
+        method,
+        url: `${fill(path, op)}?${query.map((p) => `${p.name}=1&${p.name}=2`).join('&')}`,
+        headers: auth(),
+      });
     }
     out.push({ label: 'an undeclared query parameter with NUL', method, url: `${fill(path, op)}?extra=%00`, headers: auth() });
     return out;
@@ -149,7 +175,8 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
     if (!a.requestId) return `${a.status} without X-Request-Id`;
     if (a.status >= 400) {
       const body = a.body as { error?: unknown } | undefined;
-      if (path === '/oauth/token') return typeof body?.error === 'string' ? null : `${a.status} not an RFC 6749 error: ${a.text.slice(0, 200)}`;
+      if (path === '/oauth/token')
+        return typeof body?.error === 'string' ? null : `${a.status} not an RFC 6749 error: ${a.text.slice(0, 200)}`;
       const e = body?.error as { code?: unknown; message?: unknown; request_id?: unknown } | undefined;
       if (typeof e?.code !== 'string' || typeof e.message !== 'string') return `${a.status} without the envelope: ${a.text.slice(0, 200)}`;
       return e.request_id === a.requestId ? null : `${a.status} request_id ${String(e.request_id)} is not X-Request-Id ${a.requestId}`;
@@ -157,7 +184,9 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
     return String(a.status) in op.responses ? null : `undocumented ${a.status}: ${a.text.slice(0, 200)}`;
   }
 
-  async function sweep(build: (method: string, path: string, op: Operation) => HostileRequest[]): Promise<{ sent: number; faults: string[] }> {
+  async function sweep(
+    build: (method: string, path: string, op: Operation) => HostileRequest[],
+  ): Promise<{ sent: number; faults: string[] }> {
     const faults: string[] = [];
     let sent = 0;
     for (const { method, path, op } of operations()) {

@@ -68,7 +68,7 @@ describe('inputs that held the event loop', () => {
       expectNoEcho(res, xml);
     });
 
-    it('400 xml_malformado for 128,000 repetitions of `<a` (JSON), quoting only the start of the parser\'s complaint', async () => {
+    it("400 xml_malformado for 128,000 repetitions of `<a` (JSON), quoting only the start of the parser's complaint", async () => {
       const xml = '<a'.repeat(128_000);
       const res = await expectLoopNotBlocked(() => inbox({ xml }));
       expectError(res, 400, 'xml_malformado');
@@ -117,7 +117,7 @@ describe('inputs that held the event loop', () => {
       expectNoEcho(res, xml);
     }, 60_000);
 
-    it('422 nenhuma_nfe_importada for a file of 128,000 repetitions of `<a`: the file\'s xml_malformado does not repeat it', async () => {
+    it("422 nenhuma_nfe_importada for a file of 128,000 repetitions of `<a`: the file's xml_malformado does not repeat it", async () => {
       const xml = '<a'.repeat(128_000);
       const res = await expectLoopNotBlocked(() => importar('nota.xml', xml));
       const body = expectError(res, 422, 'nenhuma_nfe_importada');
@@ -138,14 +138,22 @@ describe('inputs that held the event loop', () => {
     });
 
     it('an own CT-e with a long observation: delivered (201), handed off (201) and printed (DACTE) from the archived XML', async () => {
-      const cte = buildCteXml({ emitenteCnpj: c.cnpj, emitenteNome: 'TRANSPORTES LOOP LTDA', observacao: 'ENTREGAR NO DOCA 3. '.repeat(4000) });
+      const cte = buildCteXml({
+        emitenteCnpj: c.cnpj,
+        emitenteNome: 'TRANSPORTES LOOP LTDA',
+        observacao: 'ENTREGAR NO DOCA 3. '.repeat(4000),
+      });
       const delivered = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml: cte.xml });
       expect(delivered.status).toBe(201);
       const sub = await app.carrier({ name: 'SUBCONTRATADA LOOP LTDA' });
-      const handedOff = await c.call('POST', `/v1/fiscal/cte/${delivered.body.data.id}/subcontratacao`, { subcontratada: { cnpj: sub.cnpj } });
+      const handedOff = await c.call('POST', `/v1/fiscal/cte/${delivered.body.data.id}/subcontratacao`, {
+        subcontratada: { cnpj: sub.cnpj },
+      });
       expect(handedOff.status).toBe(201);
       expect(handedOff.body.data.recebimento).toMatchObject({ access_key: cte.chave, status: 'recebido' });
-      const dacte = await fetch(`${app.url}/v1/fiscal/cte/${delivered.body.data.id}/dacte`, { headers: { authorization: `Bearer ${c.apiKey}` } });
+      const dacte = await fetch(`${app.url}/v1/fiscal/cte/${delivered.body.data.id}/dacte`, {
+        headers: { authorization: `Bearer ${c.apiKey}` },
+      });
       expect({ status: dacte.status, type: dacte.headers.get('content-type') }).toEqual({ status: 200, type: 'application/pdf' });
     }, 60_000);
 
@@ -154,7 +162,9 @@ describe('inputs that held the event loop', () => {
       const padded = xml.replace(/^(<\?xml[^>]*\?>)?/, (declaration) => declaration + padding(70_000));
       const res = await importar('grande.xml', padded);
       expect(res.status).toBe(201);
-      expect(res.body.data.arquivos[0].nfes).toEqual([{ access_key: '35180834128745000152550010000474281920007498', resultado: 'importada', entrada: null }]);
+      expect(res.body.data.arquivos[0].nfes).toEqual([
+        { access_key: '35180834128745000152550010000474281920007498', resultado: 'importada', entrada: null },
+      ]);
     });
 
     it('201 for a DANFE whose text passes 64 KB: its key is found', async () => {

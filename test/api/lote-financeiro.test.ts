@@ -28,7 +28,10 @@ describe('batch row emitted with financeiro failed', () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
     const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: chaves.map((chave) => ({ chave, valor: 300 })),
+      subcontratada: { cnpj: sub.cnpj },
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      ctes: chaves.map((chave) => ({ chave, valor: 300 })),
     });
     expect(posted.status).toBe(202);
     const batch = posted.body.data.batch_id as string;
@@ -36,7 +39,14 @@ describe('batch row emitted with financeiro failed', () => {
 
     // Authorized, financial step not yet done: the batch is not done.
     let r = await report();
-    for (let i = 0; i < 200 && !(r.body.data.rows.length === 2 && r.body.data.rows.every((x: { counter_cte_id?: string; status: string }) => x.status === 'emitted')); i++) {
+    for (
+      let i = 0;
+      i < 200 &&
+      !(
+        r.body.data.rows.length === 2 && r.body.data.rows.every((x: { counter_cte_id?: string; status: string }) => x.status === 'emitted')
+      );
+      i++
+    ) {
       await new Promise((res) => setTimeout(res, 100));
       r = await report();
     }
@@ -49,14 +59,19 @@ describe('batch row emitted with financeiro failed', () => {
 
     const p = app.running.platform;
     payout = new DirectTransport(p.store, p.pool);
-    await payout.start(payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })));
+    await payout.start(
+      payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })),
+    );
 
     const final = (await relatorioFinal(sub, batch)).body.data;
     expect(final.status).toBe('done');
     for (const row of final.rows) {
       expect(row).toMatchObject({ status: 'emitted', counter_cte_id: expect.any(String), financeiro: 'failed' });
       expect(row.error).toBeUndefined();
-      const parcelas = await app.running.platform.pool.query('SELECT financeiro, financeiro_erro_codigo FROM rm.repasse_documentos WHERE cte_id = $1', [row.counter_cte_id]);
+      const parcelas = await app.running.platform.pool.query(
+        'SELECT financeiro, financeiro_erro_codigo FROM rm.repasse_documentos WHERE cte_id = $1',
+        [row.counter_cte_id],
+      );
       expect(parcelas.rows[0]).toMatchObject({ financeiro: 'failed', financeiro_erro_codigo: 'motorista_nao_encontrado' });
     }
   });

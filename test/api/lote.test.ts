@@ -2,7 +2,13 @@ import { expectError, randomCnpj, startTestApp, type TestApp, type TestCarrier }
 import { buildCteXml } from '../support/cte-xml';
 import { ProcessadorLote } from '@frete/application';
 import {
-  MOTORISTA_CPF, MOTORISTA_CPF_2, PLACA, PLACA_2, receberCteDoContratante, relatorioFinal, subcontratadaPronta,
+  MOTORISTA_CPF,
+  MOTORISTA_CPF_2,
+  PLACA,
+  PLACA_2,
+  receberCteDoContratante,
+  relatorioFinal,
+  subcontratadaPronta,
 } from '../support/lote';
 
 const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
@@ -15,7 +21,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The text of the first `<name>` of an XML document. */
 const tag = (xml: string, name: string, within?: string): string | undefined => {
-  const scope = within ? new RegExp(`<${within}>[\\s\\S]*?</${within}>`).exec(xml)?.[0] ?? '' : xml;
+  const scope = within ? (new RegExp(`<${within}>[\\s\\S]*?</${within}>`).exec(xml)?.[0] ?? '') : xml;
   return new RegExp(`<${name}>([^<]*)</${name}>`).exec(scope)?.[1];
 };
 
@@ -42,10 +48,15 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
   });
   afterAll(() => app?.close());
 
-  const receber = (o: Parameters<typeof receberCteDoContratante>[2] = {}, emitente = CONTRATANTE, c = sub) => receberCteDoContratante(c, emitente, o);
+  const receber = (o: Parameters<typeof receberCteDoContratante>[2] = {}, emitente = CONTRATANTE, c = sub) =>
+    receberCteDoContratante(c, emitente, o);
   const chaves = (n: number) => Promise.all(Array.from({ length: n }, () => receber()));
   const lote = (ctes: unknown[], over: Record<string, unknown> = {}) => ({
-    subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes, ...over,
+    subcontratada: { cnpj: sub.cnpj },
+    motorista: { cpf: MOTORISTA_CPF },
+    placa: PLACA,
+    ctes,
+    ...over,
   });
   const criar = (body: unknown, c = sub, headers?: Record<string, string>) => c.call('POST', LOTE, body, headers);
   /** Posts a batch and reads its report once it is no longer processing. */
@@ -67,9 +78,15 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
   const totalCtes = async () => (await sub.call('GET', '/v1/fiscal/cte?per_page=1')).body.meta.total as number;
 
   describe('1:1 design', () => {
-    it('202 with the report\'s address; each key becomes an authorized counter-CT-e against the contractor\'s CT-e', async () => {
+    it("202 with the report's address; each key becomes an authorized counter-CT-e against the contractor's CT-e", async () => {
       const [k1, k2, k3] = await chaves(3);
-      const r = await criar(lote([{ chave: k1, valor: 1500 }, { chave: k2, valor: 250.5 }, { chave: k3, valor: 19.99 }]));
+      const r = await criar(
+        lote([
+          { chave: k1, valor: 1500 },
+          { chave: k2, valor: 250.5 },
+          { chave: k3, valor: 19.99 },
+        ]),
+      );
       expect(r.status).toBe(202);
       expect(r.body).toEqual({
         data: { batch_id: expect.stringMatching(UUID), status: 'processing', report: `${LOTE}/${r.body.data.batch_id}` },
@@ -78,18 +95,40 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const report = (await relatorioFinal(sub, r.body.data.batch_id)).body;
       expect(report.environment).toBe('homologacao');
       expect(report.data).toMatchObject({
-        batch_id: r.body.data.batch_id, status: 'done', requester: null, subcontratada: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA TRANSPORTES LTDA' },
+        batch_id: r.body.data.batch_id,
+        status: 'done',
+        requester: null,
+        subcontratada: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA TRANSPORTES LTDA' },
       });
-      expect(report.data.rows).toEqual([k1, k2, k3].map((chave) => ({
-        chave, perna: null, status: 'emitted', tipo_servico: 1, counter_cte_id: expect.stringMatching(UUID), financeiro: 'ok',
-      })));
+      expect(report.data.rows).toEqual(
+        [k1, k2, k3].map((chave) => ({
+          chave,
+          perna: null,
+          status: 'emitted',
+          tipo_servico: 1,
+          counter_cte_id: expect.stringMatching(UUID),
+          financeiro: 'ok',
+        })),
+      );
 
       const [row] = report.data.rows;
       const doc = await cte(row.counter_cte_id);
       expect(doc).toMatchObject({
-        id: row.counter_cte_id, origem: 'contra_cte', service_type: 1, situacao: 'autorizado',
-        contra_cte: { chave_original: k1, contratante_cnpj: CONTRATANTE, modo: '1a1', tipo_servico: 1, lote_id: r.body.data.batch_id, valor: 1500,
-          motorista_cpf: MOTORISTA_CPF, placa: PLACA, documento_financeiro: null },
+        id: row.counter_cte_id,
+        origem: 'contra_cte',
+        service_type: 1,
+        situacao: 'autorizado',
+        contra_cte: {
+          chave_original: k1,
+          contratante_cnpj: CONTRATANTE,
+          modo: '1a1',
+          tipo_servico: 1,
+          lote_id: r.body.data.batch_id,
+          valor: 1500,
+          motorista_cpf: MOTORISTA_CPF,
+          placa: PLACA,
+          documento_financeiro: null,
+        },
       });
       const proc = await xml(row.counter_cte_id);
       expect(tag(proc, 'tpServ')).toBe('1');
@@ -101,16 +140,18 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       expect(tag(await xml(report.data.rows[2].counter_cte_id), 'vTPrest')).toBe('19.99');
     });
 
-    it('CFOP by rule 4: 5360, 6360, 5932, 6932; a tp_serv rule\'s CFOP only when starting in the emitter\'s UF', async () => {
+    it("CFOP by rule 4: 5360, 6360, 5932, 6932; a tp_serv rule's CFOP only when starting in the emitter's UF", async () => {
       const ks = await chaves(6);
-      const report = await concluido(lote([
-        { chave: ks[0], valor: 10, origem: CAMPINAS, destino: SAO_PAULO },
-        { chave: ks[1], valor: 10 },
-        { chave: ks[2], valor: 10, origem: RIO, destino: NITEROI },
-        { chave: ks[3], valor: 10, origem: RIO, destino: CAMPINAS },
-        { chave: ks[4], valor: 10, origem: SAO_PAULO, destino: RIO, tipo_servico: 2 },
-        { chave: ks[5], valor: 10, origem: RIO, destino: SAO_PAULO, tipo_servico: 2 },
-      ]));
+      const report = await concluido(
+        lote([
+          { chave: ks[0], valor: 10, origem: CAMPINAS, destino: SAO_PAULO },
+          { chave: ks[1], valor: 10 },
+          { chave: ks[2], valor: 10, origem: RIO, destino: NITEROI },
+          { chave: ks[3], valor: 10, origem: RIO, destino: CAMPINAS },
+          { chave: ks[4], valor: 10, origem: SAO_PAULO, destino: RIO, tipo_servico: 2 },
+          { chave: ks[5], valor: 10, origem: RIO, destino: SAO_PAULO, tipo_servico: 2 },
+        ]),
+      );
       expect(report.rows.map((x: { status: string }) => x.status)).toEqual(Array(6).fill('emitted'));
       const cfops = [];
       for (const row of report.rows) cfops.push(tag(await xml(row.counter_cte_id), 'CFOP'));
@@ -121,7 +162,12 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
 
     it('valores.frete_bruto: split in cents, the remainder on the last keys, the sum exact', async () => {
       const ks = await chaves(3);
-      const report = await concluido(lote(ks.map((chave) => ({ chave })), { valores: { frete_bruto: 100 } }));
+      const report = await concluido(
+        lote(
+          ks.map((chave) => ({ chave })),
+          { valores: { frete_bruto: 100 } },
+        ),
+      );
       const valores = [];
       const repasses = [];
       for (const row of report.rows) {
@@ -137,11 +183,22 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const ks = await chaves(2);
       const first = await concluido(lote(ks.map((chave) => ({ chave, valor: 50 }))));
       const before = await totalCtes();
-      const again = await concluido(lote(ks.map((chave) => ({ chave, valor: 70 })), { tipo_servico: 2, origem: SAO_PAULO, destino: RIO }));
+      const again = await concluido(
+        lote(
+          ks.map((chave) => ({ chave, valor: 70 })),
+          { tipo_servico: 2, origem: SAO_PAULO, destino: RIO },
+        ),
+      );
       expect(again.status).toBe('done');
-      expect(again.rows).toEqual(first.rows.map((row: { chave: string; counter_cte_id: string }) => ({
-        chave: row.chave, perna: null, status: 'duplicated', tipo_servico: 2, counter_cte_id: row.counter_cte_id,
-      })));
+      expect(again.rows).toEqual(
+        first.rows.map((row: { chave: string; counter_cte_id: string }) => ({
+          chave: row.chave,
+          perna: null,
+          status: 'duplicated',
+          tipo_servico: 2,
+          counter_cte_id: row.counter_cte_id,
+        })),
+      );
       expect(await totalCtes()).toBe(before);
       expect((await cte(first.rows[0].counter_cte_id)).service_type).toBe(1);
     });
@@ -150,31 +207,80 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
   describe('legs design', () => {
     it('2 keys × 2 legs: one counter-CT-e per leg, each with its ROUTE document, driver and plate', async () => {
       const ks = await chaves(2);
-      const report = await concluido(lote(ks.map((chave) => ({
-        chave,
-        pernas: [
-          { origem: CAMPINAS, destino: SAO_PAULO, valor: 40 },
-          { origem: SAO_PAULO, destino: RIO, valor: 60, motorista: { cpf: MOTORISTA_CPF_2 }, placa: PLACA_2 },
-        ],
-      }))));
+      const report = await concluido(
+        lote(
+          ks.map((chave) => ({
+            chave,
+            pernas: [
+              { origem: CAMPINAS, destino: SAO_PAULO, valor: 40 },
+              { origem: SAO_PAULO, destino: RIO, valor: 60, motorista: { cpf: MOTORISTA_CPF_2 }, placa: PLACA_2 },
+            ],
+          })),
+        ),
+      );
       expect(report.status).toBe('done');
-      expect(report.rows).toEqual(ks.flatMap((chave) => [
-        { chave, perna: 0, status: 'emitted', tipo_servico: 1, counter_cte_id: expect.stringMatching(UUID), documento_financeiro: `ROUTE:${chave}:3509502:3550308`, financeiro: 'ok' },
-        { chave, perna: 1, status: 'emitted', tipo_servico: 1, counter_cte_id: expect.stringMatching(UUID), documento_financeiro: `ROUTE:${chave}:3550308:3304557`, financeiro: 'ok' },
-      ]));
+      expect(report.rows).toEqual(
+        ks.flatMap((chave) => [
+          {
+            chave,
+            perna: 0,
+            status: 'emitted',
+            tipo_servico: 1,
+            counter_cte_id: expect.stringMatching(UUID),
+            documento_financeiro: `ROUTE:${chave}:3509502:3550308`,
+            financeiro: 'ok',
+          },
+          {
+            chave,
+            perna: 1,
+            status: 'emitted',
+            tipo_servico: 1,
+            counter_cte_id: expect.stringMatching(UUID),
+            documento_financeiro: `ROUTE:${chave}:3550308:3304557`,
+            financeiro: 'ok',
+          },
+        ]),
+      );
       const leg = await cte(report.rows[1].counter_cte_id);
-      expect(leg.contra_cte).toMatchObject({ modo: 'pernas', motorista_cpf: MOTORISTA_CPF_2, placa: PLACA_2, valor: 60, documento_financeiro: `ROUTE:${ks[0]}:3550308:3304557` });
+      expect(leg.contra_cte).toMatchObject({
+        modo: 'pernas',
+        motorista_cpf: MOTORISTA_CPF_2,
+        placa: PLACA_2,
+        valor: 60,
+        documento_financeiro: `ROUTE:${ks[0]}:3550308:3304557`,
+      });
       const proc = await xml(report.rows[1].counter_cte_id);
-      expect([tag(proc, 'cMunIni'), tag(proc, 'cMunFim'), tag(proc, 'vTPrest'), tag(proc, 'CFOP')]).toEqual(['3550308', '3304557', '60.00', '6360']);
+      expect([tag(proc, 'cMunIni'), tag(proc, 'cMunFim'), tag(proc, 'vTPrest'), tag(proc, 'CFOP')]).toEqual([
+        '3550308',
+        '3304557',
+        '60.00',
+        '6360',
+      ]);
     });
 
     it('tipo_servico precedence: leg, then key, then batch', async () => {
       const [a, b] = await chaves(2);
-      const report = await concluido(lote([
-        { chave: a, tipo_servico: 3, pernas: [{ origem: CAMPINAS, destino: SAO_PAULO, valor: 10 }, { tipo_servico: 1, origem: SAO_PAULO, destino: RIO, valor: 10 }] },
-        { chave: b, pernas: [{ valor: 10 }] },
-      ], { tipo_servico: 2, origem: SAO_PAULO, destino: RIO }));
-      expect(report.rows.map((x: { status: string; tipo_servico: number }) => [x.status, x.tipo_servico])).toEqual([['emitted', 3], ['emitted', 1], ['emitted', 2]]);
+      const report = await concluido(
+        lote(
+          [
+            {
+              chave: a,
+              tipo_servico: 3,
+              pernas: [
+                { origem: CAMPINAS, destino: SAO_PAULO, valor: 10 },
+                { tipo_servico: 1, origem: SAO_PAULO, destino: RIO, valor: 10 },
+              ],
+            },
+            { chave: b, pernas: [{ valor: 10 }] },
+          ],
+          { tipo_servico: 2, origem: SAO_PAULO, destino: RIO },
+        ),
+      );
+      expect(report.rows.map((x: { status: string; tipo_servico: number }) => [x.status, x.tipo_servico])).toEqual([
+        ['emitted', 3],
+        ['emitted', 1],
+        ['emitted', 2],
+      ]);
       const types = [];
       for (const row of report.rows) types.push((await cte(row.counter_cte_id)).service_type);
       expect(types).toEqual([3, 1, 2]);
@@ -184,7 +290,9 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const k = await receber();
       const report = await concluido(lote([{ chave: k, pernas: [{ origem: CAMPINAS, destino: RIO, valor: 10, tipo_servico: 2 }] }]));
       expect(report.status).toBe('failed');
-      expect(report.rows).toEqual([{ chave: k, perna: 0, status: 'failed', tipo_servico: 2, error: { code: 'redespacho_exige_rota', message: expect.any(String) } }]);
+      expect(report.rows).toEqual([
+        { chave: k, perna: 0, status: 'failed', tipo_servico: 2, error: { code: 'redespacho_exige_rota', message: expect.any(String) } },
+      ]);
     });
 
     it('a key with a full counter-CT-e refuses legs, and a key in legs refuses a full one (rule 7)', async () => {
@@ -205,15 +313,21 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const propria = await receber({}, sub.cnpj);
       const ausente = buildCteXml({ emitenteCnpj: CONTRATANTE }).chave;
       const semRegra = await receber();
-      const report = await concluido(lote([
-        { chave: multimodal, valor: 10 },
-        { chave: propria, valor: 10 },
-        { chave: ausente, valor: 10 },
-        { chave: semRegra, valor: 10, origem: CURITIBA, destino: RIO },
-      ]));
+      const report = await concluido(
+        lote([
+          { chave: multimodal, valor: 10 },
+          { chave: propria, valor: 10 },
+          { chave: ausente, valor: 10 },
+          { chave: semRegra, valor: 10, origem: CURITIBA, destino: RIO },
+        ]),
+      );
       expect(report.status).toBe('failed');
-      expect(report.rows.map((x: { status: string; error: { code: string } }) => [x.status, x.error.code]))
-        .toEqual([['failed', 'origem_incompativel_com_tipo'], ['failed', 'cte_proprio'], ['failed', 'cte_nao_recebido'], ['failed', 'sem_regra_tributacao']]);
+      expect(report.rows.map((x: { status: string; error: { code: string } }) => [x.status, x.error.code])).toEqual([
+        ['failed', 'origem_incompativel_com_tipo'],
+        ['failed', 'cte_proprio'],
+        ['failed', 'cte_nao_recebido'],
+        ['failed', 'sem_regra_tributacao'],
+      ]);
       for (const row of report.rows) expect(row.error.message).toEqual(expect.any(String));
     });
   });
@@ -221,13 +335,26 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
   describe('refused before anything is created', () => {
     it('422 lote_invalido: keys with and without pernas mixed (rule 2)', async () => {
       const [a, b] = await chaves(2);
-      const body = expectError(await criar(lote([{ chave: a, valor: 1 }, { chave: b, pernas: [{ valor: 1 }] }])), 422, 'lote_invalido');
+      const body = expectError(
+        await criar(
+          lote([
+            { chave: a, valor: 1 },
+            { chave: b, pernas: [{ valor: 1 }] },
+          ]),
+        ),
+        422,
+        'lote_invalido',
+      );
       expect(body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['ctes']);
     });
 
     it('422 lote_invalido: valor together with valores.frete_bruto, and neither', async () => {
       const [a, b] = await chaves(2);
-      const both = expectError(await criar(lote([{ chave: a, valor: 1 }, { chave: b }], { valores: { frete_bruto: 10 } })), 422, 'lote_invalido');
+      const both = expectError(
+        await criar(lote([{ chave: a, valor: 1 }, { chave: b }], { valores: { frete_bruto: 10 } })),
+        422,
+        'lote_invalido',
+      );
       expect(both.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['valores.frete_bruto', 'ctes.0.valor']);
       const neither = expectError(await criar(lote([{ chave: a, valor: 1 }, { chave: b }])), 422, 'lote_invalido');
       expect(neither.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['ctes.1.valor']);
@@ -235,13 +362,21 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
 
     it('422 lote_invalido: tipo_servico 2 or 3 without origem/destino after precedence', async () => {
       const a = await receber();
-      const body = expectError(await criar(lote([{ chave: a, pernas: [{ valor: 1, destino: RIO }] }], { tipo_servico: 3 })), 422, 'lote_invalido');
+      const body = expectError(
+        await criar(lote([{ chave: a, pernas: [{ valor: 1, destino: RIO }] }], { tipo_servico: 3 })),
+        422,
+        'lote_invalido',
+      );
       expect(body.error.details.fields).toEqual([{ field: 'ctes.0.pernas.0.origem', message: expect.stringMatching(/tipo_servico 3/) }]);
     });
 
-    it('422 motorista_nao_encontrado / veiculo_nao_encontrado in the subcontractor\'s registry, naming the leg', async () => {
+    it("422 motorista_nao_encontrado / veiculo_nao_encontrado in the subcontractor's registry, naming the leg", async () => {
       const a = await receber();
-      const m = expectError(await criar(lote([{ chave: a, pernas: [{ valor: 1 }, { valor: 1, motorista: { cpf: '39053344705' } }] }])), 422, 'motorista_nao_encontrado');
+      const m = expectError(
+        await criar(lote([{ chave: a, pernas: [{ valor: 1 }, { valor: 1, motorista: { cpf: '39053344705' } }] }])),
+        422,
+        'motorista_nao_encontrado',
+      );
       expect(m.error.message).toMatch(/^ctes\.0\.pernas\.1: driver 39053344705 /);
       const v = expectError(await criar(lote([{ chave: a, pernas: [{ valor: 1, placa: 'QWE1J23' }] }])), 422, 'veiculo_nao_encontrado');
       expect(v.error.message).toMatch(/^ctes\.0\.pernas\.0: vehicle QWE1J23 /);
@@ -251,9 +386,15 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
     it('400 validacao with error.details.fields: shape, check digits, IBGE pairs', async () => {
       const a = await receber();
       const shape = expectError(await criar(lote([{ chave: a.slice(1), valor: 1.005, tipo_servico: 4 }])), 400, 'validacao');
-      expect(shape.error.details.fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['ctes.0.chave', 'ctes.0.valor', 'ctes.0.tipo_servico']));
+      expect(shape.error.details.fields.map((f: { field: string }) => f.field)).toEqual(
+        expect.arrayContaining(['ctes.0.chave', 'ctes.0.valor', 'ctes.0.tipo_servico']),
+      );
       const broken = a.slice(0, 43) + String((Number(a[43]) + 1) % 10);
-      const rules = expectError(await criar(lote([{ chave: broken, valor: 1, origem: { municipio: 'Gotham', uf: 'SP' }, destino: RIO }])), 400, 'validacao');
+      const rules = expectError(
+        await criar(lote([{ chave: broken, valor: 1, origem: { municipio: 'Gotham', uf: 'SP' }, destino: RIO }])),
+        400,
+        'validacao',
+      );
       expect(rules.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['ctes.0.chave', 'ctes.0.origem.municipio']);
       expectError(await criar({ ...lote([{ chave: a, valor: 1 }]), subcontratada: { cnpj: '123' } }), 400, 'validacao');
       expectError(await criar(lote([])), 400, 'validacao');
@@ -285,7 +426,12 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const stream = await store.readStream(`lote-${r.body.data.batch_id}`);
       const before = await totalCtes();
       const p = app.running.platform;
-      const processador = new ProcessadorLote({ store, contraCte: app.running.application.contraCte, clock: p.clock, readYourWrites: p.readYourWrites });
+      const processador = new ProcessadorLote({
+        store,
+        contraCte: app.running.application.contraCte,
+        clock: p.clock,
+        readYourWrites: p.readYourWrites,
+      });
       await processador.aoCriar(stream[0]!);
       await processador.aoProcessarLinha(stream[stream.length - 1]!);
       expect((await store.readStream(`lote-${r.body.data.batch_id}`)).map((e) => e.id)).toEqual(stream.map((e) => e.id));
@@ -301,7 +447,10 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       con = await app.carrier({ name: 'CONTRATANTE GRANDE TRANSPORTES SA' });
       outra = await app.carrier({ name: 'OUTRA TRANSPORTADORA LTDA' });
     });
-    const doContratante = (chave: string) => ({ ...lote([{ chave, valor: 80 }]), subcontratada: { cnpj: sub.cnpj.replace(/^(..)(...)(...)(....)(..)$/, '$1.$2.$3/$4-$5') } });
+    const doContratante = (chave: string) => ({
+      ...lote([{ chave, valor: 80 }]),
+      subcontratada: { cnpj: sub.cnpj.replace(/^(..)(...)(...)(....)(..)$/, '$1.$2.$3/$4-$5') },
+    });
 
     it('403 emissao_nao_autorizada without a grant, and for an unknown CNPJ', async () => {
       const k = await receber({}, con.cnpj);
@@ -309,14 +458,18 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       expectError(await criar({ ...doContratante(k), subcontratada: { cnpj: randomCnpj() } }, con), 403, 'emissao_nao_autorizada');
     });
 
-    it('with an active grant: 202, the batch on the subcontractor\'s account with the contractor as requester; revoking stops new batches only', async () => {
+    it("with an active grant: 202, the batch on the subcontractor's account with the contractor as requester; revoking stops new batches only", async () => {
       expect((await sub.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: con.cnpj } })).status).toBe(201);
       const k = await receber({}, con.cnpj);
       const r = await criar(doContratante(k), con);
       expect(r.status).toBe(202);
       const batchId = r.body.data.batch_id;
       const asCon = (await relatorioFinal(con, batchId)).body.data;
-      expect(asCon).toMatchObject({ status: 'done', requester: { cnpj: con.cnpj, nome: 'CONTRATANTE GRANDE TRANSPORTES SA' }, subcontratada: { cnpj: sub.cnpj } });
+      expect(asCon).toMatchObject({
+        status: 'done',
+        requester: { cnpj: con.cnpj, nome: 'CONTRATANTE GRANDE TRANSPORTES SA' },
+        subcontratada: { cnpj: sub.cnpj },
+      });
       expect(asCon.rows[0]).toMatchObject({ chave: k, status: 'emitted' });
       expect((await sub.call('GET', `${LOTE}/${batchId}`)).body.data).toEqual(asCon);
       // The counter-CT-e is the subcontractor's document.
@@ -330,7 +483,7 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       expect((await con.call('GET', `${LOTE}/${batchId}`)).body.data).toEqual(asCon);
     });
 
-    it('404 lote_nao_encontrado: missing, malformed, or another carrier\'s batch', async () => {
+    it("404 lote_nao_encontrado: missing, malformed, or another carrier's batch", async () => {
       const k = await receber();
       const r = await criar(lote([{ chave: k, valor: 3 }]));
       expect(r.status).toBe(202);

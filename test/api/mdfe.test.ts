@@ -19,7 +19,10 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
   const poll = (path: string, done?: (r: ApiResponse) => boolean) => pollUntil(c, path, done);
   const cteAutorizado = () => autorizadoDe(c);
   const body = (ctes: string[], extra: Record<string, unknown> = {}) => ({
-    ctes, veiculo: { placa: 'ABC-1D23' }, motoristas: [{ cpf: '529.982.247-25' }], ...extra,
+    ctes,
+    veiculo: { placa: 'ABC-1D23' },
+    motoristas: [{ cpf: '529.982.247-25' }],
+    ...extra,
   });
   const authorized = async (observacoes?: string) => {
     const cte = await cteAutorizado();
@@ -46,14 +49,40 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     app = await startTestApp();
     c = await emissora(app);
     const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-      inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1, serie_mdfe: 7,
+      inscricao_estadual: '110042490114',
+      regime_tributario: 3,
+      rntrc: '12345678',
+      serie_cte: 1,
+      serie_mdfe: 7,
       endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
     });
     expect(conf.status).toBe(200);
-    expect((await c.call('POST', '/v1/fiscal/veiculos', {
-      placa: 'ABC1D23', tipo: 'tracao', tara_kg: 8000, capacidade_kg: 20000, tipo_rodado: '03', tipo_carroceria: '02', uf: 'SP', renavam: null,
-    })).status).toBe(201);
-    expect((await c.call('POST', '/v1/fiscal/veiculos', { placa: 'REB1A23', tipo: 'reboque', tara_kg: 5000, capacidade_kg: 30000, tipo_carroceria: '02', uf: 'SP' })).status).toBe(201);
+    expect(
+      (
+        await c.call('POST', '/v1/fiscal/veiculos', {
+          placa: 'ABC1D23',
+          tipo: 'tracao',
+          tara_kg: 8000,
+          capacidade_kg: 20000,
+          tipo_rodado: '03',
+          tipo_carroceria: '02',
+          uf: 'SP',
+          renavam: null,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await c.call('POST', '/v1/fiscal/veiculos', {
+          placa: 'REB1A23',
+          tipo: 'reboque',
+          tara_kg: 5000,
+          capacidade_kg: 30000,
+          tipo_carroceria: '02',
+          uf: 'SP',
+        })
+      ).status,
+    ).toBe(201);
     expect((await c.call('POST', '/v1/fiscal/veiculos', { placa: 'INC0M01' })).status).toBe(201);
     expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF_1, nome: 'JOAO MOTORISTA' })).status).toBe(201);
     expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF_2, nome: 'MARIA CONDUTORA' })).status).toBe(201);
@@ -69,14 +98,24 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
     expect(created.body.data).toMatchObject({
-      situacao: 'rascunho', access_key: null, uf_inicio: 'SP', uf_fim: 'RJ',
-      carregamento: [{ codigo_ibge: '3509502', uf: 'SP' }], ctes: [{ id: cte.id, access_key: cte.chave, descarga: { codigo_ibge: '3304557' } }],
-      veiculo: { placa: 'ABC1D23', tara_kg: 8000 }, reboques: [{ placa: 'REB1A23' }], motoristas: [{ cpf: CPF_1, nome: 'JOAO MOTORISTA' }],
+      situacao: 'rascunho',
+      access_key: null,
+      uf_inicio: 'SP',
+      uf_fim: 'RJ',
+      carregamento: [{ codigo_ibge: '3509502', uf: 'SP' }],
+      ctes: [{ id: cte.id, access_key: cte.chave, descarga: { codigo_ibge: '3304557' } }],
+      veiculo: { placa: 'ABC1D23', tara_kg: 8000 },
+      reboques: [{ placa: 'REB1A23' }],
+      motoristas: [{ cpf: CPF_1, nome: 'JOAO MOTORISTA' }],
       totais: { qtd_cte: 1, valor_carga: 25000, peso_kg: 1000 },
     });
     expectError(await c.call('GET', `/v1/fiscal/mdfe/${id}/damdfe`), 422, 'mdfe_nao_autorizado');
     expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/consulta`), 422, 'mdfe_nao_editavel');
-    expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/encerramento`, { municipio: 'Rio de Janeiro', uf: 'RJ' }), 422, 'mdfe_nao_autorizado');
+    expectError(
+      await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/encerramento`, { municipio: 'Rio de Janeiro', uf: 'RJ' }),
+      422,
+      'mdfe_nao_autorizado',
+    );
 
     const issued = await c.call('POST', `/v1/fiscal/mdfe/${id}/emissao`);
     expect(issued.status).toBe(202);
@@ -114,9 +153,16 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     // The CT-e cannot go into a second MDF-e while this one is in force.
     expectError(await c.call('POST', '/v1/fiscal/mdfe', body([cte.id])), 422, 'regra_de_negocio');
 
-    const enc = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/encerramento`, { municipio: 'rio de janeiro', uf: 'RJ', data: '2026-01-10' });
+    const enc = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/encerramento`, {
+      municipio: 'rio de janeiro',
+      uf: 'RJ',
+      data: '2026-01-10',
+    });
     expect(enc.status).toBe(200);
-    expect(enc.body.data).toMatchObject({ mdfe: { id, situacao: 'encerrado' }, evento: { tipo: 'encerramento', tp_evento: '110112', situacao: 'registrado', protocolo: { cstat: 135 } } });
+    expect(enc.body.data).toMatchObject({
+      mdfe: { id, situacao: 'encerrado' },
+      evento: { tipo: 'encerramento', tp_evento: '110112', situacao: 'registrado', protocolo: { cstat: 135 } },
+    });
     expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/condutor`, { cpf: CPF_2 }), 422, 'mdfe_nao_autorizado');
     await expectRegisteredIndependentlyValid(id, 1);
 
@@ -132,7 +178,11 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     const { id, done, cte } = await authorized();
     expect(done.body.data.situacao).toBe('autorizado');
     // A CT-e on an authorized MDF-e cannot be cancelled (MOC 528), refused before anything is sent.
-    const blocked = expectError(await c.call('POST', `/v1/fiscal/cte/${cte.id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' }), 422, 'regra_de_negocio');
+    const blocked = expectError(
+      await c.call('POST', `/v1/fiscal/cte/${cte.id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' }),
+      422,
+      'regra_de_negocio',
+    );
     expect(blocked.error.details).toMatchObject({ cstat: 528, mdfe: [id] });
     const add = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/condutor`, { cpf: CPF_2 });
     expect(add.status).toBe(200);
@@ -147,11 +197,18 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(one.body.data.motoristas.map((m: { cpf: string }) => m.cpf)).toEqual([CPF_1, CPF_2, CPF_3]);
 
     expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'curta' }), 400, 'validacao');
-    const refused = expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'SIMULAR:REJEICAO:222 ERRO NA EMISSAO' }), 422, 'regra_de_negocio');
+    const refused = expectError(
+      await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'SIMULAR:REJEICAO:222 ERRO NA EMISSAO' }),
+      422,
+      'regra_de_negocio',
+    );
     expect(refused.error.details).toMatchObject({ cstat: 222 });
     const canc = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'MDF-E EMITIDO POR ENGANO' });
     expect(canc.status).toBe(200);
-    expect(canc.body.data).toMatchObject({ mdfe: { situacao: 'cancelado' }, evento: { tipo: 'cancelamento', tp_evento: '110111', situacao: 'registrado' } });
+    expect(canc.body.data).toMatchObject({
+      mdfe: { situacao: 'cancelado' },
+      evento: { tipo: 'cancelamento', tp_evento: '110111', situacao: 'registrado' },
+    });
     expect((await c.call('GET', `/v1/fiscal/mdfe/${id}`)).body.data.situacao).toBe('cancelado');
     await expectRegisteredIndependentlyValid(id, 3);
     // With its manifest cancelled, the CT-e can be cancelled.
@@ -167,7 +224,8 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expect(first.status).toBe(202);
     expect(first.body.data.evento).toMatchObject({ situacao: 'pendente' });
     let r = first;
-    for (let i = 0; i < 5 && r.status === 202; i++) r = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'QUALQUER OUTRO TEXTO' });
+    for (let i = 0; i < 5 && r.status === 202; i++)
+      r = await c.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'QUALQUER OUTRO TEXTO' });
     expect(r.status).toBe(200);
     expect(r.body.data.mdfe.situacao).toBe('cancelado');
   });
@@ -183,7 +241,11 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expectError(await c.call('POST', '/v1/fiscal/mdfe', { ...body([]) }), 400, 'validacao');
     const v = expectError(await c.call('POST', '/v1/fiscal/mdfe', body([cte.id], { percurso: ['SP'] })), 400, 'validacao');
     expect(v.error.details.fields[0].field).toBe('percurso.0');
-    expectError(await c.call('POST', '/v1/fiscal/mdfe', body([cte.id], { carregamento: [{ municipio: 'Curitiba', uf: 'PR' }] })), 400, 'validacao');
+    expectError(
+      await c.call('POST', '/v1/fiscal/mdfe', body([cte.id], { carregamento: [{ municipio: 'Curitiba', uf: 'PR' }] })),
+      400,
+      'validacao',
+    );
     expectError(await c.call('POST', '/v1/fiscal/mdfe', body([cte.id], { motoristas: [{ cpf: '11111111112' }] })), 400, 'validacao');
     const draft = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
     const nao = expectError(await c.call('POST', '/v1/fiscal/mdfe', body([draft.body.data.id])), 422, 'cte_nao_autorizado');
@@ -202,7 +264,11 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
     expectError(await other.call('POST', `/v1/fiscal/mdfe/${id}/consulta`), 404, 'nao_encontrado');
     expectError(await other.call('GET', `/v1/fiscal/mdfe/${id}/xml`), 404, 'nao_encontrado');
     expectError(await other.call('GET', `/v1/fiscal/mdfe/${id}/damdfe`), 404, 'nao_encontrado');
-    expectError(await other.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'MDF-E EMITIDO POR ENGANO' }), 404, 'nao_encontrado');
+    expectError(
+      await other.call('POST', `/v1/fiscal/mdfe/${id}/eventos/cancelamento`, { justificativa: 'MDF-E EMITIDO POR ENGANO' }),
+      404,
+      'nao_encontrado',
+    );
     expectError(await other.call('POST', '/v1/fiscal/mdfe', body([cte.id])), 422, 'cte_nao_autorizado');
     expectError(await c.call('GET', `/v1/fiscal/mdfe/${id}/xml`), 404, 'nao_encontrado');
     expectError(await c.call('GET', '/v1/fiscal/mdfe/nao-e-uuid'), 404, 'nao_encontrado');

@@ -29,8 +29,14 @@ describe('/fiscal/motoristas', () => {
     expect(res.body).toEqual({
       environment: 'homologacao',
       data: {
-        id: 1, cpf: CPF, nome: 'João da Silva', telefone: null, chave_pix: null, repasse: { modo: 'automatico', parcelas: [] },
-        cadastrado_em: expect.stringMatching(ISO), atualizado_em: expect.stringMatching(ISO),
+        id: 1,
+        cpf: CPF,
+        nome: 'João da Silva',
+        telefone: null,
+        chave_pix: null,
+        repasse: { modo: 'automatico', parcelas: [] },
+        cadastrado_em: expect.stringMatching(ISO),
+        atualizado_em: expect.stringMatching(ISO),
       },
     });
     smallId = res.body.data.id;
@@ -38,14 +44,34 @@ describe('/fiscal/motoristas', () => {
 
   it('201 for a full body, normalized', async () => {
     const res = await a.call('POST', PATH, {
-      cpf: '111.444.777-35', nome: 'Maria Souza', telefone: '(11) 98765-4321',
+      cpf: '111.444.777-35',
+      nome: 'Maria Souza',
+      telefone: '(11) 98765-4321',
       chave_pix: { tipo: 'telefone', valor: '+55 (11) 98765-4321' },
-      repasse: { modo: 'manual', parcelas: [{ posicao: 2, percentual: 33.33, dias: 15 }, { posicao: 1, percentual: 33.33, dias: 0 }, { posicao: 3, percentual: 33.34, dias: 30 }] },
+      repasse: {
+        modo: 'manual',
+        parcelas: [
+          { posicao: 2, percentual: 33.33, dias: 15 },
+          { posicao: 1, percentual: 33.33, dias: 0 },
+          { posicao: 3, percentual: 33.34, dias: 30 },
+        ],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      id: 2, cpf: CPF2, nome: 'Maria Souza', telefone: '+5511987654321', chave_pix: { tipo: 'telefone', valor: '+5511987654321' },
-      repasse: { modo: 'manual', parcelas: [{ posicao: 1, percentual: 33.33, dias: 0 }, { posicao: 2, percentual: 33.33, dias: 15 }, { posicao: 3, percentual: 33.34, dias: 30 }] },
+      id: 2,
+      cpf: CPF2,
+      nome: 'Maria Souza',
+      telefone: '+5511987654321',
+      chave_pix: { tipo: 'telefone', valor: '+5511987654321' },
+      repasse: {
+        modo: 'manual',
+        parcelas: [
+          { posicao: 1, percentual: 33.33, dias: 0 },
+          { posicao: 2, percentual: 33.33, dias: 15 },
+          { posicao: 3, percentual: 33.34, dias: 30 },
+        ],
+      },
     });
     fullId = res.body.data.id;
     const row = await motoristaPorCpf(app.running.platform.pool, a.companyId, CPF2);
@@ -53,7 +79,9 @@ describe('/fiscal/motoristas', () => {
   });
 
   it.each([
-    ['cpf', '529.982.247-25', CPF], ['cnpj', '11.222.333/0001-81', '11222333000181'], ['email', 'Maria@Example.com', 'maria@example.com'],
+    ['cpf', '529.982.247-25', CPF],
+    ['cnpj', '11.222.333/0001-81', '11222333000181'],
+    ['email', 'Maria@Example.com', 'maria@example.com'],
     ['aleatoria', '123E4567-E89B-12D3-A456-426614174000', '123e4567-e89b-12d3-a456-426614174000'],
   ])('PIX key %s %s is stored as %s', async (tipo, valor, stored) => {
     const res = await b.call('POST', PATH, { cpf: CPF3, nome: 'Pedro', chave_pix: { tipo, valor } });
@@ -62,7 +90,9 @@ describe('/fiscal/motoristas', () => {
     expect((await b.call('DELETE', `${PATH}/${res.body.data.id}`)).status).toBe(204);
   });
 
-  const parcelas = (...items: [number, number, number][]) => ({ parcelas: items.map(([posicao, percentual, dias]) => ({ posicao, percentual, dias })) });
+  const parcelas = (...items: [number, number, number][]) => ({
+    parcelas: items.map(([posicao, percentual, dias]) => ({ posicao, percentual, dias })),
+  });
   it.each([
     [{ cpf: '529.982.247-24' }, ['cpf']],
     [{ cpf: '1234' }, ['cpf']],
@@ -100,7 +130,7 @@ describe('/fiscal/motoristas', () => {
     expect(other.status).toBe(201);
   });
 
-  it('GET one; 404 for another company\'s id, an unknown id and a non-integer id', async () => {
+  it("GET one; 404 for another company's id, an unknown id and a non-integer id", async () => {
     const res = await a.call('GET', `${PATH}/${fullId}`);
     expect(res.status).toBe(200);
     expect(res.body.data.cpf).toBe(CPF2);
@@ -117,7 +147,12 @@ describe('/fiscal/motoristas', () => {
     const res = await a.call('PUT', `${PATH}/${fullId}`, { cpf: CPF2, nome: 'Maria S. Souza', chave_pix: { tipo: 'cpf', valor: CPF2 } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      id: fullId, cpf: CPF2, nome: 'Maria S. Souza', telefone: null, chave_pix: { tipo: 'cpf', valor: CPF2 }, repasse: { modo: 'automatico', parcelas: [] },
+      id: fullId,
+      cpf: CPF2,
+      nome: 'Maria S. Souza',
+      telefone: null,
+      chave_pix: { tipo: 'cpf', valor: CPF2 },
+      repasse: { modo: 'automatico', parcelas: [] },
     });
     expect((await a.call('GET', `${PATH}/${fullId}`)).body.data).toEqual(res.body.data);
     expectError(await a.call('PUT', `${PATH}/${fullId}`, { cpf: CPF2, nome: 'Maria', repasse: parcelas([1, 100, 31]) }), 400, 'validacao');
@@ -151,10 +186,15 @@ describe('/fiscal/motoristas', () => {
     expect(again.body.data.id).toBe(4);
   });
 
-  it('records the events of the company\'s registry stream in order', async () => {
+  it("records the events of the company's registry stream in order", async () => {
     const events = await app.running.platform.store.readStream(`motoristas-${a.companyId}`);
     expect(events.map((e) => e.type)).toEqual([
-      'motorista.cadastrado', 'motorista.cadastrado', 'motorista.alterado', 'motorista.cadastrado', 'motorista.removido', 'motorista.cadastrado',
+      'motorista.cadastrado',
+      'motorista.cadastrado',
+      'motorista.alterado',
+      'motorista.cadastrado',
+      'motorista.removido',
+      'motorista.cadastrado',
     ]);
     expect(events[4]!.data).toEqual({ company_id: a.companyId, motorista_id: smallId, cpf: CPF });
   });

@@ -39,7 +39,8 @@ const CTE_XML = () => Buffer.from(buildCteXml({ emitenteCnpj: '11222333000181' }
 
 const outcomes = (res: ApiResponse) =>
   res.body.data.arquivos.flatMap((a: { nfes: { access_key: string; resultado: string; entrada: string | null }[] }) =>
-    a.nfes.map((n) => `${n.entrada ?? ''}${n.entrada ? ' ' : ''}${n.access_key}: ${n.resultado}`));
+    a.nfes.map((n) => `${n.entrada ?? ''}${n.entrada ? ' ' : ''}${n.access_key}: ${n.resultado}`),
+  );
 const fileErrors = (body: { arquivos: { arquivo: string; erros: { entrada: string | null; code: string }[] }[] }) =>
   body.arquivos.flatMap((a) => a.erros.map((e) => `${a.arquivo}${e.entrada ? `/${e.entrada}` : ''}: ${e.code}`));
 
@@ -79,7 +80,13 @@ describe('/fiscal/nfe', () => {
           numero: 46320,
           data_emissao: '2017-07-12T09:45:50-03:00',
           ambiente: 'homologacao',
-          emitente: { documento: '06117473000150', tipo_documento: 'CNPJ', nome: 'UNIMAKE SOLUCOES CORPORATIVAS LTDA', uf: 'PR', municipio: 'PARANAVAI' },
+          emitente: {
+            documento: '06117473000150',
+            tipo_documento: 'CNPJ',
+            nome: 'UNIMAKE SOLUCOES CORPORATIVAS LTDA',
+            uf: 'PR',
+            municipio: 'PARANAVAI',
+          },
           destinatario: { documento: '27373722000148', tipo_documento: 'CNPJ', uf: 'SP', municipio: 'CATANDUVA' },
           valor_total: 84.9,
           xml_disponivel: true,
@@ -126,7 +133,12 @@ describe('/fiscal/nfe', () => {
       const pdf = await danfePdf([{ key: K_A }]);
       const res = await importar(c, [{ name: 'danfe.pdf', content: pdf, type: 'application/pdf' }]);
       expect(res.status).toBe(201);
-      expect(res.body.data.arquivos[0]).toEqual({ arquivo: 'danfe.pdf', tipo: 'pdf', nfes: [{ access_key: K_A, resultado: 'somente_chave', entrada: null }], erros: [] });
+      expect(res.body.data.arquivos[0]).toEqual({
+        arquivo: 'danfe.pdf',
+        tipo: 'pdf',
+        nfes: [{ access_key: K_A, resultado: 'somente_chave', entrada: null }],
+        erros: [],
+      });
       const keyOnly = await c.call('GET', `/v1/fiscal/nfe/${K_A}`);
       expect(keyOnly.body.data).toMatchObject({
         status: 'somente_chave',
@@ -163,7 +175,7 @@ describe('/fiscal/nfe', () => {
       expect(outcomes(await importar(c, [{ name: 'danfe.pdf', content: pdf }]))).toEqual([`${K_A}: ja_importada`]);
     });
 
-    it('a PDF with several DANFEs yields each page\'s own key', async () => {
+    it("a PDF with several DANFEs yields each page's own key", async () => {
       const k1 = nfeKey({ numero: 901 });
       const k2 = nfeKey({ numero: 902 });
       const pdf = await danfePdf([{ key: k1, extra: `NF-e referenciada ${K_HML}` }, { key: k2 }, { key: k1 }]);
@@ -180,7 +192,11 @@ describe('/fiscal/nfe', () => {
         { name: 'ok.xml', content: nfeSample(S_ABROAD) },
       ]);
       expect(res.status).toBe(201);
-      expect(fileErrors(res.body.data)).toEqual(['sem-chave.pdf: pdf_sem_chave', 'dacte.pdf: documento_nao_e_nfe', 'quebrado.pdf: pdf_ilegivel']);
+      expect(fileErrors(res.body.data)).toEqual([
+        'sem-chave.pdf: pdf_sem_chave',
+        'dacte.pdf: documento_nao_e_nfe',
+        'quebrado.pdf: pdf_ilegivel',
+      ]);
       expect(outcomes(res)).toEqual([`${K_ABROAD}: importada`]);
       expect(res.body.data).toMatchObject({ total_nfes: 1, total_erros: 3 });
     });
@@ -191,7 +207,12 @@ describe('/fiscal/nfe', () => {
         { name: 'hostil.xml', content: '<?xml version="1.0"?><!DOCTYPE NFe [<!ENTITY x "boom">]><NFe>&x;</NFe>' },
         { name: 'malformado.xml', content: '<nfeProc><NFe></nfeProc>' },
         { name: 'cte.xml', content: CTE_XML() },
-        { name: 'layout.xml', content: hml.replace('versao="4.00">', 'versao="3.10">').replace(`Id="NFe${K_HML}" versao="4.00"`, `Id="NFe${K_HML}" versao="3.10"`) },
+        {
+          name: 'layout.xml',
+          content: hml
+            .replace('versao="4.00">', 'versao="3.10">')
+            .replace(`Id="NFe${K_HML}" versao="4.00"`, `Id="NFe${K_HML}" versao="3.10"`),
+        },
         { name: 'chave.xml', content: hml.replace(`NFe${K_HML}`, `NFe${K_HML.slice(0, 43)}9`) },
         { name: 'texto.txt', content: 'just some text' },
         { name: 'latin1.xml', content: Buffer.from([0x3c, 0x61, 0x3e, 0xe9, 0x3c, 0x2f, 0x61, 0x3e]) },
@@ -199,10 +220,24 @@ describe('/fiscal/nfe', () => {
       ]);
       expect(res.status).toBe(201);
       expect(fileErrors(res.body.data)).toEqual([
-        'hostil.xml: xml_hostil', 'malformado.xml: xml_malformado', 'cte.xml: documento_nao_e_nfe', 'layout.xml: layout_nao_suportado',
-        'chave.xml: chave_invalida', 'texto.txt: arquivo_nao_suportado', 'latin1.xml: xml_malformado',
+        'hostil.xml: xml_hostil',
+        'malformado.xml: xml_malformado',
+        'cte.xml: documento_nao_e_nfe',
+        'layout.xml: layout_nao_suportado',
+        'chave.xml: chave_invalida',
+        'texto.txt: arquivo_nao_suportado',
+        'latin1.xml: xml_malformado',
       ]);
-      expect(res.body.data.arquivos.map((a: { tipo: string }) => a.tipo)).toEqual(['xml', 'xml', 'xml', 'xml', 'xml', 'desconhecido', 'xml', 'xml']);
+      expect(res.body.data.arquivos.map((a: { tipo: string }) => a.tipo)).toEqual([
+        'xml',
+        'xml',
+        'xml',
+        'xml',
+        'xml',
+        'desconhecido',
+        'xml',
+        'xml',
+      ]);
       for (const a of res.body.data.arquivos.slice(0, 7)) expect(a.erros[0].message).toEqual(expect.any(String));
     });
 
@@ -222,10 +257,16 @@ describe('/fiscal/nfe', () => {
       const res = await importar(c, [{ name: 'lote.zip', content: zip, type: 'application/zip' }]);
       expect(res.status).toBe(201);
       expect(res.body.data.arquivos[0].tipo).toBe('zip');
-      expect(outcomes(res)).toEqual([`notas/b.xml ${K_B}: importada`, `notas/c.xml ${K_C}: importada`, `danfe.pdf ${nfeKey({ numero: 777 })}: somente_chave`]);
+      expect(outcomes(res)).toEqual([
+        `notas/b.xml ${K_B}: importada`,
+        `notas/c.xml ${K_C}: importada`,
+        `danfe.pdf ${nfeKey({ numero: 777 })}: somente_chave`,
+      ]);
       expect(fileErrors(res.body.data)).toEqual([
-        'lote.zip/bomba.xml: zip_taxa_de_compressao', 'lote.zip/grande.xml: zip_entrada_muito_grande',
-        'lote.zip/interno.zip: zip_aninhado', 'lote.zip/leia-me.txt: arquivo_nao_suportado',
+        'lote.zip/bomba.xml: zip_taxa_de_compressao',
+        'lote.zip/grande.xml: zip_entrada_muito_grande',
+        'lote.zip/interno.zip: zip_aninhado',
+        'lote.zip/leia-me.txt: arquivo_nao_suportado',
       ]);
       const b = await c.call('GET', `/v1/fiscal/nfe/${K_B}`);
       expect(b.body.data.arquivos.xml).toEqual({ nome: 'notas/b.xml', zip: 'lote.zip', sha256: sha256(nfeSample(S_B)) });
@@ -241,7 +282,11 @@ describe('/fiscal/nfe', () => {
         { name: 'ok.xml', content: nfeSample(S_HML) },
       ]);
       expect(res.status).toBe(201);
-      expect(fileErrors(res.body.data)).toEqual(['corrompido.zip: zip_invalido', 'muitos.zip: zip_limite_excedido', 'vazio.zip: zip_invalido']);
+      expect(fileErrors(res.body.data)).toEqual([
+        'corrompido.zip: zip_invalido',
+        'muitos.zip: zip_limite_excedido',
+        'vazio.zip: zip_invalido',
+      ]);
     });
 
     it('422 nenhuma_nfe_importada when no file yields an NF-e, with the per-file results', async () => {
@@ -251,7 +296,11 @@ describe('/fiscal/nfe', () => {
         { name: 'z.zip', content: await zipOf([{ name: 'y.txt', content: Buffer.from('y') }]) },
       ]);
       const body = expectError(res, 422, 'nenhuma_nfe_importada');
-      expect(fileErrors(body.error.details)).toEqual(['cte.xml: documento_nao_e_nfe', 'x.txt: arquivo_nao_suportado', 'z.zip/y.txt: arquivo_nao_suportado']);
+      expect(fileErrors(body.error.details)).toEqual([
+        'cte.xml: documento_nao_e_nfe',
+        'x.txt: arquivo_nao_suportado',
+        'z.zip/y.txt: arquivo_nao_suportado',
+      ]);
       expect(body.error.details.arquivos.map((a: { tipo: string }) => a.tipo)).toEqual(['xml', 'desconhecido', 'zip']);
     });
 
@@ -289,7 +338,13 @@ describe('/fiscal/nfe', () => {
       const res = await importar(searcher, [
         { name: 'hml.xml', content: nfeSample(S_HML) },
         { name: 'med.xml', content: nfeSample(S_MED) },
-        { name: 'lote.zip', content: await zipOf([{ name: 'a.xml', content: nfeSample(S_A) }, { name: 'b.xml', content: nfeSample(S_B) }]) },
+        {
+          name: 'lote.zip',
+          content: await zipOf([
+            { name: 'a.xml', content: nfeSample(S_A) },
+            { name: 'b.xml', content: nfeSample(S_B) },
+          ]),
+        },
         { name: 'danfe.pdf', content: await danfePdf([{ key: K_C }]) },
       ]);
       expect(res.status).toBe(201);
@@ -301,7 +356,7 @@ describe('/fiscal/nfe', () => {
       return keys(res);
     };
 
-    it('lists the company\'s NF-e, most recent first, with the list envelope', async () => {
+    it("lists the company's NF-e, most recent first, with the list envelope", async () => {
       const res = await searcher.call('GET', '/v1/fiscal/nfe');
       expect(res.status).toBe(200);
       expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 5 });
@@ -352,7 +407,9 @@ describe('/fiscal/nfe', () => {
       expect(p3.body.data).toHaveLength(1);
       const all = await searcher.call('GET', '/v1/fiscal/nfe?per_page=100');
       const paged = [...p1.body.data, ...(await searcher.call('GET', '/v1/fiscal/nfe?per_page=2&page=2')).body.data, ...p3.body.data];
-      expect(paged.map((n: { access_key: string }) => n.access_key)).toEqual(all.body.data.map((n: { access_key: string }) => n.access_key));
+      expect(paged.map((n: { access_key: string }) => n.access_key)).toEqual(
+        all.body.data.map((n: { access_key: string }) => n.access_key),
+      );
       expect((await searcher.call('GET', '/v1/fiscal/nfe?page=9')).body.data).toEqual([]);
       expectError(await searcher.call('GET', '/v1/fiscal/nfe?per_page=101'), 400, 'validacao');
       expectError(await searcher.call('GET', '/v1/fiscal/nfe?page=0'), 400, 'validacao');
@@ -360,7 +417,7 @@ describe('/fiscal/nfe', () => {
   });
 
   describe('per company', () => {
-    it('another company\'s NF-e is not found anywhere; the same NF-e may be imported by both', async () => {
+    it("another company's NF-e is not found anywhere; the same NF-e may be imported by both", async () => {
       const outsider = await app.carrier();
       expectError(await outsider.call('GET', `/v1/fiscal/nfe/${K_HML}`), 404, 'nao_encontrado');
       expectError(await outsider.call('DELETE', `/v1/fiscal/nfe/${K_HML}`), 404, 'nao_encontrado');
@@ -396,15 +453,25 @@ describe('/fiscal/nfe', () => {
       const events = await app.running.platform.store.readStream(`nfe-${other.companyId}-${K_ABROAD}`);
       expect(events.map((e) => e.type)).toEqual(['nfe.importada', 'nfe.removida', 'nfe.importada']);
       expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
-      expect(events[0]!.data).toMatchObject({ company_id: other.companyId, chave: K_ABROAD, arquivo: { sha256: sha256(xml) }, nfe: { numero: 26663 } });
+      expect(events[0]!.data).toMatchObject({
+        company_id: other.companyId,
+        chave: K_ABROAD,
+        arquivo: { sha256: sha256(xml) },
+        nfe: { numero: 26663 },
+      });
       expect(events[0]!.metadata).toMatchObject({ company_id: other.companyId, actor: `credential:${other.credentialId}` });
     });
 
     it('422 nfe_vinculada while an own CT-e carries the key; the NF-e shows as vinculada', async () => {
       const owner = await app.carrier({ name: 'TRANSPORTES VINCULO LTDA' });
-      expect(outcomes(await importar(owner, [{ name: 'n.xml', content: nfeSample(S_MED) }, { name: 'd.pdf', content: await danfePdf([{ key: K_A }]) }]))).toEqual([
-        `${K_MED}: importada`, `${K_A}: somente_chave`,
-      ]);
+      expect(
+        outcomes(
+          await importar(owner, [
+            { name: 'n.xml', content: nfeSample(S_MED) },
+            { name: 'd.pdf', content: await danfePdf([{ key: K_A }]) },
+          ]),
+        ),
+      ).toEqual([`${K_MED}: importada`, `${K_A}: somente_chave`]);
       const cte = buildCteXml({ emitenteCnpj: owner.cnpj, nfeChaves: [K_MED, K_A] });
       const delivered = await owner.call('POST', '/v1/fiscal/cte-emitidos', { xml: cte.xml });
       expect(delivered.status).toBe(201);
@@ -425,11 +492,19 @@ describe('/fiscal/nfe', () => {
     it('records every receipt in the stream, in order', async () => {
       const events = await app.running.platform.store.readStream(`nfe-${c.companyId}-${K_A}`);
       expect(events.map((e) => e.type)).toEqual(['nfe.chave_importada', 'nfe.reimportada', 'nfe.importada', 'nfe.reimportada']);
-      expect(events.map((e) => (e.data as { arquivo: { nome: string } }).arquivo.nome)).toEqual(['danfe.pdf', 'danfe.pdf', 'a.xml', 'danfe.pdf']);
+      expect(events.map((e) => (e.data as { arquivo: { nome: string } }).arquivo.nome)).toEqual([
+        'danfe.pdf',
+        'danfe.pdf',
+        'a.xml',
+        'danfe.pdf',
+      ]);
       expect(events[2]!.data).toMatchObject({ completou_chave: true });
       const med = await app.running.platform.store.readStream(`nfe-${c.companyId}-${K_MED}`);
       expect(med.map((e) => [e.type, (e.data as { substituiu_xml?: boolean }).substituiu_xml ?? null])).toEqual([
-        ['nfe.importada', null], ['nfe.reimportada', true], ['nfe.reimportada', false], ['nfe.reimportada', false],
+        ['nfe.importada', null],
+        ['nfe.reimportada', true],
+        ['nfe.reimportada', false],
+        ['nfe.reimportada', false],
       ]);
     });
   });
@@ -443,7 +518,11 @@ describe('/fiscal/nfe', () => {
     expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['201', '400', '413', '415', '422']));
     expect(Object.keys(post.requestBody.content)).toEqual(['multipart/form-data']);
     const status = doc.paths['/v1/fiscal/nfe'].get.parameters.find((p: { name: string }) => p.name === 'status');
-    expect(status.schema.anyOf.map((s: { enum?: string[]; const?: string }) => s.enum?.[0] ?? s.const)).toEqual(['importada', 'somente_chave', 'vinculada']);
+    expect(status.schema.anyOf.map((s: { enum?: string[]; const?: string }) => s.enum?.[0] ?? s.const)).toEqual([
+      'importada',
+      'somente_chave',
+      'vinculada',
+    ]);
     expect(doc.paths['/v1/fiscal/nfe/{access_key}'].delete.responses['204']).toBeDefined();
   });
 });

@@ -11,17 +11,31 @@ const CPF_A = '52998224725'; // automatic, own rule 50/50
 const CPF_B = '11144477735'; // manual, own rule 70/30
 const CPF_D = '39053344705'; // automatic, no own rule
 const CPF_GONE = '12345678909'; // removed from the registry before the authorization
-const R602020: ParcelaRepasse[] = [{ posicao: 1, percentual: 60, dias: 0 }, { posicao: 2, percentual: 20, dias: 10 }, { posicao: 3, percentual: 20, dias: 30 }];
+const R602020: ParcelaRepasse[] = [
+  { posicao: 1, percentual: 60, dias: 0 },
+  { posicao: 2, percentual: 20, dias: 10 },
+  { posicao: 3, percentual: 20, dias: 30 },
+];
 
-type Parcela = { posicao: number; valor: number; percentual: number; dias: number; situacao: string; liberada_por: string | null; liberada_em: string | null; vencimento: string | null };
+type Parcela = {
+  posicao: number;
+  valor: number;
+  percentual: number;
+  dias: number;
+  situacao: string;
+  liberada_por: string | null;
+  liberada_em: string | null;
+  vencimento: string | null;
+};
 
-describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () => {
+describe("/v1/carriers/parcelas-repasse: the driver's payout installments", () => {
   let app: TestApp;
   let c: TestCarrier;
   let other: TestCarrier;
 
   const get = (documento: string) => c.call('GET', `${PATH}/${encodeURIComponent(documento)}`);
-  const ato = (documento: string, path: 'bipagem' | 'conclusao' | 'prestacao-contas') => c.call('POST', `${PATH}/${encodeURIComponent(documento)}/${path}`);
+  const ato = (documento: string, path: 'bipagem' | 'conclusao' | 'prestacao-contas') =>
+    c.call('POST', `${PATH}/${encodeURIComponent(documento)}/${path}`);
   const liberar = (documento: string, posicao: number) => c.call('POST', `${PATH}/liberar`, { documento, posicao });
   const pagar = (documento: string, posicao: number) => c.call('POST', `${PATH}/pagar`, { documento, posicao });
   const parcelas = (res: ApiResponse): Parcela[] => res.body.data.parcelas;
@@ -43,7 +57,7 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     return doc;
   }
 
-  const eventosDoGrupo = async (grupo: string) => (await app.running.platform.store.readStream(`repasse-${c.companyId}-${grupo}`));
+  const eventosDoGrupo = async (grupo: string) => await app.running.platform.store.readStream(`repasse-${c.companyId}-${grupo}`);
   const contar = (events: RecordedEvent[], type: string, cteId: string) =>
     events.filter((e) => e.type === type && (e.data as { cte_id: string }).cte_id === cteId).length;
 
@@ -56,41 +70,78 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
       expect(res.status).toBe(201);
       return res.body.data.id as number;
     };
-    await motorista(CPF_A, { modo: 'automatico', parcelas: [{ posicao: 1, percentual: 50, dias: 0 }, { posicao: 2, percentual: 50, dias: 15 }] });
-    await motorista(CPF_B, { modo: 'manual', parcelas: [{ posicao: 1, percentual: 70, dias: 0 }, { posicao: 2, percentual: 30, dias: 5 }] });
+    await motorista(CPF_A, {
+      modo: 'automatico',
+      parcelas: [
+        { posicao: 1, percentual: 50, dias: 0 },
+        { posicao: 2, percentual: 50, dias: 15 },
+      ],
+    });
+    await motorista(CPF_B, {
+      modo: 'manual',
+      parcelas: [
+        { posicao: 1, percentual: 70, dias: 0 },
+        { posicao: 2, percentual: 30, dias: 5 },
+      ],
+    });
     await motorista(CPF_D, { modo: 'automatico' });
     const gone = await motorista(CPF_GONE, {});
     expect((await c.call('DELETE', `/v1/fiscal/motoristas/${gone}`)).status).toBe(204);
   });
   afterAll(() => app?.close());
 
-  it('15 documents of one driver at the batch\'s 60/20/20: 9 whole documents at position 1, 3 at 2, 3 at 3', async () => {
+  it("15 documents of one driver at the batch's 60/20/20: 9 whole documents at position 1, 3 at 2, 3 at 3", async () => {
     const docs: ContraCteSemeado[] = [];
-    for (let linha = 0; linha < 15; linha++) docs.push(await contraCteAutorizado(app, c, { cpf: CPF_A, valor_centavos: 10_000 + linha, lote_id: 'L15', linha, parcelas: R602020 }));
+    for (let linha = 0; linha < 15; linha++)
+      docs.push(
+        await contraCteAutorizado(app, c, { cpf: CPF_A, valor_centavos: 10_000 + linha, lote_id: 'L15', linha, parcelas: R602020 }),
+      );
     for (const d of docs) await eventually(d.cte_id);
 
     const before = await get(docs[0]!.cte_id);
     expect(before.body.data).toMatchObject({
-      counter_cte_id: docs[0]!.cte_id, chave: docs[0]!.chave, chave_original: docs[0]!.chave_original, motorista_cpf: CPF_A, valor: 100,
-      grupo: `lote:L15:${CPF_A}`, lote_id: 'L15', posicao_no_grupo: 0, financeiro: 'ok', erro_financeiro: null,
-      regra: { origem: 'lote', parcelas: R602020 }, modo: 'automatico', bipado_em: null, cancelado: false, parcelas: [],
+      counter_cte_id: docs[0]!.cte_id,
+      chave: docs[0]!.chave,
+      chave_original: docs[0]!.chave_original,
+      motorista_cpf: CPF_A,
+      valor: 100,
+      grupo: `lote:L15:${CPF_A}`,
+      lote_id: 'L15',
+      posicao_no_grupo: 0,
+      financeiro: 'ok',
+      erro_financeiro: null,
+      regra: { origem: 'lote', parcelas: R602020 },
+      modo: 'automatico',
+      bipado_em: null,
+      cancelado: false,
+      parcelas: [],
     });
 
     for (const [i, d] of docs.entries()) {
       const res = await ato(d.cte_id, 'bipagem');
       expect(res.status).toBe(200);
       const posicao = i < 9 ? 1 : i < 12 ? 2 : 3;
-      expect(parcelas(res)).toEqual([expect.objectContaining({
-        posicao, percentual: 100, valor: (10_000 + i) / 100, dias: R602020[posicao - 1]!.dias,
-        // Automatic mode: the scan releases position 1 at once; 2 and 3 wait for completion and accountability.
-        situacao: posicao === 1 ? 'liberada' : 'pendente', liberada_por: posicao === 1 ? 'bipagem' : null,
-      })]);
+      expect(parcelas(res)).toEqual([
+        expect.objectContaining({
+          posicao,
+          percentual: 100,
+          valor: (10_000 + i) / 100,
+          dias: R602020[posicao - 1]!.dias,
+          // Automatic mode: the scan releases position 1 at once; 2 and 3 wait for completion and accountability.
+          situacao: posicao === 1 ? 'liberada' : 'pendente',
+          liberada_por: posicao === 1 ? 'bipagem' : null,
+        }),
+      ]);
     }
     const { rows } = await app.running.platform.pool.query(
       `SELECT posicao, count(*)::int AS n, sum(valor_centavos)::bigint AS total FROM rm.parcelas_repasse WHERE company_id = $1 AND grupo = $2 GROUP BY posicao ORDER BY posicao`,
       [c.companyId, `lote:L15:${CPF_A}`],
     );
-    expect(rows.map((r) => [r.posicao, r.n])).toEqual([[1, 9], [2, 3], [3, 3]]);
+    expect(rows.map((r) => [r.posicao, r.n])).toEqual([
+      [1, 9],
+      [2, 3],
+      [3, 3],
+    ]);
 
     // Completion releases position 2 of a document in the second bucket; of a first-bucket document it only records the act.
     const c9 = await ato(docs[9]!.cte_id, 'conclusao');
@@ -110,7 +161,9 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     const sa = await ato(a.cte_id, 'bipagem');
     expect(sa.status).toBe(200);
     expect(parcelas(sa).map((p) => [p.posicao, p.percentual, p.valor, p.dias, p.situacao])).toEqual([
-      [1, 60, 60.01, 0, 'liberada'], [2, 20, 20, 10, 'pendente'], [3, 20, 20, 30, 'pendente'],
+      [1, 60, 60.01, 0, 'liberada'],
+      [2, 20, 20, 10, 'pendente'],
+      [3, 20, 20, 30, 'pendente'],
     ]);
     const sb = await ato(b.cte_id, 'bipagem');
     expect(parcelas(sb).map((p) => p.valor)).toEqual([200, 66.66, 66.67]);
@@ -138,7 +191,12 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     const paid = await pagar(d.cte_id, 1);
     expect(paid.status).toBe(202);
     expect(paid.body.data).toMatchObject({
-      ordem_id: expect.stringMatching(/^[0-9a-f-]{36}$/), counter_cte_id: d.cte_id, chave: d.chave, posicao: 1, motorista_cpf: CPF_A, valor: 300,
+      ordem_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      counter_cte_id: d.cte_id,
+      chave: d.chave,
+      posicao: 1,
+      motorista_cpf: CPF_A,
+      valor: 300,
       consulta: `/v1/carriers/parcelas-repasse/${d.cte_id}`,
     });
     expect(['pagamento_solicitado', 'paga']).toContain(paid.body.data.situacao);
@@ -176,7 +234,7 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     expect((await eventosDoGrupo(grupo)).map((e) => e.id)).toEqual(before.map((e) => e.id));
   });
 
-  it('the driver\'s rule when the batch has none; manual mode: the acts release nothing, only liberar does', async () => {
+  it("the driver's rule when the batch has none; manual mode: the acts release nothing, only liberar does", async () => {
     const d = await registrado({ cpf: CPF_B, valor_centavos: 10_001 });
     expectError(await liberar(d.cte_id, 1), 422, 'parcelas_nao_geradas');
     expectError(await pagar(d.cte_id, 1), 422, 'parcelas_nao_geradas');
@@ -184,10 +242,22 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
 
     const scan = await ato(d.cte_id, 'bipagem');
     expect(scan.body.data).toMatchObject({
-      grupo: `cte:${d.cte_id}`, lote_id: null, posicao_no_grupo: 0, modo: 'manual',
-      regra: { origem: 'motorista', parcelas: [{ posicao: 1, percentual: 70, dias: 0 }, { posicao: 2, percentual: 30, dias: 5 }] },
+      grupo: `cte:${d.cte_id}`,
+      lote_id: null,
+      posicao_no_grupo: 0,
+      modo: 'manual',
+      regra: {
+        origem: 'motorista',
+        parcelas: [
+          { posicao: 1, percentual: 70, dias: 0 },
+          { posicao: 2, percentual: 30, dias: 5 },
+        ],
+      },
     });
-    expect(parcelas(scan).map((p) => [p.posicao, p.valor, p.situacao])).toEqual([[1, 70.01, 'pendente'], [2, 30, 'pendente']]);
+    expect(parcelas(scan).map((p) => [p.posicao, p.valor, p.situacao])).toEqual([
+      [1, 70.01, 'pendente'],
+      [2, 30, 'pendente'],
+    ]);
     await ato(d.cte_id, 'conclusao');
     const contas = await ato(d.cte_id, 'prestacao-contas');
     expect(contas.body.data.prestado_contas_em).not.toBeNull();
@@ -207,14 +277,20 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     const d = await registrado({ cpf: CPF_D, valor_centavos: 12_345 });
     const scan = await ato(d.cte_id, 'bipagem');
     expect(scan.body.data.regra).toEqual({ origem: 'padrao', parcelas: [{ posicao: 1, percentual: 100, dias: 0 }] });
-    expect(parcelas(scan)).toEqual([expect.objectContaining({ posicao: 1, percentual: 100, valor: 123.45, dias: 0, situacao: 'liberada' })]);
+    expect(parcelas(scan)).toEqual([
+      expect.objectContaining({ posicao: 1, percentual: 100, valor: 123.45, dias: 0, situacao: 'liberada' }),
+    ]);
   });
 
   it('a driver removed from the registry: financeiro failed with motorista_nao_encontrado, no installments', async () => {
     const d = await contraCteAutorizado(app, c, { cpf: CPF_GONE, valor_centavos: 5_000 });
     const res = await eventually(d.cte_id);
     expect(res.body.data).toMatchObject({
-      financeiro: 'failed', erro_financeiro: { code: 'motorista_nao_encontrado', message: expect.any(String) }, regra: null, modo: null, parcelas: [],
+      financeiro: 'failed',
+      erro_financeiro: { code: 'motorista_nao_encontrado', message: expect.any(String) },
+      regra: null,
+      modo: null,
+      parcelas: [],
     });
     expectError(await ato(d.cte_id, 'bipagem'), 422, 'motorista_nao_encontrado');
   });
@@ -240,25 +316,33 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
 
     // The group now has 2 live documents for 3 installments: the next scan splits instead of bucketing.
     const s2 = await ato(d2.cte_id, 'bipagem');
-    expect(parcelas(s2).map((p) => [p.posicao, p.valor])).toEqual([[1, 60], [2, 20], [3, 20]]);
+    expect(parcelas(s2).map((p) => [p.posicao, p.valor])).toEqual([
+      [1, 60],
+      [2, 20],
+      [3, 20],
+    ]);
 
     await contraCteCancelado(app, c, d0.cte_id);
     const paidStays = await eventually(d0.cte_id, (r) => r.body.data.cancelado === true);
     expect(parcelas(paidStays)).toEqual([expect.objectContaining({ posicao: 1, situacao: 'paga' })]);
   });
 
-  it('reads a document by counter_cte_id, access key or ROUTE: document; another company\'s or an unknown one is 404', async () => {
+  it("reads a document by counter_cte_id, access key or ROUTE: document; another company's or an unknown one is 404", async () => {
     const route = `ROUTE:${'3'.repeat(44)}:3509502:3304557`;
     const d = await registrado({ cpf: CPF_A, valor_centavos: 4_321, lote_id: 'LR1', linha: 0, documento_financeiro: route });
     for (const documento of [d.cte_id, d.cte_id.toUpperCase(), d.chave, route]) {
       const res = await get(documento);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ environment: 'homologacao', data: { documento, counter_cte_id: d.cte_id, chave: d.chave, documento_financeiro: route, valor: 43.21 } });
+      expect(res.body).toMatchObject({
+        environment: 'homologacao',
+        data: { documento, counter_cte_id: d.cte_id, chave: d.chave, documento_financeiro: route, valor: 43.21 },
+      });
     }
     expect((await ato(route, 'bipagem')).status).toBe(200);
     expect((await c.call('POST', `${PATH}/liberar`, { documento: d.chave, posicao: 2 })).status).toBe(200);
 
-    for (const documento of [d.cte_id, d.chave, route]) expectError(await other.call('GET', `${PATH}/${encodeURIComponent(documento)}`), 404, 'nao_encontrado');
+    for (const documento of [d.cte_id, d.chave, route])
+      expectError(await other.call('GET', `${PATH}/${encodeURIComponent(documento)}`), 404, 'nao_encontrado');
     expectError(await other.call('POST', `${PATH}/liberar`, { documento: d.cte_id, posicao: 3 }), 404, 'nao_encontrado');
     expectError(await other.call('POST', `${PATH}/pagar`, { documento: d.cte_id, posicao: 1 }), 404, 'nao_encontrado');
     expectError(await get(randomUUID()), 404, 'nao_encontrado');
@@ -269,16 +353,24 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     const fiscalOnly = await app.carrier({ scopes: ['fiscal'] });
     expectError(await fiscalOnly.call('GET', `${PATH}/${randomUUID()}`), 403, 'escopo_nao_habilitado');
     expectError(await fiscalOnly.call('POST', `${PATH}/liberar`, { documento: randomUUID(), posicao: 1 }), 403, 'escopo_nao_habilitado');
-    expectError(await fiscalOnly.call('POST', `${PATH}/liberar-por-mdfe`, { mdfe_id: randomUUID(), posicao: 1 }), 403, 'escopo_nao_habilitado');
+    expectError(
+      await fiscalOnly.call('POST', `${PATH}/liberar-por-mdfe`, { mdfe_id: randomUUID(), posicao: 1 }),
+      403,
+      'escopo_nao_habilitado',
+    );
 
     const fields = (body: ApiResponse['body']) => (body.error.details.fields as { field: string }[]).map((f) => f.field);
-    expect(fields(expectError(await c.call('POST', `${PATH}/liberar`, { documento: randomUUID(), posicao: 4 }), 400, 'validacao'))).toEqual(['posicao']);
+    expect(fields(expectError(await c.call('POST', `${PATH}/liberar`, { documento: randomUUID(), posicao: 4 }), 400, 'validacao'))).toEqual(
+      ['posicao'],
+    );
     expect(fields(expectError(await c.call('POST', `${PATH}/pagar`, { posicao: 1 }), 400, 'validacao'))).toEqual(['documento']);
-    expect(fields(expectError(await c.call('POST', `${PATH}/pagar-por-mdfe`, { mdfe_id: randomUUID(), posicao: 0 }), 400, 'validacao'))).toEqual(['posicao']);
+    expect(
+      fields(expectError(await c.call('POST', `${PATH}/pagar-por-mdfe`, { mdfe_id: randomUUID(), posicao: 0 }), 400, 'validacao')),
+    ).toEqual(['posicao']);
     expectError(await c.call('POST', `${PATH}/liberar`, { documento: randomUUID(), posicao: 1, extra: true }), 400, 'validacao');
   });
 
-  it('by MDF-e: acts only on existing installments of the MDF-e\'s drivers, one result per CT-e', async () => {
+  it("by MDF-e: acts only on existing installments of the MDF-e's drivers, one result per CT-e", async () => {
     const scanned = await registrado({ cpf: CPF_B, valor_centavos: 10_000, lote_id: 'LM', linha: 0, parcelas: R602020 });
     const unscanned = await registrado({ cpf: CPF_B, valor_centavos: 10_000, lote_id: 'LM', linha: 1, parcelas: R602020 });
     const otherDriver = await registrado({ cpf: CPF_A, valor_centavos: 10_000 });
@@ -290,11 +382,22 @@ describe('/v1/carriers/parcelas-repasse: the driver\'s payout installments', () 
     const first = await c.call('POST', `${PATH}/liberar-por-mdfe`, { mdfe_id: mdfeId, posicao: 2 });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({
-      mdfe_id: mdfeId, posicao: 2,
+      mdfe_id: mdfeId,
+      posicao: 2,
       resultados: [
         { cte_id: scanned.cte_id, chave: scanned.chave, status: 'ok' },
-        { cte_id: unscanned.cte_id, chave: unscanned.chave, status: 'ignorado', motivo: { code: 'parcelas_nao_geradas', message: expect.any(String) } },
-        { cte_id: otherDriver.cte_id, chave: otherDriver.chave, status: 'ignorado', motivo: { code: 'motorista_fora_do_mdfe', message: expect.any(String) } },
+        {
+          cte_id: unscanned.cte_id,
+          chave: unscanned.chave,
+          status: 'ignorado',
+          motivo: { code: 'parcelas_nao_geradas', message: expect.any(String) },
+        },
+        {
+          cte_id: otherDriver.cte_id,
+          chave: otherDriver.chave,
+          status: 'ignorado',
+          motivo: { code: 'motorista_fora_do_mdfe', message: expect.any(String) },
+        },
         { cte_id: plain.cte_id, chave: plain.chave, status: 'ignorado', motivo: { code: 'sem_repasse', message: expect.any(String) } },
       ],
     });

@@ -33,7 +33,9 @@ describe('registrations and regulator queries in production without providers', 
 
   it('PIX key check: 503 provedor_indisponivel, for a valid key and for an invalid body alike', async () => {
     for (const body of [{ chave: CPF }, { tipo: 'email', chave: 'joao@example.com' }, { chave: 'nope' }, {}]) {
-      expect(expectError(await c.call('POST', '/v1/chaves-pix/verificacao', body), 503, 'provedor_indisponivel').error.message).toMatch(/PIX directory/);
+      expect(expectError(await c.call('POST', '/v1/chaves-pix/verificacao', body), 503, 'provedor_indisponivel').error.message).toMatch(
+        /PIX directory/,
+      );
     }
   });
 
@@ -56,8 +58,17 @@ describe('registrations and regulator queries in production without providers', 
   });
 
   it('aggregate drivers work from the registry; the RNTRC is nao_verificado (aguardando_rntrc), never invented', async () => {
-    expect((await c.call('POST', '/v1/fiscal/veiculos', { placa: 'PRD1A11', proprietario: { documento: CPF, nome: 'JOAO DA SILVA', rntrc: '12345678', tipo_proprietario: 0 } })).status).toBe(201);
-    expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'Joao da Silva', chave_pix: { tipo: 'cpf', valor: CPF } })).status).toBe(201);
+    expect(
+      (
+        await c.call('POST', '/v1/fiscal/veiculos', {
+          placa: 'PRD1A11',
+          proprietario: { documento: CPF, nome: 'JOAO DA SILVA', rntrc: '12345678', tipo_proprietario: 0 },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'Joao da Silva', chave_pix: { tipo: 'cpf', valor: CPF } })).status,
+    ).toBe(201);
     const res = await c.call('GET', `/v1/agregados/${CPF}`);
     expect(res.status).toBe(200);
     expect(res.body.environment).toBe('producao');

@@ -16,7 +16,10 @@ describe('toll pass and operational account in production without providers', ()
 
   const streams = async () => {
     const store = app.running.platform.store;
-    return [...await store.readStream(contaOperacionalStream(c.companyId)), ...await store.readStream(valePedagioStream(c.companyId, valeId))].map((e) => e.type);
+    return [
+      ...(await store.readStream(contaOperacionalStream(c.companyId))),
+      ...(await store.readStream(valePedagioStream(c.companyId, valeId))),
+    ].map((e) => e.type);
   };
 
   beforeAll(async () => {
@@ -44,7 +47,11 @@ describe('toll pass and operational account in production without providers', ()
     expect(conta.body).toMatchObject({ environment: 'producao', data: { saldo: 0, quantidade_movimentos: 0 } });
     const extrato = await c.call('GET', '/v1/conta-operacional/extrato');
     expect(extrato.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 }, environment: 'producao' });
-    expect((await c.call('GET', '/v1/vale-pedagio')).body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 }, environment: 'producao' });
+    expect((await c.call('GET', '/v1/vale-pedagio')).body).toEqual({
+      data: [],
+      meta: { page: 1, per_page: 20, total: 0 },
+      environment: 'producao',
+    });
     expectError(await c.call('GET', `/v1/vale-pedagio/${valeId}`), 404, 'nao_encontrado');
   });
 
@@ -57,24 +64,63 @@ describe('toll pass and operational account in production without providers', ()
     const destino = { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' };
     const roteiro = roteiroSimulado(origem, destino, '07');
     const valores = valoresValePedagio(roteiro.pracas.map((x) => x.tarifa_centavos));
-    await execute(deps, contaOperacionalStream(c.companyId), contaOperacionalDecider,
-      { type: 'Creditar', company_id: c.companyId, referencia: 'TED-1', valor_centavos: 100_000, origem: 'deposito' }, ctx);
-    await execute(deps, contaOperacionalStream(c.companyId), contaOperacionalDecider,
-      { type: 'Debitar', company_id: c.companyId, vale_pedagio_id: valeId, valor_pedagio_centavos: valores.valor_pedagio_centavos, taxa_centavos: valores.taxa_centavos }, ctx);
-    await execute(deps, valePedagioStream(c.companyId, valeId), valePedagioDecider, {
-      type: 'Emitir',
-      dados: {
-        company_id: c.companyId, vale_pedagio_id: valeId, numero: '12345678901234567890', referencia_externa: null, origem, destino, categoria: '07',
-        eixos: 5, placa: 'ABC1D23', tipo: 'TAG', motorista: null, cte: null, mdfe: null,
-        fornecedor: { cnpj: '11222333000181', nome: 'FVPO CONTRATADA', simulado: false }, pagador_cnpj: c.cnpj, distancia_km: roteiro.distancia_km,
-        pracas: roteiro.pracas, ...valores,
+    await execute(
+      deps,
+      contaOperacionalStream(c.companyId),
+      contaOperacionalDecider,
+      { type: 'Creditar', company_id: c.companyId, referencia: 'TED-1', valor_centavos: 100_000, origem: 'deposito' },
+      ctx,
+    );
+    await execute(
+      deps,
+      contaOperacionalStream(c.companyId),
+      contaOperacionalDecider,
+      {
+        type: 'Debitar',
+        company_id: c.companyId,
+        vale_pedagio_id: valeId,
+        valor_pedagio_centavos: valores.valor_pedagio_centavos,
+        taxa_centavos: valores.taxa_centavos,
       },
-    }, ctx);
+      ctx,
+    );
+    await execute(
+      deps,
+      valePedagioStream(c.companyId, valeId),
+      valePedagioDecider,
+      {
+        type: 'Emitir',
+        dados: {
+          company_id: c.companyId,
+          vale_pedagio_id: valeId,
+          numero: '12345678901234567890',
+          referencia_externa: null,
+          origem,
+          destino,
+          categoria: '07',
+          eixos: 5,
+          placa: 'ABC1D23',
+          tipo: 'TAG',
+          motorista: null,
+          cte: null,
+          mdfe: null,
+          fornecedor: { cnpj: '11222333000181', nome: 'FVPO CONTRATADA', simulado: false },
+          pagador_cnpj: c.cnpj,
+          distancia_km: roteiro.distancia_km,
+          pracas: roteiro.pracas,
+          ...valores,
+        },
+      },
+      ctx,
+    );
     const before = await streams();
 
     const vale = await c.call('GET', `/v1/vale-pedagio/${valeId}`);
     expect(vale.status).toBe(200);
-    expect(vale.body).toMatchObject({ environment: 'producao', data: { id: valeId, situacao: 'emitido', fornecedor: { simulado: false } } });
+    expect(vale.body).toMatchObject({
+      environment: 'producao',
+      data: { id: valeId, situacao: 'emitido', fornecedor: { simulado: false } },
+    });
     expect((await c.call('GET', '/v1/vale-pedagio')).body.meta.total).toBe(1);
     const conta = (await c.call('GET', '/v1/conta-operacional')).body.data;
     expect(Math.round(conta.saldo * 100)).toBe(100_000 - valores.valor_total_centavos);

@@ -18,12 +18,20 @@ describe('fiscal authority in production without a provider', () => {
     const id = draft.body.data.id as string;
     expectError(await c.call('POST', `/v1/fiscal/cte/${id}/emissao`), 503, 'provedor_indisponivel');
     expectError(await c.call('POST', `/v1/fiscal/cte/${id}/consulta`), 503, 'provedor_indisponivel');
-    expectError(await c.call('POST', `/v1/fiscal/cte/${id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' }), 503, 'provedor_indisponivel');
+    expectError(
+      await c.call('POST', `/v1/fiscal/cte/${id}/eventos/cancelamento`, { justificativa: 'CANCELAMENTO DO FRETE' }),
+      503,
+      'provedor_indisponivel',
+    );
     expectError(await c.call('POST', `/v1/fiscal/mdfe/${id}/emissao`), 503, 'provedor_indisponivel');
     // Counter-CT-e, single and in batches, issue documents too.
     const contra = { chave_cte_original: '3'.repeat(44), motorista: { cpf: '52998224725' }, placa: 'ABC1D23', valor_frete: 10 };
     expectError(await c.call('POST', '/v1/fiscal/cte/contra', contra), 503, 'provedor_indisponivel');
-    expectError(await c.call('POST', '/v1/fiscal/cte-subcontratacao/lote', { subcontratada: { cnpj: c.cnpj }, ctes: [] }), 503, 'provedor_indisponivel');
+    expectError(
+      await c.call('POST', '/v1/fiscal/cte-subcontratacao/lote', { subcontratada: { cnpj: c.cnpj }, ctes: [] }),
+      503,
+      'provedor_indisponivel',
+    );
     const events = await app.running.platform.store.readStream(`cte-${id}`);
     expect(events.map((e) => e.type)).toEqual(['cte.rascunho_criado']);
     expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.situacao).toBe('rascunho');

@@ -32,9 +32,15 @@ describe('/fiscal/regras-tributacao', () => {
     expect(res.body).toEqual({
       environment: 'homologacao',
       data: {
-        id: 1, uf_origem: 'SP', uf_destino: 'RJ', tp_serv: null, cfop: null,
-        icms: { cst: '00', aliquota: 12, reducao_base: null }, ibs_cbs: null,
-        criada_em: expect.stringMatching(ISO), atualizada_em: expect.stringMatching(ISO),
+        id: 1,
+        uf_origem: 'SP',
+        uf_destino: 'RJ',
+        tp_serv: null,
+        cfop: null,
+        icms: { cst: '00', aliquota: 12, reducao_base: null },
+        ibs_cbs: null,
+        criada_em: expect.stringMatching(ISO),
+        atualizada_em: expect.stringMatching(ISO),
       },
     });
     minimaId = res.body.data.id;
@@ -42,7 +48,10 @@ describe('/fiscal/regras-tributacao', () => {
 
   it('201 for a full body with tp_serv, CFOP, reduced base and IBS/CBS', async () => {
     const body = {
-      uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, cfop: '6360',
+      uf_origem: 'SP',
+      uf_destino: 'RJ',
+      tp_serv: 1,
+      cfop: '6360',
       icms: { cst: '20', aliquota: 12, reducao_base: 33.33 },
       ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 },
     };
@@ -69,8 +78,16 @@ describe('/fiscal/regras-tributacao', () => {
       ['CST 00 without a rate', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00' } }, ['icms.aliquota']],
       ['CST 00 with rate 0', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 0 } }, ['icms.aliquota']],
       ['CST 20 without reduction', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '20', aliquota: 12 } }, ['icms.reducao_base']],
-      ['CST 20 with reduction 100', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '20', aliquota: 12, reducao_base: 100 } }, ['icms.reducao_base']],
-      ['CST 00 with reduction', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12, reducao_base: 10 } }, ['icms.reducao_base']],
+      [
+        'CST 20 with reduction 100',
+        { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '20', aliquota: 12, reducao_base: 100 } },
+        ['icms.reducao_base'],
+      ],
+      [
+        'CST 00 with reduction',
+        { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12, reducao_base: 10 } },
+        ['icms.reducao_base'],
+      ],
       ['CST 41 with a rate', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '41', aliquota: 12 } }, ['icms.aliquota']],
       ['CST SN with a rate', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: 'SN', aliquota: 4 } }, ['icms.aliquota']],
       ['tp_serv 4', { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 4, icms: { cst: '00', aliquota: 12 } }, ['tp_serv']],
@@ -78,18 +95,36 @@ describe('/fiscal/regras-tributacao', () => {
       ['CFOP 5xxx between UFs', { uf_origem: 'SP', uf_destino: 'RJ', cfop: '5360', icms: { cst: '00', aliquota: 12 } }, ['cfop']],
       ['CFOP 6xxx inside one UF', { uf_origem: 'SP', uf_destino: 'SP', cfop: '6360', icms: { cst: '00', aliquota: 12 } }, ['cfop']],
       ['unknown field', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 }, pis: 1 }, ['pis']],
-      ['IBS/CBS codes', {
-        uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 },
-        ibs_cbs: { cst: '00', cclass_trib: '1', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 },
-      }, ['ibs_cbs.cst', 'ibs_cbs.cclass_trib']],
-      ['IBS/CBS rate missing', {
-        uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 },
-        ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0 },
-      }, ['ibs_cbs.aliquota_cbs']],
-      ['IBS/CBS rate with 3 decimals', {
-        uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 },
-        ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.125, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 },
-      }, ['ibs_cbs.aliquota_ibs_uf']],
+      [
+        'IBS/CBS codes',
+        {
+          uf_origem: 'SP',
+          uf_destino: 'RJ',
+          icms: { cst: '00', aliquota: 12 },
+          ibs_cbs: { cst: '00', cclass_trib: '1', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 },
+        },
+        ['ibs_cbs.cst', 'ibs_cbs.cclass_trib'],
+      ],
+      [
+        'IBS/CBS rate missing',
+        {
+          uf_origem: 'SP',
+          uf_destino: 'RJ',
+          icms: { cst: '00', aliquota: 12 },
+          ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0 },
+        },
+        ['ibs_cbs.aliquota_cbs'],
+      ],
+      [
+        'IBS/CBS rate with 3 decimals',
+        {
+          uf_origem: 'SP',
+          uf_destino: 'RJ',
+          icms: { cst: '00', aliquota: 12 },
+          ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.125, aliquota_ibs_mun: 0, aliquota_cbs: 0.9 },
+        },
+        ['ibs_cbs.aliquota_ibs_uf'],
+      ],
     ];
     it.each(cases)('%s', async (_name, body, fields) => {
       const res = await c.call('POST', PATH, body);
@@ -117,13 +152,25 @@ describe('/fiscal/regras-tributacao', () => {
   });
 
   it('422 regra_tributacao_duplicada for a second rule of the same pair and tp_serv (general or not)', async () => {
-    expectError(await c.call('POST', PATH, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }), 422, 'regra_tributacao_duplicada');
-    expectError(await c.call('POST', PATH, { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, icms: { cst: '00', aliquota: 7 } }), 422, 'regra_tributacao_duplicada');
+    expectError(
+      await c.call('POST', PATH, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }),
+      422,
+      'regra_tributacao_duplicada',
+    );
+    expectError(
+      await c.call('POST', PATH, { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, icms: { cst: '00', aliquota: 7 } }),
+      422,
+      'regra_tributacao_duplicada',
+    );
     // PUT onto another rule's key is refused too.
-    expectError(await c.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }), 422, 'regra_tributacao_duplicada');
+    expectError(
+      await c.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }),
+      422,
+      'regra_tributacao_duplicada',
+    );
   });
 
-  it('GET one; 404 for another company\'s id, an unknown id and a non-integer id', async () => {
+  it("GET one; 404 for another company's id, an unknown id and a non-integer id", async () => {
     const res = await c.call('GET', `${PATH}/${minimaId}`);
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(minimaId);
@@ -135,23 +182,44 @@ describe('/fiscal/regras-tributacao', () => {
     expectError(await c.call('GET', `${PATH}/999`), 404, 'nao_encontrado');
     expectError(await c.call('GET', `${PATH}/abc`), 404, 'nao_encontrado');
     expectError(await c.call('GET', `${PATH}/0`), 404, 'nao_encontrado');
-    expectError(await other.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }), 404, 'nao_encontrado');
-    expectError(await c.call('PUT', `${PATH}/abc`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }), 404, 'nao_encontrado');
+    expectError(
+      await other.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }),
+      404,
+      'nao_encontrado',
+    );
+    expectError(
+      await c.call('PUT', `${PATH}/abc`, { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 7 } }),
+      404,
+      'nao_encontrado',
+    );
     expectError(await other.call('DELETE', `${PATH}/${fullId}`), 404, 'nao_encontrado');
     expectError(await c.call('DELETE', `${PATH}/abc`), 404, 'nao_encontrado');
   });
 
   it('PUT replaces the whole rule (omitted fields cleared) and keeps the id', async () => {
     const before = (await c.call('GET', `${PATH}/${fullId}`)).body.data;
-    const res = await c.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, icms: { cst: '60', aliquota: 12.5 } });
+    const res = await c.call('PUT', `${PATH}/${fullId}`, {
+      uf_origem: 'SP',
+      uf_destino: 'RJ',
+      tp_serv: 1,
+      icms: { cst: '60', aliquota: 12.5 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      ...before, cfop: null, icms: { cst: '60', aliquota: 12.5, reducao_base: null }, ibs_cbs: null,
+      ...before,
+      cfop: null,
+      icms: { cst: '60', aliquota: 12.5, reducao_base: null },
+      ibs_cbs: null,
       atualizada_em: expect.stringMatching(ISO),
     });
     expect(res.body.data.criada_em).toBe(before.criada_em);
     // The same body again changes nothing and still answers 200.
-    const again = await c.call('PUT', `${PATH}/${fullId}`, { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, icms: { cst: '60', aliquota: 12.5 } });
+    const again = await c.call('PUT', `${PATH}/${fullId}`, {
+      uf_origem: 'SP',
+      uf_destino: 'RJ',
+      tp_serv: 1,
+      icms: { cst: '60', aliquota: 12.5 },
+    });
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(res.body.data);
   });
@@ -179,7 +247,13 @@ describe('/fiscal/regras-tributacao', () => {
     });
 
     it('only a tp_serv rule and no general one: other types get none', async () => {
-      const created = await c.call('POST', PATH, { uf_origem: 'PR', uf_destino: 'SC', tp_serv: 2, cfop: '6932', icms: { cst: '90', aliquota: 0 } });
+      const created = await c.call('POST', PATH, {
+        uf_origem: 'PR',
+        uf_destino: 'SC',
+        tp_serv: 2,
+        cfop: '6932',
+        icms: { cst: '90', aliquota: 0 },
+      });
       expect(created.status).toBe(201);
       expect((await aplicavel('uf_origem=PR&uf_destino=SC&tp_serv=2')).body.data.id).toBe(created.body.data.id);
       expectError(await aplicavel('uf_origem=PR&uf_destino=SC&tp_serv=0'), 422, 'sem_regra_tributacao');
@@ -193,8 +267,11 @@ describe('/fiscal/regras-tributacao', () => {
     const all = await c.call('GET', PATH);
     expect(all.status).toBe(200);
     // Origin, destination, the general rule first, then tp_serv.
-    expect(all.body.data.map((r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) => `${r.uf_origem}>${r.uf_destino}:${r.tp_serv ?? '*'}`))
-      .toEqual(['PR>SC:2', 'SP>RJ:*', 'SP>RJ:0', 'SP>RJ:1', 'SP>SP:*']);
+    expect(
+      all.body.data.map(
+        (r: { uf_origem: string; uf_destino: string; tp_serv: number | null }) => `${r.uf_origem}>${r.uf_destino}:${r.tp_serv ?? '*'}`,
+      ),
+    ).toEqual(['PR>SC:2', 'SP>RJ:*', 'SP>RJ:0', 'SP>RJ:1', 'SP>SP:*']);
     expect(all.body.meta).toEqual({ page: 1, per_page: 20, total: 5 });
 
     const byOrigin = await c.call('GET', `${PATH}?uf_origem=SP&uf_destino=RJ`);
@@ -226,17 +303,32 @@ describe('/fiscal/regras-tributacao', () => {
   it('keeps the registry history in one stream per company, in order', async () => {
     const events = await app.running.platform.store.readStream(`regras-tributacao-${c.companyId}`);
     expect(events.map((e) => e.type)).toEqual([
-      'regra_tributacao.criada', 'regra_tributacao.criada', 'regra_tributacao.alterada', 'regra_tributacao.criada',
-      'regra_tributacao.criada', 'regra_tributacao.criada', 'regra_tributacao.removida', 'regra_tributacao.criada',
+      'regra_tributacao.criada',
+      'regra_tributacao.criada',
+      'regra_tributacao.alterada',
+      'regra_tributacao.criada',
+      'regra_tributacao.criada',
+      'regra_tributacao.criada',
+      'regra_tributacao.removida',
+      'regra_tributacao.criada',
     ]);
     expect(events.map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n]);
     expect(events[1]!.data).toEqual({
       company_id: c.companyId,
       regra_id: 2,
       regra: {
-        uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 1, cfop: '6360',
+        uf_origem: 'SP',
+        uf_destino: 'RJ',
+        tp_serv: 1,
+        cfop: '6360',
         icms: { cst: '20', aliquota_centesimos: 1200, reducao_base_centesimos: 3333 },
-        ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf_centesimos: 10, aliquota_ibs_mun_centesimos: 0, aliquota_cbs_centesimos: 90 },
+        ibs_cbs: {
+          cst: '000',
+          cclass_trib: '000001',
+          aliquota_ibs_uf_centesimos: 10,
+          aliquota_ibs_mun_centesimos: 0,
+          aliquota_cbs_centesimos: 90,
+        },
       },
     });
     expect(events[6]!.data).toEqual({ company_id: c.companyId, regra_id: 2 });

@@ -36,7 +36,11 @@ describe('GET /fiscal/status, /fiscal/catalogos, /fiscal/painel', () => {
 
   it('painel counts from the read models, and follows new activity', async () => {
     const before = (await c.call('GET', '/v1/fiscal/painel')).body.data;
-    expect(before).toMatchObject({ certificado: { presente: false, dias_para_expirar: null }, credenciais_ativas: 1, configuracao: { completa: false } });
+    expect(before).toMatchObject({
+      certificado: { presente: false, dias_para_expirar: null },
+      credenciais_ativas: 1,
+      configuracao: { completa: false },
+    });
     await c.call('PUT', '/v1/fiscal/configuracao', { rntrc: '87654321' });
     const after = (await c.call('GET', '/v1/fiscal/painel')).body.data;
     expect(after.eventos_registrados).toBe(before.eventos_registrados + 1);

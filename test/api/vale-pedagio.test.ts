@@ -29,12 +29,27 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
     return res;
   };
   const saldo = async (who: TestCarrier = c) => (await who.call('GET', '/v1/conta-operacional')).body.data.saldo as number;
-  const extrato = async (who: TestCarrier = c) => (await who.call('GET', '/v1/conta-operacional/extrato?per_page=100')).body.data as { tipo: string; valor: number; vale_pedagio_id: string | null; saldo_apos: number; motivo: string | null }[];
-  const buy = async (extra: Record<string, unknown> = {}, who: TestCarrier = c): Promise<ApiResponse> => who.call('POST', PATH, compra(extra));
+  const extrato = async (who: TestCarrier = c) =>
+    (await who.call('GET', '/v1/conta-operacional/extrato?per_page=100')).body.data as {
+      tipo: string;
+      valor: number;
+      vale_pedagio_id: string | null;
+      saldo_apos: number;
+      motivo: string | null;
+    }[];
+  const buy = async (extra: Record<string, unknown> = {}, who: TestCarrier = c): Promise<ApiResponse> =>
+    who.call('POST', PATH, compra(extra));
   const bought = async (extra: Record<string, unknown> = {}) => {
     const res = await buy(extra);
     expect(res.status).toBe(201);
-    return res.body.data as { id: string; numero: string; valor_total: number; valor_pedagio: number; taxa: number; pracas: { codigo: string }[] };
+    return res.body.data as {
+      id: string;
+      numero: string;
+      valor_total: number;
+      valor_pedagio: number;
+      taxa: number;
+      pracas: { codigo: string }[];
+    };
   };
   const ledger = async (who: TestCarrier = c) => app.running.platform.store.readStream(`conta-operacional-${who.companyId}`);
 
@@ -62,8 +77,14 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expect(d.quantidade_pracas).toBe(d.pracas.length);
       d.pracas.forEach((p: Record<string, unknown>, i: number) => {
         expect(p).toEqual({
-          ordem: i + 1, codigo: expect.any(String), nome: expect.any(String), rodovia: expect.stringMatching(/^(BR|[A-Z]{2})-\d{3}$/),
-          km: expect.any(Number), uf: expect.stringMatching(/^(SP|RJ)$/), concessionaria: expect.any(String), tarifa: expect.any(Number),
+          ordem: i + 1,
+          codigo: expect.any(String),
+          nome: expect.any(String),
+          rodovia: expect.stringMatching(/^(BR|[A-Z]{2})-\d{3}$/),
+          km: expect.any(Number),
+          uf: expect.stringMatching(/^(SP|RJ)$/),
+          concessionaria: expect.any(String),
+          tarifa: expect.any(Number),
         });
         expect(cents(p.tarifa as number) % 5).toBe(0); // base per axle × 5 axles
       });
@@ -72,14 +93,16 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expect(again.body.data).toEqual(d);
     });
 
-    it('the tariff follows the category\'s axles; the way back crosses the same plazas in reverse', async () => {
+    it("the tariff follows the category's axles; the way back crosses the same plazas in reverse", async () => {
       const cinco = (await c.call('POST', `${PATH}/roteirizacao`, rota())).body.data;
       const dois = (await c.call('POST', `${PATH}/roteirizacao`, rota({ categoria: '02' }))).body.data;
       expect(dois.eixos).toBe(2);
       expect(dois.pracas.map((p: { codigo: string }) => p.codigo)).toEqual(cinco.pracas.map((p: { codigo: string }) => p.codigo));
       dois.pracas.forEach((p: { tarifa: number }, i: number) => expect(cents(p.tarifa) * 5).toBe(cents(cinco.pracas[i].tarifa) * 2));
       const volta = (await c.call('POST', `${PATH}/roteirizacao`, { origem: RIO, destino: CAMPINAS, categoria: '07' })).body.data;
-      expect(volta.pracas.map((p: { codigo: string }) => p.codigo)).toEqual([...cinco.pracas].reverse().map((p: { codigo: string }) => p.codigo));
+      expect(volta.pracas.map((p: { codigo: string }) => p.codigo)).toEqual(
+        [...cinco.pracas].reverse().map((p: { codigo: string }) => p.codigo),
+      );
       expect(volta.valor_pedagio).toBe(cinco.valor_pedagio);
     });
 
@@ -90,7 +113,11 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
     });
 
     it('400 validacao: unknown municipality (ruling 19), category, plate, missing field', async () => {
-      const bad = expectError(await c.call('POST', `${PATH}/roteirizacao`, rota({ origem: { municipio: 'Atlantida', uf: 'SP' } })), 400, 'validacao');
+      const bad = expectError(
+        await c.call('POST', `${PATH}/roteirizacao`, rota({ origem: { municipio: 'Atlantida', uf: 'SP' } })),
+        400,
+        'validacao',
+      );
       expect(bad.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['origem.municipio']);
       expectError(await c.call('POST', `${PATH}/roteirizacao`, rota({ categoria: '05' })), 400, 'validacao');
       expectError(await c.call('POST', `${PATH}/roteirizacao`, rota({ placa: 'AB12345' })), 400, 'validacao');
@@ -104,8 +131,13 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       const pedagio = cents(r.valor_pedagio);
       const taxa = Math.max(100, Math.floor((pedagio * 150 + 5000) / 10000));
       expect(res.body.data).toMatchObject({
-        categoria: '07', eixos: 5, quantidade_pracas: r.pracas.length, valor_pedagio: r.valor_pedagio, taxa: taxa / 100,
-        valor_total: (pedagio + taxa) / 100, taxa_servico: { percentual: 1.5, minimo: 1 },
+        categoria: '07',
+        eixos: 5,
+        quantidade_pracas: r.pracas.length,
+        valor_pedagio: r.valor_pedagio,
+        taxa: taxa / 100,
+        valor_total: (pedagio + taxa) / 100,
+        taxa_servico: { percentual: 1.5, minimo: 1 },
       });
       const vazio = await c.call('POST', `${PATH}/calculo`, rota({ destino: CAMPINAS }));
       expect(vazio.body.data).toMatchObject({ quantidade_pracas: 0, valor_pedagio: 0, taxa: 0, valor_total: 0 });
@@ -127,20 +159,45 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       await credit(c, 5_000);
       const calc = (await c.call('POST', `${PATH}/calculo`, rota())).body.data;
       const ok = await buy({
-        motorista: { cpf: '529.982.247-25', nome: 'João  da Silva' }, tipo: 'placa', cte: CTE_KEY, mdfe: 'F0A1B2C3-D4E5-4F60-8A7B-9C8D7E6F5A4B',
+        motorista: { cpf: '529.982.247-25', nome: 'João  da Silva' },
+        tipo: 'placa',
+        cte: CTE_KEY,
+        mdfe: 'F0A1B2C3-D4E5-4F60-8A7B-9C8D7E6F5A4B',
       });
       expect(ok.status).toBe(201);
       const v = ok.body.data;
       expect(v).toMatchObject({
-        id: expect.stringMatching(UUID), numero: expect.stringMatching(/^\d{20}$/), situacao: 'emitido', categoria: '07', eixos: 5, placa: 'ABC1D23',
-        tipo: 'placa', motorista: { cpf: '52998224725', nome: 'João da Silva' }, mdfe: 'f0a1b2c3-d4e5-4f60-8a7b-9c8d7e6f5a4b', cte: CTE_KEY,
-        valor_pedagio: calc.valor_pedagio, taxa: calc.taxa, valor_total: calc.valor_total, quantidade_pracas: calc.quantidade_pracas,
-        emitido_em: T0.toISOString(), cancelavel_ate: new Date(T0.getTime() + 3 * H).toISOString(), cancelavel: true,
-        primeira_passagem_em: null, cancelado_em: null, estornado_em: null, pagador: { cnpj: c.cnpj }, referencia_externa: null,
+        id: expect.stringMatching(UUID),
+        numero: expect.stringMatching(/^\d{20}$/),
+        situacao: 'emitido',
+        categoria: '07',
+        eixos: 5,
+        placa: 'ABC1D23',
+        tipo: 'placa',
+        motorista: { cpf: '52998224725', nome: 'João da Silva' },
+        mdfe: 'f0a1b2c3-d4e5-4f60-8a7b-9c8d7e6f5a4b',
+        cte: CTE_KEY,
+        valor_pedagio: calc.valor_pedagio,
+        taxa: calc.taxa,
+        valor_total: calc.valor_total,
+        quantidade_pracas: calc.quantidade_pracas,
+        emitido_em: T0.toISOString(),
+        cancelavel_ate: new Date(T0.getTime() + 3 * H).toISOString(),
+        cancelavel: true,
+        primeira_passagem_em: null,
+        cancelado_em: null,
+        estornado_em: null,
+        pagador: { cnpj: c.cnpj },
+        referencia_externa: null,
       });
       expect(v.pracas.every((p: { passou_em: unknown }) => p.passou_em === null)).toBe(true);
       expect(v.mdfe_vale_ped).toEqual({
-        CNPJForn: v.fornecedor.cnpj, CNPJPg: c.cnpj, nCompra: v.numero, vValePed: calc.valor_pedagio.toFixed(2), tpValePed: '04', categCombVeic: '07',
+        CNPJForn: v.fornecedor.cnpj,
+        CNPJPg: c.cnpj,
+        nCompra: v.numero,
+        vValePed: calc.valor_pedagio.toFixed(2),
+        tpValePed: '04',
+        categCombVeic: '07',
       });
       const movimentos = await extrato();
       const debito = movimentos.find((m) => m.vale_pedagio_id === v.id)!;
@@ -155,7 +212,9 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
     it('400 validacao: plate, driver CPF, CT-e/MDF-e reference, tipo; 422 rota_sem_pracas', async () => {
       await credit(c, 100);
       const fields = (res: ApiResponse) => expectError(res, 400, 'validacao').error.details.fields.map((f: { field: string }) => f.field);
-      expect(fields(await buy({ placa: 'XXXXXXX', motorista: { cpf: '52998224724' }, cte: 'not-a-uuid-nor-a-key-but-long-enough-xx' }))).toEqual(['placa', 'motorista.cpf', 'cte']);
+      expect(
+        fields(await buy({ placa: 'XXXXXXX', motorista: { cpf: '52998224724' }, cte: 'not-a-uuid-nor-a-key-but-long-enough-xx' })),
+      ).toEqual(['placa', 'motorista.cpf', 'cte']);
       expectError(await buy({ tipo: 'cartao' }), 400, 'validacao');
       expectError(await c.call('POST', PATH, { origem: CAMPINAS, destino: RIO, categoria: '07', tipo: 'TAG' }), 400, 'validacao');
       expectError(await buy({ destino: CAMPINAS }), 422, 'rota_sem_pracas');
@@ -209,10 +268,19 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expect((await c.call('GET', `${PATH}/${v.id}`)).body.data.cancelavel).toBe(true);
       const res = await c.call('POST', `${PATH}/${v.id}/cancelar`);
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: v.id, situacao: 'cancelado', cancelavel: false, cancelado_em: now.toISOString(), estornado_em: now.toISOString() });
+      expect(res.body.data).toMatchObject({
+        id: v.id,
+        situacao: 'cancelado',
+        cancelavel: false,
+        cancelado_em: now.toISOString(),
+        estornado_em: now.toISOString(),
+      });
       expect(await saldo()).toBeCloseTo(before, 2);
       const estorno = (await extrato()).filter((m) => m.vale_pedagio_id === v.id);
-      expect(estorno.map((m) => [m.tipo, m.valor, m.motivo])).toEqual([['debito', -v.valor_total, null], ['estorno', v.valor_total, 'cancelamento']]);
+      expect(estorno.map((m) => [m.tipo, m.valor, m.motivo])).toEqual([
+        ['debito', -v.valor_total, null],
+        ['estorno', v.valor_total, 'cancelamento'],
+      ]);
     });
 
     it('at exactly 3h00m00s: 422 cancelamento_fora_do_prazo, nothing refunded', async () => {
@@ -255,7 +323,9 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expectError(await c.call('POST', `${PATH}/${v.id}/cancelar`), 422, 'vale_pedagio_ja_cancelado');
       expectError(await c.call('POST', `${PATH}/${v.id}/passagens`), 422, 'vale_pedagio_ja_cancelado');
       expect(await saldo()).toBe(after);
-      const refunds = (await ledger()).filter((e) => e.type === 'conta_operacional.estorno_registrado' && (e.data as { vale_pedagio_id: string }).vale_pedagio_id === v.id);
+      const refunds = (await ledger()).filter(
+        (e) => e.type === 'conta_operacional.estorno_registrado' && (e.data as { vale_pedagio_id: string }).vale_pedagio_id === v.id,
+      );
       expect(refunds).toHaveLength(1);
     });
 
@@ -266,7 +336,9 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       const results = await Promise.all([c.call('POST', `${PATH}/${v.id}/cancelar`), c.call('POST', `${PATH}/${v.id}/cancelar`)]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
       expectError(results.find((r) => r.status === 422)!, 422, 'vale_pedagio_ja_cancelado');
-      const refunds = (await ledger()).filter((e) => e.type === 'conta_operacional.estorno_registrado' && (e.data as { vale_pedagio_id: string }).vale_pedagio_id === v.id);
+      const refunds = (await ledger()).filter(
+        (e) => e.type === 'conta_operacional.estorno_registrado' && (e.data as { vale_pedagio_id: string }).vale_pedagio_id === v.id,
+      );
       expect(refunds).toHaveLength(1);
       expect(await saldo()).toBeCloseTo(before + v.valor_total, 2);
       const stream = await app.running.platform.store.readStream(`vale-pedagio-${c.companyId}-${v.id}`);
@@ -313,7 +385,7 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       expect(await fetchPdf()).toContain('CANCELADO EM');
     });
 
-    it('404 nao_encontrado: unknown, malformed and another company\'s toll pass, on every route', async () => {
+    it("404 nao_encontrado: unknown, malformed and another company's toll pass, on every route", async () => {
       await credit(c, 5_000);
       const v = await bought();
       for (const id of ['6f1c2b9e-0000-4000-8000-000000000000', 'nao-e-uuid']) {
@@ -334,8 +406,14 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       const semEscopo = await app.carrier({ scopes: ['fiscal', 'cadastros', 'consultas'] });
       const id = '6f1c2b9e-0000-4000-8000-000000000000';
       const calls: [string, string, unknown?][] = [
-        ['POST', `${PATH}/roteirizacao`, rota()], ['POST', `${PATH}/calculo`, rota()], ['POST', PATH, compra()], ['GET', PATH],
-        ['GET', `${PATH}/${id}`], ['GET', `${PATH}/${id}/recibo`], ['POST', `${PATH}/${id}/passagens`, {}], ['POST', `${PATH}/${id}/cancelar`],
+        ['POST', `${PATH}/roteirizacao`, rota()],
+        ['POST', `${PATH}/calculo`, rota()],
+        ['POST', PATH, compra()],
+        ['GET', PATH],
+        ['GET', `${PATH}/${id}`],
+        ['GET', `${PATH}/${id}/recibo`],
+        ['POST', `${PATH}/${id}/passagens`, {}],
+        ['POST', `${PATH}/${id}/cancelar`],
       ];
       for (const [method, path, body] of calls) expectError(await semEscopo.call(method, path, body), 403, 'escopo_nao_habilitado');
     });

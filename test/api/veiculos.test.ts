@@ -40,9 +40,20 @@ describe('/fiscal/veiculos', () => {
     expect(res.body).toEqual({
       environment: 'homologacao',
       data: {
-        id: 1, placa: 'ABC1D23', renavam: null, rntrc: null, uf: null, tara_kg: null, capacidade_kg: null, capacidade_m3: null,
-        tipo_rodado: null, tipo_carroceria: null, tipo: 'tracao', proprietario: null,
-        cadastrado_em: expect.stringMatching(ISO), atualizado_em: expect.stringMatching(ISO),
+        id: 1,
+        placa: 'ABC1D23',
+        renavam: null,
+        rntrc: null,
+        uf: null,
+        tara_kg: null,
+        capacidade_kg: null,
+        capacidade_m3: null,
+        tipo_rodado: null,
+        tipo_carroceria: null,
+        tipo: 'tracao',
+        proprietario: null,
+        cadastrado_em: expect.stringMatching(ISO),
+        atualizado_em: expect.stringMatching(ISO),
       },
     });
     smallId = res.body.data.id;
@@ -52,9 +63,26 @@ describe('/fiscal/veiculos', () => {
     const res = await a.call('POST', PATH, FULL);
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      id: 2, placa: 'XYZ9876', renavam: '00639600549', rntrc: '12345678', uf: 'SP', tara_kg: 7000, capacidade_kg: 23000, capacidade_m3: 90,
-      tipo_rodado: '03', tipo_carroceria: '02', tipo: 'tracao',
-      proprietario: { documento: '52998224725', tipo_documento: 'CPF', nome: 'JOAO DA SILVA', rntrc: '87654321', ie: 'ISENTO', uf: 'MG', tipo_proprietario: 0 },
+      id: 2,
+      placa: 'XYZ9876',
+      renavam: '00639600549',
+      rntrc: '12345678',
+      uf: 'SP',
+      tara_kg: 7000,
+      capacidade_kg: 23000,
+      capacidade_m3: 90,
+      tipo_rodado: '03',
+      tipo_carroceria: '02',
+      tipo: 'tracao',
+      proprietario: {
+        documento: '52998224725',
+        tipo_documento: 'CPF',
+        nome: 'JOAO DA SILVA',
+        rntrc: '87654321',
+        ie: 'ISENTO',
+        uf: 'MG',
+        tipo_proprietario: 0,
+      },
     });
     fullId = res.body.data.id;
     const row = await veiculoPorPlaca(app.running.platform.pool, a.companyId, 'XYZ9876');
@@ -92,7 +120,7 @@ describe('/fiscal/veiculos', () => {
     expectError(await a.call('PUT', `${PATH}/${fullId}`, { placa: 'abc1d23' }), 422, 'veiculo_duplicado');
   });
 
-  it('GET one; 404 for another company\'s id, an unknown id and a non-integer id', async () => {
+  it("GET one; 404 for another company's id, an unknown id and a non-integer id", async () => {
     const res = await a.call('GET', `${PATH}/${fullId}`);
     expect(res.status).toBe(200);
     expect(res.body.data.placa).toBe('XYZ9876');
@@ -147,11 +175,17 @@ describe('/fiscal/veiculos', () => {
     expect(again.body.data.id).toBe(6);
   });
 
-  it('records the events of the company\'s registry stream in order', async () => {
+  it("records the events of the company's registry stream in order", async () => {
     const events = await app.running.platform.store.readStream(`veiculos-${a.companyId}`);
     expect(events.map((e) => e.type)).toEqual([
-      'veiculo.cadastrado', 'veiculo.cadastrado', 'veiculo.alterado',
-      'veiculo.cadastrado', 'veiculo.cadastrado', 'veiculo.cadastrado', 'veiculo.removido', 'veiculo.cadastrado',
+      'veiculo.cadastrado',
+      'veiculo.cadastrado',
+      'veiculo.alterado',
+      'veiculo.cadastrado',
+      'veiculo.cadastrado',
+      'veiculo.cadastrado',
+      'veiculo.removido',
+      'veiculo.cadastrado',
     ]);
     expect(events[6]!.data).toEqual({ company_id: a.companyId, veiculo_id: smallId, placa: 'ABC1D23' });
   });

@@ -1,10 +1,24 @@
 import { type NewEvent, type RecordedEvent } from '@frete/contracts';
 import { numeracaoCteDecider, numeracaoCteStream, numeroReservado } from '@frete/domain';
-import { type AppendResult, type EventStore, migrate, platformMigrations, PostgresEventStore, WrongExpectedRevision } from '@frete/platform';
+import {
+  type AppendResult,
+  type EventStore,
+  migrate,
+  platformMigrations,
+  PostgresEventStore,
+  WrongExpectedRevision,
+} from '@frete/platform';
 import { type CommandContext, execute, MAX_ATTEMPTS } from '@frete/application';
 import { withEventStore } from '../support/store';
 
-const ctx: CommandContext = { companyId: null, correlationId: 'c', causationId: null, requestId: null, actor: 'test', now: new Date('2026-11-22T12:00:00Z') };
+const ctx: CommandContext = {
+  companyId: null,
+  correlationId: 'c',
+  causationId: null,
+  requestId: null,
+  actor: 'test',
+  now: new Date('2026-11-22T12:00:00Z'),
+};
 
 const reservar = (store: EventStore, stream: string, cteId: string) =>
   execute({ store }, stream, numeracaoCteDecider, { type: 'ReservarNumeroCte', company_id: 'company-1', serie: 1, cte_id: cteId }, ctx);
@@ -34,7 +48,9 @@ describe('execute: concurrent commands on one stream', () => {
     const stream = numeracaoCteStream('company-1', 2);
     const processos = Array.from({ length: 20 }, () => new PostgresEventStore(es.db.pool));
     const feitos = await Promise.all(processos.map((store, i) => reservar(store, stream, `cte-${i}`)));
-    expect(feitos.map((r, i) => numeroReservado(r.state.reservas, `cte-${i}`)).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(feitos.map((r, i) => numeroReservado(r.state.reservas, `cte-${i}`)).sort((a, b) => a! - b!)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
     expect(await numerosDe(es.store, stream)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 });

@@ -19,7 +19,10 @@ describe('reconciling batches whose history predates lote.concluido', () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
     const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: chaves.map((chave) => ({ chave, valor: 300 })),
+      subcontratada: { cnpj: sub.cnpj },
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      ctes: chaves.map((chave) => ({ chave, valor: 300 })),
     });
     expect(posted.status).toBe(202);
     const batch = posted.body.data.batch_id as string;
@@ -32,7 +35,10 @@ describe('reconciling batches whose history predates lote.concluido', () => {
     expect(antes.length).toBeGreaterThan(0);
     // The history as the code before lote.concluido wrote it.
     await pool.query('DELETE FROM es_events WHERE stream_id = $1 AND event_type = ANY($2)', [stream, APRENDIDOS]);
-    await pool.query('UPDATE es_streams SET revision = (SELECT max(stream_revision) FROM es_events WHERE stream_id = $1) WHERE stream_id = $1', [stream]);
+    await pool.query(
+      'UPDATE es_streams SET revision = (SELECT max(stream_revision) FROM es_events WHERE stream_id = $1) WHERE stream_id = $1',
+      [stream],
+    );
     expect(await aprendidos()).toEqual([]);
 
     const processador = new ProcessadorLote({ store, contraCte: app.running.application.contraCte, clock, readYourWrites });

@@ -3,7 +3,14 @@ import { migrate, platformMigrations } from '@frete/platform';
 import { type NumeracaoCteState, numeracaoCteDecider, numeracaoCteStream, numeroReservado } from '@frete/domain';
 import { withEventStore } from '../support/store';
 
-const ctx: CommandContext = { companyId: null, correlationId: 'c', causationId: null, requestId: null, actor: 'test', now: new Date('2026-11-22T12:00:00Z') };
+const ctx: CommandContext = {
+  companyId: null,
+  correlationId: 'c',
+  causationId: null,
+  requestId: null,
+  actor: 'test',
+  now: new Date('2026-11-22T12:00:00Z'),
+};
 
 describe('execute with a state cache: two processes numbering one series', () => {
   const es = withEventStore();
@@ -11,12 +18,19 @@ describe('execute with a state cache: two processes numbering one series', () =>
     await migrate(es.db.pool, platformMigrations);
   });
 
-  it('each process reads only what is new, sees the other\'s numbers, and never gives a number twice', async () => {
+  it("each process reads only what is new, sees the other's numbers, and never gives a number twice", async () => {
     const a = new StateCache<NumeracaoCteState>();
     const b = new StateCache<NumeracaoCteState>();
     const stream = numeracaoCteStream('company-1', 1);
     const reservar = (cache: StateCache<NumeracaoCteState>, cteId: string) =>
-      execute({ store: es.store }, stream, numeracaoCteDecider, { type: 'ReservarNumeroCte', company_id: 'company-1', serie: 1, cte_id: cteId }, ctx, { cache });
+      execute(
+        { store: es.store },
+        stream,
+        numeracaoCteDecider,
+        { type: 'ReservarNumeroCte', company_id: 'company-1', serie: 1, cte_id: cteId },
+        ctx,
+        { cache },
+      );
     const numeros: number[] = [];
     for (let i = 0; i < 6; i++) {
       const r = await reservar(i % 2 === 0 ? a : b, `cte-${i}`);

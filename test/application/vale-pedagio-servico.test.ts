@@ -13,7 +13,16 @@ import { withEventStore } from '../support/store';
 const CAMPINAS = { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' };
 const RIO = { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' };
 const pedido = (extra: Partial<PedidoValePedagio> = {}): PedidoValePedagio => ({
-  origem: CAMPINAS, destino: RIO, categoria: '07', placa: 'ABC1D23', tipo: 'TAG', motorista: null, cte: null, mdfe: null, referencia_externa: null, ...extra,
+  origem: CAMPINAS,
+  destino: RIO,
+  categoria: '07',
+  placa: 'ABC1D23',
+  tipo: 'TAG',
+  motorista: null,
+  cte: null,
+  mdfe: null,
+  referencia_externa: null,
+  ...extra,
 });
 
 /** An event store whose next append to a stream matching `failOn` fails once, as a crash between two steps would. */
@@ -34,7 +43,12 @@ describe('ServicoValePedagio: interrupted steps', () => {
   const ctx = withEventStore();
   let companyId: string;
   const at = (ms = 0): ContextoEmpresa => ({
-    companyId, correlationId: randomUUID(), causationId: null, requestId: null, actor: 'test', now: new Date(Date.parse('2026-11-23T13:00:00Z') + ms),
+    companyId,
+    correlationId: randomUUID(),
+    causationId: null,
+    requestId: null,
+    actor: 'test',
+    now: new Date(Date.parse('2026-11-23T13:00:00Z') + ms),
   });
   const tipos = async (stream: string) => (await ctx.store.readStream(stream)).map((e) => e.type);
   const total = () => {
@@ -55,7 +69,9 @@ describe('ServicoValePedagio: interrupted steps', () => {
     await expect(s.comprar(at(), '11222333000181', pedido())).rejects.toMatchObject({ code: 'provedor_indisponivel' });
     const ledger = await ctx.store.readStream(contaOperacionalStream(companyId));
     expect(ledger.map((e) => e.type)).toEqual([
-      'conta_operacional.credito_registrado', 'conta_operacional.debito_registrado', 'conta_operacional.estorno_registrado',
+      'conta_operacional.credito_registrado',
+      'conta_operacional.debito_registrado',
+      'conta_operacional.estorno_registrado',
     ]);
     expect(ledger[2]!.data).toMatchObject({ motivo: 'compra_nao_concluida', saldo_apos_centavos: 100_000 });
   });
@@ -66,10 +82,13 @@ describe('ServicoValePedagio: interrupted steps', () => {
     provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
     const s = new ServicoValePedagio({ store: ctx.store, provedor, depositos: new DepositosSimulados() });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
-    await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({ code: 'provedor_indisponivel' });
+    await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({
+      code: 'provedor_indisponivel',
+    });
     provedor.comprar = comprar;
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({
-      code: 'validacao', details: { fields: [{ field: 'referencia_externa', message: expect.any(String) }] },
+      code: 'validacao',
+      details: { fields: [{ field: 'referencia_externa', message: expect.any(String) }] },
     });
     expect(await tipos(contaOperacionalStream(companyId))).toHaveLength(3);
   });
@@ -80,7 +99,10 @@ describe('ServicoValePedagio: interrupted steps', () => {
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
     store.failOn = /^vale-pedagio-/;
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-1' }))).rejects.toThrow('connection lost');
-    expect(await tipos(contaOperacionalStream(companyId))).toEqual(['conta_operacional.credito_registrado', 'conta_operacional.debito_registrado']);
+    expect(await tipos(contaOperacionalStream(companyId))).toEqual([
+      'conta_operacional.credito_registrado',
+      'conta_operacional.debito_registrado',
+    ]);
     const r = await s.comprar(at(1000), '11222333000181', pedido({ referencia_externa: 'V-1' }));
     expect(r.criado).toBe(true);
     expect(await tipos(valePedagioStream(companyId, r.vale_pedagio_id))).toEqual(['vale_pedagio.emitido']);
@@ -88,8 +110,13 @@ describe('ServicoValePedagio: interrupted steps', () => {
     expect(ledger.map((e) => e.type)).toEqual(['conta_operacional.credito_registrado', 'conta_operacional.debito_registrado']);
     expect(ledger[1]!.data).toMatchObject({ saldo_apos_centavos: 100_000 - total() });
     // And again: the same toll pass, nothing new.
-    expect(await s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1' }))).toEqual({ vale_pedagio_id: r.vale_pedagio_id, criado: false });
-    await expect(s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1', placa: 'XYZ9A88' }))).rejects.toMatchObject({ code: 'validacao' });
+    expect(await s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1' }))).toEqual({
+      vale_pedagio_id: r.vale_pedagio_id,
+      criado: false,
+    });
+    await expect(s.comprar(at(2000), '11222333000181', pedido({ referencia_externa: 'V-1', placa: 'XYZ9A88' }))).rejects.toMatchObject({
+      code: 'validacao',
+    });
     expect(await tipos(contaOperacionalStream(companyId))).toHaveLength(2);
   });
 
@@ -106,17 +133,24 @@ describe('ServicoValePedagio: interrupted steps', () => {
     await expect(s.cancelar(at(130_000), id)).rejects.toMatchObject({ code: 'vale_pedagio_ja_cancelado' });
     const ledger = await ctx.store.readStream(contaOperacionalStream(companyId));
     expect(ledger.map((e) => e.type)).toEqual([
-      'conta_operacional.credito_registrado', 'conta_operacional.debito_registrado', 'conta_operacional.estorno_registrado',
+      'conta_operacional.credito_registrado',
+      'conta_operacional.debito_registrado',
+      'conta_operacional.estorno_registrado',
     ]);
     expect(ledger[2]!.data).toMatchObject({ motivo: 'cancelamento', saldo_apos_centavos: 100_000 });
   });
 
   it('many purchases at once against one balance: never overdrawn', async () => {
-    const s = new ServicoValePedagio({ store: ctx.store, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() });
+    const s = new ServicoValePedagio({
+      store: ctx.store,
+      provedor: new ProvedorValePedagioSimulado(),
+      depositos: new DepositosSimulados(),
+    });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: total() * 3 + 1 });
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => s.comprar(at(), '11222333000181', pedido())));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    for (const r of results.filter((x) => x.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'saldo_insuficiente' });
+    for (const r of results.filter((x) => x.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'saldo_insuficiente' });
     const ledger = await ctx.store.readStream(contaOperacionalStream(companyId));
     expect(ledger.filter((e) => e.type === 'conta_operacional.debito_registrado')).toHaveLength(3);
     expect(ledger[ledger.length - 1]!.data).toMatchObject({ saldo_apos_centavos: 1 });

@@ -6,7 +6,13 @@ import { eventStoreConformance, eventually, eventuallyAsync, newEvent } from './
 eventStoreConformance('PostgreSQL', async () => {
   const db = await freshDatabase();
   const store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
-  return { store, cleanup: async () => { await store.close(); await db.drop(); } };
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
 });
 
 describe('PostgreSQL event store: commit order', () => {

@@ -86,7 +86,10 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
     it('reads only the events after a revision (a reader that folded up to it)', async () => {
       const s = stream('after');
       await store.append(s, [newEvent('a'), newEvent('b'), newEvent('c')], 'no_stream');
-      expect((await store.readStream(s, 0n)).map((e) => [e.type, e.revision])).toEqual([['b', 1n], ['c', 2n]]);
+      expect((await store.readStream(s, 0n)).map((e) => [e.type, e.revision])).toEqual([
+        ['b', 1n],
+        ['c', 2n],
+      ]);
       expect(await store.readStream(s, 2n)).toEqual([]);
       expect(await store.readStream(s, 9n)).toEqual([]);
       expect((await store.readStream(s, -1n)).map((e) => e.type)).toEqual(['a', 'b', 'c']);
@@ -127,9 +130,7 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
     it('lets exactly one of many concurrent appends at one revision win', async () => {
       const s = stream('race');
       await store.append(s, [newEvent('start')], 'no_stream');
-      const results = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) => store.append(s, [newEvent(`attempt-${i}`)], 0n)),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.append(s, [newEvent(`attempt-${i}`)], 0n)));
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
       expect(won).toHaveLength(1);

@@ -23,12 +23,26 @@ const detalhes: Record<string, DetalheEventoCte> = {
     ],
   },
   'comprovante de entrega': {
-    tpEvento: '110180', nProt, dhEntrega: '2026-11-21T09:00:00-03:00', nDoc: '12345678909', xNome: 'JOSÉ RECEBEDOR', latitude: -23.55052, longitude: -46.633308,
-    hashEntrega: Buffer.alloc(20, 3).toString('base64'), dhHashEntrega: '2026-11-21T09:01:00-03:00', nfes: [chaveTeste(EMITENTE_CNPJ, 9)],
+    tpEvento: '110180',
+    nProt,
+    dhEntrega: '2026-11-21T09:00:00-03:00',
+    nDoc: '12345678909',
+    xNome: 'JOSÉ RECEBEDOR',
+    latitude: -23.55052,
+    longitude: -46.633308,
+    hashEntrega: Buffer.alloc(20, 3).toString('base64'),
+    dhHashEntrega: '2026-11-21T09:01:00-03:00',
+    nfes: [chaveTeste(EMITENTE_CNPJ, 9)],
   },
   'comprovante de entrega sem posição nem NF-e': {
-    tpEvento: '110180', nProt, dhEntrega: '2026-11-21T09:00:00-03:00', nDoc: 'RG12345', xNome: 'FULANO', hashEntrega: Buffer.alloc(20, 3).toString('base64'),
-    dhHashEntrega: '2026-11-21T09:01:00-03:00', nfes: [],
+    tpEvento: '110180',
+    nProt,
+    dhEntrega: '2026-11-21T09:00:00-03:00',
+    nDoc: 'RG12345',
+    xNome: 'FULANO',
+    hashEntrega: Buffer.alloc(20, 3).toString('base64'),
+    dhHashEntrega: '2026-11-21T09:01:00-03:00',
+    nfes: [],
   },
   'cancelamento do comprovante de entrega': { tpEvento: '110181', nProt, nProtCE: '135260000000002' },
 };
@@ -36,7 +50,15 @@ const detalhes: Record<string, DetalheEventoCte> = {
 describe('eventoCTe 4.00 built by the domain, signed: valid against eventoCTe_v4.00.xsd (with its detEvento schema)', () => {
   for (const [nome, detalhe] of Object.entries(detalhes)) {
     it(nome, async () => {
-      const { id, xml } = montarEventoCte({ chave, cnpjAutor: EMITENTE_CNPJ, tpAmb: 2, cOrgao: '35', nSeqEvento: 2, dhEvento: '2026-11-21T10:00:00-03:00', detalhe });
+      const { id, xml } = montarEventoCte({
+        chave,
+        cnpjAutor: EMITENTE_CNPJ,
+        tpAmb: 2,
+        cOrgao: '35',
+        nSeqEvento: 2,
+        dhEvento: '2026-11-21T10:00:00-03:00',
+        detalhe,
+      });
       expect(id).toMatch(/^ID[0-9]{12}[A-Z0-9]{12}[0-9]{29}$/);
       const signed = signFiscalXml(xml, { element: 'infEvento', privateKeyPem, certificatePem });
       expect((await schemas.validate(signed, 'eventoCTe_v4.00.xsd')).errors).toEqual([]);
@@ -46,7 +68,12 @@ describe('eventoCTe 4.00 built by the domain, signed: valid against eventoCTe_v4
 
   it('a broken detail is caught by the event schema', async () => {
     const { xml } = montarEventoCte({
-      chave, cnpjAutor: EMITENTE_CNPJ, tpAmb: 2, cOrgao: '35', nSeqEvento: 1, dhEvento: '2026-11-21T10:00:00-03:00',
+      chave,
+      cnpjAutor: EMITENTE_CNPJ,
+      tpAmb: 2,
+      cOrgao: '35',
+      nSeqEvento: 1,
+      dhEvento: '2026-11-21T10:00:00-03:00',
       detalhe: { tpEvento: '110111', nProt: '123', xJust: 'CURTA' },
     });
     const signed = signFiscalXml(xml, { element: 'infEvento', privateKeyPem, certificatePem });

@@ -17,47 +17,94 @@ const signedValidation = async (input: MontarCteInput) => {
 };
 
 describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
-  const contratante = { documento: '60701190000104', ie: '250000001', nome: 'CONTRATANTE TRANSPORTES SA', endereco: rascunhoCompleto().remetente!.endereco };
+  const contratante = {
+    documento: '60701190000104',
+    ie: '250000001',
+    nome: 'CONTRATANTE TRANSPORTES SA',
+    endereco: rascunhoCompleto().remetente!.endereco,
+  };
   const cases: [string, () => MontarCteInput][] = [
     ['a 1:1 normal CT-e (homologação)', () => montarInput()],
     ['a 1:1 normal CT-e (produção)', () => montarInput({ ambiente: 'producao' })],
     ['toma4', () => montarInput({ dados: { ...rascunhoCompleto(), tomador: { papel: 'outros', parte: contratante } } })],
-    ['subcontracting: tpServ 1 with docAnt', () => montarInput({
-      dados: {
-        ...rascunhoCompleto(),
-        tipo_servico: 1,
-        tomador: { papel: 'outros', parte: contratante },
-        documentos_anteriores: [{ emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' }, chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')] }],
-      },
-    })],
+    [
+      'subcontracting: tpServ 1 with docAnt',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            tipo_servico: 1,
+            tomador: { papel: 'outros', parte: contratante },
+            documentos_anteriores: [
+              {
+                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
+                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
+              },
+            ],
+          },
+        }),
+    ],
     ['ICMS20', () => montarInput({ icms: { cst: '20', aliquota: 12, reducao_base: 20 } })],
     ['ICMS45 (40)', () => montarInput({ icms: { cst: '40' } })],
     ['ICMS45 (51)', () => montarInput({ icms: { cst: '51' } })],
     ['ICMS60', () => montarInput({ icms: { cst: '60', aliquota: 12 } })],
     ['ICMS90', () => montarInput({ icms: { cst: '90', aliquota: 7, reducao_base: 10 } })],
     ['ICMSSN', () => montarInput({ icms: { cst: 'SN' }, emitente: { ...montarInput().emitente, crt: 1 } })],
-    ['IBS/CBS (imp/IBSCBS)', () => montarInput({ ibsCbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 } })],
-    ['IBS/CBS with zero rates, with vTotTrib and infAdFisco', () => montarInput({
-      dados: { ...rascunhoCompleto(), impostos: { icms: { cst: '00', aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' } },
-      ibsCbs: { cst: '410', cclass_trib: '410001', aliquota_ibs_uf: 0, aliquota_ibs_mun: 0, aliquota_cbs: 0 },
-    })],
-    ['parties without CEP and a cargo without vCarga (CT-e 4.00 makes both optional; a counter-CT-e carries their absence)', () => {
-      const { remetente, destinatario, carga } = rascunhoCompleto();
-      const semCep = <T extends { endereco: { cep?: string } }>(p: T): T => ({ ...p, endereco: { ...p.endereco, cep: undefined } });
-      return montarInput({
-        dados: {
-          ...rascunhoCompleto(),
-          remetente: semCep(remetente!),
-          destinatario: semCep(destinatario!),
-          tomador: { papel: 'outros', parte: semCep(contratante) },
-          carga: { ...carga!, valor: undefined },
-        },
-      });
-    }],
-    ['many NF-e', () => montarInput({ dados: { ...rascunhoCompleto(), documentos: { nfe: Array.from({ length: 200 }, (_, k) => ({ chave: chaveTeste('45997418000153', 500 + k) })) } } })],
-    ['a start outside the emitter UF (6932), with texts to trim', () => montarInput({
-      dados: { ...rascunhoCompleto(), inicio: { municipio: 'Florianópolis', uf: 'SC', codigo_ibge: '4205407' }, fim: { municipio: 'Curitiba', uf: 'PR', codigo_ibge: '4106902' }, natureza_operacao: 'X'.repeat(60), observacoes: ' a\n b ' },
-    })],
+    [
+      'IBS/CBS (imp/IBSCBS)',
+      () =>
+        montarInput({ ibsCbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 17.7, aliquota_ibs_mun: 0.0125, aliquota_cbs: 8.8 } }),
+    ],
+    [
+      'IBS/CBS with zero rates, with vTotTrib and infAdFisco',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            impostos: { icms: { cst: '00', aliquota: 12 }, valor_total_tributos: 10, informacoes_fisco: 'FISCO' },
+          },
+          ibsCbs: { cst: '410', cclass_trib: '410001', aliquota_ibs_uf: 0, aliquota_ibs_mun: 0, aliquota_cbs: 0 },
+        }),
+    ],
+    [
+      'parties without CEP and a cargo without vCarga (CT-e 4.00 makes both optional; a counter-CT-e carries their absence)',
+      () => {
+        const { remetente, destinatario, carga } = rascunhoCompleto();
+        const semCep = <T extends { endereco: { cep?: string } }>(p: T): T => ({ ...p, endereco: { ...p.endereco, cep: undefined } });
+        return montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            remetente: semCep(remetente!),
+            destinatario: semCep(destinatario!),
+            tomador: { papel: 'outros', parte: semCep(contratante) },
+            carga: { ...carga!, valor: undefined },
+          },
+        });
+      },
+    ],
+    [
+      'many NF-e',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            documentos: { nfe: Array.from({ length: 200 }, (_, k) => ({ chave: chaveTeste('45997418000153', 500 + k) })) },
+          },
+        }),
+    ],
+    [
+      'a start outside the emitter UF (6932), with texts to trim',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            inicio: { municipio: 'Florianópolis', uf: 'SC', codigo_ibge: '4205407' },
+            fim: { municipio: 'Curitiba', uf: 'PR', codigo_ibge: '4106902' },
+            natureza_operacao: 'X'.repeat(60),
+            observacoes: ' a\n b ',
+          },
+        }),
+    ],
   ];
 
   it.each(cases)('%s', async (_name, input) => {

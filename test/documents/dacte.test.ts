@@ -28,11 +28,30 @@ describe('renderDacte', () => {
     expect(pages).toHaveLength(1);
     const text = pages[0]!;
     for (const expected of [
-      'DACTE', grouped(cte.chave), 'EMPRESA DEMONSTRACAO LTDA', '28.796.029/0001-40', 'REMETENTE', 'DESTINATÁRIO', 'TOMADOR DO SERVIÇO',
-      'Francisco Beltrao - PR', 'Exterior - EX', '7358 - Prestacao de servico de transporte', '100,00', 'SIMPLES NACIONAL',
-      'PRODUTO FRETE', 'RNTRC DA EMPRESA', '12345678', '141180000090673 - 31/10/2018 17:47:28', '31/10/2018 17:47:16',
-      'SEM VALOR FISCAL', 'AMBIENTE DE HOMOLOGAÇÃO', 'DOCUMENTOS ORIGINÁRIOS', 'OPTANTE PELO SIMPLES NACIONAL', '1/1',
-    ]) expect(text).toContain(expected);
+      'DACTE',
+      grouped(cte.chave),
+      'EMPRESA DEMONSTRACAO LTDA',
+      '28.796.029/0001-40',
+      'REMETENTE',
+      'DESTINATÁRIO',
+      'TOMADOR DO SERVIÇO',
+      'Francisco Beltrao - PR',
+      'Exterior - EX',
+      '7358 - Prestacao de servico de transporte',
+      '100,00',
+      'SIMPLES NACIONAL',
+      'PRODUTO FRETE',
+      'RNTRC DA EMPRESA',
+      '12345678',
+      '141180000090673 - 31/10/2018 17:47:28',
+      '31/10/2018 17:47:16',
+      'SEM VALOR FISCAL',
+      'AMBIENTE DE HOMOLOGAÇÃO',
+      'DOCUMENTOS ORIGINÁRIOS',
+      'OPTANTE PELO SIMPLES NACIONAL',
+      '1/1',
+    ])
+      expect(text).toContain(expected);
     for (const key of new Set(cte.nfe_chaves)) expect(text).toContain(key);
     expect(text).not.toContain('CANCELADO');
     expect(text).not.toContain('CONTINUA');
@@ -107,8 +126,9 @@ describe('QR code text of the DACTE', () => {
   it("picks the portal by the issuer's state and environment, and the virtual authorizer in contingency", () => {
     // cUF, AAMM, CNPJ, model, series, number, tpEmis (position 35), cCT, check digit (not checked here).
     const key = (uf: string, tpEmis: string) => `${uf}2611` + '11222333000181' + '57' + '001' + '000000001' + tpEmis + '12345678' + '0';
-    expect(qrCodeText({ chave: key('35', '1'), ambiente: 'homologacao' }))
-      .toBe(`https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${key('35', '1')}&tpAmb=2`);
+    expect(qrCodeText({ chave: key('35', '1'), ambiente: 'homologacao' })).toBe(
+      `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${key('35', '1')}&tpAmb=2`,
+    );
     expect(qrCodePortal(key('35', '1'), 'producao')).toBe('https://nfe.fazenda.sp.gov.br/CTeConsulta/qrCode');
     expect(qrCodePortal(key('43', '1'), 'producao')).toBe('https://dfe-portal.svrs.rs.gov.br/cte/qrCode');
     expect(qrCodePortal(key('31', '1'), 'producao')).toBe('https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml');

@@ -13,7 +13,9 @@ describe('DocumentReaders', () => {
 
   const longCte = buildCteXml({ emitenteCnpj: randomCnpj(), observacao: 'ENTREGAR NO DOCA 3. '.repeat(4000) });
   const padding = `<!--${' '.repeat(READ_IN_PLACE_MAX)}-->`;
-  const longNfe = nfeSample('35180834128745000152550010000474281920007498-nfe.xml').toString('utf8').replace(/^(<\?xml[^>]*\?>)?/, (d) => d + padding);
+  const longNfe = nfeSample('35180834128745000152550010000474281920007498-nfe.xml')
+    .toString('utf8')
+    .replace(/^(<\?xml[^>]*\?>)?/, (d) => d + padding);
 
   it('reads long CT-e and NF-e in the worker as the readers do in place', async () => {
     expect(longCte.xml.length).toBeGreaterThan(READ_IN_PLACE_MAX);
@@ -28,7 +30,7 @@ describe('DocumentReaders', () => {
     expect(await readers.documentKeysOfPages(pages)).toEqual([k1, k2]);
   });
 
-  it('refuses with the readers\' own errors and codes', async () => {
+  it("refuses with the readers' own errors and codes", async () => {
     const malformed = readers.readCte('<a'.repeat(READ_IN_PLACE_MAX));
     await expect(malformed).rejects.toBeInstanceOf(CteReadError);
     await expect(malformed).rejects.toMatchObject({ code: 'xml_malformado' });
@@ -40,7 +42,11 @@ describe('DocumentReaders', () => {
   it('terminates a reading over the time budget and refuses that document; a short one is still read in place', async () => {
     const hurried = new DocumentReaders({ timeoutMs: 1 });
     try {
-      await expect(hurried.readCte(longCte.xml)).rejects.toMatchObject({ name: 'CteReadError', code: 'xml_hostil', message: 'the XML could not be read in 0.001 s' });
+      await expect(hurried.readCte(longCte.xml)).rejects.toMatchObject({
+        name: 'CteReadError',
+        code: 'xml_hostil',
+        message: 'the XML could not be read in 0.001 s',
+      });
       await expect(hurried.readNfe(longNfe)).rejects.toMatchObject({ name: 'NfeReadError', code: 'xml_hostil' });
       await expect(hurried.documentKeysOfPages(['1 '.repeat(READ_IN_PLACE_MAX)])).rejects.toBeInstanceOf(PdfTextError);
       const short = buildCteXml({ emitenteCnpj: randomCnpj() });

@@ -41,7 +41,10 @@ describe('zipEntries', () => {
     ]);
     expect(summary(await collect(zip))).toEqual(['bomb.xml: zip_taxa_de_compressao', 'ok.xml: 4']);
     const small = { ...ZIP_LIMITS, maxEntryBytes: 1000 };
-    const big = await zipOf([{ name: 'big.xml', content: Buffer.alloc(2000, 0x41), compress: false }, { name: 'ok.xml', content: Buffer.from('<a/>') }]);
+    const big = await zipOf([
+      { name: 'big.xml', content: Buffer.alloc(2000, 0x41), compress: false },
+      { name: 'ok.xml', content: Buffer.from('<a/>') },
+    ]);
     expect(summary(await collect(big, small))).toEqual(['big.xml: zip_entrada_muito_grande', 'ok.xml: 4']);
   });
 
@@ -59,7 +62,10 @@ describe('zipEntries', () => {
 
   it('refuses what is not a ZIP, and an entry whose declared size lies', async () => {
     await expect(collect(Buffer.from('PK\x03\x04 not really a zip'))).rejects.toMatchObject({ code: 'zip_invalido' });
-    const zip = await zipOf([{ name: 'a.xml', content: Buffer.from('<abcdefgh/>') }, { name: 'b.xml', content: Buffer.from('<b/>') }]);
+    const zip = await zipOf([
+      { name: 'a.xml', content: Buffer.from('<abcdefgh/>') },
+      { name: 'b.xml', content: Buffer.from('<b/>') },
+    ]);
     // Shrink the declared uncompressed size of a.xml in its central-directory record (offset 24 from the signature).
     const cd = zip.lastIndexOf(Buffer.from('PK\x01\x02', 'latin1'), zip.lastIndexOf(Buffer.from('b.xml')));
     const first = zip.indexOf(Buffer.from('PK\x01\x02', 'latin1'));

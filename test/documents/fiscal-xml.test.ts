@@ -1,7 +1,18 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { C14N_10, ENVELOPED_SIGNATURE, FISCAL_SCHEMAS_DIR, FiscalSchemas, FiscalSignatureError, type FiscalSignError, RSA_SHA1, SHA1, signFiscalXml, verifyFiscalSignature } from '@frete/documents';
+import {
+  C14N_10,
+  ENVELOPED_SIGNATURE,
+  FISCAL_SCHEMAS_DIR,
+  FiscalSchemas,
+  FiscalSignatureError,
+  type FiscalSignError,
+  RSA_SHA1,
+  SHA1,
+  signFiscalXml,
+  verifyFiscalSignature,
+} from '@frete/documents';
 import { readPkcs12 } from '@frete/platform';
 import { cnpjFrom, makeA1 } from '../support/certificates';
 import { XMLLINT, XMLSEC1, requireTool, xmllintValidate, xmlsecVerify } from '../support/xmlsec';
@@ -69,7 +80,8 @@ describe('signFiscalXml: the CT-e enveloped signature', () => {
         `<DigestMethod Algorithm="${SHA1}"/><DigestValue>`,
     );
     expect(signature.match(/<Reference /g)).toHaveLength(1);
-    const certificate = /<KeyInfo><X509Data><X509Certificate>([A-Za-z0-9+/=]+)<\/X509Certificate><\/X509Data><\/KeyInfo><\/Signature>$/.exec(signature);
+    const certificate =
+      /<KeyInfo><X509Data><X509Certificate>([A-Za-z0-9+/=]+)<\/X509Certificate><\/X509Data><\/KeyInfo><\/Signature>$/.exec(signature);
     expect(certificate).not.toBeNull();
     expect(certificate![1]).toBe(certificatePem.replace(/-----[A-Z ]+-----|\s/g, ''));
   });
@@ -106,7 +118,10 @@ describe('signFiscalXml: the CT-e enveloped signature', () => {
     it('fails verifyFiscalSignature on the digest', () => {
       expect(tampered).not.toBe(signed);
       for (const xml of [tampered, renamed]) {
-        expect(verifyFiscalSignature(xml, { element: 'infCte' })).toEqual({ valid: false, reason: expect.stringMatching(/digest of infCte does not match/) });
+        expect(verifyFiscalSignature(xml, { element: 'infCte' })).toEqual({
+          valid: false,
+          reason: expect.stringMatching(/digest of infCte does not match/),
+        });
       }
     });
 
@@ -131,15 +146,23 @@ describe('signFiscalXml: the CT-e enveloped signature', () => {
     expect(verifyFiscalSignature(signed.replace(digest, otherDigest), { element: 'infCte' }).valid).toBe(false);
     const otherCert = otherKeys.certificatePem.replace(/-----[A-Z ]+-----|\s/g, '');
     const swapped = signed.replace(/<X509Certificate>[^<]+</, `<X509Certificate>${otherCert}<`);
-    expect(verifyFiscalSignature(swapped, { element: 'infCte' })).toEqual({ valid: false, reason: expect.stringContaining('SignatureValue does not verify') });
+    expect(verifyFiscalSignature(swapped, { element: 'infCte' })).toEqual({
+      valid: false,
+      reason: expect.stringContaining('SignatureValue does not verify'),
+    });
   });
 
   it('refuses what departs from the fiscal profile, before any cryptography', () => {
     const check = (xml: string) => verifyFiscalSignature(xml, { element: 'infCte' });
     expect(check(signed.replace(`URI="#CTe${CHAVE}"`, 'URI=""')).reason).toMatch(/points at "", not at #CTe/);
-    expect(check(signed.replace(`<SignatureMethod Algorithm="${RSA_SHA1}"/>`, '<SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/>')).reason).toMatch(
-      /SignatureMethod must be/,
-    );
+    expect(
+      check(
+        signed.replace(
+          `<SignatureMethod Algorithm="${RSA_SHA1}"/>`,
+          '<SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/>',
+        ),
+      ).reason,
+    ).toMatch(/SignatureMethod must be/);
     expect(check(signed.replace(`<Transform Algorithm="${ENVELOPED_SIGNATURE}"/>`, '')).reason).toMatch(/transforms must be/);
     expect(check(CTE).reason).toBe('CTe holds no Signature');
     expect(check(signed.replace('</CTe>', `${signature}</CTe>`)).reason).toBe('CTe holds 2 Signature elements');
@@ -150,15 +173,22 @@ describe('signFiscalXml: the CT-e enveloped signature', () => {
 
   it('refuses a second element with the signed Id (signature wrapping)', () => {
     const wrapped = signed.replace('<infCTeSupl>', `<infCTeSupl Id="CTe${CHAVE}">`);
-    expect(verifyFiscalSignature(wrapped, { element: 'infCte' })).toEqual({ valid: false, reason: `more than one element has the Id CTe${CHAVE}` });
+    expect(verifyFiscalSignature(wrapped, { element: 'infCte' })).toEqual({
+      valid: false,
+      reason: `more than one element has the Id CTe${CHAVE}`,
+    });
   });
 
   it('refuses to sign twice, without the element, with a key the certificate does not match', () => {
     expect(signFailure(() => sign(signed))).toBe('already_signed');
     expect(signFailure(() => sign(CTE, 'infMDFe'))).toBe('element_not_found');
     expect(signFailure(() => sign(CTE.replace(` Id="CTe${CHAVE}"`, '')))).toBe('missing_id');
-    expect(signFailure(() => sign(`<infCte xmlns="http://www.portalfiscal.inf.br/cte" Id="CTe${CHAVE}"><ide/></infCte>`))).toBe('no_parent');
-    expect(signFailure(() => signFiscalXml(CTE, { element: 'infCte', privateKeyPem: otherKeys.privateKeyPem, certificatePem }))).toBe('key_mismatch');
+    expect(signFailure(() => sign(`<infCte xmlns="http://www.portalfiscal.inf.br/cte" Id="CTe${CHAVE}"><ide/></infCte>`))).toBe(
+      'no_parent',
+    );
+    expect(signFailure(() => signFiscalXml(CTE, { element: 'infCte', privateKeyPem: otherKeys.privateKeyPem, certificatePem }))).toBe(
+      'key_mismatch',
+    );
     expect(signFailure(() => sign(CTE.replace('<CTe ', '<!DOCTYPE CTe><CTe ')))).toBe('hostile_xml');
   });
 
@@ -195,7 +225,11 @@ describe('signFiscalXml: MDF-e and events', () => {
     const result = await schemas.validate(badJust, 'eventoCTe_v4.00.xsd');
     expect(result.valid).toBe(false);
     expect(result.errors).toEqual([
-      expect.objectContaining({ schema: 'evCancCTe_v4.00.xsd', path: '/eventoCTe/infEvento/detEvento/evCancCTe/xJust', message: expect.stringContaining('xJust') }),
+      expect.objectContaining({
+        schema: 'evCancCTe_v4.00.xsd',
+        path: '/eventoCTe/infEvento/detEvento/evCancCTe/xJust',
+        message: expect.stringContaining('xJust'),
+      }),
     ]);
   });
 
@@ -207,7 +241,10 @@ describe('signFiscalXml: MDF-e and events', () => {
       `<cStat>135</cStat><xMotivo>Evento registrado e vinculado a CT-e</xMotivo></infEvento></retEventoCTe></procEventoCTe>`;
     expect(verifyFiscalSignature(proc, { element: 'infEvento' })).toEqual({ valid: false, reason: '2 elements infEvento' });
     expect(verifyFiscalSignature(proc, { element: 'eventoCTe/infEvento' }).valid).toBe(true);
-    expect(verifyFiscalSignature(proc, { element: 'retEventoCTe/infEvento' })).toEqual({ valid: false, reason: 'retEventoCTe holds no Signature' });
+    expect(verifyFiscalSignature(proc, { element: 'retEventoCTe/infEvento' })).toEqual({
+      valid: false,
+      reason: 'retEventoCTe holds no Signature',
+    });
     const unsignedProc = proc.replace(signatureOf(proc), '');
     const resigned = signFiscalXml(unsignedProc, { element: 'eventoCTe/infEvento', privateKeyPem, certificatePem });
     expect(resigned).toBe(unsignedProc.replace('</eventoCTe>', `${signatureOf(resigned)}</eventoCTe>`));
@@ -215,7 +252,10 @@ describe('signFiscalXml: MDF-e and events', () => {
   });
 
   it('says the public MDF-e sample signature does not verify: the sample was edited after signing', () => {
-    expect(verifyFiscalSignature(MDFE_SAMPLE, { element: 'infMDFe' })).toEqual({ valid: false, reason: expect.stringMatching(/digest of infMDFe does not match/) });
+    expect(verifyFiscalSignature(MDFE_SAMPLE, { element: 'infMDFe' })).toEqual({
+      valid: false,
+      reason: expect.stringMatching(/digest of infMDFe does not match/),
+    });
   });
 });
 
@@ -225,17 +265,33 @@ describe('FiscalSchemas: the official schemas', () => {
   const lineOf = (xml: string, needle: string) => xml.slice(0, xml.indexOf(needle)).split('\n').length;
 
   it('reports a wrong shape with line numbers, messages and paths', async () => {
-    const xml = lined(sign(CTE)).replace('<CRT>3</CRT>', '<CRT>9</CRT>').replace('<dhEmi>2026-11-20T10:00:00-03:00</dhEmi>', '<dhEmi>2026-11-20 10:00</dhEmi>');
+    const xml = lined(sign(CTE))
+      .replace('<CRT>3</CRT>', '<CRT>9</CRT>')
+      .replace('<dhEmi>2026-11-20T10:00:00-03:00</dhEmi>', '<dhEmi>2026-11-20 10:00</dhEmi>');
     const { valid, errors } = await schemas.validate(xml, 'cte_v4.00.xsd');
     expect(valid).toBe(false);
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ line: lineOf(xml, '<dhEmi>'), path: '/CTe/infCte/ide/dhEmi', schema: 'cte_v4.00.xsd', message: expect.stringContaining("Element 'dhEmi'") }),
-        expect.objectContaining({ line: lineOf(xml, '<CRT>'), path: '/CTe/infCte/emit/CRT', message: expect.stringMatching(/Element 'CRT'.*'9'/) }),
+        expect.objectContaining({
+          line: lineOf(xml, '<dhEmi>'),
+          path: '/CTe/infCte/ide/dhEmi',
+          schema: 'cte_v4.00.xsd',
+          message: expect.stringContaining("Element 'dhEmi'"),
+        }),
+        expect.objectContaining({
+          line: lineOf(xml, '<CRT>'),
+          path: '/CTe/infCte/emit/CRT',
+          message: expect.stringMatching(/Element 'CRT'.*'9'/),
+        }),
       ]),
     );
     const missing = await schemas.validate(lined(CTE).replace(/<vPrest>.*?<\/vPrest>\n/s, ''), 'cte_v4.00.xsd');
-    expect(missing.errors[0]).toEqual(expect.objectContaining({ path: '/CTe/infCte/imp', message: expect.stringMatching(/Element 'imp': This element is not expected\. Expected is \( vPrest \)/) }));
+    expect(missing.errors[0]).toEqual(
+      expect.objectContaining({
+        path: '/CTe/infCte/imp',
+        message: expect.stringMatching(/Element 'imp': This element is not expected\. Expected is \( vPrest \)/),
+      }),
+    );
   });
 
   it('validates infModal against the modal schema in a second pass (the root schema skips it)', async () => {
@@ -243,18 +299,27 @@ describe('FiscalSchemas: the official schemas', () => {
     const result = await schemas.validate(xml, 'cte_v4.00.xsd');
     expect(result.valid).toBe(false);
     expect(result.errors).toEqual([
-      expect.objectContaining({ line: lineOf(xml, '<RNTRC>'), path: '/CTe/infCte/infCTeNorm/infModal/rodo/RNTRC', schema: 'cteModalRodoviario_v4.00.xsd' }),
+      expect.objectContaining({
+        line: lineOf(xml, '<RNTRC>'),
+        path: '/CTe/infCte/infCTeNorm/infModal/rodo/RNTRC',
+        schema: 'cteModalRodoviario_v4.00.xsd',
+      }),
     ]);
     const unknown = await schemas.validate(sign(CTE.replace(/<rodo>.*<\/rodo>/, '<trem><x>1</x></trem>')), 'cte_v4.00.xsd');
     expect(unknown.errors).toEqual([
-      expect.objectContaining({ path: '/CTe/infCte/infCTeNorm/infModal/trem', message: expect.stringContaining("Element 'trem' in 'infModal' has no schema") }),
+      expect.objectContaining({
+        path: '/CTe/infCte/infCTeNorm/infModal/trem',
+        message: expect.stringContaining("Element 'trem' in 'infModal' has no schema"),
+      }),
     ]);
   });
 
   it('passes the real MDF-e 3.00 sample against mdfe_v3.00.xsd and its road modal, and catches a bad plate in rodo', async () => {
     expect(await schemas.validate(MDFE_SAMPLE, 'mdfe_v3.00.xsd')).toEqual({ valid: true, errors: [] });
     const bad = await schemas.validate(MDFE_SAMPLE.replace('<placa>JAZ7G43</placa>', '<placa>JAZ-7G43</placa>'), 'mdfe_v3.00.xsd');
-    expect(bad.errors).toEqual([expect.objectContaining({ schema: 'mdfeModalRodoviario_v3.00.xsd', path: '/MDFe/infMDFe/infModal/rodo/veicTracao/placa' })]);
+    expect(bad.errors).toEqual([
+      expect.objectContaining({ schema: 'mdfeModalRodoviario_v3.00.xsd', path: '/MDFe/infMDFe/infModal/rodo/veicTracao/placa' }),
+    ]);
   });
 
   it('answers malformed and hostile XML as invalid, with the line where it applies', async () => {

@@ -16,12 +16,47 @@ const CTE_2 = '35261111222333000181570010000000021403085218';
 
 const dados = (over: Partial<MdfeDados> = {}): MdfeDados => ({
   ctes: [
-    { cte_id: 'a', chave: CTE_1, valor_carga_centavos: 2_500_000, peso_gramas: 1_000_500, descarga: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' } },
-    { cte_id: 'b', chave: CTE_2, valor_carga_centavos: 100, peso_gramas: 0, descarga: { codigo_ibge: '3303302', municipio: 'Niterói', uf: 'RJ' } },
+    {
+      cte_id: 'a',
+      chave: CTE_1,
+      valor_carga_centavos: 2_500_000,
+      peso_gramas: 1_000_500,
+      descarga: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' },
+    },
+    {
+      cte_id: 'b',
+      chave: CTE_2,
+      valor_carga_centavos: 100,
+      peso_gramas: 0,
+      descarga: { codigo_ibge: '3303302', municipio: 'Niterói', uf: 'RJ' },
+    },
   ],
-  veiculo: { placa: 'ABC1D23', renavam: '00123456789', tara_kg: 8000, capacidade_kg: 20000, capacidade_m3: null, tipo_rodado: '03', tipo_carroceria: '02', uf: 'SP' },
-  reboques: [{ placa: 'REB1A23', renavam: null, tara_kg: 5000, capacidade_kg: 30000, capacidade_m3: 90, tipo_rodado: null, tipo_carroceria: '02', uf: 'SP' }],
-  motoristas: [{ cpf: '52998224725', nome: 'JOÃO MOTORISTA' }, { cpf: '11144477735', nome: 'MARIA & FILHOS' }],
+  veiculo: {
+    placa: 'ABC1D23',
+    renavam: '00123456789',
+    tara_kg: 8000,
+    capacidade_kg: 20000,
+    capacidade_m3: null,
+    tipo_rodado: '03',
+    tipo_carroceria: '02',
+    uf: 'SP',
+  },
+  reboques: [
+    {
+      placa: 'REB1A23',
+      renavam: null,
+      tara_kg: 5000,
+      capacidade_kg: 30000,
+      capacidade_m3: 90,
+      tipo_rodado: null,
+      tipo_carroceria: '02',
+      uf: 'SP',
+    },
+  ],
+  motoristas: [
+    { cpf: '52998224725', nome: 'JOÃO MOTORISTA' },
+    { cpf: '11144477735', nome: 'MARIA & FILHOS' },
+  ],
   uf_inicio: 'SP',
   uf_fim: 'RJ',
   percurso: [],
@@ -33,7 +68,10 @@ const dados = (over: Partial<MdfeDados> = {}): MdfeDados => ({
 const input = (over: Partial<MontarMdfeInput> = {}): MontarMdfeInput => ({
   dados: dados(),
   emitente: {
-    cnpj: CNPJ, razao_social: 'TRANSPORTADORA EXEMPLO LTDA', inscricao_estadual: '110042490114', rntrc: '12345678',
+    cnpj: CNPJ,
+    razao_social: 'TRANSPORTADORA EXEMPLO LTDA',
+    inscricao_estadual: '110042490114',
+    rntrc: '12345678',
     endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
   },
   serie: 1,
@@ -47,11 +85,16 @@ const input = (over: Partial<MontarMdfeInput> = {}): MontarMdfeInput => ({
 describe('montarMdfeXml against mdfe_v3.00.xsd (signed)', () => {
   it.each<[string, () => MontarMdfeInput]>([
     ['two CT-e, two unloading municipalities, trailer, two drivers (homologação)', () => input()],
-    ['produção, percurso, no RNTRC, no observations, serie 0', () => input({
-      ambiente: 'producao', serie: 0,
-      dados: dados({ percurso: ['MG'], observacoes: null, reboques: [] }),
-      emitente: { ...input().emitente, rntrc: null },
-    })],
+    [
+      'produção, percurso, no RNTRC, no observations, serie 0',
+      () =>
+        input({
+          ambiente: 'producao',
+          serie: 0,
+          dados: dados({ percurso: ['MG'], observacoes: null, reboques: [] }),
+          emitente: { ...input().emitente, rntrc: null },
+        }),
+    ],
   ])('%s: schema-valid (road modal too) and the signature verifies', async (_name, make) => {
     const i = make();
     const { chave, xml } = montarMdfeXml(i);
@@ -69,8 +112,12 @@ describe('montarMdfeXml against mdfe_v3.00.xsd (signed)', () => {
     expect(xml).toContain(`<infMDFe Id="MDFe${chave}" versao="3.00">`);
     expect(xml).toContain('<tpEmit>1</tpEmit><mod>58</mod><serie>1</serie><nMDF>42</nMDF><cMDF>40308521</cMDF>');
     expect(xml).toContain('<infANTT><RNTRC>12345678</RNTRC></infANTT>');
-    expect(xml).toContain('<condutor><xNome>JOÃO MOTORISTA</xNome><CPF>52998224725</CPF></condutor><condutor><xNome>MARIA &amp; FILHOS</xNome>');
-    expect(xml).toContain(`<infMunDescarga><cMunDescarga>3304557</cMunDescarga><xMunDescarga>Rio de Janeiro</xMunDescarga><infCTe><chCTe>${CTE_1}</chCTe></infCTe></infMunDescarga>`);
+    expect(xml).toContain(
+      '<condutor><xNome>JOÃO MOTORISTA</xNome><CPF>52998224725</CPF></condutor><condutor><xNome>MARIA &amp; FILHOS</xNome>',
+    );
+    expect(xml).toContain(
+      `<infMunDescarga><cMunDescarga>3304557</cMunDescarga><xMunDescarga>Rio de Janeiro</xMunDescarga><infCTe><chCTe>${CTE_1}</chCTe></infCTe></infMunDescarga>`,
+    );
     expect(xml).toContain('<tot><qCTe>2</qCTe><vCarga>25001.00</vCarga><cUnid>01</cUnid><qCarga>1000.5000</qCarga></tot>');
     expect(xml).toContain('<infAdic><infCpl>ENTREGAR &lt;DOCA&gt; 2</infCpl></infAdic>');
     expect(xml).toContain(`<qrCodMDFe>https://dfe-portal.svrs.rs.gov.br/mdfe/qrCode?chMDFe=${chave}&amp;tpAmb=2</qrCodMDFe>`);

@@ -10,8 +10,11 @@ describeKafka('counter-CT-e batch over Kafka (real broker)', (brokers) => {
   let sub: TestCarrier;
   beforeAll(async () => {
     app = await startTestApp({
-      KAFKA_BROKERS: brokers, KAFKA_TOPIC: `test-lote-${randomUUID()}`, SERVICES: 'api,projector,relay,emission-processor,payout-processor',
-      RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000',
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC: `test-lote-${randomUUID()}`,
+      SERVICES: 'api,projector,relay,emission-processor,payout-processor',
+      RATE_LIMIT_FISCAL_PER_MIN: '100000',
+      RATE_LIMIT_IP_PER_MIN: '100000',
     });
     sub = await subcontratadaPronta(app);
   });
@@ -23,12 +26,18 @@ describeKafka('counter-CT-e batch over Kafka (real broker)', (brokers) => {
     const chaves = [];
     for (let i = 0; i < 27; i++) chaves.push(await receberCteDoContratante(sub, contratante));
     const r = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj }, motorista: { cpf: MOTORISTA_CPF }, placa: PLACA, ctes: chaves.map((chave) => ({ chave })), valores: { frete_bruto: 1000 },
+      subcontratada: { cnpj: sub.cnpj },
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      ctes: chaves.map((chave) => ({ chave })),
+      valores: { frete_bruto: 1000 },
     });
     expect(r.status).toBe(202);
     const report = (await relatorioFinal(sub, r.body.data.batch_id, 100_000)).body.data;
     expect(report.status).toBe('done');
     expect(report.rows.map((x: { chave: string }) => x.chave)).toEqual(chaves);
-    expect(new Set(report.rows.map((x: { status: string; financeiro: string }) => `${x.status}/${x.financeiro}`))).toEqual(new Set(['emitted/ok']));
+    expect(new Set(report.rows.map((x: { status: string; financeiro: string }) => `${x.status}/${x.financeiro}`))).toEqual(
+      new Set(['emitted/ok']),
+    );
   });
 });

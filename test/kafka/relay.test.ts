@@ -124,7 +124,10 @@ describeKafka('Kafka relay (real broker)', (brokers) => {
     // have been seen twice on the topic with no error reported to the relay (kafkajs producer retries are the
     // suspect); say so rather than hide it.
     const resent = onTopic.size - appended.length;
-    if (resent > 0) console.warn(`kafka relay: ${resent} of ${appended.length} events are on the topic more than once (relay errors: ${relayErrors.length})`);
+    if (resent > 0)
+      console.warn(
+        `kafka relay: ${resent} of ${appended.length} events are on the topic more than once (relay errors: ${relayErrors.length})`,
+      );
 
     // Each stream: one partition, keyed by the stream, revisions 0..n-1 in offset order, every field as stored.
     const partitions = new Set<number>();

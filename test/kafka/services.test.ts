@@ -11,7 +11,11 @@ describeKafka('services with KAFKA_BROKERS (real broker)', (brokers) => {
   const topic = `test-services-${randomUUID()}`;
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({ KAFKA_BROKERS: brokers, KAFKA_TOPIC: topic, SERVICES: 'api,projector,relay,emission-processor,payout-processor' });
+    app = await startTestApp({
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC: topic,
+      SERVICES: 'api,projector,relay,emission-processor,payout-processor',
+    });
   });
   afterAll(() => app?.close());
 
@@ -19,10 +23,14 @@ describeKafka('services with KAFKA_BROKERS (real broker)', (brokers) => {
     const c = await app.carrier();
     expect((await c.call('PUT', '/v1/fiscal/configuracao', { rntrc: '55667788' })).status).toBe(200);
     const seen: { key: string; event: RecordedEvent }[] = [];
-    const consumer = createKafka({ brokers, clientId: 'services-test', logLevel: 'nothing' }).consumer({ groupId: `check-${randomUUID()}` });
+    const consumer = createKafka({ brokers, clientId: 'services-test', logLevel: 'nothing' }).consumer({
+      groupId: `check-${randomUUID()}`,
+    });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void seen.push({ key: message.key!.toString(), event: decodeEvent(message.value!) }) });
+    await consumer.run({
+      eachMessage: async ({ message }) => void seen.push({ key: message.key!.toString(), event: decodeEvent(message.value!) }),
+    });
     try {
       // Each stream has its own partition: wait for all three, whatever order the partitions are read in.
       const wanted = ['company.registered', 'credential.issued', 'configuracao.atualizada'];

@@ -25,10 +25,7 @@ async function until(predicate: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref()),
-  ]);
+  Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref())]);
 
 describeKafka('Kafka transport (real broker): store → relay → Kafka → processor → store', (brokers) => {
   jest.setTimeout(60_000);

@@ -13,19 +13,49 @@ describe('pnpm ops command line', () => {
   };
 
   it('reads every command with its options', () => {
-    expect(parseOpsCommand(['company', 'create', '--cnpj', '11.222.333/0001-81', '--name', 'TRANSPORTES EXEMPLO LTDA', '--carrier', '--fiscal-ready'])).toEqual({
-      command: 'company create', cnpj: '11.222.333/0001-81', razao_social: 'TRANSPORTES EXEMPLO LTDA', carrier: true, fiscal_ready: true, fiscal_production: false,
+    expect(
+      parseOpsCommand([
+        'company',
+        'create',
+        '--cnpj',
+        '11.222.333/0001-81',
+        '--name',
+        'TRANSPORTES EXEMPLO LTDA',
+        '--carrier',
+        '--fiscal-ready',
+      ]),
+    ).toEqual({
+      command: 'company create',
+      cnpj: '11.222.333/0001-81',
+      razao_social: 'TRANSPORTES EXEMPLO LTDA',
+      carrier: true,
+      fiscal_ready: true,
+      fiscal_production: false,
     });
     expect(parseOpsCommand(['company', 'create', '--cnpj=1', '--name=A', '--fiscal-production', '--carrier=false'])).toMatchObject({
-      cnpj: '1', razao_social: 'A', carrier: false, fiscal_ready: false, fiscal_production: true,
+      cnpj: '1',
+      razao_social: 'A',
+      carrier: false,
+      fiscal_ready: false,
+      fiscal_production: true,
     });
     expect(parseOpsCommand(['company', 'update', '--company', '11222333000181', '--fiscal-production=true'])).toEqual({
-      command: 'company update', company: '11222333000181', carrier: undefined, fiscal_ready: undefined, fiscal_production: true,
+      command: 'company update',
+      company: '11222333000181',
+      carrier: undefined,
+      fiscal_ready: undefined,
+      fiscal_production: true,
     });
-    expect(parseOpsCommand(['company', 'update', '--company', 'x', '--carrier=false', '--fiscal-ready'])).toMatchObject({ carrier: false, fiscal_ready: true });
+    expect(parseOpsCommand(['company', 'update', '--company', 'x', '--carrier=false', '--fiscal-ready'])).toMatchObject({
+      carrier: false,
+      fiscal_ready: true,
+    });
     expect(parseOpsCommand(['company', 'list'])).toEqual({ command: 'company list' });
     expect(parseOpsCommand(['credential', 'create', '--company', 'x', '--kind', 'api-key', '--scopes', 'fiscal, operacao,'])).toEqual({
-      command: 'credential create', company: 'x', kind: 'api-key', scopes: ['fiscal', 'operacao'],
+      command: 'credential create',
+      company: 'x',
+      kind: 'api-key',
+      scopes: ['fiscal', 'operacao'],
     });
     expect(parseOpsCommand(['credential', 'create', '--company', 'x', '--kind', 'oauth'])).toMatchObject({ kind: 'oauth', scopes: [] });
     expect(parseOpsCommand(['credential', 'list'])).toEqual({ command: 'credential list', company: undefined });
@@ -39,7 +69,9 @@ describe('pnpm ops command line', () => {
     expect(usage('company')).toBe("unknown command 'company'");
     expect(usage('company', 'list', 'all')).toBe("'company list' takes no argument 'all'");
     // `--carrier false` (a space, not '=') would have left the flag on.
-    expect(usage('company', 'create', '--cnpj', '1', '--name', 'A', '--carrier', 'false')).toBe("'company create' takes no argument 'false'");
+    expect(usage('company', 'create', '--cnpj', '1', '--name', 'A', '--carrier', 'false')).toBe(
+      "'company create' takes no argument 'false'",
+    );
     expect(usage('company', 'list', '--kind', 'oauth')).toBe("--kind does not apply to 'company list'");
     expect(usage('credential', 'revoke', '--id', 'c1', '--company', 'x')).toBe("--company does not apply to 'credential revoke'");
   });

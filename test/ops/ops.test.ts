@@ -22,14 +22,26 @@ describe('pnpm ops (operator tool)', () => {
     const cnpj = randomCnpj();
     const created = await ops('company', 'create', '--cnpj', cnpj, '--name', 'TRANSPORTES OPS LTDA', '--carrier', '--fiscal-ready');
     expect(created.code).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ cnpj, razao_social: 'TRANSPORTES OPS LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      cnpj,
+      razao_social: 'TRANSPORTES OPS LTDA',
+      carrier: true,
+      fiscal_ready: true,
+      fiscal_production: false,
+    });
 
     const none = JSON.parse((await ops('credential', 'create', '--company', cnpj, '--kind', 'api-key')).stdout);
     expect(none).toMatchObject({ kind: 'api-key', scopes: [] });
-    const key = JSON.parse((await ops('credential', 'create', '--company', cnpj, '--kind', 'api-key', '--scopes', 'fiscal,consultas')).stdout);
+    const key = JSON.parse(
+      (await ops('credential', 'create', '--company', cnpj, '--kind', 'api-key', '--scopes', 'fiscal,consultas')).stdout,
+    );
     expect(key.api_key).toMatch(/^fk_hml_/);
     const oauth = JSON.parse((await ops('credential', 'create', '--company', cnpj, '--kind', 'oauth', '--scopes', 'operacao')).stdout);
-    expect(oauth).toMatchObject({ kind: 'oauth', client_id: expect.stringMatching(/^cli_hml_/), client_secret: expect.stringMatching(/^cs_/) });
+    expect(oauth).toMatchObject({
+      kind: 'oauth',
+      client_id: expect.stringMatching(/^cli_hml_/),
+      client_secret: expect.stringMatching(/^cs_/),
+    });
 
     const listed = JSON.parse((await ops('credential', 'list', '--company', cnpj)).stdout);
     expect(listed).toHaveLength(3);
@@ -70,7 +82,10 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(unknownFlag.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--verbose'") });
     const noValue = await ops('credential', 'revoke', '--id');
     expect(noValue.code).toBe(2);
-    expect(JSON.parse(noValue.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining("'--id <value>' argument missing") });
+    expect(JSON.parse(noValue.stderr).error).toMatchObject({
+      code: 'uso',
+      message: expect.stringContaining("'--id <value>' argument missing"),
+    });
     const scope = await ops('credential', 'create', '--company', dup, '--kind', 'api-key', '--scopes', 'admin');
     expect(JSON.parse(scope.stderr).error.code).toBe('validacao');
     const missing = await ops('credential', 'create', '--company', randomCnpj(), '--kind', 'api-key');

@@ -46,8 +46,25 @@ describe('loadConfig', () => {
   });
 
   it('an empty variable counts as unset', () => {
-    const config = loadConfig({ DATA_DIR: dataDir, APP_ENVIRONMENT: '', PORT: '', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', SERVICES: '', HOST: '' });
-    expect(config).toMatchObject({ environment: 'homologacao', port: 3000, host: '127.0.0.1', databaseUrl: null, kafkaBrokers: null, services: [...SERVICE_NAMES] });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_ENVIRONMENT: '',
+      PORT: '',
+      DATABASE_URL: '',
+      EVENTSTORE_URL: '',
+      KAFKA_BROKERS: '',
+      SECRETS_KEY: '',
+      SERVICES: '',
+      HOST: '',
+    });
+    expect(config).toMatchObject({
+      environment: 'homologacao',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      kafkaBrokers: null,
+      services: [...SERVICE_NAMES],
+    });
   });
 
   it('reads every variable', () => {
@@ -87,7 +104,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses an unknown environment', () => {
-    expect(refusal({ ...external, APP_ENVIRONMENT: 'production' })).toContain("APP_ENVIRONMENT must be homologacao or producao, got 'production'");
+    expect(refusal({ ...external, APP_ENVIRONMENT: 'production' })).toContain(
+      "APP_ENVIRONMENT must be homologacao or producao, got 'production'",
+    );
   });
 
   it.each([
@@ -105,14 +124,20 @@ describe('loadConfig', () => {
   it('refuses rate limits below 1 and a negative read-your-writes timeout', () => {
     expect(refusal({ ...external, RATE_LIMIT_FISCAL_PER_MIN: '0' })).toContain("RATE_LIMIT_FISCAL_PER_MIN must be an integer ≥ 1, got '0'");
     expect(refusal({ ...external, RATE_LIMIT_IP_PER_MIN: 'many' })).toContain("RATE_LIMIT_IP_PER_MIN must be an integer ≥ 1, got 'many'");
-    expect(refusal({ ...external, READ_YOUR_WRITES_TIMEOUT_MS: '-5' })).toContain("READ_YOUR_WRITES_TIMEOUT_MS must be an integer ≥ 0, got '-5'");
+    expect(refusal({ ...external, READ_YOUR_WRITES_TIMEOUT_MS: '-5' })).toContain(
+      "READ_YOUR_WRITES_TIMEOUT_MS must be an integer ≥ 0, got '-5'",
+    );
   });
 
   it('refuses a SECRETS_KEY that is not base64 of 32 bytes, and requires one with DATABASE_URL', () => {
     const short = randomBytes(16).toString('base64');
-    expect(refusal({ ...external, SECRETS_KEY: short })).toContain(`SECRETS_KEY must be base64 of 32 bytes (44 characters), got '${short}'`);
+    expect(refusal({ ...external, SECRETS_KEY: short })).toContain(
+      `SECRETS_KEY must be base64 of 32 bytes (44 characters), got '${short}'`,
+    );
     expect(refusal({ ...external, SECRETS_KEY: '@'.repeat(44) })).toContain('SECRETS_KEY must be base64 of 32 bytes');
-    expect(refusal({ DATABASE_URL: external.DATABASE_URL })).toBe('SECRETS_KEY is required when DATABASE_URL is set (base64 of 32 random bytes)');
+    expect(refusal({ DATABASE_URL: external.DATABASE_URL })).toBe(
+      'SECRETS_KEY is required when DATABASE_URL is set (base64 of 32 random bytes)',
+    );
     // Without padding 43 characters still hold 32 bytes.
     expect(loadConfig({ ...external, SECRETS_KEY: key.replace(/=$/, '') }).secretsKey).toBe(key.replace(/=$/, ''));
   });
@@ -125,17 +150,31 @@ describe('loadConfig', () => {
 
   it('refuses an unknown or empty SERVICES entry list, naming the entry', () => {
     const message = refusal({ ...external, SERVICES: 'api,emission' });
-    expect(message).toContain(`SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got 'api,emission' ('emission' is not one)`);
-    expect(refusal({ ...external, SERVICES: ' , ' })).toContain(`SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got ' , '`);
+    expect(message).toContain(
+      `SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got 'api,emission' ('emission' is not one)`,
+    );
+    expect(refusal({ ...external, SERVICES: ' , ' })).toContain(
+      `SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got ' , '`,
+    );
   });
 
   it('refuses malformed URLs, brokers, topic and log level', () => {
-    expect(refusal({ ...external, DATABASE_URL: 'localhost:5432/frete' })).toContain("DATABASE_URL must be a URL (postgres://user:password@host:5432/database), got 'localhost:5432/frete'");
-    expect(refusal({ ...external, EVENTSTORE_URL: 'http://127.0.0.1:2113' })).toContain('EVENTSTORE_URL must be a URL (esdb://host:2113?tls=false)');
-    expect(refusal({ ...external, KAFKA_BROKERS: 'k1:9092,k2' })).toContain("KAFKA_BROKERS must be a comma-separated list of host:port, got 'k1:9092,k2' ('k2' is not one)");
+    expect(refusal({ ...external, DATABASE_URL: 'localhost:5432/frete' })).toContain(
+      "DATABASE_URL must be a URL (postgres://user:password@host:5432/database), got 'localhost:5432/frete'",
+    );
+    expect(refusal({ ...external, EVENTSTORE_URL: 'http://127.0.0.1:2113' })).toContain(
+      'EVENTSTORE_URL must be a URL (esdb://host:2113?tls=false)',
+    );
+    expect(refusal({ ...external, KAFKA_BROKERS: 'k1:9092,k2' })).toContain(
+      "KAFKA_BROKERS must be a comma-separated list of host:port, got 'k1:9092,k2' ('k2' is not one)",
+    );
     expect(refusal({ ...external, KAFKA_TOPIC: 'events of frete' })).toContain('KAFKA_TOPIC must be a Kafka topic name');
-    expect(refusal({ ...external, LOG_LEVEL: 'verbose' })).toContain("LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got 'verbose'");
-    expect(refusal({ ...external, PUBLIC_URL: 'api.example.com' })).toContain("PUBLIC_URL must be a URL (https://api.example.com), got 'api.example.com'");
+    expect(refusal({ ...external, LOG_LEVEL: 'verbose' })).toContain(
+      "LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got 'verbose'",
+    );
+    expect(refusal({ ...external, PUBLIC_URL: 'api.example.com' })).toContain(
+      "PUBLIC_URL must be a URL (https://api.example.com), got 'api.example.com'",
+    );
   });
 
   it('names every bad variable at once, one per line', () => {

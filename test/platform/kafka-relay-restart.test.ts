@@ -40,7 +40,12 @@ describe('KafkaRelay: starting again after a failure (stand-in broker)', () => {
       sent.push(id);
     });
     const errors: unknown[] = [];
-    const relay = new KafkaRelay(store, db.pool, kafka, { topic: 't', checkpointName: 'relay:restart', onError: (e) => errors.push(e), retryDelayMs: 20 });
+    const relay = new KafkaRelay(store, db.pool, kafka, {
+      topic: 't',
+      checkpointName: 'relay:restart',
+      onError: (e) => errors.push(e),
+      retryDelayMs: 20,
+    });
     await relay.start();
     try {
       await store.append('r-1', [newEvent('a'), newEvent('b'), newEvent('c')], 'no_stream');
@@ -50,7 +55,10 @@ describe('KafkaRelay: starting again after a failure (stand-in broker)', () => {
       expect(new Set(sent).size).toBe(3);
       const last = (await store.readStream('r-1'))[2]!.position;
       const checkpoints = new SubscriptionCheckpoints(db.pool);
-      await eventuallyAsync(async () => comparePositions(await checkpoints.get('relay:restart'), last) === 0, 'the checkpoint at the last event');
+      await eventuallyAsync(
+        async () => comparePositions(await checkpoints.get('relay:restart'), last) === 0,
+        'the checkpoint at the last event',
+      );
     } finally {
       await relay.stop();
     }
@@ -63,7 +71,12 @@ describe('KafkaRelay: starting again after a failure (stand-in broker)', () => {
       throw new Error('broker went away');
     });
     const errors: unknown[] = [];
-    const relay = new KafkaRelay(store, db.pool, kafka, { topic: 't', checkpointName: 'relay:stop', onError: (e) => errors.push(e), retryDelayMs: 60_000 });
+    const relay = new KafkaRelay(store, db.pool, kafka, {
+      topic: 't',
+      checkpointName: 'relay:stop',
+      onError: (e) => errors.push(e),
+      retryDelayMs: 60_000,
+    });
     await relay.start();
     await store.append('r-2', [newEvent('a')], 'no_stream');
     await eventually(() => errors.length === 1, 'the failure reported');

@@ -96,10 +96,14 @@ describe('readPkcs12: what it reads from the certificate', () => {
     expect(lido.serial).toBe(new X509Certificate(certificatePem).serialNumber.toUpperCase());
   });
 
-  it('opens an expired certificate: judging validity is the decider\'s job', () => {
+  it("opens an expired certificate: judging validity is the decider's job", () => {
     const a1 = makeA1({
-      cnpj: CNPJ, razao: RAZAO, password: SENHA, cnpjIn: 'otherName',
-      notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2021-01-01T00:00:00Z'),
+      cnpj: CNPJ,
+      razao: RAZAO,
+      password: SENHA,
+      cnpjIn: 'otherName',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      notAfter: new Date('2021-01-01T00:00:00Z'),
     });
     expect(readPkcs12(a1.pfx, SENHA).lido).toMatchObject({ valido_de: '2020-01-01T00:00:00.000Z', valido_ate: '2021-01-01T00:00:00.000Z' });
   });
@@ -120,7 +124,9 @@ describe('readPkcs12: keys and chain', () => {
     expect(keyMatchesCertificate(contents.privateKeyPem, contents.certificatePem)).toBe(true);
     expect(new X509Certificate(contents.certificatePem).verify(new X509Certificate(contents.chainPem[0]!).publicKey)).toBe(true);
     // the same key as the one the certificate was made for
-    expect(createPrivateKey(contents.privateKeyPem).export({ format: 'jwk' })).toEqual(createPrivateKey(a1.privateKeyPem).export({ format: 'jwk' }));
+    expect(createPrivateKey(contents.privateKeyPem).export({ format: 'jwk' })).toEqual(
+      createPrivateKey(a1.privateKeyPem).export({ format: 'jwk' }),
+    );
   });
 
   it('works with the end-entity certificate alone', () => {
@@ -188,7 +194,12 @@ describe('readPkcs12: algorithms, passwords and files that are not PKCS#12', () 
     const a1 = makeA1({ cnpj: CNPJ, razao: RAZAO, password: SENHA, cnpjIn: 'otherName' });
     const pfx = forge.asn1.fromDer(a1.pfx.toString('binary'));
     const macData = (pfx.value as forge.asn1.Asn1[])[2]!;
-    (macData.value as forge.asn1.Asn1[])[2] = forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.INTEGER, false, '\x7f\xff\xff\xff');
+    (macData.value as forge.asn1.Asn1[])[2] = forge.asn1.create(
+      forge.asn1.Class.UNIVERSAL,
+      forge.asn1.Type.INTEGER,
+      false,
+      '\x7f\xff\xff\xff',
+    );
     const crafted = Buffer.from(forge.asn1.toDer(pfx).getBytes(), 'binary');
     const started = Date.now();
     const error = failure(() => readPkcs12(crafted, SENHA));
@@ -219,7 +230,23 @@ const hasOpenssl = openssl.status === 0;
     const out = path.join(dir, name);
     const result = spawnSync(
       'openssl',
-      ['pkcs12', '-export', '-in', 'cert.pem', '-inkey', 'key.pem', '-certfile', 'ca.pem', '-name', 'e-CNPJ', '-passout', 'env:P12_PASS', '-out', out, ...extra],
+      [
+        'pkcs12',
+        '-export',
+        '-in',
+        'cert.pem',
+        '-inkey',
+        'key.pem',
+        '-certfile',
+        'ca.pem',
+        '-name',
+        'e-CNPJ',
+        '-passout',
+        'env:P12_PASS',
+        '-out',
+        out,
+        ...extra,
+      ],
       { cwd: dir, env: { ...process.env, P12_PASS: password }, encoding: 'utf8' },
     );
     if (result.status !== 0) return null;
@@ -228,7 +255,9 @@ const hasOpenssl = openssl.status === 0;
 
   function info(file: string, password: string, extra: string[] = []): string {
     const result = spawnSync('openssl', ['pkcs12', '-in', file, '-info', '-noout', '-passin', 'env:P12_PASS', ...extra], {
-      cwd: dir, env: { ...process.env, P12_PASS: password }, encoding: 'utf8',
+      cwd: dir,
+      env: { ...process.env, P12_PASS: password },
+      encoding: 'utf8',
     });
     return `${result.stdout}${result.stderr}`;
   }
@@ -298,11 +327,18 @@ describe('the key-derivation budget and the worker', () => {
     expect(error.reason).toBe('too_costly');
     expect(error.message).toBe(`the file asks for more than ${PKCS12_MAX_ITERATIONS_TOTAL} key-derivation iterations in all`);
     // The same hiding place with cheap bags is read through: it holds keys but no certificate.
-    expect(reasonOf(() => readPkcs12(pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 6, iterations: 2048 }), SENHA))).toBe('no_certificate');
+    expect(
+      reasonOf(() => readPkcs12(pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 6, iterations: 2048 }), SENHA)),
+    ).toBe('no_certificate');
   });
 
   it('refuses a hidden bag asking for more than the limit at once, before deriving it', () => {
-    const hiding = pfxHidingKeyBags({ privateKeyPem: a1.privateKeyPem, password: SENHA, bags: 1, iterations: PKCS12_MAX_ITERATIONS_EACH + 1 });
+    const hiding = pfxHidingKeyBags({
+      privateKeyPem: a1.privateKeyPem,
+      password: SENHA,
+      bags: 1,
+      iterations: PKCS12_MAX_ITERATIONS_EACH + 1,
+    });
     const error = failure(() => readPkcs12(hiding, SENHA));
     expect(error.reason).toBe('too_costly');
     expect(error.message).toMatch(/at once/);
@@ -324,7 +360,8 @@ describe('the key-derivation budget and the worker', () => {
 
   it('works from the built code (`pnpm build`), as `pnpm start` runs it', async () => {
     const entry = builtEntry('services/platform/dist/certificates/open-pkcs12.js');
-    const script = `require(${JSON.stringify(entry)}).openPkcs12(Buffer.from(process.env.PFX, 'base64'), process.env.SENHA)` +
+    const script =
+      `require(${JSON.stringify(entry)}).openPkcs12(Buffer.from(process.env.PFX, 'base64'), process.env.SENHA)` +
       '.then((c) => console.log(JSON.stringify(c.lido)), (e) => console.log(JSON.stringify({ reason: e.reason })))';
     const run = (password: string) => runNode('-e', [script], { PFX: a1.pfx.toString('base64'), SENHA: password });
     const good = await run(SENHA);

@@ -8,10 +8,19 @@ import { companyDecider, configuracaoDecider } from '@frete/domain';
 import { withEventStore } from '../support/store';
 import { randomCnpj } from '../support/app';
 
-const ctx = (companyId: string) => ({ companyId, correlationId: randomUUID(), causationId: null, requestId: null, actor: 'test', now: new Date() });
+const ctx = (companyId: string) => ({
+  companyId,
+  correlationId: randomUUID(),
+  causationId: null,
+  requestId: null,
+  actor: 'test',
+  now: new Date(),
+});
 
 async function tables(pool: Pool): Promise<Record<string, unknown[]>> {
-  const { rows } = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'rm' AND table_name NOT LIKE 'pgmigrations%' ORDER BY 1`);
+  const { rows } = await pool.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'rm' AND table_name NOT LIKE 'pgmigrations%' ORDER BY 1`,
+  );
   const out: Record<string, unknown[]> = {};
   for (const { table_name } of rows) {
     if (table_name === 'projection_checkpoint') continue;
@@ -28,10 +37,26 @@ describe('projection runner', () => {
     for (let i = 0; i < n; i++) {
       const cnpj = randomCnpj();
       const id = randomUUID();
-      await execute({ store }, `company-${id}`, companyDecider, {
-        type: 'RegisterCompany', company_id: id, cnpj, razao_social: `EMPRESA ${i}`, flags: { carrier: true, fiscal_ready: i % 2 === 0, fiscal_production: false },
-      }, ctx(id));
-      await execute({ store }, `configuracao-${id}`, configuracaoDecider, { type: 'AtualizarConfiguracao', company_id: id, changes: { rntrc: String(10000000 + i), serie_cte: i } }, ctx(id));
+      await execute(
+        { store },
+        `company-${id}`,
+        companyDecider,
+        {
+          type: 'RegisterCompany',
+          company_id: id,
+          cnpj,
+          razao_social: `EMPRESA ${i}`,
+          flags: { carrier: true, fiscal_ready: i % 2 === 0, fiscal_production: false },
+        },
+        ctx(id),
+      );
+      await execute(
+        { store },
+        `configuracao-${id}`,
+        configuracaoDecider,
+        { type: 'AtualizarConfiguracao', company_id: id, changes: { rntrc: String(10000000 + i), serie_cte: i } },
+        ctx(id),
+      );
     }
   };
 

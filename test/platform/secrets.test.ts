@@ -1,12 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  CERTIFICATE_PURPOSE,
-  SecretCipher,
-  SecretCipherError,
-  SecureBlobs,
-  openCertificate,
-  sealCertificate,
-} from '@frete/platform';
+import { CERTIFICATE_PURPOSE, SecretCipher, SecretCipherError, SecureBlobs, openCertificate, sealCertificate } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from '../support/db';
 
 const KEY = randomBytes(32).toString('base64');
@@ -81,8 +74,12 @@ describe('SecureBlobs on PostgreSQL', () => {
   });
 
   const idsOf = async (companyId: string, purpose: string): Promise<string[]> =>
-    (await db.pool.query<{ id: string }>(`SELECT id FROM secure_blobs WHERE company_id = $1 AND purpose = $2 ORDER BY id`, [companyId, purpose])).rows
-      .map((r) => r.id);
+    (
+      await db.pool.query<{ id: string }>(`SELECT id FROM secure_blobs WHERE company_id = $1 AND purpose = $2 ORDER BY id`, [
+        companyId,
+        purpose,
+      ])
+    ).rows.map((r) => r.id);
 
   it('stores only ciphertext and gives the payload back to its company', async () => {
     const payload = Buffer.from('segredo da empresa A');
@@ -113,7 +110,10 @@ describe('SecureBlobs on PostgreSQL', () => {
 
     const source = await blobs.put(companyA, 'teste', Buffer.from('original'));
     const target = await blobs.put(companyA, 'teste', Buffer.from('other'));
-    await db.pool.query(`UPDATE secure_blobs SET ciphertext = (SELECT ciphertext FROM secure_blobs WHERE id = $1) WHERE id = $2`, [source, target]);
+    await db.pool.query(`UPDATE secure_blobs SET ciphertext = (SELECT ciphertext FROM secure_blobs WHERE id = $1) WHERE id = $2`, [
+      source,
+      target,
+    ]);
     await expect(blobs.get(target, companyA)).rejects.toThrow(SecretCipherError);
   });
 
@@ -150,7 +150,7 @@ describe('SecureBlobs on PostgreSQL', () => {
     expect(await idsOf(companyA, purpose)).toEqual([current]);
   });
 
-  it('deleteAll removes the company\'s blobs of one purpose only', async () => {
+  it("deleteAll removes the company's blobs of one purpose only", async () => {
     const purpose = 'tudo';
     await blobs.put(companyA, purpose, Buffer.from('1'));
     await blobs.put(companyA, purpose, Buffer.from('2'));
@@ -166,7 +166,10 @@ describe('SecureBlobs on PostgreSQL', () => {
     const pfx = randomBytes(3000);
     const password = 'sênha do A1 "com aspas"';
     const id = await sealCertificate(blobs, companyA, { pfx, password });
-    const { rows } = await db.pool.query<{ purpose: string; ciphertext: Buffer }>(`SELECT purpose, ciphertext FROM secure_blobs WHERE id = $1`, [id]);
+    const { rows } = await db.pool.query<{ purpose: string; ciphertext: Buffer }>(
+      `SELECT purpose, ciphertext FROM secure_blobs WHERE id = $1`,
+      [id],
+    );
     expect(rows[0]!.purpose).toBe(CERTIFICATE_PURPOSE);
     expect(rows[0]!.ciphertext.includes(Buffer.from('com aspas'))).toBe(false);
     expect(rows[0]!.ciphertext.includes(pfx.subarray(0, 64))).toBe(false);

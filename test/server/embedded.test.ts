@@ -23,7 +23,15 @@ function postgresProcessesOn(dir: string): number[] {
 /** `pnpm start` with no configuration: embedded PostgreSQL, every service in one process, a demo credential. */
 describe('embedded default (the service as a newcomer starts it)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-embedded-'));
-  const env = { DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', APP_ENVIRONMENT: '' };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    DATABASE_URL: '',
+    EVENTSTORE_URL: '',
+    KAFKA_BROKERS: '',
+    SECRETS_KEY: '',
+    APP_ENVIRONMENT: '',
+  };
   const ready = /API: (http:\/\/[^\s]+)\/v1[\s\S]*API key \(all scopes\): (fk_hml_\S+)/;
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -46,11 +54,22 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       // SIGTERM stops everything in order, embedded PostgreSQL last, and exits 0 leaving no server behind.
       expect(await stopProcess(first.child)).toBe(0);
       if (!first.child.stdout!.closed) await once(first.child.stdout!, 'close');
-      const steps = first.output().split('\n').filter((l) => /^ {2}stopped /.test(l)).map((l) => l.trim().slice('stopped '.length));
+      const steps = first
+        .output()
+        .split('\n')
+        .filter((l) => /^ {2}stopped /.test(l))
+        .map((l) => l.trim().slice('stopped '.length));
       expect(first.output()).toContain('SIGTERM: stopping');
       expect(steps).toEqual([
-        'api', 'payout-processor', 'emission-processor', 'projector',
-        'schema validator', 'projections', 'event store', 'database pool', 'embedded PostgreSQL',
+        'api',
+        'payout-processor',
+        'emission-processor',
+        'projector',
+        'schema validator',
+        'projections',
+        'event store',
+        'database pool',
+        'embedded PostgreSQL',
       ]);
       expect(fs.existsSync(postmaster)).toBe(false);
       expect(fs.existsSync(path.join(dataDir, 'postgres.json'))).toBe(false);
@@ -82,7 +101,11 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       expect((await inFlight).status).toBe(200);
       expect(await exited).toBe(0);
       if (!run.child.stdout!.closed) await once(run.child.stdout!, 'close');
-      const steps = run.output().split('\n').filter((l) => /^ {2}stopped /.test(l)).map((l) => l.trim().slice('stopped '.length));
+      const steps = run
+        .output()
+        .split('\n')
+        .filter((l) => /^ {2}stopped /.test(l))
+        .map((l) => l.trim().slice('stopped '.length));
       expect(steps).toEqual(['api', 'schema validator', 'projections', 'event store', 'database pool', 'embedded PostgreSQL']);
       expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
       expect(postgresProcessesOn(dataDir)).toEqual([]);
@@ -108,7 +131,15 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
 const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
 describeAsRoot('embedded default started by root from a folder other users cannot enter', () => {
   const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-0700-'));
-  const env = { DATA_DIR: path.join(outer, 'data'), PORT: '0', DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', APP_ENVIRONMENT: '' };
+  const env = {
+    DATA_DIR: path.join(outer, 'data'),
+    PORT: '0',
+    DATABASE_URL: '',
+    EVENTSTORE_URL: '',
+    KAFKA_BROKERS: '',
+    SECRETS_KEY: '',
+    APP_ENVIRONMENT: '',
+  };
   afterAll(() => fs.rmSync(outer, { recursive: true, force: true }));
 
   it('refuses at once naming the folder and what to do; doing what it says (chmod o+x) starts it', async () => {
@@ -129,4 +160,3 @@ describeAsRoot('embedded default started by root from a folder other users canno
     }
   }, 300_000);
 });
-

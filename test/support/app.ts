@@ -20,7 +20,14 @@ export interface TestApp {
   db: TestDatabase;
   config: AppConfig;
   /** Creates a company and a credential through the operator, as `pnpm ops` would. */
-  carrier(options?: { scopes?: Scope[]; carrier?: boolean; fiscalReady?: boolean; fiscalProduction?: boolean; cnpj?: string; name?: string }): Promise<TestCarrier>;
+  carrier(options?: {
+    scopes?: Scope[];
+    carrier?: boolean;
+    fiscalReady?: boolean;
+    fiscalProduction?: boolean;
+    cnpj?: string;
+    name?: string;
+  }): Promise<TestCarrier>;
   close(): Promise<void>;
 }
 

@@ -31,8 +31,14 @@ export interface Chave {
 /** The 44-character key with its check digit. */
 export function chaveDe(c: Chave): string {
   const first43 =
-    (c.cUF ?? '43') + (c.aamm ?? '2611') + (c.cnpj ?? EMITENTE) + (c.mod ?? '57') + String(c.serie ?? 1).padStart(3, '0') +
-    String(c.numero).padStart(9, '0') + (c.tpEmis ?? '1') + c.codigo;
+    (c.cUF ?? '43') +
+    (c.aamm ?? '2611') +
+    (c.cnpj ?? EMITENTE) +
+    (c.mod ?? '57') +
+    String(c.serie ?? 1).padStart(3, '0') +
+    String(c.numero).padStart(9, '0') +
+    (c.tpEmis ?? '1') +
+    c.codigo;
   return first43 + accessKeyCheckDigit(first43);
 }
 
@@ -76,8 +82,11 @@ export function cteXml(o: CteOpcoes): { chave: string; xml: string } {
   if (o.tpServ && o.tpServ !== '0') {
     // Subcontracting and redispatch reference the taker's CT-e (G059, G062, G063): the taker here is the sender.
     const anterior = chaveDe({ numero: o.numero, codigo: codigoDe(o.numero + 1), serie: 1, cnpj: TOMADOR });
-    xml = xml.replace('</infDoc>', `</infDoc><docAnt><emiDocAnt><CNPJ>${TOMADOR}</CNPJ><IE>0960000029</IE><UF>RS</UF><xNome>REMETENTE</xNome>` +
-      `<idDocAnt><idDocAntEle><chCTe>${anterior}</chCTe></idDocAntEle></idDocAnt></emiDocAnt></docAnt>`);
+    xml = xml.replace(
+      '</infDoc>',
+      `</infDoc><docAnt><emiDocAnt><CNPJ>${TOMADOR}</CNPJ><IE>0960000029</IE><UF>RS</UF><xNome>REMETENTE</xNome>` +
+        `<idDocAnt><idDocAntEle><chCTe>${anterior}</chCTe></idDocAntEle></idDocAnt></emiDocAnt></docAnt>`,
+    );
   }
   if (o.xObs !== undefined) xml = xml.replace('</ide>', `</ide><compl><xObs>${o.xObs}</xObs></compl>`);
   if (o.tpCTe === '1') {
@@ -133,7 +142,10 @@ const COND_USO = /<xs:enumeration value="(A Carta de Correcao e disciplinada[^"]
 export const evCCeCTe = (correcoes: { grupo: string; campo: string; valor: string }[]) =>
   '<evCCeCTe><descEvento>Carta de Correcao</descEvento>' +
   correcoes
-    .map((c) => `<infCorrecao><grupoAlterado>${c.grupo}</grupoAlterado><campoAlterado>${c.campo}</campoAlterado><valorAlterado>${c.valor}</valorAlterado></infCorrecao>`)
+    .map(
+      (c) =>
+        `<infCorrecao><grupoAlterado>${c.grupo}</grupoAlterado><campoAlterado>${c.campo}</campoAlterado><valorAlterado>${c.valor}</valorAlterado></infCorrecao>`,
+    )
     .join('') +
   `<xCondUso>${COND_USO}</xCondUso></evCCeCTe>`;
 

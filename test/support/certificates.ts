@@ -74,7 +74,11 @@ const utf8 = (s: string) => forge.util.encodeUtf8(s);
 const CA_SUBJECT: forge.pki.CertificateField[] = [
   { shortName: 'C', value: 'BR' },
   { shortName: 'O', value: 'ICP-Brasil', valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class },
-  { shortName: 'OU', value: 'Secretaria da Receita Federal do Brasil - RFB', valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class },
+  {
+    shortName: 'OU',
+    value: 'Secretaria da Receita Federal do Brasil - RFB',
+    valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class,
+  },
   { shortName: 'CN', value: 'AC TESTE FRETE RFB v5', valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class },
 ];
 export const TEST_CA_NAME = 'AC TESTE FRETE RFB v5';
@@ -102,11 +106,14 @@ function testCa(): { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey 
 }
 
 function otherName(oid: string, value: string, encoding: 'octet' | 'printable' | 'utf8'): forge.asn1.Asn1 {
-  const type = encoding === 'octet' ? forge.asn1.Type.OCTETSTRING : encoding === 'printable' ? forge.asn1.Type.PRINTABLESTRING : forge.asn1.Type.UTF8;
+  const type =
+    encoding === 'octet' ? forge.asn1.Type.OCTETSTRING : encoding === 'printable' ? forge.asn1.Type.PRINTABLESTRING : forge.asn1.Type.UTF8;
   const { asn1 } = forge;
   return asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(oid).getBytes()),
-    asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [asn1.create(asn1.Class.UNIVERSAL, type, false, encoding === 'utf8' ? utf8(value) : value)]),
+    asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [
+      asn1.create(asn1.Class.UNIVERSAL, type, false, encoding === 'utf8' ? utf8(value) : value),
+    ]),
   ]);
 }
 

@@ -71,7 +71,14 @@ export interface CteContratante {
   xDetRetira?: string;
   /** toma3 code, or group toma4 with its party. */
   toma: 0 | 1 | 2 | 3 | { toma4: ParteCte };
-  compl?: { xCaracAd?: string; xCaracSer?: string; xEmi?: string; xObs?: string; obsCont: { xCampo: string; xTexto: string }[]; obsFisco: { xCampo: string; xTexto: string }[] };
+  compl?: {
+    xCaracAd?: string;
+    xCaracSer?: string;
+    xEmi?: string;
+    xObs?: string;
+    obsCont: { xCampo: string; xTexto: string }[];
+    obsFisco: { xCampo: string; xTexto: string }[];
+  };
   emit: EmitenteCte;
   rem?: ParteCte;
   exped?: ParteCte;
@@ -86,7 +93,13 @@ export interface CteContratante {
   infAdFisco?: string;
   /** imp/IBSCBS, with or without its gIBSCBS group. */
   ibsCbs?: { gIBSCBS: boolean };
-  carga: { vCarga?: string; proPred: string; xOutCat?: string; infQ: { cUnid: string; tpMed: string; qCarga: string }[]; vCargaAverb?: string };
+  carga: {
+    vCarga?: string;
+    proPred: string;
+    xOutCat?: string;
+    infQ: { cUnid: string; tpMed: string; qCarga: string }[];
+    vCargaAverb?: string;
+  };
   documentos?: DocumentosCte;
   /** Previous carriers' CT-e of the contractor (its own docAnt). */
   docAnt?: { CNPJ: string; IE?: { IE: string; UF: string }; xNome: string; chaves: string[] };
@@ -95,26 +108,37 @@ export interface CteContratante {
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const el = (name: string, value: string | undefined | null | false): string => (value === undefined || value === null || value === false ? '' : `<${name}>${value}</${name}>`);
+const el = (name: string, value: string | undefined | null | false): string =>
+  value === undefined || value === null || value === false ? '' : `<${name}>${value}</${name}>`;
 const tx = (name: string, value: string | undefined) => el(name, value === undefined ? undefined : esc(value));
 const dinheiro = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
 const documento = (p: { CNPJ?: string; CPF?: string }) => (p.CPF !== undefined ? el('CPF', p.CPF) : el('CNPJ', p.CNPJ ?? ''));
 
 function endereco(tag: string, e: EnderecoCte): string {
-  return `<${tag}>${tx('xLgr', e.xLgr)}${tx('nro', e.nro)}${tx('xCpl', e.xCpl)}${tx('xBairro', e.xBairro)}` +
+  return (
+    `<${tag}>${tx('xLgr', e.xLgr)}${tx('nro', e.nro)}${tx('xCpl', e.xCpl)}${tx('xBairro', e.xBairro)}` +
     `${el('cMun', e.municipio.cMun)}${tx('xMun', e.municipio.xMun)}${el('CEP', e.CEP)}${el('UF', e.municipio.UF)}` +
-    `${e.pais ? '<cPais>1058</cPais><xPais>BRASIL</xPais>' : ''}</${tag}>`;
+    `${e.pais ? '<cPais>1058</cPais><xPais>BRASIL</xPais>' : ''}</${tag}>`
+  );
 }
 
 type TagParte = 'toma4' | 'rem' | 'exped' | 'receb' | 'dest';
-const ENDERECO: Record<TagParte, string> = { toma4: 'enderToma', rem: 'enderReme', exped: 'enderExped', receb: 'enderReceb', dest: 'enderDest' };
+const ENDERECO: Record<TagParte, string> = {
+  toma4: 'enderToma',
+  rem: 'enderReme',
+  exped: 'enderExped',
+  receb: 'enderReceb',
+  dest: 'enderDest',
+};
 
 function parte(tag: TagParte, p: ParteCte): string {
   const fantasia = tag === 'rem' || tag === 'toma4';
-  return `<${tag}>${tag === 'toma4' ? '<toma>4</toma>' : ''}${documento(p)}${el('IE', p.IE)}${tx('xNome', p.xNome)}` +
+  return (
+    `<${tag}>${tag === 'toma4' ? '<toma>4</toma>' : ''}${documento(p)}${el('IE', p.IE)}${tx('xNome', p.xNome)}` +
     `${fantasia ? tx('xFant', p.xFant) : ''}${el('fone', p.fone)}${tag === 'dest' ? el('ISUF', p.ISUF) : ''}` +
-    `${endereco(ENDERECO[tag], p.ender)}${tx('email', p.email)}</${tag}>`;
+    `${endereco(ENDERECO[tag], p.ender)}${tx('email', p.email)}</${tag}>`
+  );
 }
 
 function icms(i: IcmsCte, vBC: string): string {
@@ -137,10 +161,13 @@ function documentos(d: DocumentosCte): string {
     case 'nfe':
       return d.chaves.map((k) => `<infNFe><chave>${k}</chave>${el('PIN', d.pin)}${el('dPrev', d.dPrev)}</infNFe>`).join('');
     case 'nf':
-      return Array.from({ length: d.quantos }, (_, i) =>
-        `<infNF>${tx('nRoma', d.nRoma)}${tx('nPed', d.nPed)}<mod>01</mod><serie>1</serie><nDoc>${1000 + i}</nDoc><dEmi>2026-11-19</dEmi>` +
-        '<vBC>0.00</vBC><vICMS>0.00</vICMS><vBCST>0.00</vBCST><vST>0.00</vST><vProd>1000.00</vProd><vNF>1000.00</vNF><nCFOP>5102</nCFOP>' +
-        `${el('nPeso', d.nPeso)}</infNF>`).join('');
+      return Array.from(
+        { length: d.quantos },
+        (_, i) =>
+          `<infNF>${tx('nRoma', d.nRoma)}${tx('nPed', d.nPed)}<mod>01</mod><serie>1</serie><nDoc>${1000 + i}</nDoc><dEmi>2026-11-19</dEmi>` +
+          '<vBC>0.00</vBC><vICMS>0.00</vICMS><vBCST>0.00</vBCST><vST>0.00</vST><vProd>1000.00</vProd><vNF>1000.00</vNF><nCFOP>5102</nCFOP>' +
+          `${el('nPeso', d.nPeso)}</infNF>`,
+      ).join('');
     case 'outros':
       return `<infOutros><tpDoc>${d.tpDoc}</tpDoc>${tx('descOutros', d.descOutros)}${tx('nDoc', d.nDoc)}${el('dEmi', d.dEmi)}${el('vDocFisc', d.vDocFisc)}</infOutros>`;
   }
@@ -181,22 +208,32 @@ export function cteContratanteXml(c: CteContratante): { chave: string; xml: stri
     `<enderEmit>${tx('xLgr', e.ender.xLgr)}${tx('nro', e.ender.nro)}${tx('xCpl', e.ender.xCpl)}${tx('xBairro', e.ender.xBairro)}` +
     `<cMun>${e.ender.municipio.cMun}</cMun>${tx('xMun', e.ender.municipio.xMun)}${el('CEP', e.ender.CEP)}<UF>${e.ender.municipio.UF}</UF>${el('fone', e.ender.fone)}</enderEmit>` +
     `<CRT>${e.CRT}</CRT></emit>`;
-  const partes = [c.rem && parte('rem', c.rem), c.exped && parte('exped', c.exped), c.receb && parte('receb', c.receb), c.dest && parte('dest', c.dest)].join('');
+  const partes = [
+    c.rem && parte('rem', c.rem),
+    c.exped && parte('exped', c.exped),
+    c.receb && parte('receb', c.receb),
+    c.dest && parte('dest', c.dest),
+  ].join('');
   const n = c.componentes.length;
-  const comps = c.componentes.map((nome, i) => {
-    const cents = i < n - 1 ? Math.floor(c.vTPrest / n) : c.vTPrest - Math.floor(c.vTPrest / n) * (n - 1);
-    return `<Comp>${tx('xNome', nome)}<vComp>${dinheiro(cents)}</vComp></Comp>`;
-  }).join('');
+  const comps = c.componentes
+    .map((nome, i) => {
+      const cents = i < n - 1 ? Math.floor(c.vTPrest / n) : c.vTPrest - Math.floor(c.vTPrest / n) * (n - 1);
+      return `<Comp>${tx('xNome', nome)}<vComp>${dinheiro(cents)}</vComp></Comp>`;
+    })
+    .join('');
   const vPrest = `<vPrest><vTPrest>${vTPrest}</vTPrest><vRec>${vTPrest}</vRec>${comps}</vPrest>`;
   const ibsCbs = c.ibsCbs
-    ? `<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib>${c.ibsCbs.gIBSCBS
-      ? `<gIBSCBS><vBC>${vTPrest}</vBC><gIBSUF><pIBSUF>0.10</pIBSUF><vIBSUF>0.00</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.00</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun>` +
-        '<vIBS>0.00</vIBS><gCBS><pCBS>0.90</pCBS><vCBS>0.00</vCBS></gCBS></gIBSCBS>'
-      : ''}</IBSCBS>`
+    ? `<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib>${
+        c.ibsCbs.gIBSCBS
+          ? `<gIBSCBS><vBC>${vTPrest}</vBC><gIBSUF><pIBSUF>0.10</pIBSUF><vIBSUF>0.00</vIBSUF></gIBSUF><gIBSMun><pIBSMun>0.00</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun>` +
+            '<vIBS>0.00</vIBS><gCBS><pCBS>0.90</pCBS><vCBS>0.00</vCBS></gCBS></gIBSCBS>'
+          : ''
+      }</IBSCBS>`
     : '';
   const imp = `<imp><ICMS>${icms(c.icms, vTPrest)}</ICMS>${el('vTotTrib', c.vTotTrib)}${tx('infAdFisco', c.infAdFisco)}${ibsCbs}</imp>`;
   const k = c.carga;
-  const infCarga = `<infCarga>${el('vCarga', k.vCarga)}${tx('proPred', k.proPred)}${tx('xOutCat', k.xOutCat)}` +
+  const infCarga =
+    `<infCarga>${el('vCarga', k.vCarga)}${tx('proPred', k.proPred)}${tx('xOutCat', k.xOutCat)}` +
     k.infQ.map((q) => `<infQ><cUnid>${q.cUnid}</cUnid>${tx('tpMed', q.tpMed)}<qCarga>${q.qCarga}</qCarga></infQ>`).join('') +
     `${el('vCargaAverb', k.vCargaAverb)}</infCarga>`;
   const infDoc = c.documentos ? `<infDoc>${documentos(c.documentos)}</infDoc>` : '';
@@ -206,14 +243,17 @@ export function cteContratanteXml(c: CteContratante): { chave: string; xml: stri
       `<idDocAnt>${d.chaves.map((ch) => `<idDocAntEle><chCTe>${ch}</chCTe></idDocAntEle>`).join('')}</idDocAnt></emiDocAnt></docAnt>`
     : '';
   const norm = `<infCTeNorm>${infCarga}${infDoc}${docAnt}<infModal versaoModal="4.00"><rodo><RNTRC>${c.RNTRC}</RNTRC></rodo></infModal></infCTeNorm>`;
-  const qr = c.qrCode ? `<infCTeSupl><qrCodCTe>${esc(qrCodeText({ chave, ambiente: c.tpAmb === 1 ? 'producao' : 'homologacao' })!)}</qrCodCTe></infCTeSupl>` : '';
+  const qr = c.qrCode
+    ? `<infCTeSupl><qrCodCTe>${esc(qrCodeText({ chave, ambiente: c.tpAmb === 1 ? 'producao' : 'homologacao' })!)}</qrCodCTe></infCTeSupl>`
+    : '';
   const xml = `<CTe xmlns="http://www.portalfiscal.inf.br/cte"><infCte versao="4.00" Id="CTe${chave}">${ide}${compl}${emit}${partes}${vPrest}${imp}${norm}</infCte>${qr}</CTe>`;
   return { chave, xml };
 }
 
 /** `<cteProc>` around a (signed) `<CTe>`, with an authorization protocol (cStat 100). */
 export function comProtocolo(cte: string, chave: string, tpAmb: 1 | 2): string {
-  const prot = `<protCTe versao="4.00"><infProt><tpAmb>${tpAmb}</tpAmb><verAplic>SVRS-TESTE</verAplic><chCTe>${chave}</chCTe>` +
+  const prot =
+    `<protCTe versao="4.00"><infProt><tpAmb>${tpAmb}</tpAmb><verAplic>SVRS-TESTE</verAplic><chCTe>${chave}</chCTe>` +
     `<dhRecbto>2026-11-20T10:00:05-03:00</dhRecbto><nProt>1352600${chave.slice(25, 33)}</nProt><digVal>AAAA</digVal>` +
     '<cStat>100</cStat><xMotivo>Autorizado o uso do CT-e</xMotivo></infProt></protCTe>';
   return `<?xml version="1.0" encoding="UTF-8"?><cteProc xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00">${cte}${prot}</cteProc>`;

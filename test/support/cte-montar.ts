@@ -11,19 +11,57 @@ export function chaveTeste(cnpj: string, numero: number, modelo: '55' | '57' = '
   return first43 + accessKeyCheckDigit(first43);
 }
 
-const enderecoRem = { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'Porto Alegre', uf: 'RS' as const, codigo_ibge: '4314902', cep: '90010000' };
-const enderecoDest = { logradouro: 'RUA FELIPE SCHMIDT', numero: '200', bairro: 'CENTRO', municipio: 'Florianópolis', uf: 'SC' as const, codigo_ibge: '4205407', cep: '88010000' };
+const enderecoRem = {
+  logradouro: 'RUA DAS FLORES',
+  numero: '100',
+  bairro: 'CENTRO',
+  municipio: 'Porto Alegre',
+  uf: 'RS' as const,
+  codigo_ibge: '4314902',
+  cep: '90010000',
+};
+const enderecoDest = {
+  logradouro: 'RUA FELIPE SCHMIDT',
+  numero: '200',
+  bairro: 'CENTRO',
+  municipio: 'Florianópolis',
+  uf: 'SC' as const,
+  codigo_ibge: '4205407',
+  cep: '88010000',
+};
 
 export const rascunhoCompleto = (): CteDraftInput => ({
   tipo_servico: 0,
   inicio: { municipio: 'Porto Alegre', uf: 'RS', codigo_ibge: '4314902' },
   fim: { municipio: 'Florianópolis', uf: 'SC', codigo_ibge: '4205407' },
-  remetente: { documento: '45997418000153', ie: '0960000029', nome: 'REMETENTE INDUSTRIA & CIA LTDA', fantasia: 'REMETENTE', endereco: enderecoRem },
-  destinatario: { documento: '52998224725', nome: 'JOSÉ DESTINATÁRIO', email: 'jose@example.com', endereco: { ...enderecoDest, complemento: 'APTO 3' } },
+  remetente: {
+    documento: '45997418000153',
+    ie: '0960000029',
+    nome: 'REMETENTE INDUSTRIA & CIA LTDA',
+    fantasia: 'REMETENTE',
+    endereco: enderecoRem,
+  },
+  destinatario: {
+    documento: '52998224725',
+    nome: 'JOSÉ DESTINATÁRIO',
+    email: 'jose@example.com',
+    endereco: { ...enderecoDest, complemento: 'APTO 3' },
+  },
   tomador: { papel: 'remetente' },
-  valores: { total: 1500.5, a_receber: 1500.5, componentes: [{ nome: 'FRETE PESO', valor: 1400.5 }, { nome: 'PEDAGIO', valor: 100 }] },
+  valores: {
+    total: 1500.5,
+    a_receber: 1500.5,
+    componentes: [
+      { nome: 'FRETE PESO', valor: 1400.5 },
+      { nome: 'PEDAGIO', valor: 100 },
+    ],
+  },
   impostos: { icms: { cst: '00', aliquota: 12 } },
-  carga: { valor: 25000, produto_predominante: 'PECAS <AUTOMOTIVAS>', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000.1234 }] },
+  carga: {
+    valor: 25000,
+    produto_predominante: 'PECAS <AUTOMOTIVAS>',
+    quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000.1234 }],
+  },
   documentos: { nfe: [{ chave: chaveTeste('45997418000153', 123) }] },
   observacoes: '  ENTREGAR   NA DOCA 2  ',
 });
@@ -35,7 +73,15 @@ export const montarInput = (over: Partial<MontarCteInput> = {}): MontarCteInput 
     razao_social: 'TRANSPORTADORA EXEMPLO LTDA',
     inscricao_estadual: '0960000011',
     crt: 3,
-    endereco: { logradouro: 'AVENIDA DO TRANSPORTE', numero: '1000', bairro: 'HUMAITA', municipio: 'Porto Alegre', uf: 'RS', codigo_ibge: '4314902', cep: '90250000' },
+    endereco: {
+      logradouro: 'AVENIDA DO TRANSPORTE',
+      numero: '1000',
+      bairro: 'HUMAITA',
+      municipio: 'Porto Alegre',
+      uf: 'RS',
+      codigo_ibge: '4314902',
+      cep: '90250000',
+    },
     rntrc: '12345678',
   },
   serie: 1,

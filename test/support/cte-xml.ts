@@ -66,11 +66,18 @@ export function buildCteXml(o: CteXmlOptions): GeneratedCte {
   const inicio = o.inicio ?? { codigoIbge: '3509502', municipio: 'CAMPINAS', uf: 'SP' };
   const fim = o.fim ?? { codigoIbge: '3304557', municipio: 'RIO DE JANEIRO', uf: 'RJ' };
   const rem = o.remetente ?? { cnpj: '11222333000181', nome: 'REMETENTE INDUSTRIA LTDA', municipio: 'CAMPINAS', codigoIbge: '3509502' };
-  const dest = o.destinatario ?? { cnpj: '45997418000153', nome: 'DESTINATARIO COMERCIO SA', municipio: 'RIO DE JANEIRO', codigoIbge: '3304557', uf: 'RJ' };
+  const dest = o.destinatario ?? {
+    cnpj: '45997418000153',
+    nome: 'DESTINATARIO COMERCIO SA',
+    municipio: 'RIO DE JANEIRO',
+    codigoIbge: '3304557',
+    uf: 'RJ',
+  };
   const toma = o.toma ?? 0;
-  const tomaXml = toma === 4
-    ? `<toma4><toma>4</toma>${party('x', 'enderToma', o.tomador4 ?? rem).replace(/^<x>|<\/x>$/g, '')}</toma4>`
-    : `<toma3><toma>${toma}</toma></toma3>`;
+  const tomaXml =
+    toma === 4
+      ? `<toma4><toma>4</toma>${party('x', 'enderToma', o.tomador4 ?? rem).replace(/^<x>|<\/x>$/g, '')}</toma4>`
+      : `<toma3><toma>${toma}</toma></toma3>`;
   const vTPrest = o.vTPrest ?? '1500.00';
   const vRec = o.vRec ?? vTPrest;
   const nfes = (o.nfeChaves ?? []).map((k) => `<infNFe><chave>${k}</chave></infNFe>`).join('');

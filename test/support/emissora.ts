@@ -11,7 +11,11 @@ export const rascunhoEmitivel = (observacoes = 'ENTREGAR NA DOCA 2') => ({
   inicio: { municipio: 'campinas', uf: 'SP' },
   fim: { municipio: 'Rio de Janeiro', uf: 'RJ' },
   remetente: { documento: '11.222.333/0001-81', ie: '123456789012', nome: 'REMETENTE INDUSTRIA LTDA', endereco },
-  destinatario: { documento: '529.982.247-25', nome: 'JOSE DESTINATARIO', endereco: { ...endereco, municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' } },
+  destinatario: {
+    documento: '529.982.247-25',
+    nome: 'JOSE DESTINATARIO',
+    endereco: { ...endereco, municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' },
+  },
   tomador: { papel: 'remetente' },
   valores: { total: 1500.5, a_receber: 1500.5, componentes: [{ nome: 'FRETE PESO', valor: 1500.5 }] },
   carga: { valor: 25000, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000 }] },
@@ -23,7 +27,10 @@ export const rascunhoEmitivel = (observacoes = 'ENTREGAR NA DOCA 2') => ({
 export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA', scopes: Scope[] = ['fiscal']): Promise<TestCarrier> {
   const c = await app.carrier({ name, scopes });
   const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-    inscricao_estadual: '110042490114', regime_tributario: 3, rntrc: '12345678', serie_cte: 1,
+    inscricao_estadual: '110042490114',
+    regime_tributario: 3,
+    rntrc: '12345678',
+    serie_cte: 1,
     endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
   });
   if (conf.status !== 200) throw new Error(`configuracao: ${conf.text}`);
@@ -33,13 +40,21 @@ export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA',
   form.append('cert_pass', 'senha-a1');
   const cert = await c.call('POST', '/v1/fiscal/certificado', form);
   if (cert.status !== 201) throw new Error(`certificado: ${cert.text}`);
-  const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } });
+  const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', {
+    uf_origem: 'SP',
+    uf_destino: 'RJ',
+    icms: { cst: '00', aliquota: 12 },
+  });
   if (regra.status !== 201) throw new Error(`regra: ${regra.text}`);
   return c;
 }
 
 /** Polls `POST path` until `done` (by default a 200): the emission processor works in the background. */
-export async function pollUntil(c: TestCarrier, path: string, done: (r: ApiResponse) => boolean = (r) => r.status === 200): Promise<ApiResponse> {
+export async function pollUntil(
+  c: TestCarrier,
+  path: string,
+  done: (r: ApiResponse) => boolean = (r) => r.status === 200,
+): Promise<ApiResponse> {
   for (let i = 0; i < 100; i++) {
     const r = await c.call('POST', path);
     if (done(r)) return r;

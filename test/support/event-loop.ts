@@ -29,7 +29,9 @@ export async function expectLoopNotBlocked<T>(work: () => Promise<T>, limitMs = 
   if (first.maxDelayMs <= limitMs) return first.result;
   const second = await loopDelayDuring(work);
   if (second.maxDelayMs > limitMs) {
-    throw new Error(`the event loop was blocked for ${Math.round(Math.min(first.maxDelayMs, second.maxDelayMs))} ms (limit ${limitMs} ms), twice`);
+    throw new Error(
+      `the event loop was blocked for ${Math.round(Math.min(first.maxDelayMs, second.maxDelayMs))} ms (limit ${limitMs} ms), twice`,
+    );
   }
   return second.result;
 }

@@ -48,8 +48,7 @@ export function describeKafka(name: string, body: (brokers: string) => void): vo
   }
 }
 
-const onPath = (command: string): boolean =>
-  spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const onPath = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 const lastLines = (text: string, n: number): string => text.trim().split('\n').slice(-n).join('\n');
 
@@ -140,10 +139,15 @@ export async function stopKafkaIfStarted(): Promise<void> {
   if (!runDir) return;
   globalThis.__KAFKA_RUN_DIR__ = undefined;
   await new Promise<void>((resolve) => {
-    execFile('bash', [stopScript], { cwd: root, env: { ...process.env, KAFKA_RUN_DIR: runDir }, timeout: 60_000 }, (error, _stdout, stderr) => {
-      if (error) console.warn(`[kafka] stopping the test broker failed: ${lastLines(stderr || error.message, 5)}`);
-      else rmSync(runDir, { recursive: true, force: true });
-      resolve();
-    });
+    execFile(
+      'bash',
+      [stopScript],
+      { cwd: root, env: { ...process.env, KAFKA_RUN_DIR: runDir }, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        if (error) console.warn(`[kafka] stopping the test broker failed: ${lastLines(stderr || error.message, 5)}`);
+        else rmSync(runDir, { recursive: true, force: true });
+        resolve();
+      },
+    );
   });
 }

@@ -10,7 +10,10 @@ export const PLACA_2 = 'XYZ9A87';
 /** A carrier ready to issue counter-CT-e (São Paulo, SP; the SP→RJ general rule), with two drivers and two vehicles. */
 export async function subcontratadaPronta(app: TestApp, name = 'SUBCONTRATADA TRANSPORTES LTDA'): Promise<TestCarrier> {
   const c = await emissora(app, name);
-  for (const [cpf, nome] of [[MOTORISTA_CPF, 'JOAO MOTORISTA'], [MOTORISTA_CPF_2, 'MARIA CONDUTORA']] as const) {
+  for (const [cpf, nome] of [
+    [MOTORISTA_CPF, 'JOAO MOTORISTA'],
+    [MOTORISTA_CPF_2, 'MARIA CONDUTORA'],
+  ] as const) {
     const r = await c.call('POST', '/v1/fiscal/motoristas', { cpf, nome });
     if (r.status !== 201) throw new Error(`motorista: ${r.text}`);
   }
@@ -36,7 +39,8 @@ export async function relatorioFinal(c: TestCarrier, batchId: string, timeoutMs 
     const r = await c.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batchId}`);
     if (r.status !== 200) throw new Error(`report of ${batchId}: ${r.status} ${r.text}`);
     if (r.body.data.status !== 'processing') return r;
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} still processing: ${JSON.stringify(r.body.data.rows.map((x: { status: string }) => x.status))}`);
+    if (Date.now() > deadline)
+      throw new Error(`batch ${batchId} still processing: ${JSON.stringify(r.body.data.rows.map((x: { status: string }) => x.status))}`);
     await new Promise((res) => setTimeout(res, 100));
   }
 }

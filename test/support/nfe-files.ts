@@ -12,7 +12,8 @@ export const groupedKey = (key: string) => key.replace(/(.{4})/g, '$1 ').trim();
 
 /** A valid key of model 55 made from a base of 43 characters' worth of fields, with the check digit computed. */
 export function nfeKey(o: { uf?: string; aamm?: string; cnpj?: string; serie?: number; numero: number; codigo?: string }): string {
-  const first43 = `${o.uf ?? '35'}${o.aamm ?? '2401'}${o.cnpj ?? '34128745000152'}55${String(o.serie ?? 1).padStart(3, '0')}` +
+  const first43 =
+    `${o.uf ?? '35'}${o.aamm ?? '2401'}${o.cnpj ?? '34128745000152'}55${String(o.serie ?? 1).padStart(3, '0')}` +
     `${String(o.numero).padStart(9, '0')}1${o.codigo ?? '12345678'}`;
   return first43 + accessKeyCheckDigit(first43);
 }

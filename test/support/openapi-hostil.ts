@@ -61,7 +61,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '',
   'x'.repeat(300_000),
   '   ',
-  '\' OR 1=1 --',
+  "' OR 1=1 --",
   '%_\\',
   '\u202eSAFE\u200b\ufeff',
   '<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>',
@@ -89,8 +89,24 @@ function hostileNumbers(s: JsonSchema): number[] {
 
 /** Percent-encoded query and path values: NUL, invalid UTF-8, a lone surrogate, controls, huge, numbers out of range. */
 export const HOSTILE_URL_VALUES: readonly string[] = [
-  '%00', 'A%00', '%FF%FE', '%ED%A0%80', '%C3%28', '%01%1B%7F', '', '%20', 'x'.repeat(20_000), 'x'.repeat(3_000),
-  '1e308', '18446744073709551616', '-1', '1.5', 'NaN', '%25%5F%5C', '..%2F..%2Fetc%2Fpasswd', '%2F',
+  '%00',
+  'A%00',
+  '%FF%FE',
+  '%ED%A0%80',
+  '%C3%28',
+  '%01%1B%7F',
+  '',
+  '%20',
+  'x'.repeat(20_000),
+  'x'.repeat(3_000),
+  '1e308',
+  '18446744073709551616',
+  '-1',
+  '1.5',
+  'NaN',
+  '%25%5F%5C',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2F',
 ];
 
 /** The string a Brazilian API expects under this name, so that the base body gets past the first checks. */
@@ -128,7 +144,10 @@ export interface Plausible {
 }
 
 export class SchemaSampler {
-  constructor(private readonly doc: OpenApiDocument, private readonly ids: Plausible) {}
+  constructor(
+    private readonly doc: OpenApiDocument,
+    private readonly ids: Plausible,
+  ) {}
 
   resolve(s: JsonSchema): JsonSchema {
     let out = s;
@@ -237,10 +256,14 @@ export function hostileJsonBodies(sampler: SchemaSampler, schema: JsonSchema, ma
     const where = t.path.join('.') || '(body)';
     const kind = t.schema.type;
     if (kind === 'integer' || kind === 'number') {
-      for (const n of pick(hostileNumbers(t.schema), i, 2)) out.push({ label: `${where} = ${n}`, body: Buffer.from(JSON.stringify(setAt(base, t.path, n))) });
+      for (const n of pick(hostileNumbers(t.schema), i, 2))
+        out.push({ label: `${where} = ${n}`, body: Buffer.from(JSON.stringify(setAt(base, t.path, n))) });
     } else {
       for (const s of pick(HOSTILE_STRINGS, i, 2)) {
-        out.push({ label: `${where} = ${JSON.stringify(s.slice(0, 20))}${s.length > 20 ? `… (${s.length})` : ''}`, body: Buffer.from(JSON.stringify(setAt(base, t.path, s))) });
+        out.push({
+          label: `${where} = ${JSON.stringify(s.slice(0, 20))}${s.length > 20 ? `… (${s.length})` : ''}`,
+          body: Buffer.from(JSON.stringify(setAt(base, t.path, s))),
+        });
       }
     }
     const raw = RAW_TOKENS[i % RAW_TOKENS.length]!;
@@ -253,7 +276,10 @@ export function hostileJsonBodies(sampler: SchemaSampler, schema: JsonSchema, ma
     { label: 'base body', body: Buffer.from(JSON.stringify(base)) },
     { label: 'JSON nested 10,000 levels', body: Buffer.from(deep) },
     { label: 'JSON nested 10,000 levels in a field', body: withRaw(setAt(base, ['aninhado'], MARK), Buffer.from(deep)) },
-    { label: 'invalid UTF-8 in the body', body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]) },
+    {
+      label: 'invalid UTF-8 in the body',
+      body: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+    },
     { label: 'empty JSON body', body: Buffer.alloc(0) },
     { label: 'array instead of object', body: Buffer.from('[1,2,3]') },
     { label: 'a bare string', body: Buffer.from('"texto"') },
@@ -266,16 +292,21 @@ export function hostileJsonBodies(sampler: SchemaSampler, schema: JsonSchema, ma
 
 const BOUNDARY = 'hostil-boundary-7e3';
 
-const filePart = (name: string, filename: string, content: Buffer, type = 'application/xml') => Buffer.concat([
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`, 'latin1'),
-  content,
-  Buffer.from('\r\n'),
-]);
-const textPart = (name: string, value: Buffer) => Buffer.concat([
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`, 'latin1'),
-  value,
-  Buffer.from('\r\n'),
-]);
+const filePart = (name: string, filename: string, content: Buffer, type = 'application/xml') =>
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      'latin1',
+    ),
+    content,
+    Buffer.from('\r\n'),
+  ]);
+const textPart = (name: string, value: Buffer) =>
+  Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`, 'latin1'),
+    value,
+    Buffer.from('\r\n'),
+  ]);
 const close = Buffer.from(`--${BOUNDARY}--\r\n`);
 
 /** Multipart bodies: hostile names, file names and text parts, too many parts, broken framing. */
@@ -287,26 +318,79 @@ export function hostileMultipartBodies(schema: JsonSchema): { label: string; con
   const xml = Buffer.from('<?xml version="1.0"?><CTe><infCte Id="CTe1"/></CTe>');
   const list: { label: string; contentType: string; body: Buffer }[] = [
     { label: 'NUL in the file name', contentType: ct, body: Buffer.concat([filePart(fileField, 'a\u0000.xml', xml), close]) },
-    { label: 'invalid UTF-8 in the file name', contentType: ct, body: Buffer.concat([filePart(fileField, '\u00ff\u00fe.xml', xml), close]) },
+    {
+      label: 'invalid UTF-8 in the file name',
+      contentType: ct,
+      body: Buffer.concat([filePart(fileField, '\u00ff\u00fe.xml', xml), close]),
+    },
     { label: 'NUL in the part name', contentType: ct, body: Buffer.concat([filePart(`${fileField}\u0000`, 'a.xml', xml), close]) },
-    { label: 'NUL inside the XML file', contentType: ct, body: Buffer.concat([filePart(fileField, 'a.xml', Buffer.from('<CTe>\u0000</CTe>')), close]) },
-    { label: 'binary junk file', contentType: ct, body: Buffer.concat([filePart(fileField, 'a.bin', Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80]), 'application/octet-stream'), close]) },
-    { label: 'the file as a text part with invalid UTF-8', contentType: ct, body: Buffer.concat([textPart(fileField, Buffer.from([0x3c, 0xff, 0xfe, 0x3e])), close]) },
-    { label: 'the file as a text part with NUL', contentType: ct, body: Buffer.concat([textPart(fileField, Buffer.from('<a>\u0000</a>')), close]) },
-    { label: '60 text parts', contentType: ct, body: Buffer.concat([...Array.from({ length: 60 }, (_, i) => textPart(`campo${i}`, Buffer.from('x'))), close]) },
-    { label: '25 files', contentType: ct, body: Buffer.concat([...Array.from({ length: 25 }, (_, i) => filePart(fileField, `a${i}.xml`, xml)), close]) },
+    {
+      label: 'NUL inside the XML file',
+      contentType: ct,
+      body: Buffer.concat([filePart(fileField, 'a.xml', Buffer.from('<CTe>\u0000</CTe>')), close]),
+    },
+    {
+      label: 'binary junk file',
+      contentType: ct,
+      body: Buffer.concat([filePart(fileField, 'a.bin', Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80]), 'application/octet-stream'), close]),
+    },
+    {
+      label: 'the file as a text part with invalid UTF-8',
+      contentType: ct,
+      body: Buffer.concat([textPart(fileField, Buffer.from([0x3c, 0xff, 0xfe, 0x3e])), close]),
+    },
+    {
+      label: 'the file as a text part with NUL',
+      contentType: ct,
+      body: Buffer.concat([textPart(fileField, Buffer.from('<a>\u0000</a>')), close]),
+    },
+    {
+      label: '60 text parts',
+      contentType: ct,
+      body: Buffer.concat([...Array.from({ length: 60 }, (_, i) => textPart(`campo${i}`, Buffer.from('x'))), close]),
+    },
+    {
+      label: '25 files',
+      contentType: ct,
+      body: Buffer.concat([...Array.from({ length: 25 }, (_, i) => filePart(fileField, `a${i}.xml`, xml)), close]),
+    },
     { label: 'no parts', contentType: ct, body: close },
     { label: 'empty body', contentType: ct, body: Buffer.alloc(0) },
     { label: 'cut in a part header', contentType: ct, body: filePart(fileField, 'a.xml', xml).subarray(0, 50) },
     { label: 'no closing boundary', contentType: ct, body: filePart(fileField, 'a.xml', xml) },
-    { label: 'no boundary in the content type', contentType: 'multipart/form-data', body: Buffer.concat([filePart(fileField, 'a.xml', xml), close]) },
-    { label: 'a JSON part that is not JSON', contentType: ct, body: Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${fileField}"\r\nContent-Type: application/json\r\n\r\n{nope\r\n`), close]) },
+    {
+      label: 'no boundary in the content type',
+      contentType: 'multipart/form-data',
+      body: Buffer.concat([filePart(fileField, 'a.xml', xml), close]),
+    },
+    {
+      label: 'a JSON part that is not JSON',
+      contentType: ct,
+      body: Buffer.concat([
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${fileField}"\r\nContent-Type: application/json\r\n\r\n{nope\r\n`,
+        ),
+        close,
+      ]),
+    },
   ];
   if (textField) {
     list.push(
-      { label: `NUL in ${textField}`, contentType: ct, body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.from('se\u0000nha')), close]) },
-      { label: `invalid UTF-8 in ${textField}`, contentType: ct, body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.from([0xff, 0xfe])), close]) },
-      { label: `huge ${textField}`, contentType: ct, body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.alloc(2_000_000, 'x')), close]) },
+      {
+        label: `NUL in ${textField}`,
+        contentType: ct,
+        body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.from('se\u0000nha')), close]),
+      },
+      {
+        label: `invalid UTF-8 in ${textField}`,
+        contentType: ct,
+        body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.from([0xff, 0xfe])), close]),
+      },
+      {
+        label: `huge ${textField}`,
+        contentType: ct,
+        body: Buffer.concat([filePart(fileField, 'a.pfx', xml), textPart(textField, Buffer.alloc(2_000_000, 'x')), close]),
+      },
     );
   }
   return list;
@@ -317,7 +401,10 @@ export function hostileFormBodies(sampler: SchemaSampler, schema: JsonSchema): {
   const r = sampler.resolve(schema);
   const fields = Object.keys(r.properties ?? {});
   const base: Record<string, string> = { grant_type: 'client_credentials', client_id: 'cliente', client_secret: 'segredo' };
-  const encode = (o: Record<string, string>) => Object.entries(o).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
+  const encode = (o: Record<string, string>) =>
+    Object.entries(o)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${v}`)
+      .join('&');
   const out: { label: string; body: Buffer }[] = [];
   fields.forEach((field, i) => {
     for (const v of pick(HOSTILE_URL_VALUES, i, 5)) {
@@ -325,6 +412,9 @@ export function hostileFormBodies(sampler: SchemaSampler, schema: JsonSchema): {
       out.push({ label: `${field} = ${v.slice(0, 30)}`, body: Buffer.from(encode({ ...values, [field]: v })) });
     }
   });
-  out.push({ label: 'invalid UTF-8 bytes in the form', body: Buffer.concat([Buffer.from('grant_type=client_credentials&client_id='), Buffer.from([0xff, 0x00, 0xfe])]) });
+  out.push({
+    label: 'invalid UTF-8 bytes in the form',
+    body: Buffer.concat([Buffer.from('grant_type=client_credentials&client_id='), Buffer.from([0xff, 0x00, 0xfe])]),
+  });
   return out;
 }

@@ -11,7 +11,11 @@ export function builtEntry(relative: string): string {
   return file;
 }
 
-export async function runNode(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runNode(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [entry, ...args], { env: { ...process.env, ...env }, cwd: ROOT });
   let stdout = '';
   let stderr = '';
@@ -22,7 +26,12 @@ export async function runNode(entry: string, args: string[], env: Record<string,
 }
 
 /** Starts a long-running process and waits until a line of its output matches. */
-export async function startUntil(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+export async function startUntil(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, cwd: ROOT });
   let out = '';
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {

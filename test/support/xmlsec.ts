@@ -17,7 +17,8 @@ export const XMLLINT = has('xmllint');
 
 /** Throws in CI when a tool is missing; tells whether to run the check elsewhere. */
 export function requireTool(present: boolean, tool: string, debianPackage: string): boolean {
-  if (!present && process.env.REQUIRE_XML_TOOLS) throw new Error(`${tool} is required (REQUIRE_XML_TOOLS) (apt-get install -y ${debianPackage})`);
+  if (!present && process.env.REQUIRE_XML_TOOLS)
+    throw new Error(`${tool} is required (REQUIRE_XML_TOOLS) (apt-get install -y ${debianPackage})`);
   return present;
 }
 
@@ -42,9 +43,13 @@ function withFiles<T>(files: Record<string, string>, run: (dir: string) => T): T
  */
 export function xmlsecVerify(xml: string, o: { element: string; trustedPem: string }): ToolResult {
   return withFiles({ 'doc.xml': xml, 'trusted.pem': o.trustedPem }, (dir) => {
-    const r = spawnSync('xmlsec1', ['--verify', '--id-attr:Id', o.element, '--trusted-pem', path.join(dir, 'trusted.pem'), path.join(dir, 'doc.xml')], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'xmlsec1',
+      ['--verify', '--id-attr:Id', o.element, '--trusted-pem', path.join(dir, 'trusted.pem'), path.join(dir, 'doc.xml')],
+      {
+        encoding: 'utf8',
+      },
+    );
     return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
   });
 }

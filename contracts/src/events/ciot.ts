@@ -31,7 +31,10 @@ export type MunicipioCiot = Static<typeof MunicipioCiot>;
 export const ParteCiot = Type.Object({ documento: Type.String(), nome: Type.String() });
 export type ParteCiot = Static<typeof ParteCiot>;
 
-/** A declaration as checked and normalized: documents without mask, plates upper-case, municipalities from the IBGE table, cents and grams. */
+/**
+ * A declaration as checked and normalized: documents without mask, plates upper-case, municipalities from the IBGE table, cents
+ * and grams.
+ */
 export const DeclaracaoCiotDados = Type.Object({
   contratado: Type.Object({ documento: Type.String(), nome: Nullable(Type.String()) }),
   carga: Type.Object({
@@ -45,12 +48,14 @@ export const DeclaracaoCiotDados = Type.Object({
     trechos: Type.Array(Type.Object({ coleta: MunicipioCiot, entrega: MunicipioCiot })),
   }),
   veiculos: Type.Array(Type.Object({ placa: Type.String(), rntrc: Nullable(Type.String()) })),
-  documentos_fiscais: Type.Array(Type.Object({
-    chave: Nullable(Type.String()),
-    numero: Nullable(Type.String()),
-    remetente: ParteCiot,
-    destinatario: ParteCiot,
-  })),
+  documentos_fiscais: Type.Array(
+    Type.Object({
+      chave: Nullable(Type.String()),
+      numero: Nullable(Type.String()),
+      remetente: ParteCiot,
+      destinatario: ParteCiot,
+    }),
+  ),
   valores: Type.Object({
     frete_centavos: Type.Integer(),
     /** Freight installments: recognised only to block the declaration (profile not covered). */
@@ -58,10 +63,12 @@ export const DeclaracaoCiotDados = Type.Object({
   }),
   motorista: Type.Object({ cpf: Type.String(), nome: Type.String() }),
   /** Toll pass declared with the operation; plazas block it (profile not covered). */
-  vale_pedagio: Nullable(Type.Object({
-    valor_centavos: Nullable(Type.Integer()),
-    pracas: Type.Array(Type.Object({ nome: Type.String(), codigo: Nullable(Type.String()) })),
-  })),
+  vale_pedagio: Nullable(
+    Type.Object({
+      valor_centavos: Nullable(Type.Integer()),
+      pracas: Type.Array(Type.Object({ nome: Type.String(), codigo: Nullable(Type.String()) })),
+    }),
+  ),
   /** Free observations sent with the declaration: an anchored operation carries its CT-e's `xObs`. */
   observacoes: Type.Optional(Nullable(Type.String())),
 });
@@ -120,7 +127,7 @@ export type CiotRegistrada = Static<typeof CiotRegistrada>;
 export const CiotRecusada = Type.Object({
   ciot_id: Type.String(),
   company_id: Type.String(),
-  codigo: Type.String({ description: 'The provider\'s refusal code' }),
+  codigo: Type.String({ description: "The provider's refusal code" }),
   motivo: Type.String(),
 });
 export type CiotRecusada = Static<typeof CiotRecusada>;

@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 const Movimento = {
   company_id: Type.String(),
-  sequencia: Type.Integer({ minimum: 1, description: 'Number of the movement in the company\'s ledger, from 1, no gap' }),
+  sequencia: Type.Integer({ minimum: 1, description: "Number of the movement in the company's ledger, from 1, no gap" }),
   saldo_apos_centavos: Type.Integer({ minimum: 0, description: 'Balance right after this movement' }),
   registrado_em: Type.String({ description: 'ISO 8601 UTC, the service clock' }),
 };
@@ -41,7 +41,8 @@ export const ContaOperacionalDebitoRegistrado = Type.Object({
 export type ContaOperacionalDebitoRegistrado = Static<typeof ContaOperacionalDebitoRegistrado>;
 
 export const MotivoEstorno = Type.Union([Type.Literal('cancelamento'), Type.Literal('compra_nao_concluida')], {
-  description: '`cancelamento`: the toll pass was cancelled; `compra_nao_concluida`: the provider did not complete the purchase after the debit',
+  description:
+    '`cancelamento`: the toll pass was cancelled; `compra_nao_concluida`: the provider did not complete the purchase after the debit',
 });
 export type MotivoEstorno = Static<typeof MotivoEstorno>;
 

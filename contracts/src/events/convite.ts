@@ -24,6 +24,6 @@ export const ConviteExpirado = Type.Object({
   company_id: Type.String(),
   convite_id: Type.String({ format: 'uuid' }),
   cnpj: Type.String(),
-  expirado_em: Type.String({ format: 'date-time', description: 'The invitation\'s `expira_em`' }),
+  expirado_em: Type.String({ format: 'date-time', description: "The invitation's `expira_em`" }),
 });
 export type ConviteExpirado = Static<typeof ConviteExpirado>;

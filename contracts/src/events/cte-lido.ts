@@ -64,7 +64,9 @@ export const CargaLida = Type.Object({
   /** `xOutCat`. */
   outras_caracteristicas: Nullable(Type.String()),
   /** `infQ`: `cUnid` 00 M3, 01 KG, 02 TON, 03 UNIDADE, 04 LITROS, 05 MMBTU; `qCarga` as written (4 decimals). */
-  quantidades: Type.Array(Type.Object({ unidade: Nullable(Type.String()), tipo_medida: Nullable(Type.String()), quantidade: Nullable(Type.String()) })),
+  quantidades: Type.Array(
+    Type.Object({ unidade: Nullable(Type.String()), tipo_medida: Nullable(Type.String()), quantidade: Nullable(Type.String()) }),
+  ),
 });
 export type CargaLida = Static<typeof CargaLida>;
 

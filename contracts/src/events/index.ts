@@ -6,30 +6,66 @@ import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
 import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
 import {
-  CteAutorizado, CteDenegado, CteEmissaoSolicitada, CteEmitidoRecebido, CteEmitidoReenviado, CteRascunhoAlterado, CteRascunhoCriado,
-  CteRejeitado, CteRepassado, CteResultadoPendente, CteXmlAssinado,
+  CteAutorizado,
+  CteDenegado,
+  CteEmissaoSolicitada,
+  CteEmitidoRecebido,
+  CteEmitidoReenviado,
+  CteRascunhoAlterado,
+  CteRascunhoCriado,
+  CteRejeitado,
+  CteRepassado,
+  CteResultadoPendente,
+  CteXmlAssinado,
 } from './cte';
 import { CteContraCteCriado } from './contra-cte';
 import { SubcontratacaoLiberada, SubcontratacaoPaga, SubcontratacaoReservada } from './subcontratacao';
 import { LoteConcluido, LoteCriado, LoteFinanceiroRegistrado, LoteLinhaEmitida, LoteLinhaProcessada, LoteLinhaRejeitada } from './lote';
 import { CteEventoPendente, CteEventoRegistrado, CteEventoRejeitado, CteEventoSolicitado } from './cte-eventos';
 import { NumeracaoCteReservada } from './numeracao-cte';
-import { ContaOperacionalCreditoRegistrado, ContaOperacionalDebitoRegistrado, ContaOperacionalEstornoRegistrado } from './conta-operacional';
+import {
+  ContaOperacionalCreditoRegistrado,
+  ContaOperacionalDebitoRegistrado,
+  ContaOperacionalEstornoRegistrado,
+} from './conta-operacional';
 import { ValePedagioCancelado, ValePedagioEmitido, ValePedagioPassagemRegistrada } from './vale-pedagio';
 import {
-  RepasseConclusaoRegistrada, RepasseDocumentoCancelado, RepasseDocumentoRegistrado, RepassePagamentoSolicitado, RepasseParcelaLiberada,
-  RepasseParcelaPaga, RepasseParcelasGeradas, RepassePrestacaoContasRegistrada, RepasseRegistroFalhou,
+  RepasseConclusaoRegistrada,
+  RepasseDocumentoCancelado,
+  RepasseDocumentoRegistrado,
+  RepassePagamentoSolicitado,
+  RepasseParcelaLiberada,
+  RepasseParcelaPaga,
+  RepasseParcelasGeradas,
+  RepassePrestacaoContasRegistrada,
+  RepasseRegistroFalhou,
 } from './repasse';
 import { VeiculoAlterado, VeiculoCadastrado, VeiculoRemovido } from './veiculo';
 import { ConviteEnviado, ConviteExpirado } from './convite';
 import { MotoristaAlterado, MotoristaCadastrado, MotoristaRemovido } from './motorista';
 import { RegraTributacaoAlterada, RegraTributacaoCriada, RegraTributacaoRemovida } from './regra-tributacao';
 import {
-  MdfeAutorizado, MdfeCriado, MdfeEmissaoSolicitada, MdfeEventoPendente, MdfeEventoRegistrado, MdfeEventoRejeitado, MdfeRejeitado,
-  MdfeResultadoPendente, MdfeXmlAssinado, NumeracaoMdfeReservada,
+  MdfeAutorizado,
+  MdfeCriado,
+  MdfeEmissaoSolicitada,
+  MdfeEventoPendente,
+  MdfeEventoRegistrado,
+  MdfeEventoRejeitado,
+  MdfeRejeitado,
+  MdfeResultadoPendente,
+  MdfeXmlAssinado,
+  NumeracaoMdfeReservada,
 } from './mdfe';
 import {
-  CiotBloqueada, CiotCancelada, CiotDeclarada, CiotEncerrada, CiotPendente, CiotRecusada, CiotRegistrada, CiotRetificada, CiotViagemIniciada,
+  CiotBloqueada,
+  CiotCancelada,
+  CiotDeclarada,
+  CiotEncerrada,
+  CiotPendente,
+  CiotRecusada,
+  CiotRegistrada,
+  CiotRetificada,
+  CiotViagemIniciada,
 } from './ciot';
 
 export * from './metadata';

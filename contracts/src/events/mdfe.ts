@@ -113,7 +113,11 @@ const eventoBase = {
 };
 
 /** The signed event was sent and the answer was lost or is "in processing": the same bytes are sent again later. */
-export const MdfeEventoPendente = Type.Object({ ...eventoBase, sha256: Type.String({ description: 'The signed eventoMDFe' }), motivo: Type.String() });
+export const MdfeEventoPendente = Type.Object({
+  ...eventoBase,
+  sha256: Type.String({ description: 'The signed eventoMDFe' }),
+  motivo: Type.String(),
+});
 export type MdfeEventoPendente = Static<typeof MdfeEventoPendente>;
 
 /** The authority registered the event (135/136, or 631 for one it already had). */
@@ -128,5 +132,10 @@ export const MdfeEventoRejeitado = Type.Object({ ...eventoBase, cstat: Type.Inte
 export type MdfeEventoRejeitado = Static<typeof MdfeEventoRejeitado>;
 
 /** A number of an MDF-e series given to one MDF-e; it keeps it through rejections and retries. */
-export const NumeracaoMdfeReservada = Type.Object({ company_id: Type.String(), serie: Type.Integer(), numero: Type.Integer(), mdfe_id: Type.String() });
+export const NumeracaoMdfeReservada = Type.Object({
+  company_id: Type.String(),
+  serie: Type.Integer(),
+  numero: Type.Integer(),
+  mdfe_id: Type.String(),
+});
 export type NumeracaoMdfeReservada = Static<typeof NumeracaoMdfeReservada>;

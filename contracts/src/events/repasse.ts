@@ -11,7 +11,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 
 /** Where the installment rule came from (ruling 14): the batch's, the driver's own, or the single 100% default. */
 export const OrigemRegraRepasse = Type.Union([Type.Literal('lote'), Type.Literal('motorista'), Type.Literal('padrao')], {
-  description: '`lote`: the batch\'s `repasse.parcelas`; `motorista`: the driver\'s registered rule; `padrao`: 100% at position 1, dias 0',
+  description: "`lote`: the batch's `repasse.parcelas`; `motorista`: the driver's registered rule; `padrao`: 100% at position 1, dias 0",
 });
 export type OrigemRegraRepasse = Static<typeof OrigemRegraRepasse>;
 
@@ -24,7 +24,10 @@ export type RegraRepasse = Static<typeof RegraRepasse>;
 /** What released an installment: a driver-app report in automatic mode, or `liberar`. */
 export const GatilhoLiberacao = Type.Union(
   [Type.Literal('bipagem'), Type.Literal('conclusao'), Type.Literal('prestacao_contas'), Type.Literal('manual')],
-  { description: '`bipagem` (scan, position 1), `conclusao` (completion, 2), `prestacao_contas` (accountability, 3) in automatic mode; `manual` for `liberar`' },
+  {
+    description:
+      '`bipagem` (scan, position 1), `conclusao` (completion, 2), `prestacao_contas` (accountability, 3) in automatic mode; `manual` for `liberar`',
+  },
 );
 export type GatilhoLiberacao = Static<typeof GatilhoLiberacao>;
 
@@ -66,7 +69,7 @@ export type RepasseRegistroFalhou = Static<typeof RepasseRegistroFalhou>;
 
 export const ParcelaGerada = Type.Object({
   posicao: Type.Integer({ minimum: 1, maximum: 3 }),
-  percentual: Type.Number({ description: 'Share of this document\'s value: 100 when the whole document falls in one installment' }),
+  percentual: Type.Number({ description: "Share of this document's value: 100 when the whole document falls in one installment" }),
   valor_centavos: Type.Integer({ minimum: 0 }),
   dias: Type.Integer({ minimum: 0, maximum: 30 }),
 });
@@ -96,7 +99,7 @@ export const RepasseParcelaLiberada = Type.Object({
   posicao: Type.Integer({ minimum: 1, maximum: 3 }),
   gatilho: GatilhoLiberacao,
   liberada_em: Type.String(),
-  vencimento: Type.String({ description: 'AAAA-MM-DD: the release date in Brasília plus the installment\'s dias' }),
+  vencimento: Type.String({ description: "AAAA-MM-DD: the release date in Brasília plus the installment's dias" }),
 });
 export type RepasseParcelaLiberada = Static<typeof RepasseParcelaLiberada>;
 

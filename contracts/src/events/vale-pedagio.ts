@@ -14,14 +14,24 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
  * the tariff (the ANTT rule charges a commercial vehicle the base tariff once per axle).
  */
 export const CATEGORIAS_VEICULARES = {
-  '02': 2, '04': 3, '06': 4, '07': 5, '08': 6, '10': 7, '11': 8, '12': 9, '13': 10, '14': 11,
+  '02': 2,
+  '04': 3,
+  '06': 4,
+  '07': 5,
+  '08': 6,
+  '10': 7,
+  '11': 8,
+  '12': 9,
+  '13': 10,
+  '14': 11,
 } as const;
 export type CategoriaVeicular = keyof typeof CATEGORIAS_VEICULARES;
 
 export const CategoriaVeicular = Type.Union(
   (Object.keys(CATEGORIAS_VEICULARES) as CategoriaVeicular[]).map((c) => Type.Literal(c)),
   {
-    description: 'Vehicle combination category, as MDF-e `categCombVeic`: `02` commercial vehicle with 2 axles, `04` 3 axles, `06` 4, ' +
+    description:
+      'Vehicle combination category, as MDF-e `categCombVeic`: `02` commercial vehicle with 2 axles, `04` 3 axles, `06` 4, ' +
       '`07` 5, `08` 6, `10` 7, `11` 8, `12` 9, `13` 10, `14` more than 10 axles (charged as 11)',
   },
 );
@@ -43,7 +53,7 @@ export type LocalValePedagio = Static<typeof LocalValePedagio>;
 /** A toll plaza on the route, with the tariff for the vehicle's category. */
 export const PracaValePedagio = Type.Object({
   ordem: Type.Integer({ minimum: 1, description: 'Order of passage, from the origin' }),
-  codigo: Type.String({ description: 'The supplier\'s code of the plaza' }),
+  codigo: Type.String({ description: "The supplier's code of the plaza" }),
   nome: Type.String(),
   rodovia: Type.String({ description: 'Highway, e.g. `BR-116`' }),
   km: Type.Number({ description: 'Kilometre mark on the highway' }),
@@ -56,7 +66,7 @@ export type PracaValePedagio = Static<typeof PracaValePedagio>;
 export const FornecedorValePedagio = Type.Object({
   cnpj: Type.String({ description: 'MDF-e `CNPJForn`: the authorised supplier (FVPO)' }),
   nome: Type.String(),
-  simulado: Type.Boolean({ description: 'True for the sandbox\'s simulated supplier: no regulatory effect' }),
+  simulado: Type.Boolean({ description: "True for the sandbox's simulated supplier: no regulatory effect" }),
 });
 export type FornecedorValePedagio = Static<typeof FornecedorValePedagio>;
 
@@ -64,7 +74,7 @@ export type FornecedorValePedagio = Static<typeof FornecedorValePedagio>;
 export const ValePedagioEmitido = Type.Object({
   company_id: Type.String(),
   vale_pedagio_id: Type.String(),
-  numero: Type.String({ description: 'MDF-e `nCompra`: the supplier\'s purchase number (IDVPO), 1 to 20 digits' }),
+  numero: Type.String({ description: "MDF-e `nCompra`: the supplier's purchase number (IDVPO), 1 to 20 digits" }),
   referencia_externa: Nullable(Type.String()),
   origem: LocalValePedagio,
   destino: LocalValePedagio,
@@ -79,7 +89,7 @@ export const ValePedagioEmitido = Type.Object({
   pagador_cnpj: Type.String({ description: 'MDF-e `CNPJPg`: the company that paid' }),
   distancia_km: Type.Integer({ minimum: 0 }),
   pracas: Type.Array(PracaValePedagio, { minItems: 1 }),
-  valor_pedagio_centavos: Type.Integer({ minimum: 0, description: 'Σ of the plazas\' tariffs' }),
+  valor_pedagio_centavos: Type.Integer({ minimum: 0, description: "Σ of the plazas' tariffs" }),
   taxa_centavos: Type.Integer({ minimum: 0, description: 'The service fee' }),
   valor_total_centavos: Type.Integer({ minimum: 1, description: 'Toll + fee: what the account was debited' }),
   emitido_em: Type.String(),

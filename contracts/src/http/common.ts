@@ -5,10 +5,9 @@ export const Environment = Type.Union([Type.Literal('homologacao'), Type.Literal
 });
 export type Environment = Static<typeof Environment>;
 
-export const Scope = Type.Union(
-  [Type.Literal('fiscal'), Type.Literal('operacao'), Type.Literal('cadastros'), Type.Literal('consultas')],
-  { description: 'Credential scope (spec section 5)' },
-);
+export const Scope = Type.Union([Type.Literal('fiscal'), Type.Literal('operacao'), Type.Literal('cadastros'), Type.Literal('consultas')], {
+  description: 'Credential scope (spec section 5)',
+});
 export type Scope = Static<typeof Scope>;
 export const SCOPES: readonly Scope[] = ['fiscal', 'operacao', 'cadastros', 'consultas'];
 
@@ -35,8 +34,35 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), meta: PageMeta, environment: Environment });
 
 export const Uf = Type.Union(
-  ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ',
-    'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'].map((uf) => Type.Literal(uf)),
+  [
+    'AC',
+    'AL',
+    'AP',
+    'AM',
+    'BA',
+    'CE',
+    'DF',
+    'ES',
+    'GO',
+    'MA',
+    'MT',
+    'MS',
+    'MG',
+    'PA',
+    'PB',
+    'PR',
+    'PE',
+    'PI',
+    'RJ',
+    'RN',
+    'RS',
+    'RO',
+    'RR',
+    'SC',
+    'SP',
+    'SE',
+    'TO',
+  ].map((uf) => Type.Literal(uf)),
   { description: 'Brazilian state (UF)' },
 );
 export type Uf = Static<typeof Uf>;

@@ -40,8 +40,11 @@ export const Serie = Type.Integer({ minimum: 0, maximum: 999 });
  */
 export const PercentualFreteContraCte = Type.Number({
   // Not `exclusiveMinimum: 0`: `multipleOf` compares with a tolerance, so 1e-9 would pass and be stored as 0.00.
-  minimum: 0.01, maximum: 100, multipleOf: 0.01,
-  description: 'Pricing rule: percentage of the contractor\'s freight (vTPrest) suggested as the counter-CT-e\'s value when `valor_frete` is omitted',
+  minimum: 0.01,
+  maximum: 100,
+  multipleOf: 0.01,
+  description:
+    "Pricing rule: percentage of the contractor's freight (vTPrest) suggested as the counter-CT-e's value when `valor_frete` is omitted",
 });
 
 /** `PUT /fiscal/configuracao`: only supplied fields change; null clears a field. */

@@ -49,7 +49,7 @@ export const SituacaoRntrc = Type.Object(
     situacao: SituacaoRntrcValor,
     tipo: TipoTransportador,
     equiparado_tac: Type.Boolean({ description: 'The registration is equated to TAC (equiparado a TAC)' }),
-    razao_social: Type.String({ description: 'Name of the registration\'s holder' }),
+    razao_social: Type.String({ description: "Name of the registration's holder" }),
     verificacao: Type.Optional(VerificacaoSimulada),
   },
   { $id: 'SituacaoRntrc', description: 'The RNTRC registration at the regulator (spec section 2)' },
@@ -59,10 +59,10 @@ export type SituacaoRntrc = Static<typeof SituacaoRntrc>;
 /** `GET /consultas/frota?documento=&placas=A,B` (ruling 24): up to 50 plates, comma-separated (or the parameter repeated). */
 export const ConsultaFrotaQuery = Type.Object({
   documento: Documento,
-  placas: Type.Union([
-    Type.String({ minLength: 1, maxLength: 2000 }),
-    Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: 1000 }),
-  ], { description: 'Plates, comma-separated (`ABC1234,ABC1D23`), 1 to 50, old or Mercosur format, case and hyphen ignored, no repeats' }),
+  placas: Type.Union(
+    [Type.String({ minLength: 1, maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: 1000 })],
+    { description: 'Plates, comma-separated (`ABC1234,ABC1D23`), 1 to 50, old or Mercosur format, case and hyphen ignored, no repeats' },
+  ),
 });
 export type ConsultaFrotaQuery = Static<typeof ConsultaFrotaQuery>;
 
@@ -70,7 +70,7 @@ export const ItemFrota = Type.Object(
   {
     placa: Type.String({ description: 'The plate, upper case without hyphen' }),
     pertence: Type.Union([Type.Boolean(), Type.Null()], {
-      description: 'true: in the carrier\'s fleet at the regulator; false: not in it; null: the regulator could not tell',
+      description: "true: in the carrier's fleet at the regulator; false: not in it; null: the regulator could not tell",
     }),
     verificacao: Type.Optional(VerificacaoSimulada),
   },
@@ -84,7 +84,7 @@ export const ConsultaFrota = Type.Object(
     tipo_documento: TipoDocumento,
     placas: Type.Array(ItemFrota, { description: 'One item per plate queried, in the order given' }),
   },
-  { $id: 'ConsultaFrota', description: 'Plates in the carrier\'s fleet at the regulator (ruling 24)' },
+  { $id: 'ConsultaFrota', description: "Plates in the carrier's fleet at the regulator (ruling 24)" },
 );
 export type ConsultaFrota = Static<typeof ConsultaFrota>;
 

@@ -13,8 +13,11 @@ export const ContaOperacionalCreditoInput = Type.Object(
   {
     valor: Type.Number({ minimum: 0.01, maximum: 1_000_000, multipleOf: 0.01, description: 'Amount deposited, 0.01 to 1,000,000.00' }),
     referencia: Type.String({
-      minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$',
-      description: 'Your identifier of the deposit, unique per company: resending it answers 200 with the same credit; with another `valor` it is 422 `referencia_em_uso`',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9._:/-]+$',
+      description:
+        'Your identifier of the deposit, unique per company: resending it answers 200 with the same credit; with another `valor` it is 422 `referencia_em_uso`',
     }),
   },
   { additionalProperties: false, $id: 'ContaOperacionalCreditoInput', description: 'A deposit into the operational account' },
@@ -34,7 +37,7 @@ export const ContaOperacionalMovimento = Type.Object(
     valor_pedagio: nullable(Money('Debits and refunds: the toll part')),
     taxa: nullable(Money('Debits and refunds: the fee part')),
     saldo_apos: Money('Balance right after this movement'),
-    referencia: nullable(Type.String({ description: 'Credits: the deposit\'s `referencia`' })),
+    referencia: nullable(Type.String({ description: "Credits: the deposit's `referencia`" })),
     vale_pedagio_id: nullable(Type.String({ description: 'Debits and refunds: the toll pass' })),
     motivo: nullable(MotivoEstorno),
     descricao: Type.String(),
@@ -72,8 +75,15 @@ export const ExtratoQuery = Type.Object({
   tipo: Type.Optional(TipoMovimento),
   from: Type.Optional(Type.String({ format: 'date', description: 'Movements on or after this day (Brasília)' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Movements on or before this day (Brasília)' })),
-  ordem: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By `sequencia`: `asc` (default, oldest first) or `desc`' })),
+  ordem: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'By `sequencia`: `asc` (default, oldest first) or `desc`' }),
+  ),
 });
 export type ExtratoQuery = Static<typeof ExtratoQuery>;
 
-export const CONTA_OPERACIONAL_SCHEMAS = [ContaOperacionalCreditoInput, ContaOperacionalMovimento, ContaOperacionalCredito, ContaOperacional];
+export const CONTA_OPERACIONAL_SCHEMAS = [
+  ContaOperacionalCreditoInput,
+  ContaOperacionalMovimento,
+  ContaOperacionalCredito,
+  ContaOperacional,
+];

@@ -62,7 +62,9 @@ export const cteDocumentFields = (withAddresses: boolean) => {
     number: Type.Integer(),
     issued_at: Type.String({ description: 'dhEmi as written in the XML (Brasília offset)' }),
     document_environment: Environment,
-    service_type: Type.Integer({ description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch, 4 linked to multimodal' }),
+    service_type: Type.Integer({
+      description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch, 4 linked to multimodal',
+    }),
     cte_type: Type.Integer({ description: 'ide/tpCTe: 0 normal, 1 complementary, 2 annulment (3.00), 3 substitute' }),
     modal: Type.String({ description: 'ide/modal: 01 road … 06 multimodal' }),
     cfop: Type.String(),

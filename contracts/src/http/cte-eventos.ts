@@ -4,7 +4,7 @@ import { CteSituation } from '../events/cte';
 /** Fiscal events of an own CT-e (`/fiscal/cte/{cte_uuid}/eventos/...`, spec sections 4 and 6). */
 
 export const CteEventoKeyParam = Type.Object({
-  cte_uuid: Type.String({ description: 'The CT-e\'s public UUID' }),
+  cte_uuid: Type.String({ description: "The CT-e's public UUID" }),
   event_key: Type.String({ description: 'The `event_key` a 200 or 202 returned (opaque)' }),
 });
 
@@ -21,10 +21,22 @@ export const CteCartaCorrecaoInput = Type.Object(
     correcoes: Type.Array(
       Type.Object(
         {
-          grupo: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_]+$', description: 'The CT-e group of the field (`grupoAlterado`, e.g. `compl`)' }),
-          campo: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_]+$', description: 'The field (`campoAlterado`, e.g. `xObs`)' }),
+          grupo: Type.String({
+            minLength: 1,
+            maxLength: 20,
+            pattern: '^[A-Za-z0-9_]+$',
+            description: 'The CT-e group of the field (`grupoAlterado`, e.g. `compl`)',
+          }),
+          campo: Type.String({
+            minLength: 1,
+            maxLength: 20,
+            pattern: '^[A-Za-z0-9_]+$',
+            description: 'The field (`campoAlterado`, e.g. `xObs`)',
+          }),
           valor: Type.String({ minLength: 1, maxLength: 500, description: 'The corrected value (`valorAlterado`)' }),
-          item: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, description: 'Index (from 1) of the item when the field is in a list' })),
+          item: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 99, description: 'Index (from 1) of the item when the field is in a list' }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -33,7 +45,8 @@ export const CteCartaCorrecaoInput = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Fields the manual forbids correcting (MOC 4.00 Visão Geral §13.1: key data, parties\' documents, values and taxes) are refused with 422 `carta_correcao_campo_vedado`',
+    description:
+      "Fields the manual forbids correcting (MOC 4.00 Visão Geral §13.1: key data, parties' documents, values and taxes) are refused with 422 `carta_correcao_campo_vedado`",
   },
 );
 export type CteCartaCorrecaoInput = Static<typeof CteCartaCorrecaoInput>;
@@ -43,7 +56,12 @@ export const CteEntregaInput = Type.Object(
     entregue_em: Type.String({ format: 'date-time', description: 'When the cargo was delivered (`dhEntrega`)' }),
     recebedor: Type.Object(
       {
-        documento: Type.String({ minLength: 2, maxLength: 20, pattern: '^[A-Za-z0-9]+$', description: 'Document of who received it (`nDoc`)' }),
+        documento: Type.String({
+          minLength: 2,
+          maxLength: 20,
+          pattern: '^[A-Za-z0-9]+$',
+          description: 'Document of who received it (`nDoc`)',
+        }),
         nome: Type.String({ minLength: 2, maxLength: 60, description: 'Name of who received it (`xNome`)' }),
       },
       { additionalProperties: false },
@@ -54,23 +72,32 @@ export const CteEntregaInput = Type.Object(
       pattern: '^[A-Za-z0-9+/]{27}=$',
       description: 'Base64 SHA-1 digest (20 bytes) of the delivery image (`hashEntrega`)',
     }),
-    hash_em: Type.Optional(Type.String({ format: 'date-time', description: 'When the digest was taken (`dhHashEntrega`); default `entregue_em`' })),
-    nfe_chaves: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{44}$' }), {
-      maxItems: 2000,
-      description: 'NF-e delivered (`infEntrega/chNFe`); default the NF-e the CT-e carries (normal service)',
-    })),
+    hash_em: Type.Optional(
+      Type.String({ format: 'date-time', description: 'When the digest was taken (`dhHashEntrega`); default `entregue_em`' }),
+    ),
+    nfe_chaves: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[0-9]{44}$' }), {
+        maxItems: 2000,
+        description: 'NF-e delivered (`infEntrega/chNFe`); default the NF-e the CT-e carries (normal service)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type CteEntregaInput = Static<typeof CteEntregaInput>;
 
-export const CteEventoTipo = Type.Union(['cancelamento', 'carta_correcao', 'entrega', 'entrega_cancelamento'].map((v) => Type.Literal(v)), {
-  description: 'cancelamento (110111) | carta_correcao (110110) | entrega (110180) | entrega_cancelamento (110181)',
-});
+export const CteEventoTipo = Type.Union(
+  ['cancelamento', 'carta_correcao', 'entrega', 'entrega_cancelamento'].map((v) => Type.Literal(v)),
+  {
+    description: 'cancelamento (110111) | carta_correcao (110110) | entrega (110180) | entrega_cancelamento (110181)',
+  },
+);
 
 export const CteEventoResultado = Type.Object(
   {
-    event_key: Type.String({ description: 'Opaque key of the event: reconcile a pending one with POST .../eventos/{event_key}/reconciliacao' }),
+    event_key: Type.String({
+      description: 'Opaque key of the event: reconcile a pending one with POST .../eventos/{event_key}/reconciliacao',
+    }),
     tipo: CteEventoTipo,
     situacao: Type.Union([Type.Literal('registrado'), Type.Literal('pendente')], {
       description: '`registrado` (200): the authority registered it; `pendente` (202): no verdict yet (105 or no answer), reconcile later',
@@ -86,7 +113,7 @@ export const CteEventoResultado = Type.Object(
       }),
     ]),
     retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
-      description: 'The authority\'s last answer, or why the result is still unknown',
+      description: "The authority's last answer, or why the result is still unknown",
     }),
     reconciliacao: Type.String({ description: 'Where to reconcile while pending' }),
     cte: Type.Object({ id: Type.String({ format: 'uuid' }), situacao: Type.Ref(CteSituation) }),

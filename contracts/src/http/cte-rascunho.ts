@@ -37,7 +37,12 @@ export type CteParteInput = Static<typeof CteParteInput>;
 
 export const TomadorInput = Type.Union(
   [
-    Type.Object({ papel: Type.Union([Type.Literal('remetente'), Type.Literal('expedidor'), Type.Literal('recebedor'), Type.Literal('destinatario')]) }, { additionalProperties: false }),
+    Type.Object(
+      {
+        papel: Type.Union([Type.Literal('remetente'), Type.Literal('expedidor'), Type.Literal('recebedor'), Type.Literal('destinatario')]),
+      },
+      { additionalProperties: false },
+    ),
     Type.Object({ papel: Type.Literal('outros'), parte: Type.Ref(CteParteInput) }, { additionalProperties: false }),
   ],
   { description: 'The taker: one of the parties (`toma3`) or another company (`toma4`, with its data)' },
@@ -63,13 +68,24 @@ export const IbsCbsInput = Type.Object(
     aliquota_ibs_mun: PercentualRtc('gIBSMun/pIBSMun'),
     aliquota_cbs: PercentualRtc('gCBS/pCBS'),
   },
-  { additionalProperties: false, description: 'IBS/CBS of the tax reform (imp/IBSCBS) of this CT-e; when absent, the tax rule of the route applies (if it has one)' },
+  {
+    additionalProperties: false,
+    description: 'IBS/CBS of the tax reform (imp/IBSCBS) of this CT-e; when absent, the tax rule of the route applies (if it has one)',
+  },
 );
 
 export const CteDraftInput = Type.Object(
   {
-    tipo_servico: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch' })),
-    cfop: Type.Optional(Type.String({ pattern: '^[567][0-9]{3}$', description: 'When absent, the tax rule\'s CFOP or the service-start rule decides' })),
+    tipo_servico: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 3,
+        description: 'ide/tpServ: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch',
+      }),
+    ),
+    cfop: Type.Optional(
+      Type.String({ pattern: '^[567][0-9]{3}$', description: "When absent, the tax rule's CFOP or the service-start rule decides" }),
+    ),
     natureza_operacao: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
     inicio: Type.Optional(Type.Ref(Local)),
     fim: Type.Optional(Type.Ref(Local)),
@@ -83,7 +99,12 @@ export const CteDraftInput = Type.Object(
         {
           total: Money('vTPrest: the service total'),
           a_receber: Type.Optional(Money('vRec: at most the total (default: the total)')),
-          componentes: Type.Optional(Type.Array(Type.Object({ nome: Type.String({ minLength: 1, maxLength: 15 }), valor: Money('vComp') }, { additionalProperties: false }), { maxItems: 50 })),
+          componentes: Type.Optional(
+            Type.Array(
+              Type.Object({ nome: Type.String({ minLength: 1, maxLength: 15 }), valor: Money('vComp') }, { additionalProperties: false }),
+              { maxItems: 50 },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -108,7 +129,10 @@ export const CteDraftInput = Type.Object(
           quantidades: Type.Array(
             Type.Object(
               {
-                unidade: Type.Union(['00', '01', '02', '03', '04', '05'].map((v) => Type.Literal(v)), { description: 'cUnid: 00 m3, 01 kg, 02 ton, 03 unidade, 04 litros, 05 MMBTU' }),
+                unidade: Type.Union(
+                  ['00', '01', '02', '03', '04', '05'].map((v) => Type.Literal(v)),
+                  { description: 'cUnid: 00 m3, 01 kg, 02 ton, 03 unidade, 04 litros, 05 MMBTU' },
+                ),
                 tipo_medida: Type.String({ minLength: 1, maxLength: 20, description: 'tpMed, e.g. PESO BRUTO' }),
                 quantidade: Type.Number({ minimum: 0, multipleOf: 0.0001 }),
               },
@@ -122,7 +146,12 @@ export const CteDraftInput = Type.Object(
     ),
     documentos: Type.Optional(
       Type.Object(
-        { nfe: Type.Array(Type.Object({ chave: Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }) }, { additionalProperties: false }), { maxItems: 2000 }) },
+        {
+          nfe: Type.Array(
+            Type.Object({ chave: Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }) }, { additionalProperties: false }),
+            { maxItems: 2000 },
+          ),
+        },
         { additionalProperties: false, description: 'Transported NF-e (infDoc/infNFe)' },
       ),
     ),
@@ -131,18 +160,30 @@ export const CteDraftInput = Type.Object(
         Type.Object(
           {
             emitente: Type.Object(
-              { cnpj: Type.String({ minLength: 14, maxLength: 18 }), ie: InscricaoEstadual, uf: Uf, nome: Type.String({ minLength: 2, maxLength: 60 }) },
+              {
+                cnpj: Type.String({ minLength: 14, maxLength: 18 }),
+                ie: InscricaoEstadual,
+                uf: Uf,
+                nome: Type.String({ minLength: 2, maxLength: 60 }),
+              },
               { additionalProperties: false },
             ),
             chaves_cte: Type.Array(Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }), { minItems: 1, maxItems: 100 }),
           },
           { additionalProperties: false },
         ),
-        { maxItems: 20, description: 'infCTeNorm/docAnt/emiDocAnt: the previous carriers\' CT-e (ruling 16)' },
+        { maxItems: 20, description: "infCTeNorm/docAnt/emiDocAnt: the previous carriers' CT-e (ruling 16)" },
       ),
     ),
-    rodoviario: Type.Optional(Type.Object({ rntrc: Type.Optional(Rntrc) }, { additionalProperties: false, description: 'Road modal; RNTRC defaults to the fiscal configuration\'s' })),
-    observacoes: Type.Optional(nullable(Type.String({ maxLength: 2000, description: 'compl/xObs. In the sandbox it may carry the authority\'s sentinels' }))),
+    rodoviario: Type.Optional(
+      Type.Object(
+        { rntrc: Type.Optional(Rntrc) },
+        { additionalProperties: false, description: "Road modal; RNTRC defaults to the fiscal configuration's" },
+      ),
+    ),
+    observacoes: Type.Optional(
+      nullable(Type.String({ maxLength: 2000, description: "compl/xObs. In the sandbox it may carry the authority's sentinels" })),
+    ),
   },
   { additionalProperties: false, $id: 'CteDraftInput' },
 );
@@ -154,17 +195,26 @@ export type CteDraftInput = Static<typeof CteDraftInput>;
  */
 export const CteEnderecoParte = Type.Object(
   { ...Endereco.properties, cep: Type.Optional(Endereco.properties.cep) },
-  { additionalProperties: false, description: 'A party\'s address; `cep` is absent when the CT-e it was read from has none (CEP is optional in CT-e 4.00)' },
+  {
+    additionalProperties: false,
+    description: "A party's address; `cep` is absent when the CT-e it was read from has none (CEP is optional in CT-e 4.00)",
+  },
 );
 export type CteEnderecoParte = Static<typeof CteEnderecoParte>;
 
 export const CteParteRascunho = Type.Object(
   {
     ...CteParteInput.properties,
-    ie: Type.Optional(nullable(Type.String({ pattern: '^(ISENTO|[0-9]{1,14})$', description: 'IE as the layout allows it (TIeDest), or ISENTO' }))),
+    ie: Type.Optional(
+      nullable(Type.String({ pattern: '^(ISENTO|[0-9]{1,14})$', description: 'IE as the layout allows it (TIeDest), or ISENTO' })),
+    ),
     endereco: CteEnderecoParte,
   },
-  { additionalProperties: false, $id: 'CteParteRascunho', description: 'A party of a stored draft: `CteParteInput`, or a party read from a contractor\'s CT-e' },
+  {
+    additionalProperties: false,
+    $id: 'CteParteRascunho',
+    description: "A party of a stored draft: `CteParteInput`, or a party read from a contractor's CT-e",
+  },
 );
 export type CteParteRascunho = Static<typeof CteParteRascunho>;
 
@@ -184,14 +234,25 @@ export const CteRascunho = Type.Object(
     expedidor: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
     recebedor: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
     destinatario: Type.Optional(nullable(Type.Ref(CteParteRascunho))),
-    tomador: Type.Optional(Type.Union(
-      [TomadorInput.anyOf[0], Type.Object({ papel: Type.Literal('outros'), parte: Type.Ref(CteParteRascunho) }, { additionalProperties: false })],
-      { description: TomadorInput.description },
-    )),
+    tomador: Type.Optional(
+      Type.Union(
+        [
+          TomadorInput.anyOf[0],
+          Type.Object({ papel: Type.Literal('outros'), parte: Type.Ref(CteParteRascunho) }, { additionalProperties: false }),
+        ],
+        { description: TomadorInput.description },
+      ),
+    ),
     carga: Type.Optional(
       Type.Object(
         {
-          valor: Type.Optional(Type.Number({ minimum: 0, maximum: 9_999_999_999_999.99, description: 'vCarga, two decimals; absent when the contractor\'s CT-e has none' })),
+          valor: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 9_999_999_999_999.99,
+              description: "vCarga, two decimals; absent when the contractor's CT-e has none",
+            }),
+          ),
           produto_predominante: carga.properties.produto_predominante,
           outras_caracteristicas: carga.properties.outras_caracteristicas,
           quantidades: Type.Array(
@@ -215,8 +276,9 @@ export const CteRascunho = Type.Object(
   {
     additionalProperties: false,
     $id: 'CteRascunho',
-    description: 'A draft\'s data: the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor\'s CT-e, ' +
-      'which may lack what CT-e 4.00 makes optional (a party\'s CEP, vCarga)',
+    description:
+      "A draft's data: the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor's CT-e, " +
+      "which may lack what CT-e 4.00 makes optional (a party's CEP, vCarga)",
   },
 );
 export type CteRascunho = Static<typeof CteRascunho>;

@@ -19,7 +19,7 @@ export const InboundCteCarrierRole = Type.Union(
   {
     $id: 'InboundCteCarrierRole',
     description:
-      'Your company\'s role in the document, by where its CNPJ appears (the first that applies): `emitente` (your own CT-e), ' +
+      "Your company's role in the document, by where its CNPJ appears (the first that applies): `emitente` (your own CT-e), " +
       '`tomador`, `expedidor`, `recebedor`, `remetente`, `destinatario`, or `terceiro` when it is not named (the usual case of a subcontractor).',
   },
 );
@@ -36,16 +36,26 @@ export const CounterCteBlockedReason = Type.Union(
 const receiptFields = {
   status: Type.Ref(InboundCteStatus),
   carrier_role: Type.Ref(InboundCteCarrierRole),
-  allows_counter_cte: Type.Boolean({ description: 'False for your own CT-e and for a CT-e linked to multimodal (and see `counter_cte_blocked_reason`)' }),
+  allows_counter_cte: Type.Boolean({
+    description: 'False for your own CT-e and for a CT-e linked to multimodal (and see `counter_cte_blocked_reason`)',
+  }),
   counter_cte_blocked_reason: Type.Union([Type.Null(), CounterCteBlockedReason]),
   received_count: Type.Integer({ description: 'Incremented on each resubmission of the same access key' }),
   content_updated: Type.Boolean({ description: 'True when the last resubmission replaced the archived XML with different content' }),
   first_received_at: Type.String({ format: 'date-time', description: 'Receipt date: what `from`/`to` filter' }),
   last_received_at: Type.String({ format: 'date-time' }),
-  delivered_by: Type.Union([
-    Type.Null(),
-    Type.Object({ cnpj: Type.String(), nome: Type.String(), cte_id: Type.String(), observacao: Type.Union([Type.Null(), Type.String()]) }),
-  ], { description: 'The contractor that handed this CT-e off (POST /fiscal/cte/{cte_uuid}/subcontratacao), when it came that way' }),
+  delivered_by: Type.Union(
+    [
+      Type.Null(),
+      Type.Object({
+        cnpj: Type.String(),
+        nome: Type.String(),
+        cte_id: Type.String(),
+        observacao: Type.Union([Type.Null(), Type.String()]),
+      }),
+    ],
+    { description: 'The contractor that handed this CT-e off (POST /fiscal/cte/{cte_uuid}/subcontratacao), when it came that way' },
+  ),
 };
 
 /** One received CT-e, with the parties' full addresses. */
@@ -56,7 +66,13 @@ export const InboundCteSummary = Type.Object({ ...receiptFields, ...cteDocumentF
 const date = (description: string) => Type.String({ format: 'date', description });
 
 export const InboundCteQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 120, description: 'Access key (or its start), issuer CNPJ (or its start, with or without punctuation) or part of the issuer\'s corporate name' })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 120,
+      description:
+        "Access key (or its start), issuer CNPJ (or its start, with or without punctuation) or part of the issuer's corporate name",
+    }),
+  ),
   carrier_role: Type.Optional(Type.Ref(InboundCteCarrierRole)),
   status: Type.Optional(Type.Ref(InboundCteStatus)),
   from: Type.Optional(date('First receipt on or after this day (YYYY-MM-DD, Brasília time)')),

@@ -10,15 +10,18 @@ export const CteDocumento = Type.Object(cteDocumentFields(true), { $id: 'CteDocu
 export const CteDocumentoResumo = Type.Object(cteDocumentFields(false), { $id: 'CteDocumentoResumo' });
 
 const ContraCteView = Type.Object({
-  chave_original: Type.String({ description: 'The contractor\'s CT-e, referenced in docAnt' }),
+  chave_original: Type.String({ description: "The contractor's CT-e, referenced in docAnt" }),
   contratante_cnpj: Type.String(),
   modo: Type.Union([Type.Literal('1a1'), Type.Literal('pernas')]),
   tipo_servico: Type.Integer({ minimum: 1, maximum: 3 }),
   lote_id: Type.Union([Type.Null(), Type.String()]),
-  documento_financeiro: Type.Union([Type.Null(), Type.String({ description: 'A leg\'s financial document, `ROUTE:<key>:<start IBGE>:<end IBGE>`' })]),
+  documento_financeiro: Type.Union([
+    Type.Null(),
+    Type.String({ description: "A leg's financial document, `ROUTE:<key>:<start IBGE>:<end IBGE>`" }),
+  ]),
   motorista_cpf: Type.String(),
   placa: Type.String(),
-  valor: Type.Number({ description: 'vTPrest = vRec, and the driver\'s payout for it' }),
+  valor: Type.Number({ description: "vTPrest = vRec, and the driver's payout for it" }),
 });
 
 const cteFields = {
@@ -28,22 +31,29 @@ const cteFields = {
   environment: Environment,
   situacao: Type.Ref(CteSituation),
   origem: Type.Union([Type.Literal('emissao'), Type.Literal('cte_emitido'), Type.Literal('contra_cte')], {
-    description: '`emissao`: drafted and issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier; ' +
-      '`contra_cte`: a counter-CT-e made here of a contractor\'s CT-e (POST /fiscal/cte/contra or a batch row)',
+    description:
+      '`emissao`: drafted and issued through this service; `cte_emitido`: issued elsewhere and delivered by the carrier; ' +
+      "`contra_cte`: a counter-CT-e made here of a contractor's CT-e (POST /fiscal/cte/contra or a batch row)",
   }),
   received_count: Type.Integer({ description: 'Deliveries through POST /fiscal/cte-emitidos (0 for a document drafted here)' }),
   handoffs: Type.Integer({ description: 'Hand-offs to subcontractors' }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   rascunho: Type.Union([Type.Null(), Type.Ref(CteRascunho)], {
-    description: 'The draft\'s data (`CteRascunho`): the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor\'s CT-e',
+    description:
+      "The draft's data (`CteRascunho`): the `CteDraftInput` of a CT-e drafted here, or what a counter-CT-e took from the contractor's CT-e",
   }),
-  contra_cte: Type.Union([Type.Null(), ContraCteView], { description: 'For a counter-CT-e: the contractor\'s CT-e it stands against, its batch row, driver and value' }),
+  contra_cte: Type.Union([Type.Null(), ContraCteView], {
+    description: "For a counter-CT-e: the contractor's CT-e it stands against, its batch row, driver and value",
+  }),
 };
 
 /** An own CT-e: a draft, a document in issue, or an authorized one (issued here or delivered by the carrier). */
 export const Cte = Type.Object(
-  { ...cteFields, documento: Type.Union([Type.Null(), Type.Ref(CteDocumento)], { description: 'What the archived XML says, once there is one' }) },
+  {
+    ...cteFields,
+    documento: Type.Union([Type.Null(), Type.Ref(CteDocumento)], { description: 'What the archived XML says, once there is one' }),
+  },
   { $id: 'Cte' },
 );
 
@@ -72,12 +82,14 @@ export const CteQuery = Type.Object({
 });
 export type CteQuery = Static<typeof CteQuery>;
 
-export const CteIdParam = Type.Object({ cte_uuid: Type.String({ description: 'The CT-e\'s public UUID' }) });
+export const CteIdParam = Type.Object({ cte_uuid: Type.String({ description: "The CT-e's public UUID" }) });
 
 /** Hand-off of an authorized own CT-e to a subcontractor's inbox. */
 export const SubcontratacaoRepasseInput = Type.Object(
   {
-    subcontratada: Type.Object({ cnpj: Type.String({ minLength: 1, maxLength: 32, description: 'CNPJ, with or without mask; alphanumeric CNPJ accepted' }) }),
+    subcontratada: Type.Object({
+      cnpj: Type.String({ minLength: 1, maxLength: 32, description: 'CNPJ, with or without mask; alphanumeric CNPJ accepted' }),
+    }),
     observacao: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255 })])),
   },
   { $id: 'SubcontratacaoRepasseInput' },
@@ -88,20 +100,22 @@ export const SubcontratacaoRepasse = Type.Object(
   {
     cte: Type.Object({ id: Type.String({ format: 'uuid' }), access_key: Type.String() }),
     subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.Union([Type.Null(), Type.String()]) }),
-    recebimento: Type.Object({
-      access_key: Type.String(),
-      status: Type.String(),
-      carrier_role: Type.String(),
-      allows_counter_cte: Type.Boolean(),
-      received_count: Type.Integer(),
-      content_updated: Type.Boolean(),
-      first_received_at: Type.String({ format: 'date-time' }),
-      last_received_at: Type.String({ format: 'date-time' }),
-    }, { description: 'The receipt in the subcontractor\'s inbox' }),
+    recebimento: Type.Object(
+      {
+        access_key: Type.String(),
+        status: Type.String(),
+        carrier_role: Type.String(),
+        allows_counter_cte: Type.Boolean(),
+        received_count: Type.Integer(),
+        content_updated: Type.Boolean(),
+        first_received_at: Type.String({ format: 'date-time' }),
+        last_received_at: Type.String({ format: 'date-time' }),
+      },
+      { description: "The receipt in the subcontractor's inbox" },
+    ),
   },
   { $id: 'SubcontratacaoRepasse' },
 );
-
 
 /** The state of an issue, as `POST .../emissao` (202) and `POST .../consulta` (200 or 202) answer it. */
 export const CteIssueEnvelope = Type.Object(
@@ -113,11 +127,21 @@ export const CteIssueEnvelope = Type.Object(
     numero: Type.Union([Type.Null(), Type.Integer()]),
     conclusivo: Type.Boolean({ description: 'False while the result is unknown: poll `consulta`, never issue again' }),
     retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
-      description: 'The authority\'s last answer (cStat and text): the authorization, the refusal, or why the result is still unknown',
+      description: "The authority's last answer (cStat and text): the authorization, the refusal, or why the result is still unknown",
     }),
     consulta: Type.String({ description: 'Where to poll' }),
   },
   { $id: 'CteIssueEnvelope' },
 );
 
-export const CTE_SCHEMAS = [CteSituation, CteDocumento, CteDocumentoResumo, Cte, CteSummary, CteEmitidoReceipt, CteIssueEnvelope, SubcontratacaoRepasseInput, SubcontratacaoRepasse];
+export const CTE_SCHEMAS = [
+  CteSituation,
+  CteDocumento,
+  CteDocumentoResumo,
+  Cte,
+  CteSummary,
+  CteEmitidoReceipt,
+  CteIssueEnvelope,
+  SubcontratacaoRepasseInput,
+  SubcontratacaoRepasse,
+];

@@ -14,7 +14,7 @@ const TipoServico = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3
 });
 
 const Cpf = Type.String({ pattern: '^[0-9]{11}$', description: 'CPF, 11 digits' });
-const MotoristaRef = Type.Object({ cpf: Cpf }, { additionalProperties: false, description: 'A driver of the subcontractor\'s registry' });
+const MotoristaRef = Type.Object({ cpf: Cpf }, { additionalProperties: false, description: "A driver of the subcontractor's registry" });
 
 /** Batch limits: one event carries the whole plan, and one report lists every row. */
 export const LOTE_MAX_CHAVES = 1000;
@@ -27,21 +27,26 @@ export const PernaLoteInput = Type.Object(
     destino: Type.Optional(Type.Ref(Local)),
     motorista: Type.Optional(MotoristaRef),
     placa: Type.Optional(PlacaBrasileira),
-    valor: Type.Optional(Valor('This leg\'s counter-CT-e value (vTPrest = vRec) and driver payout, frozen as given')),
+    valor: Type.Optional(Valor("This leg's counter-CT-e value (vTPrest = vRec) and driver payout, frozen as given")),
     tipo_servico: Type.Optional(TipoServico),
   },
-  { additionalProperties: false, description: 'One leg: its own counter-CT-e. Missing ends, driver or plate come from the key, then the batch' },
+  {
+    additionalProperties: false,
+    description: 'One leg: its own counter-CT-e. Missing ends, driver or plate come from the key, then the batch',
+  },
 );
 export type PernaLoteInput = Static<typeof PernaLoteInput>;
 
 export const CteLoteInput = Type.Object(
   {
-    chave: Type.String({ minLength: 44, maxLength: 44, description: 'The contractor\'s CT-e, already in the subcontractor\'s inbox' }),
+    chave: Type.String({ minLength: 44, maxLength: 44, description: "The contractor's CT-e, already in the subcontractor's inbox" }),
     valor: Type.Optional(Valor('The counter-CT-e value of this key (1:1 design), frozen as given')),
     origem: Type.Optional(Type.Ref(Local)),
     destino: Type.Optional(Type.Ref(Local)),
     tipo_servico: Type.Optional(TipoServico),
-    pernas: Type.Optional(Type.Array(PernaLoteInput, { minItems: 1, maxItems: LOTE_MAX_PERNAS, description: 'Legs design: one counter-CT-e per leg' })),
+    pernas: Type.Optional(
+      Type.Array(PernaLoteInput, { minItems: 1, maxItems: LOTE_MAX_PERNAS, description: 'Legs design: one counter-CT-e per leg' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,29 +55,44 @@ export type CteLoteInput = Static<typeof CteLoteInput>;
 export const ContraCteLoteInput = Type.Object(
   {
     subcontratada: Type.Object(
-      { cnpj: Type.String({ minLength: 1, maxLength: 32, description: 'CNPJ of the subcontractor, with or without mask: the caller, or a carrier that granted it emission' }) },
+      {
+        cnpj: Type.String({
+          minLength: 1,
+          maxLength: 32,
+          description: 'CNPJ of the subcontractor, with or without mask: the caller, or a carrier that granted it emission',
+        }),
+      },
       { additionalProperties: false },
     ),
     motorista: MotoristaRef,
     placa: PlacaBrasileira,
     ctes: Type.Array(CteLoteInput, { minItems: 1, maxItems: LOTE_MAX_CHAVES }),
-    valores: Type.Optional(Type.Object(
-      { frete_bruto: Type.Optional(Valor('Total split over the rows in cents, the remainder cents on the last rows', 9_999_999_999.99)) },
-      { additionalProperties: false },
-    )),
+    valores: Type.Optional(
+      Type.Object(
+        { frete_bruto: Type.Optional(Valor('Total split over the rows in cents, the remainder cents on the last rows', 9_999_999_999.99)) },
+        { additionalProperties: false },
+      ),
+    ),
     origem: Type.Optional(Type.Ref(Local)),
     destino: Type.Optional(Type.Ref(Local)),
     tipo_servico: Type.Optional(TipoServico),
-    repasse: Type.Optional(Type.Object(
-      { parcelas: Type.Optional(Type.Array(ParcelaRepasse, { minItems: 1, maxItems: 3, description: 'Overrides the driver\'s registered rule' })) },
-      { additionalProperties: false },
-    )),
+    repasse: Type.Optional(
+      Type.Object(
+        {
+          parcelas: Type.Optional(
+            Type.Array(ParcelaRepasse, { minItems: 1, maxItems: 3, description: "Overrides the driver's registered rule" }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   {
     additionalProperties: false,
     $id: 'ContraCteLoteInput',
-    description: 'Either every key has `pernas` (legs design) or none has (1:1). Values: by key/leg (`valor`) or `valores.frete_bruto`, not both. ' +
-      'Route ends: leg, then key, then batch; none inherits the contractor\'s.',
+    description:
+      'Either every key has `pernas` (legs design) or none has (1:1). Values: by key/leg (`valor`) or `valores.frete_bruto`, not both. ' +
+      "Route ends: leg, then key, then batch; none inherits the contractor's.",
   },
 );
 export type ContraCteLoteInput = Static<typeof ContraCteLoteInput>;
@@ -80,27 +100,43 @@ export type ContraCteLoteInput = Static<typeof ContraCteLoteInput>;
 export const LoteStatus = Type.Union([Type.Literal('processing'), Type.Literal('done'), Type.Literal('failed')]);
 export type LoteStatus = Static<typeof LoteStatus>;
 
-export const LinhaLoteStatus = Type.Union([Type.Literal('pending'), Type.Literal('emitted'), Type.Literal('duplicated'), Type.Literal('failed')]);
+export const LinhaLoteStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('emitted'),
+  Type.Literal('duplicated'),
+  Type.Literal('failed'),
+]);
 export type LinhaLoteStatus = Static<typeof LinhaLoteStatus>;
 
-export const LoteAceito = Type.Object({
-  batch_id: Type.String({ format: 'uuid' }),
-  status: Type.Literal('processing'),
-  report: Type.String({ description: 'Where the batch report is read' }),
-}, { $id: 'LoteAceito' });
+export const LoteAceito = Type.Object(
+  {
+    batch_id: Type.String({ format: 'uuid' }),
+    status: Type.Literal('processing'),
+    report: Type.String({ description: 'Where the batch report is read' }),
+  },
+  { $id: 'LoteAceito' },
+);
 export type LoteAceito = Static<typeof LoteAceito>;
 
 export const LinhaLote = Type.Object(
   {
     chave: Type.String(),
-    perna: Type.Union([Type.Null(), Type.Integer({ minimum: 0 })], { description: 'Leg index within the key (0-based); null in the 1:1 design' }),
+    perna: Type.Union([Type.Null(), Type.Integer({ minimum: 0 })], {
+      description: 'Leg index within the key (0-based); null in the 1:1 design',
+    }),
     status: LinhaLoteStatus,
     tipo_servico: Type.Integer({ minimum: 1, maximum: 3, description: 'The type requested (on a `duplicated` row too)' }),
-    counter_cte_id: Type.Optional(Type.String({ format: 'uuid', description: 'The counter-CT-e (usable as cte_uuid); on a duplicated row, the existing one' })),
-    documento_financeiro: Type.Optional(Type.String({ description: 'A leg\'s installment document, `ROUTE:<key>:<start IBGE>:<end IBGE>`' })),
-    financeiro: Type.Optional(Type.Union([Type.Null(), Type.Literal('ok'), Type.Literal('failed')], {
-      description: 'Emitted rows: the driver payout\'s registration; `failed` when it failed after the authority accepted the document',
-    })),
+    counter_cte_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'The counter-CT-e (usable as cte_uuid); on a duplicated row, the existing one' }),
+    ),
+    documento_financeiro: Type.Optional(
+      Type.String({ description: "A leg's installment document, `ROUTE:<key>:<start IBGE>:<end IBGE>`" }),
+    ),
+    financeiro: Type.Optional(
+      Type.Union([Type.Null(), Type.Literal('ok'), Type.Literal('failed')], {
+        description: "Emitted rows: the driver payout's registration; `failed` when it failed after the authority accepted the document",
+      }),
+    ),
     error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the row was not emitted' })),
   },
   { $id: 'LinhaLote' },
@@ -116,11 +152,12 @@ export const LoteRelatorio = Type.Object(
     }),
     subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.String() }),
     created_at: Type.String({ format: 'date-time' }),
-    rows: Type.Array(Type.Ref(LinhaLote), { description: 'One per key (or per leg), in the batch\'s order, written as each is processed' }),
+    rows: Type.Array(Type.Ref(LinhaLote), { description: "One per key (or per leg), in the batch's order, written as each is processed" }),
   },
   {
     $id: 'LoteRelatorio',
-    description: '`processing` while a row is missing or pending (an emitted row waits for its payout registration too); then `done` when any row ' +
+    description:
+      '`processing` while a row is missing or pending (an emitted row waits for its payout registration too); then `done` when any row ' +
       'was emitted or duplicated, `failed` when every row failed',
   },
 );

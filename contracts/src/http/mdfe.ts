@@ -22,14 +22,20 @@ export const MdfeInput = Type.Object(
       { additionalProperties: false, description: 'The traction vehicle (`tipo` tracao) and its trailers' },
     ),
     motoristas: Type.Array(Type.Object({ cpf: Cpf }, { additionalProperties: false }), {
-      minItems: 1, maxItems: 10, description: 'Registered drivers (`condutor`), 1 to 10',
+      minItems: 1,
+      maxItems: 10,
+      description: 'Registered drivers (`condutor`), 1 to 10',
     }),
     uf_inicio: Type.Optional(Uf),
     uf_fim: Type.Optional(Uf),
     percurso: Type.Optional(Type.Array(Uf, { maxItems: 25, description: 'UFs crossed between start and end, in order (`infPercurso`)' })),
-    carregamento: Type.Optional(Type.Array(Type.Ref(Local), { minItems: 1, maxItems: 50, description: 'Loading municipalities (default: the CT-e starts)' })),
-    descarregamento: Type.Optional(Type.Ref(Local, { description: 'Unloading municipality of every CT-e (default: each CT-e\'s end)' })),
-    observacoes: Type.Optional(nullable(Type.String({ maxLength: 5000, description: '`infAdic/infCpl` (where the sandbox sentinels go)' }))),
+    carregamento: Type.Optional(
+      Type.Array(Type.Ref(Local), { minItems: 1, maxItems: 50, description: 'Loading municipalities (default: the CT-e starts)' }),
+    ),
+    descarregamento: Type.Optional(Type.Ref(Local, { description: "Unloading municipality of every CT-e (default: each CT-e's end)" })),
+    observacoes: Type.Optional(
+      nullable(Type.String({ maxLength: 5000, description: '`infAdic/infCpl` (where the sandbox sentinels go)' })),
+    ),
   },
   { additionalProperties: false, $id: 'MdfeInput' },
 );
@@ -48,9 +54,14 @@ const VeiculoView = Type.Object({
 });
 const Condutor = Type.Object({ cpf: Type.String(), nome: Type.String() });
 const Protocolo = Type.Object({ numero: Type.String(), recebido_em: Type.String(), cstat: Type.Integer(), motivo: Type.String() });
-const Retorno = nullable(Type.Object({ cstat: nullable(Type.Integer()), motivo: Type.String() }, {
-  description: 'The authority\'s last answer about the issue (cStat and text)',
-}));
+const Retorno = nullable(
+  Type.Object(
+    { cstat: nullable(Type.Integer()), motivo: Type.String() },
+    {
+      description: "The authority's last answer about the issue (cStat and text)",
+    },
+  ),
+);
 
 export const MdfeEventoView = Type.Object(
   {
@@ -62,7 +73,7 @@ export const MdfeEventoView = Type.Object(
     retorno: Retorno,
     dados: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: 'MdfeEvento', description: 'An MDF-e event: its type, sequence, the authority\'s protocol or last answer' },
+  { $id: 'MdfeEvento', description: "An MDF-e event: its type, sequence, the authority's protocol or last answer" },
 );
 export type MdfeEventoView = Static<typeof MdfeEventoView>;
 
@@ -100,7 +111,7 @@ export const MdfeQuery = Type.Object({
 });
 export type MdfeQuery = Static<typeof MdfeQuery>;
 
-export const MdfeIdParam = Type.Object({ mdfe_uuid: Type.String({ description: 'The MDF-e\'s public UUID' }) });
+export const MdfeIdParam = Type.Object({ mdfe_uuid: Type.String({ description: "The MDF-e's public UUID" }) });
 
 /** The state of an issue, as `POST .../emissao` (202) and `POST .../consulta` (200 or 202) answer it. */
 export const MdfeIssueEnvelope = Type.Object(
@@ -152,4 +163,14 @@ export const MdfeEventoResultado = Type.Object(
   { $id: 'MdfeEventoResultado' },
 );
 
-export const MDFE_SCHEMAS = [MdfeSituacao, MdfeInput, MdfeEventoView, Mdfe, MdfeIssueEnvelope, MdfeCancelamentoInput, MdfeEncerramentoInput, MdfeCondutorInput, MdfeEventoResultado];
+export const MDFE_SCHEMAS = [
+  MdfeSituacao,
+  MdfeInput,
+  MdfeEventoView,
+  Mdfe,
+  MdfeIssueEnvelope,
+  MdfeCancelamentoInput,
+  MdfeEncerramentoInput,
+  MdfeCondutorInput,
+  MdfeEventoResultado,
+];

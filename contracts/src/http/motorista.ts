@@ -23,7 +23,11 @@ export type ChavePix = Static<typeof ChavePix>;
 export const ParcelaRepasse = Type.Object(
   {
     posicao: Type.Integer({ minimum: 1, maximum: 3, description: 'Installment position, 1 to 3, unique and consecutive from 1' }),
-    percentual: Type.Number({ exclusiveMinimum: 0, maximum: 100, description: 'Share of the payout, up to two decimals; the items sum exactly 100' }),
+    percentual: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 100,
+      description: 'Share of the payout, up to two decimals; the items sum exactly 100',
+    }),
     dias: Type.Integer({ minimum: 0, maximum: 30, description: 'Days after the release' }),
   },
   { additionalProperties: false },
@@ -46,7 +50,9 @@ export const RepasseInput = Type.Object(
 /** The driver's own installment rule; empty `parcelas` means none (ruling 14's default applies at payout). */
 export const Repasse = Type.Object({
   modo: ModoLiberacao,
-  parcelas: Type.Array(ParcelaRepasse, { description: 'Empty: the driver has no own rule; a single installment of 100% at position 1, dias 0, applies' }),
+  parcelas: Type.Array(ParcelaRepasse, {
+    description: 'Empty: the driver has no own rule; a single installment of 100% at position 1, dias 0, applies',
+  }),
 });
 export type Repasse = Static<typeof Repasse>;
 
@@ -55,7 +61,9 @@ export const MotoristaInput = Type.Object(
   {
     cpf: Type.String({ minLength: 1, maxLength: 20, description: 'CPF, with or without punctuation (check digits validated)' }),
     nome: Type.String({ minLength: 2, maxLength: 60 }),
-    telefone: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 30, description: 'Phone: 10–11 digits, optionally after +55' }))),
+    telefone: Type.Optional(
+      nullable(Type.String({ minLength: 1, maxLength: 30, description: 'Phone: 10–11 digits, optionally after +55' })),
+    ),
     chave_pix: Type.Optional(nullable(ChavePix)),
     repasse: Type.Optional(nullable(RepasseInput)),
   },
@@ -80,12 +88,18 @@ export const Motorista = Type.Object(
     cadastrado_em: Type.String({ format: 'date-time' }),
     atualizado_em: Type.String({ format: 'date-time' }),
   },
-  { description: 'A driver of the carrier\'s registry (MDF-e `condutor`)' },
+  { description: "A driver of the carrier's registry (MDF-e `condutor`)" },
 );
 export type Motorista = Static<typeof Motorista>;
 
 export const MotoristaListQuery = Type.Object({
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name (case and accents ignored) or of the CPF (punctuation ignored)' })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Part of the name (case and accents ignored) or of the CPF (punctuation ignored)',
+    }),
+  ),
   ...PageQuery.properties,
 });
 export type MotoristaListQuery = Static<typeof MotoristaListQuery>;

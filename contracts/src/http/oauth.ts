@@ -26,8 +26,9 @@ export type TokenResponse = Static<typeof TokenResponse>;
 export const OAuthError = Type.Object(
   {
     error: Type.Union(
-      ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type',
-        'invalid_scope'].map((c) => Type.Literal(c)),
+      ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'].map((c) =>
+        Type.Literal(c),
+      ),
     ),
     error_description: Type.String(),
   },

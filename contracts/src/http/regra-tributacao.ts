@@ -8,7 +8,8 @@ export type IcmsCst = (typeof ICMS_CSTS)[number];
 /** ide/tpServ of the service the rule is for: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch. */
 export const TP_SERV_REGRA = [0, 1, 2, 3] as const;
 
-const Percentual = (description: string) => Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent, 0–100, up to 2 decimals` });
+const Percentual = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent, 0–100, up to 2 decimals` });
 
 const TpServ = Type.Integer({
   minimum: 0,
@@ -18,16 +19,24 @@ const TpServ = Type.Integer({
 
 export const IcmsRegraInput = Type.Object(
   {
-    cst: Type.Union(ICMS_CSTS.map((c) => Type.Literal(c)), {
-      description: '00 normal (ICMS00); 20 reduced base (ICMS20); 40 exempt, 41 not taxed, 51 deferred (ICMS45); ' +
-        '60 charged by tax substitution (ICMS60); 90 other (ICMS90/ICMSOutraUF); SN Simples Nacional (ICMSSN)',
-    }),
-    aliquota: Type.Optional(Percentual('pICMS (for 60: pICMSSTRet). Required and above 0 for 00, 20 and 60; required for 90; absent or 0 for 40, 41, 51 and SN')),
-    reducao_base: Type.Optional(Type.Number({
-      minimum: 0,
-      maximum: 100,
-      description: 'pRedBC, percent, up to 2 decimals. Required (above 0, below 100) for CST 20; optional for 90; refused for the others',
-    })),
+    cst: Type.Union(
+      ICMS_CSTS.map((c) => Type.Literal(c)),
+      {
+        description:
+          '00 normal (ICMS00); 20 reduced base (ICMS20); 40 exempt, 41 not taxed, 51 deferred (ICMS45); ' +
+          '60 charged by tax substitution (ICMS60); 90 other (ICMS90/ICMSOutraUF); SN Simples Nacional (ICMSSN)',
+      },
+    ),
+    aliquota: Type.Optional(
+      Percentual('pICMS (for 60: pICMSSTRet). Required and above 0 for 00, 20 and 60; required for 90; absent or 0 for 40, 41, 51 and SN'),
+    ),
+    reducao_base: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description: 'pRedBC, percent, up to 2 decimals. Required (above 0, below 100) for CST 20; optional for 90; refused for the others',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -49,10 +58,12 @@ export const RegraTributacaoInput = Type.Object(
     uf_origem: Uf,
     uf_destino: Uf,
     tp_serv: Type.Optional(TpServ),
-    cfop: Type.Optional(Type.String({
-      pattern: '^[0-9]{4}$',
-      description: 'CFOP of the service, 4 digits; 5xxx when origin and destination are the same UF, 6xxx otherwise',
-    })),
+    cfop: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4}$',
+        description: 'CFOP of the service, 4 digits; 5xxx when origin and destination are the same UF, 6xxx otherwise',
+      }),
+    ),
     icms: IcmsRegraInput,
     ibs_cbs: Type.Optional(IbsCbsRegraInput),
   },
@@ -93,16 +104,16 @@ export type RegraTributacao = Static<typeof RegraTributacao>;
 export const RegraTributacaoQuery = Type.Object({
   uf_origem: Type.Optional(Uf),
   uf_destino: Type.Optional(Uf),
-  tp_serv: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'Rules of exactly this service type (general rules are not included)' })),
+  tp_serv: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 3, description: 'Rules of exactly this service type (general rules are not included)' }),
+  ),
   ...PageQuery.properties,
 });
 export type RegraTributacaoQuery = Static<typeof RegraTributacaoQuery>;
 
-export const RegraAplicavelQuery = Type.Object(
-  {
-    uf_origem: Uf,
-    uf_destino: Uf,
-    tp_serv: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'Service type; absent: only a general rule can apply' })),
-  },
-);
+export const RegraAplicavelQuery = Type.Object({
+  uf_origem: Uf,
+  uf_destino: Uf,
+  tp_serv: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'Service type; absent: only a general rule can apply' })),
+});
 export type RegraAplicavelQuery = Static<typeof RegraAplicavelQuery>;

@@ -10,7 +10,8 @@ const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const Money = (description: string) => Type.Number({ minimum: 0, multipleOf: 0.01, description });
 const Instant = (description: string) => nullable(Type.String({ format: 'date-time', description }));
 
-export const DOCUMENTO_DESCRIPTION = 'The installment document: the counter-CT-e\'s `counter_cte_id` (UUID), a leg\'s `documento_financeiro` ' +
+export const DOCUMENTO_DESCRIPTION =
+  "The installment document: the counter-CT-e's `counter_cte_id` (UUID), a leg's `documento_financeiro` " +
   '(`ROUTE:...`), or the 44-character access key of the authorized counter-CT-e';
 
 const Documento = Type.String({ minLength: 1, maxLength: 200, description: DOCUMENTO_DESCRIPTION });
@@ -29,7 +30,7 @@ export type ParcelaRepasseAcao = Static<typeof ParcelaRepasseAcao>;
 /** `POST .../liberar-por-mdfe` and `POST .../pagar-por-mdfe`. */
 export const ParcelaRepasseMdfeAcao = Type.Object(
   {
-    mdfe_id: Type.String({ minLength: 1, maxLength: 64, description: 'The MDF-e\'s UUID (`mdfe_uuid`), an MDF-e of the company' }),
+    mdfe_id: Type.String({ minLength: 1, maxLength: 64, description: "The MDF-e's UUID (`mdfe_uuid`), an MDF-e of the company" }),
     posicao: Posicao,
   },
   { additionalProperties: false, $id: 'ParcelaRepasseMdfeAcao', description: 'The same act on every CT-e of a manifest' },
@@ -38,13 +39,19 @@ export type ParcelaRepasseMdfeAcao = Static<typeof ParcelaRepasseMdfeAcao>;
 
 export const SituacaoParcela = Type.Union(
   ['pendente', 'liberada', 'pagamento_solicitado', 'paga', 'cancelada'].map((v) => Type.Literal(v)),
-  { description: '`pendente` (exists, not released), `liberada`, `pagamento_solicitado` (ordered, not settled), `paga`, `cancelada` (counter-CT-e cancelled before payment)' },
+  {
+    description:
+      '`pendente` (exists, not released), `liberada`, `pagamento_solicitado` (ordered, not settled), `paga`, `cancelada` (counter-CT-e cancelled before payment)',
+  },
 );
 export type SituacaoParcela = 'pendente' | 'liberada' | 'pagamento_solicitado' | 'paga' | 'cancelada';
 
 export const ParcelaRepasseView = Type.Object({
   posicao: Posicao,
-  percentual: Type.Number({ description: 'Share of this document\'s value: 100 when the whole document falls in this installment (group of N ≥ installments), the rule\'s percentage when the document was split' }),
+  percentual: Type.Number({
+    description:
+      "Share of this document's value: 100 when the whole document falls in this installment (group of N ≥ installments), the rule's percentage when the document was split",
+  }),
   valor: Money('Amount of the installment; the installments of a document sum exactly its value'),
   dias: Type.Integer({ minimum: 0, maximum: 30, description: 'Days from the release to the due date' }),
   situacao: SituacaoParcela,
@@ -54,7 +61,7 @@ export const ParcelaRepasseView = Type.Object({
   ordem_pagamento_id: nullable(Type.String({ description: 'The payment order, once `pagar` was called' })),
   pagamento_solicitado_em: Instant('When payment was ordered'),
   paga_em: Instant('When the payment settled'),
-  cancelada_em: Instant('When the counter-CT-e\'s cancellation cancelled it'),
+  cancelada_em: Instant("When the counter-CT-e's cancellation cancelled it"),
 });
 export type ParcelaRepasseView = Static<typeof ParcelaRepasseView>;
 
@@ -63,15 +70,20 @@ export const DocumentoRepasse = Type.Object(
     documento: Type.String({ description: 'The identifier the request named the document by' }),
     counter_cte_id: Type.String(),
     chave: Type.String({ description: 'Access key of the counter-CT-e' }),
-    chave_original: Type.String({ description: 'Access key of the contractor\'s CT-e' }),
-    documento_financeiro: nullable(Type.String({ description: 'The leg\'s `ROUTE:...` document; null in the 1:1 design' })),
+    chave_original: Type.String({ description: "Access key of the contractor's CT-e" }),
+    documento_financeiro: nullable(Type.String({ description: "The leg's `ROUTE:...` document; null in the 1:1 design" })),
     lote_id: nullable(Type.String({ description: 'The batch; null for a single counter-CT-e' })),
     motorista_cpf: Type.String(),
-    valor: Money('The driver\'s payout for this counter-CT-e'),
-    grupo: Type.String({ description: 'The driver group: `lote:<lote_id>:<cpf>` (a batch\'s documents of one driver) or `cte:<counter_cte_id>`' }),
-    posicao_no_grupo: Type.Integer({ description: 'Order in the batch (row), which decides the bucket at the scan; 0 for a single counter-CT-e' }),
+    valor: Money("The driver's payout for this counter-CT-e"),
+    grupo: Type.String({
+      description: "The driver group: `lote:<lote_id>:<cpf>` (a batch's documents of one driver) or `cte:<counter_cte_id>`",
+    }),
+    posicao_no_grupo: Type.Integer({
+      description: 'Order in the batch (row), which decides the bucket at the scan; 0 for a single counter-CT-e',
+    }),
     financeiro: Type.Union([Type.Literal('ok'), Type.Literal('failed')], {
-      description: '`failed` when the financial step could not be done after the authorization (`erro_financeiro` says why); such a document has no rule, mode nor installments',
+      description:
+        '`failed` when the financial step could not be done after the authorization (`erro_financeiro` says why); such a document has no rule, mode nor installments',
     }),
     erro_financeiro: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
     regra: nullable(RegraRepasse),
@@ -83,7 +95,7 @@ export const DocumentoRepasse = Type.Object(
     cancelado_em: Instant('When the cancellation was registered'),
     parcelas: Type.Array(ParcelaRepasseView, { description: 'Empty before the scan' }),
   },
-  { $id: 'DocumentoRepasse', description: 'The driver\'s payout of one counter-CT-e and its installments' },
+  { $id: 'DocumentoRepasse', description: "The driver's payout of one counter-CT-e and its installments" },
 );
 export type DocumentoRepasse = Static<typeof DocumentoRepasse>;
 
@@ -95,7 +107,7 @@ export const PagamentoRepasse = Type.Object(
     documento_financeiro: nullable(Type.String()),
     posicao: Posicao,
     motorista_cpf: Type.String(),
-    valor: Money('Amount ordered: the installment\'s value'),
+    valor: Money("Amount ordered: the installment's value"),
     situacao: Type.Union([Type.Literal('pagamento_solicitado'), Type.Literal('paga')], {
       description: 'The installment when this answer was written; the payout processor settles the order (`paga`)',
     }),
@@ -111,12 +123,17 @@ export const ResultadoMdfeRepasse = Type.Object({
   cte_id: Type.String(),
   chave: Type.String(),
   status: Type.Union([Type.Literal('ok'), Type.Literal('ignorado'), Type.Literal('erro')], {
-    description: '`ok`: done; `ignorado`: nothing to act on (`motivo`); `erro`: the act was refused (`error`, the code the single form answers)',
+    description:
+      '`ok`: done; `ignorado`: nothing to act on (`motivo`); `erro`: the act was refused (`error`, the code the single form answers)',
   }),
-  motivo: Type.Optional(Type.Object({
-    code: Type.String({ description: '`sem_repasse`, `motorista_fora_do_mdfe`, `documento_cancelado`, `parcelas_nao_geradas` or `parcela_nao_encontrada`' }),
-    message: Type.String(),
-  })),
+  motivo: Type.Optional(
+    Type.Object({
+      code: Type.String({
+        description: '`sem_repasse`, `motorista_fora_do_mdfe`, `documento_cancelado`, `parcelas_nao_geradas` or `parcela_nao_encontrada`',
+      }),
+      message: Type.String(),
+    }),
+  ),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   ordem_id: Type.Optional(Type.String({ description: '`pagar-por-mdfe`, status `ok`: the payment order' })),
 });
@@ -126,7 +143,7 @@ export const ResultadoMdfeRepasseLote = Type.Object(
   {
     mdfe_id: Type.String(),
     posicao: Posicao,
-    resultados: Type.Array(ResultadoMdfeRepasse, { description: 'One per CT-e of the MDF-e, in the manifest\'s order' }),
+    resultados: Type.Array(ResultadoMdfeRepasse, { description: "One per CT-e of the MDF-e, in the manifest's order" }),
   },
   { $id: 'ResultadoMdfeRepasseLote' },
 );

@@ -34,8 +34,7 @@ export const Painel = Type.Object(
 );
 export type Painel = Static<typeof Painel>;
 
-const Item = (code: typeof Type.String | typeof Type.Integer) =>
-  Type.Object({ codigo: code(), descricao: Type.String() });
+const Item = (code: typeof Type.String | typeof Type.Integer) => Type.Object({ codigo: code(), descricao: Type.String() });
 
 export const Catalogos = Type.Object(
   {

@@ -13,7 +13,8 @@ const Money = (description: string) => Type.Number({ minimum: 0, multipleOf: 0.0
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
 
 const Placa = Type.String({
-  minLength: 7, maxLength: 8,
+  minLength: 7,
+  maxLength: 8,
   description: 'Vehicle plate, old (`ABC1234`) or Mercosur (`ABC1D23`) pattern; hyphen and case ignored',
 });
 
@@ -25,14 +26,14 @@ export const ValePedagioRotaInput = Type.Object(
     categoria: CategoriaVeicular,
     placa: Type.Optional(Placa),
   },
-  { additionalProperties: false, $id: 'ValePedagioRotaInput', description: 'A route (ruling 19 ends) and the vehicle\'s category' },
+  { additionalProperties: false, $id: 'ValePedagioRotaInput', description: "A route (ruling 19 ends) and the vehicle's category" },
 );
 export type ValePedagioRotaInput = Static<typeof ValePedagioRotaInput>;
 
 export const PracaPedagio = Type.Object(
   {
     ordem: Type.Integer({ minimum: 1, description: 'Order of passage from the origin' }),
-    codigo: Type.String({ description: 'The supplier\'s code of the plaza (the passage simulation names a plaza by it)' }),
+    codigo: Type.String({ description: "The supplier's code of the plaza (the passage simulation names a plaza by it)" }),
     nome: Type.String(),
     rodovia: Type.String({ description: 'Highway, e.g. `BR-116`, `SP-330`' }),
     km: Type.Number({ description: 'Kilometre mark on the highway' }),
@@ -58,7 +59,7 @@ export const ValePedagioRoteirizacao = Type.Object(
     distancia_km: Type.Integer({ description: 'Estimated road distance' }),
     quantidade_pracas: Type.Integer(),
     pracas: Type.Array(Type.Ref(PracaPedagio), { description: 'In order of passage; empty when the route crosses no plaza' }),
-    valor_pedagio: Money('Σ of the plazas\' tariffs for the category'),
+    valor_pedagio: Money("Σ of the plazas' tariffs for the category"),
     fornecedor: FornecedorValePedagio,
   },
   { $id: 'ValePedagioRoteirizacao', description: 'The toll plazas of a route for a vehicle category' },
@@ -72,7 +73,7 @@ export const ValePedagioCalculo = Type.Object(
     categoria: CategoriaVeicular,
     eixos: Type.Integer(),
     quantidade_pracas: Type.Integer(),
-    valor_pedagio: Money('Σ of the plazas\' tariffs: the VPO value (MDF-e `vValePed`)'),
+    valor_pedagio: Money("Σ of the plazas' tariffs: the VPO value (MDF-e `vValePed`)"),
     taxa: Money('Service fee: 1.5% of the toll, rounded half up to the cent, at least 1.00'),
     valor_total: Money('Toll + fee: what a purchase debits from the operational account'),
     taxa_servico: TaxaServicoValePedagio,
@@ -90,26 +91,39 @@ export const ValePedagioInput = Type.Object(
     categoria: CategoriaVeicular,
     placa: Placa,
     tipo: TipoValePedagio,
-    motorista: Type.Optional(Type.Object(
-      {
-        cpf: Type.String({ minLength: 11, maxLength: 14, description: 'CPF, with or without mask' }),
-        nome: Type.Optional(Type.String({ minLength: 2, maxLength: 60 })),
-      },
-      { additionalProperties: false, description: 'The driver of the trip, recorded on the toll pass and its receipt' },
-    )),
-    cte: Type.Optional(Type.String({
-      minLength: 36, maxLength: 44,
-      description: 'The CT-e of the trip: its `cte_uuid` or its 44-character access key (recorded as given)',
-    })),
-    mdfe: Type.Optional(Type.String({
-      minLength: 36, maxLength: 44,
-      description: 'The MDF-e of the trip: its `mdfe_uuid` or its 44-character access key (recorded as given)',
-    })),
-    referencia_externa: Type.Optional(Type.String({
-      minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$',
-      description: 'Your reference, unique per company: resending it answers 200 with the toll pass already bought (nothing debited twice); ' +
-        'with another route, vehicle or type it is 400 `validacao`',
-    })),
+    motorista: Type.Optional(
+      Type.Object(
+        {
+          cpf: Type.String({ minLength: 11, maxLength: 14, description: 'CPF, with or without mask' }),
+          nome: Type.Optional(Type.String({ minLength: 2, maxLength: 60 })),
+        },
+        { additionalProperties: false, description: 'The driver of the trip, recorded on the toll pass and its receipt' },
+      ),
+    ),
+    cte: Type.Optional(
+      Type.String({
+        minLength: 36,
+        maxLength: 44,
+        description: 'The CT-e of the trip: its `cte_uuid` or its 44-character access key (recorded as given)',
+      }),
+    ),
+    mdfe: Type.Optional(
+      Type.String({
+        minLength: 36,
+        maxLength: 44,
+        description: 'The MDF-e of the trip: its `mdfe_uuid` or its 44-character access key (recorded as given)',
+      }),
+    ),
+    referencia_externa: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9._:/-]+$',
+        description:
+          'Your reference, unique per company: resending it answers 200 with the toll pass already bought (nothing debited twice); ' +
+          'with another route, vehicle or type it is 400 `validacao`',
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'ValePedagioInput', description: 'Purchase of a mandatory toll pass for the whole route' },
 );
@@ -121,14 +135,16 @@ export const SituacaoValePedagio = Type.Union([Type.Literal('emitido'), Type.Lit
 export type SituacaoValePedagio = Static<typeof SituacaoValePedagio>;
 
 export const ValePedagioIdParam = Type.Object({
-  uuid: Type.String({ minLength: 1, maxLength: 64, description: 'The toll pass\'s `id` (UUID)' }),
+  uuid: Type.String({ minLength: 1, maxLength: 64, description: "The toll pass's `id` (UUID)" }),
 });
 export type ValePedagioIdParam = Static<typeof ValePedagioIdParam>;
 
 /** `POST /vale-pedagio/{uuid}/passagens` (sandbox). */
 export const ValePedagioPassagemInput = Type.Object(
   {
-    praca: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The plaza\'s `codigo`; default the first plaza not passed yet' })),
+    praca: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "The plaza's `codigo`; default the first plaza not passed yet" }),
+    ),
   },
   { additionalProperties: false, $id: 'ValePedagioPassagemInput' },
 );
@@ -136,7 +152,7 @@ export type ValePedagioPassagemInput = Static<typeof ValePedagioPassagemInput>;
 
 const ValePedagioCampos = {
   id: Type.String({ format: 'uuid' }),
-  numero: Type.String({ description: 'The supplier\'s purchase number (IDVPO), MDF-e `nCompra`' }),
+  numero: Type.String({ description: "The supplier's purchase number (IDVPO), MDF-e `nCompra`" }),
   referencia_externa: nullable(Type.String()),
   situacao: SituacaoValePedagio,
   origem: LocalValePedagio,
@@ -200,5 +216,13 @@ export const ValePedagioListQuery = Type.Object({
 });
 export type ValePedagioListQuery = Static<typeof ValePedagioListQuery>;
 
-export const VALE_PEDAGIO_SCHEMAS = [ValePedagioRotaInput, PracaPedagio, ValePedagioRoteirizacao, ValePedagioCalculo, ValePedagioInput,
-  ValePedagioPassagemInput, ValePedagioResumo, ValePedagio];
+export const VALE_PEDAGIO_SCHEMAS = [
+  ValePedagioRotaInput,
+  PracaPedagio,
+  ValePedagioRoteirizacao,
+  ValePedagioCalculo,
+  ValePedagioInput,
+  ValePedagioPassagemInput,
+  ValePedagioResumo,
+  ValePedagio,
+];

@@ -5,15 +5,21 @@ import { Rntrc } from './configuracao';
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
 /** MDF-e `veicTracao/tpRod`: 01 truck, 02 toco, 03 cavalo mecânico, 04 VAN, 05 utilitário, 06 outros. */
-export const TipoRodado = Type.Union(['01', '02', '03', '04', '05', '06'].map((c) => Type.Literal(c)), {
-  description: 'tpRod: 01 truck, 02 toco, 03 cavalo mecânico, 04 VAN, 05 utilitário, 06 outros',
-});
+export const TipoRodado = Type.Union(
+  ['01', '02', '03', '04', '05', '06'].map((c) => Type.Literal(c)),
+  {
+    description: 'tpRod: 01 truck, 02 toco, 03 cavalo mecânico, 04 VAN, 05 utilitário, 06 outros',
+  },
+);
 export type TipoRodado = Static<typeof TipoRodado>;
 
 /** MDF-e `tpCar`: 00 não aplicável, 01 aberta, 02 fechada/baú, 03 granelera, 04 porta-contêiner, 05 sider. */
-export const TipoCarroceria = Type.Union(['00', '01', '02', '03', '04', '05'].map((c) => Type.Literal(c)), {
-  description: 'tpCar: 00 não aplicável, 01 aberta, 02 fechada/baú, 03 granelera, 04 porta-contêiner, 05 sider',
-});
+export const TipoCarroceria = Type.Union(
+  ['00', '01', '02', '03', '04', '05'].map((c) => Type.Literal(c)),
+  {
+    description: 'tpCar: 00 não aplicável, 01 aberta, 02 fechada/baú, 03 granelera, 04 porta-contêiner, 05 sider',
+  },
+);
 export type TipoCarroceria = Static<typeof TipoCarroceria>;
 
 /** `veicTracao` (traction unit) or `veicReboque` (trailer) in the MDF-e. */
@@ -36,7 +42,11 @@ const InscricaoEstadualProp = Type.String({ pattern: '^(ISENTO|[0-9]{2,14})$', d
 /** The owner of a third party's vehicle (MDF-e `prop`). */
 export const ProprietarioInput = Type.Object(
   {
-    documento: Type.String({ minLength: 1, maxLength: 32, description: 'CPF or CNPJ, with or without punctuation (check digits validated)' }),
+    documento: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'CPF or CNPJ, with or without punctuation (check digits validated)',
+    }),
     nome: Type.String({ minLength: 2, maxLength: 60 }),
     rntrc: Rntrc,
     ie: Type.Optional(nullable(InscricaoEstadualProp)),
@@ -53,8 +63,14 @@ export type ProprietarioInput = Static<typeof ProprietarioInput>;
  */
 export const VeiculoInput = Type.Object(
   {
-    placa: Type.String({ minLength: 1, maxLength: 10, description: 'Old (`ABC1234`) or Mercosur (`ABC1D23`) plate; case and hyphen ignored' }),
-    renavam: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 20, description: 'RENAVAM, 9 to 11 digits; check digit validated' }))),
+    placa: Type.String({
+      minLength: 1,
+      maxLength: 10,
+      description: 'Old (`ABC1234`) or Mercosur (`ABC1D23`) plate; case and hyphen ignored',
+    }),
+    renavam: Type.Optional(
+      nullable(Type.String({ minLength: 1, maxLength: 20, description: 'RENAVAM, 9 to 11 digits; check digit validated' })),
+    ),
     rntrc: Type.Optional(nullable(Rntrc)),
     uf: Type.Optional(nullable(Uf)),
     tara_kg: Type.Optional(nullable(TaraKg)),
@@ -103,7 +119,7 @@ export const Veiculo = Type.Object(
     cadastrado_em: Type.String({ format: 'date-time' }),
     atualizado_em: Type.String({ format: 'date-time' }),
   },
-  { description: 'A vehicle of the carrier\'s registry (MDF-e `veicTracao`/`veicReboque`)' },
+  { description: "A vehicle of the carrier's registry (MDF-e `veicTracao`/`veicReboque`)" },
 );
 export type Veiculo = Static<typeof Veiculo>;
 

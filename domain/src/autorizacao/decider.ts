@@ -46,7 +46,9 @@ export const autorizacaoDecider: Decider<AutorizacaoCommand, AutorizacaoState, A
       case 'ConcederAutorizacao': {
         const cnpj = normalizeCnpj(command.contratante_cnpj);
         if (!isValidCnpj(cnpj)) {
-          const message = /^[A-Z0-9]{12}[0-9]{2}$/.test(cnpj) ? 'check digits do not match' : 'not a CNPJ (14 characters, the last two digits)';
+          const message = /^[A-Z0-9]{12}[0-9]{2}$/.test(cnpj)
+            ? 'check digits do not match'
+            : 'not a CNPJ (14 characters, the last two digits)';
           throw new Rejection('contratante_invalida', `contratante.cnpj: ${message}`, { fields: [{ field: FIELD, message }] });
         }
         if (cnpj === normalizeCnpj(command.subcontratada.cnpj)) {
@@ -59,39 +61,49 @@ export const autorizacaoDecider: Decider<AutorizacaoCommand, AutorizacaoState, A
           throw new Rejection('contratante_nao_encontrada', `no carrier customer with CNPJ ${cnpj}`);
         }
         if (state.ativa) return [];
-        return [{
-          type: 'autorizacao.concedida',
-          data: {
-            autorizacao_id: command.autorizacao_id,
-            subcontratada_id: command.subcontratada.company_id,
-            subcontratada_cnpj: normalizeCnpj(command.subcontratada.cnpj),
-            subcontratada_nome: command.subcontratada.nome,
-            contratante_id: found.company_id,
-            contratante_cnpj: cnpj,
-            contratante_nome: found.nome,
+        return [
+          {
+            type: 'autorizacao.concedida',
+            data: {
+              autorizacao_id: command.autorizacao_id,
+              subcontratada_id: command.subcontratada.company_id,
+              subcontratada_cnpj: normalizeCnpj(command.subcontratada.cnpj),
+              subcontratada_nome: command.subcontratada.nome,
+              contratante_id: found.company_id,
+              contratante_cnpj: cnpj,
+              contratante_nome: found.nome,
+            },
           },
-        }];
+        ];
       }
       case 'RevogarAutorizacao': {
         if (!state.ativa) {
           throw new Rejection('autorizacao_nao_encontrada', `no active grant to CNPJ ${normalizeCnpj(command.contratante_cnpj)}`);
         }
-        return [{
-          type: 'autorizacao.revogada',
-          data: {
-            autorizacao_id: state.ativa.autorizacao_id,
-            subcontratada_id: command.subcontratada_id,
-            contratante_id: state.ativa.contratante_id,
-            contratante_cnpj: state.ativa.contratante_cnpj,
+        return [
+          {
+            type: 'autorizacao.revogada',
+            data: {
+              autorizacao_id: state.ativa.autorizacao_id,
+              subcontratada_id: command.subcontratada_id,
+              contratante_id: state.ativa.contratante_id,
+              contratante_cnpj: state.ativa.contratante_cnpj,
+            },
           },
-        }];
+        ];
       }
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'autorizacao.concedida':
-        return { ativa: { autorizacao_id: event.data.autorizacao_id, contratante_id: event.data.contratante_id, contratante_cnpj: event.data.contratante_cnpj } };
+        return {
+          ativa: {
+            autorizacao_id: event.data.autorizacao_id,
+            contratante_id: event.data.contratante_id,
+            contratante_cnpj: event.data.contratante_cnpj,
+          },
+        };
       case 'autorizacao.revogada':
         return state.ativa?.autorizacao_id === event.data.autorizacao_id ? { ativa: null } : state;
     }

@@ -1,4 +1,10 @@
-import { type ChavePix, type CodigoPendenciaAgregado, type EstadoAgregado, type PendenciaAgregado, type TipoDocumento } from '@frete/contracts';
+import {
+  type ChavePix,
+  type CodigoPendenciaAgregado,
+  type EstadoAgregado,
+  type PendenciaAgregado,
+  type TipoDocumento,
+} from '@frete/contracts';
 
 /**
  * The onboarding of an aggregate driver (TAC-agregado), derived from what the product already has (design, README
@@ -25,11 +31,13 @@ export interface EntradaSituacaoAgregado {
 }
 
 const MENSAGENS: Record<CodigoPendenciaAgregado, (e: EntradaSituacaoAgregado) => string> = {
-  motorista_nao_cadastrado: (e) => (e.tipo_documento === 'CPF'
-    ? 'no active driver with this CPF at /fiscal/motoristas: register the driver'
-    : 'no active driver at /fiscal/motoristas whose PIX key is this CNPJ: register the driver with it'),
+  motorista_nao_cadastrado: (e) =>
+    e.tipo_documento === 'CPF'
+      ? 'no active driver with this CPF at /fiscal/motoristas: register the driver'
+      : 'no active driver at /fiscal/motoristas whose PIX key is this CNPJ: register the driver with it',
   chave_pix_ausente: () => 'the driver record has no PIX key (chave_pix): the payout needs one',
-  rntrc_divergente: (e) => `the vehicles name different owner RNTRCs (${[...e.rntrcs].sort().join(', ')}): correct them at /fiscal/veiculos`,
+  rntrc_divergente: (e) =>
+    `the vehicles name different owner RNTRCs (${[...e.rntrcs].sort().join(', ')}): correct them at /fiscal/veiculos`,
   rntrc_inativo: () => 'the RNTRC is not active at the regulator',
   rntrc_nao_verificado: () => 'the RNTRC could not be checked: no regulator provider is available in this environment',
 };
@@ -43,6 +51,10 @@ export function situacaoAgregado(e: EntradaSituacaoAgregado): { estado: EstadoAg
   if (new Set(e.rntrcs).size > 1) codes.push('rntrc_divergente');
   if (e.rntrc === 'inativo') codes.push('rntrc_inativo');
   if (e.rntrc === 'nao_verificado') codes.push('rntrc_nao_verificado');
-  const estado: EstadoAgregado = codes.some((c) => CADASTRO.includes(c)) ? 'cadastro_incompleto' : codes.length > 0 ? 'aguardando_rntrc' : 'ativo';
+  const estado: EstadoAgregado = codes.some((c) => CADASTRO.includes(c))
+    ? 'cadastro_incompleto'
+    : codes.length > 0
+      ? 'aguardando_rntrc'
+      : 'ativo';
   return { estado, pendencias: codes.map((code) => ({ code, message: MENSAGENS[code](e) })) };
 }

@@ -27,7 +27,8 @@ export function inferirTipoChavePix(raw: string): TipoChavePix | null {
 export function lerChavePix(tipo: TipoChavePix | undefined, chave: string): ChavePix {
   const t = tipo ?? inferirTipoChavePix(chave);
   if (!t) {
-    const message = 'cannot tell the key type: a CPF (11 digits), a CNPJ (14 characters), an e-mail, a phone (+55 and 10–11 digits) or a random key (UUID)';
+    const message =
+      'cannot tell the key type: a CPF (11 digits), a CNPJ (14 characters), an e-mail, a phone (+55 and 10–11 digits) or a random key (UUID)';
     throw new Rejection('validacao', `chave: ${message}`, { fields: [{ field: 'chave', message }] });
   }
   const r = validarChavePix(t, chave);

@@ -111,7 +111,8 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
     decider: {
       initialState: vazio(),
       decide,
-      evolve: (state, event) => aplicar({ proximo_id: state.proximo_id, ativos: { ...state.ativos }, por_chave: { ...state.por_chave } }, event),
+      evolve: (state, event) =>
+        aplicar({ proximo_id: state.proximo_id, ativos: { ...state.ativos }, por_chave: { ...state.por_chave } }, event),
       foldAll: (events) => events.reduce(aplicar, vazio()),
     },
     stream: def.stream,

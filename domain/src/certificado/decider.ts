@@ -38,7 +38,10 @@ export const certificadoDecider: Decider<CertificadoCommand, CertificadoState, C
       case 'EnviarCertificado': {
         const c = command.certificado;
         if (!c.cnpj) {
-          throw new Rejection('certificado_invalido', 'the certificate carries no CNPJ (ICP-Brasil otherName 2.16.76.1.3.3 or NAME:CNPJ common name)');
+          throw new Rejection(
+            'certificado_invalido',
+            'the certificate carries no CNPJ (ICP-Brasil otherName 2.16.76.1.3.3 or NAME:CNPJ common name)',
+          );
         }
         if (new Date(c.valido_ate).getTime() <= now.getTime()) {
           throw new Rejection('certificado_expirado', `the certificate expired at ${c.valido_ate}`);
@@ -50,10 +53,19 @@ export const certificadoDecider: Decider<CertificadoCommand, CertificadoState, C
         if (cnpjRoot(c.cnpj) !== cnpjRoot(command.company_cnpj)) {
           throw new Rejection('certificado_cnpj_divergente', `the certificate belongs to CNPJ ${c.cnpj}, not to the authenticated company`);
         }
-        return [{
-          type: 'certificado.enviado',
-          data: { company_id: command.company_id, blob_id: command.blob_id, sha256: command.sha256, nome_arquivo: command.nome_arquivo, ...c, cnpj: c.cnpj },
-        }];
+        return [
+          {
+            type: 'certificado.enviado',
+            data: {
+              company_id: command.company_id,
+              blob_id: command.blob_id,
+              sha256: command.sha256,
+              nome_arquivo: command.nome_arquivo,
+              ...c,
+              cnpj: c.cnpj,
+            },
+          },
+        ];
       }
       case 'RemoverCertificado':
         if (!state.blob_id) return [];

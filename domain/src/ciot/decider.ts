@@ -1,5 +1,10 @@
 import {
-  type AncoraCiot, type CiotStatus, type CodigoBloqueioCiot, type DeclaracaoCiotDados, type DomainEventOf, type Environment,
+  type AncoraCiot,
+  type CiotStatus,
+  type CodigoBloqueioCiot,
+  type DeclaracaoCiotDados,
+  type DomainEventOf,
+  type Environment,
 } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { limitesDaDeclaracao } from './declaracao';
@@ -110,7 +115,11 @@ export function exigirEmVigor(state: CiotState, companyId: string): void {
     case 'retificado':
       return;
     default:
-      throw new Rejection('ciot_nao_registrado', `this CIOT operation is ${state.status}: only a registered CIOT takes this act${state.status === 'sent' ? ' (reread it until it leaves sent)' : ''}`, detalhes);
+      throw new Rejection(
+        'ciot_nao_registrado',
+        `this CIOT operation is ${state.status}: only a registered CIOT takes this act${state.status === 'sent' ? ' (reread it until it leaves sent)' : ''}`,
+        detalhes,
+      );
   }
 }
 
@@ -118,14 +127,24 @@ export function exigirEmVigor(state: CiotState, companyId: string): void {
 export function exigirCancelavel(state: CiotState, companyId: string, mdfeAutorizado: boolean): void {
   exigirEmVigor(state, companyId);
   if (state.viagem_iniciada_em) {
-    throw new Rejection('ciot_viagem_iniciada', `the trip started at ${state.viagem_iniciada_em} (reported): a CIOT is cancelled only before the operation happens`, {
-      ciot: { id: state.ciot_id, status: state.status }, fonte: 'inicio_viagem',
-    });
+    throw new Rejection(
+      'ciot_viagem_iniciada',
+      `the trip started at ${state.viagem_iniciada_em} (reported): a CIOT is cancelled only before the operation happens`,
+      {
+        ciot: { id: state.ciot_id, status: state.status },
+        fonte: 'inicio_viagem',
+      },
+    );
   }
   if (mdfeAutorizado) {
-    throw new Rejection('ciot_viagem_iniciada', 'an authorized MDF-e carries this CT-e, so the trip started: a CIOT is cancelled only before the operation happens', {
-      ciot: { id: state.ciot_id, status: state.status }, fonte: 'mdfe',
-    });
+    throw new Rejection(
+      'ciot_viagem_iniciada',
+      'an authorized MDF-e carries this CT-e, so the trip started: a CIOT is cancelled only before the operation happens',
+      {
+        ciot: { id: state.ciot_id, status: state.status },
+        fonte: 'mdfe',
+      },
+    );
   }
 }
 
@@ -133,9 +152,13 @@ export function exigirCancelavel(state: CiotState, companyId: string, mdfeAutori
 export function exigirRetificavel(state: CiotState, companyId: string): void {
   exigirEmVigor(state, companyId);
   if (state.declaracao?.carga.tipo === 'lotacao') {
-    throw new Rejection('ciot_retificacao_vedada', 'a full-load (lotação) CIOT cannot be rectified: cancel it before the trip and declare again', {
-      ciot: { id: state.ciot_id, status: state.status },
-    });
+    throw new Rejection(
+      'ciot_retificacao_vedada',
+      'a full-load (lotação) CIOT cannot be rectified: cancel it before the trip and declare again',
+      {
+        ciot: { id: state.ciot_id, status: state.status },
+      },
+    );
   }
 }
 
@@ -145,31 +168,60 @@ const own = (state: CiotState, companyId: string) => {
 
 export const ciotDecider: Decider<CiotCommand, CiotState, CiotEvent> = {
   initialState: {
-    existe: false, ciot_id: null, company_id: null, status: null, referencia_externa: null, ancora: null, declaracao: null, ciot: null,
-    codigo_verificacao: null, protocolo: null, tentativas: 0, viagem_iniciada_em: null, motivo: null, versao: 0,
+    existe: false,
+    ciot_id: null,
+    company_id: null,
+    status: null,
+    referencia_externa: null,
+    ancora: null,
+    declaracao: null,
+    ciot: null,
+    codigo_verificacao: null,
+    protocolo: null,
+    tentativas: 0,
+    viagem_iniciada_em: null,
+    motivo: null,
+    versao: 0,
   },
   decide(c, state) {
     switch (c.type) {
       case 'DeclararCiot': {
         if (state.existe) {
           if (c.ancora) {
-            throw new Rejection('ciot_ja_emitido', `the CT-e already has CIOT operation ${state.ciot_id} (${state.status})`, { ciot: { id: state.ciot_id, status: state.status } });
+            throw new Rejection('ciot_ja_emitido', `the CT-e already has CIOT operation ${state.ciot_id} (${state.status})`, {
+              ciot: { id: state.ciot_id, status: state.status },
+            });
           }
-          throw new Rejection('validacao', `referencia_externa: ${c.referencia_externa ?? ''} was already used by this company (CIOT operation ${state.ciot_id})`, {
-            fields: [{ field: 'referencia_externa', message: 'already used by this company' }], ciot: { id: state.ciot_id, status: state.status },
-          });
+          throw new Rejection(
+            'validacao',
+            `referencia_externa: ${c.referencia_externa ?? ''} was already used by this company (CIOT operation ${state.ciot_id})`,
+            {
+              fields: [{ field: 'referencia_externa', message: 'already used by this company' }],
+              ciot: { id: state.ciot_id, status: state.status },
+            },
+          );
         }
         const fields = limitesDaDeclaracao(c.declaracao);
         if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
         const declarada: CiotEvent = {
           type: 'ciot.declarada',
           data: {
-            ciot_id: c.ciot_id, company_id: c.company_id, ambiente: c.environment, referencia_externa: c.referencia_externa, ancora: c.ancora,
+            ciot_id: c.ciot_id,
+            company_id: c.company_id,
+            ambiente: c.environment,
+            referencia_externa: c.referencia_externa,
+            ancora: c.ancora,
             declaracao: c.declaracao,
           },
         };
         if (!c.bloqueio) return [declarada];
-        return [declarada, { type: 'ciot.bloqueada', data: { ciot_id: c.ciot_id, company_id: c.company_id, codigo: c.bloqueio.codigo, motivo: c.bloqueio.motivo } }];
+        return [
+          declarada,
+          {
+            type: 'ciot.bloqueada',
+            data: { ciot_id: c.ciot_id, company_id: c.company_id, codigo: c.bloqueio.codigo, motivo: c.bloqueio.motivo },
+          },
+        ];
       }
       case 'RegistrarCiot':
         own(state, c.data.company_id);
@@ -201,17 +253,33 @@ export const ciotDecider: Decider<CiotCommand, CiotState, CiotEvent> = {
       case 'ciot.declarada': {
         const d = event.data;
         return {
-          ...state, existe: true, ciot_id: d.ciot_id, company_id: d.company_id, status: 'sent', referencia_externa: d.referencia_externa,
-          ancora: d.ancora, declaracao: d.declaracao,
+          ...state,
+          existe: true,
+          ciot_id: d.ciot_id,
+          company_id: d.company_id,
+          status: 'sent',
+          referencia_externa: d.referencia_externa,
+          ancora: d.ancora,
+          declaracao: d.declaracao,
         };
       }
       case 'ciot.bloqueada':
         return { ...state, status: 'bloqueado', motivo: event.data.motivo };
       case 'ciot.pendente':
-        return { ...state, tentativas: state.tentativas + 1, protocolo: event.data.protocolo ?? state.protocolo, motivo: event.data.motivo };
+        return {
+          ...state,
+          tentativas: state.tentativas + 1,
+          protocolo: event.data.protocolo ?? state.protocolo,
+          motivo: event.data.motivo,
+        };
       case 'ciot.registrada':
         return {
-          ...state, status: 'registrado', ciot: event.data.ciot, codigo_verificacao: event.data.codigo_verificacao, protocolo: event.data.protocolo, motivo: null,
+          ...state,
+          status: 'registrado',
+          ciot: event.data.ciot,
+          codigo_verificacao: event.data.codigo_verificacao,
+          protocolo: event.data.protocolo,
+          motivo: null,
         };
       case 'ciot.recusada':
         return { ...state, status: 'recusado', motivo: event.data.motivo };

@@ -1,6 +1,14 @@
 import {
-  type AlteracoesCiot, type CodigoBloqueioCiot, type CteCiotInput, type CteLido, type DeclaracaoCiot, type DeclaracaoCiotDados, type FieldError,
-  type Local, type MunicipioCiot, type ParteCiot,
+  type AlteracoesCiot,
+  type CodigoBloqueioCiot,
+  type CteCiotInput,
+  type CteLido,
+  type DeclaracaoCiot,
+  type DeclaracaoCiotDados,
+  type FieldError,
+  type Local,
+  type MunicipioCiot,
+  type ParteCiot,
 } from '@frete/contracts';
 import { Rejection } from '../decider';
 import { isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
@@ -25,7 +33,10 @@ const invalida = (fields: FieldError[]) => new Rejection('validacao', fields.map
 function municipio(l: Local, field: string, fields: FieldError[]): MunicipioCiot {
   const found = findMunicipio(l.municipio, l.uf, l.codigo_ibge);
   if (!found) {
-    fields.push({ field, message: `${l.municipio}/${l.uf}${l.codigo_ibge ? ` (${l.codigo_ibge})` : ''} is not a municipality of the IBGE table` });
+    fields.push({
+      field,
+      message: `${l.municipio}/${l.uf}${l.codigo_ibge ? ` (${l.codigo_ibge})` : ''} is not a municipality of the IBGE table`,
+    });
     return { codigo_ibge: l.codigo_ibge ?? '', municipio: l.municipio, uf: l.uf };
   }
   return { codigo_ibge: found.codigo_ibge, municipio: found.municipio, uf: found.uf };
@@ -81,7 +92,8 @@ export function normalizarDeclaracaoCiot(input: DeclaracaoCiot): DeclaracaoCiotD
     })),
   };
   const documentos = input.documentos_fiscais.map((d, i) => {
-    if (d.chave !== undefined && !isValidAccessKey(d.chave)) fields.push({ field: `documentos_fiscais.${i}.chave`, message: 'access key check digit does not match' });
+    if (d.chave !== undefined && !isValidAccessKey(d.chave))
+      fields.push({ field: `documentos_fiscais.${i}.chave`, message: 'access key check digit does not match' });
     return {
       chave: d.chave ?? null,
       numero: d.numero === undefined ? null : limpo(d.numero),
@@ -90,7 +102,10 @@ export function normalizarDeclaracaoCiot(input: DeclaracaoCiot): DeclaracaoCiotD
     };
   });
   const dados: DeclaracaoCiotDados = {
-    contratado: { documento: contratadoDoc ?? input.contratado.documento, nome: input.contratado.nome === undefined ? null : limpo(input.contratado.nome) },
+    contratado: {
+      documento: contratadoDoc ?? input.contratado.documento,
+      nome: input.contratado.nome === undefined ? null : limpo(input.contratado.nome),
+    },
     carga: { tipo: input.carga.tipo, peso_gramas: gramasDeKg(input.carga.peso_kg), contratantes },
     rota,
     veiculos: veiculos(input.veiculos, 'veiculos', fields),
@@ -116,9 +131,11 @@ export function normalizarDeclaracaoCiot(input: DeclaracaoCiot): DeclaracaoCiotD
 export function limitesDaDeclaracao(d: DeclaracaoCiotDados): FieldError[] {
   const fields: FieldError[] = [];
   if (d.veiculos.length < 1 || d.veiculos.length > 10) fields.push({ field: 'veiculos', message: '1 to 10 vehicles' });
-  if (d.documentos_fiscais.length < 1 || d.documentos_fiscais.length > 100) fields.push({ field: 'documentos_fiscais', message: '1 to 100 fiscal documents' });
+  if (d.documentos_fiscais.length < 1 || d.documentos_fiscais.length > 100)
+    fields.push({ field: 'documentos_fiscais', message: '1 to 100 fiscal documents' });
   if (d.rota.trechos.length > 100) fields.push({ field: 'rota.trechos', message: 'up to 100 collection/delivery pairs' });
-  if (d.carga.tipo === 'fracionada' && d.carga.contratantes.length === 0) fields.push({ field: 'carga.contratantes', message: 'required for a fractioned load' });
+  if (d.carga.tipo === 'fracionada' && d.carga.contratantes.length === 0)
+    fields.push({ field: 'carga.contratantes', message: 'required for a fractioned load' });
   if (d.valores.frete_centavos <= 0) fields.push({ field: 'valores.frete', message: 'must be above 0' });
   return fields;
 }
@@ -129,7 +146,9 @@ export function limitesDaDeclaracao(d: DeclaracaoCiotDados): FieldError[] {
  * freight installments, toll pass with plazas); no provider is contracted. Null: transmit it.
  */
 export function bloqueioDaDeclaracao(
-  d: DeclaracaoCiotDados, cnpjEmpresa: string, provedorDisponivel: boolean,
+  d: DeclaracaoCiotDados,
+  cnpjEmpresa: string,
+  provedorDisponivel: boolean,
 ): { codigo: CodigoBloqueioCiot; motivo: string } | null {
   if (d.contratado.documento !== normalizeCnpj(cnpjEmpresa)) {
     return {
@@ -142,10 +161,16 @@ export function bloqueioDaDeclaracao(
   if (d.valores.parcelas.length > 0) fora.push('frete em parcelas');
   if (d.vale_pedagio && d.vale_pedagio.pracas.length > 0) fora.push('vale-pedágio com praças');
   if (fora.length > 0) {
-    return { codigo: 'perfil_nao_coberto', motivo: `perfil não coberto por esta rota (só lotação ou fracionada, frete sem parcelas, vale-pedágio sem praças): ${fora.join(', ')}` };
+    return {
+      codigo: 'perfil_nao_coberto',
+      motivo: `perfil não coberto por esta rota (só lotação ou fracionada, frete sem parcelas, vale-pedágio sem praças): ${fora.join(', ')}`,
+    };
   }
   if (!provedorDisponivel) {
-    return { codigo: 'provedor_indisponivel', motivo: 'nenhum provedor de CIOT (IPEF) está contratado neste ambiente: a declaração não foi transmitida' };
+    return {
+      codigo: 'provedor_indisponivel',
+      motivo: 'nenhum provedor de CIOT (IPEF) está contratado neste ambiente: a declaração não foi transmitida',
+    };
   }
   return null;
 }
@@ -163,7 +188,10 @@ export function aplicarRetificacao(d: DeclaracaoCiotDados, a: AlteracoesCiot): D
 
 /** A rectification's body checked and normalized (400 `validacao` for a bad CPF or plate). */
 export function normalizarRetificacao(input: {
-  veiculos?: { placa: string; rntrc?: string }[]; motorista?: { cpf: string; nome: string }; valores?: { frete: number }; carga?: { peso_kg: number };
+  veiculos?: { placa: string; rntrc?: string }[];
+  motorista?: { cpf: string; nome: string };
+  valores?: { frete: number };
+  carga?: { peso_kg: number };
 }): AlteracoesCiot {
   const fields: FieldError[] = [];
   const a: AlteracoesCiot = {};
@@ -212,7 +240,8 @@ export interface AvaliacaoCiotDoCte {
 /** Why a CT-e cannot carry a CIOT at all (422), or null. The CT-e must be own and authorized: that is the caller's. */
 export function cteIncompativelComCiot(cte: CteLido): string | null {
   if (cte.modal !== '01') return `the CT-e's modal is ${cte.modal}: a CIOT covers road transport (modal 01) only`;
-  if (cte.tipo_cte !== 0) return `the CT-e is of type ${cte.tipo_cte} (complementary or substitute): a CIOT is declared for a normal CT-e (tpCTe 0)`;
+  if (cte.tipo_cte !== 0)
+    return `the CT-e is of type ${cte.tipo_cte} (complementary or substitute): a CIOT is declared for a normal CT-e (tpCTe 0)`;
   return null;
 }
 
@@ -241,7 +270,11 @@ export function avaliarCiotDoCte(e: EntradaCiotDoCte): AvaliacaoCiotDoCte {
 
   check('cte_autorizado', [], `CT-e ${cte.chave} authorized`);
   check('modal_rodoviario', [], 'road transport (modal 01), normal CT-e');
-  check('rntrc', e.rntrc ? [] : [{ campo: 'configuracao.rntrc', mensagem: 'the carrier has no RNTRC: set `rntrc` with PUT /fiscal/configuracao' }], `RNTRC ${e.rntrc ?? ''}`);
+  check(
+    'rntrc',
+    e.rntrc ? [] : [{ campo: 'configuracao.rntrc', mensagem: 'the carrier has no RNTRC: set `rntrc` with PUT /fiscal/configuracao' }],
+    `RNTRC ${e.rntrc ?? ''}`,
+  );
 
   const remetente = parteDoCte(cte.remetente);
   const destinatario = parteDoCte(cte.destinatario);
@@ -258,34 +291,61 @@ export function avaliarCiotDoCte(e: EntradaCiotDoCte): AvaliacaoCiotDoCte {
   } else {
     const cpf = normalizeCpf(input.motorista.cpf.trim());
     if (!isValidCpf(cpf)) fields.push({ field: 'motorista.cpf', message: 'not a valid CPF' });
-    const nome = input.motorista.nome !== undefined ? limpo(input.motorista.nome) : e.motoristaRegistrado?.nome ?? null;
-    if (nome === null) faltaMotorista.push({ campo: 'motorista.nome', mensagem: `no name given and CPF ${cpf} is not a registered driver` });
+    const nome = input.motorista.nome !== undefined ? limpo(input.motorista.nome) : (e.motoristaRegistrado?.nome ?? null);
+    if (nome === null)
+      faltaMotorista.push({ campo: 'motorista.nome', mensagem: `no name given and CPF ${cpf} is not a registered driver` });
     else if (nome.length < 2) fields.push({ field: 'motorista.nome', message: 'at least 2 characters besides blanks' });
     else mot = { cpf, nome };
   }
   check('motorista', faltaMotorista, mot ? `driver ${mot.nome} (${mot.cpf})` : '');
 
   const vs = input.veiculos ? veiculos(input.veiculos, 'veiculos', fields) : null;
-  check('veiculos', vs ? [] : [{ campo: 'veiculos', mensagem: '1 to 10 vehicles (`veiculos[].placa`) are required' }], vs ? vs.map((v) => v.placa).join(', ') : '');
+  check(
+    'veiculos',
+    vs ? [] : [{ campo: 'veiculos', mensagem: '1 to 10 vehicles (`veiculos[].placa`) are required' }],
+    vs ? vs.map((v) => v.placa).join(', ') : '',
+  );
 
   const peso = input.carga?.peso_kg !== undefined ? gramasDeKg(input.carga.peso_kg) : pesoDoCte(cte);
-  check('peso', peso > 0 ? [] : [{ campo: 'carga.peso_kg', mensagem: 'the CT-e has no weight in KG or TON: give `carga.peso_kg`' }], `${kgDeGramas(peso)} kg`);
+  check(
+    'peso',
+    peso > 0 ? [] : [{ campo: 'carga.peso_kg', mensagem: 'the CT-e has no weight in KG or TON: give `carga.peso_kg`' }],
+    `${kgDeGramas(peso)} kg`,
+  );
   const frete = input.valores?.frete !== undefined ? centavosDeReais(input.valores.frete) : cte.valor_prestacao_centavos;
-  check('frete', frete > 0 ? [] : [{ campo: 'valores.frete', mensagem: 'the CT-e\'s vTPrest is 0: give `valores.frete`' }], `R$ ${decimalDeCentavos(frete)}`);
+  check(
+    'frete',
+    frete > 0 ? [] : [{ campo: 'valores.frete', mensagem: "the CT-e's vTPrest is 0: give `valores.frete`" }],
+    `R$ ${decimalDeCentavos(frete)}`,
+  );
 
   const tipo = input.carga?.tipo ?? 'lotacao';
   const tomador = parteDoCte(cte.tomador.parte);
   if (tipo === 'fracionada' && !tomador) {
-    pendencias.push({ campo: 'carga.contratantes', mensagem: 'a fractioned load needs its contracting party: the CT-e\'s taker has no document and name' });
+    pendencias.push({
+      campo: 'carga.contratantes',
+      mensagem: "a fractioned load needs its contracting party: the CT-e's taker has no document and name",
+    });
   }
-  check('ciot_em_vigor', e.emVigor ? [{ campo: 'ciot', mensagem: `the CT-e's CIOT is operation ${e.emVigor.id} (${e.emVigor.status}): another is possible only after a cancellation, refusal or block` }] : [],
-    'no CIOT in force for this CT-e');
+  check(
+    'ciot_em_vigor',
+    e.emVigor
+      ? [
+          {
+            campo: 'ciot',
+            mensagem: `the CT-e's CIOT is operation ${e.emVigor.id} (${e.emVigor.status}): another is possible only after a cancellation, refusal or block`,
+          },
+        ]
+      : [],
+    'no CIOT in force for this CT-e',
+  );
 
   if (fields.length > 0) throw invalida(fields);
   if (pendencias.length > 0 || !remetente || !destinatario || !mot || !vs) return { verificacoes, pendencias, declaracao: null };
-  const documentos = cte.nfe_chaves.length > 0
-    ? cte.nfe_chaves.map((chave) => ({ chave, numero: null, remetente, destinatario }))
-    : [{ chave: cte.chave, numero: String(cte.numero), remetente, destinatario }];
+  const documentos =
+    cte.nfe_chaves.length > 0
+      ? cte.nfe_chaves.map((chave) => ({ chave, numero: null, remetente, destinatario }))
+      : [{ chave: cte.chave, numero: String(cte.numero), remetente, destinatario }];
   return {
     verificacoes,
     pendencias,

@@ -17,6 +17,10 @@ export const ciotQueOcupaOCte = (atual: OperacaoCiotDoCte | null): { id: string;
 /** A new CIOT of the CT-e only on a free slot: 422 `ciot_ja_emitido` with the operation that holds it. */
 export function exigirVagaDoCteLivre(emVigor: { id: string; status: string } | null): void {
   if (emVigor) {
-    throw new Rejection('ciot_ja_emitido', `the CT-e already has CIOT operation ${emVigor.id} (${emVigor.status}): only after a cancellation, refusal or block can another be issued`, { ciot: emVigor });
+    throw new Rejection(
+      'ciot_ja_emitido',
+      `the CT-e already has CIOT operation ${emVigor.id} (${emVigor.status}): only after a cancellation, refusal or block can another be issued`,
+      { ciot: emVigor },
+    );
   }
 }

@@ -14,9 +14,7 @@ export type CompanyCommand =
   | { type: 'RegisterCompany'; company_id: string; cnpj: string; razao_social: string; flags: CompanyFlags }
   | { type: 'ChangeCompanyFlags'; company_id: string; flags: Partial<CompanyFlags> };
 
-export type CompanyState =
-  | { exists: false }
-  | ({ exists: true; company_id: string; cnpj: string; razao_social: string } & CompanyFlags);
+export type CompanyState = { exists: false } | ({ exists: true; company_id: string; cnpj: string; razao_social: string } & CompanyFlags);
 
 /** Companies stand in for the company panel; the operator tool drives them (ruling 4). */
 export const companyDecider: Decider<CompanyCommand, CompanyState, CompanyEvent> = {
@@ -30,10 +28,12 @@ export const companyDecider: Decider<CompanyCommand, CompanyState, CompanyEvent>
         }
         const razao = command.razao_social.trim();
         if (!razao) throw new Rejection('validacao', 'name is required', { fields: [{ field: 'name', message: 'required' }] });
-        return [{
-          type: 'company.registered',
-          data: { company_id: command.company_id, cnpj: normalizeCnpj(command.cnpj), razao_social: razao, ...command.flags },
-        }];
+        return [
+          {
+            type: 'company.registered',
+            data: { company_id: command.company_id, cnpj: normalizeCnpj(command.cnpj), razao_social: razao, ...command.flags },
+          },
+        ];
       }
       case 'ChangeCompanyFlags': {
         if (!state.exists) throw new Rejection('nao_encontrado', 'company not found');

@@ -20,7 +20,15 @@ export const configuracaoStream = (companyId: string) => `configuracao-${company
 
 export type ConfiguracaoCommand = { type: 'AtualizarConfiguracao'; company_id: string; changes: FiscalConfigurationUpdate };
 
-const FIELDS = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'endereco', 'percentual_frete_contra_cte'] as const;
+const FIELDS = [
+  'inscricao_estadual',
+  'regime_tributario',
+  'rntrc',
+  'serie_cte',
+  'serie_mdfe',
+  'endereco',
+  'percentual_frete_contra_cte',
+] as const;
 /** What a CT-e issue does not need. */
 const OPCIONAIS: readonly string[] = ['serie_mdfe', 'percentual_frete_contra_cte'];
 
@@ -54,9 +62,13 @@ export const configuracaoDecider: Decider<ConfiguracaoCommand, ConfiguracaoState
     for (const field of ['serie_cte', 'serie_mdfe'] as const) {
       const serie = changes[field];
       if (typeof serie === 'number' && isReservedSerie(serie)) {
-        throw new Rejection('serie_reservada', `${field} ${serie} is reserved (890–999 belong to the tax authority, contingency and CPF issuers)`, {
-          fields: [{ field, message: 'reserved series' }],
-        });
+        throw new Rejection(
+          'serie_reservada',
+          `${field} ${serie} is reserved (890–999 belong to the tax authority, contingency and CPF issuers)`,
+          {
+            fields: [{ field, message: 'reserved series' }],
+          },
+        );
       }
     }
     if (Object.keys(changes).length === 0) return [];
@@ -72,7 +84,12 @@ const canonicalEndereco = (endereco: Endereco): Endereco => {
   const found = findMunicipio(endereco.municipio, endereco.uf, endereco.codigo_ibge);
   if (!found) {
     throw new Rejection('validacao', `endereco: municipality '${endereco.municipio}'/${endereco.uf} is not in the IBGE table`, {
-      fields: [{ field: 'endereco.municipio', message: `'${endereco.municipio}'/${endereco.uf} is not an IBGE municipality${endereco.codigo_ibge ? ` with code ${endereco.codigo_ibge}` : ''}` }],
+      fields: [
+        {
+          field: 'endereco.municipio',
+          message: `'${endereco.municipio}'/${endereco.uf} is not an IBGE municipality${endereco.codigo_ibge ? ` with code ${endereco.codigo_ibge}` : ''}`,
+        },
+      ],
     });
   }
   return { ...endereco, complemento: endereco.complemento ?? null, municipio: found.municipio, codigo_ibge: found.codigo_ibge };

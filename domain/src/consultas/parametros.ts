@@ -63,7 +63,8 @@ export function lerConsultaFrota(q: { documento: string; placas: string | string
     placas.forEach((placa, i) => {
       const field = `querystring.placas.${i}`;
       if (placa === '') fields.push({ field, message: 'empty plate' });
-      else if (!isValidPlaca(placa)) fields.push({ field, message: `'${brutas[i]!.trim()}' is not a plate: old ABC1234 or Mercosur ABC1D23` });
+      else if (!isValidPlaca(placa))
+        fields.push({ field, message: `'${brutas[i]!.trim()}' is not a plate: old ABC1234 or Mercosur ABC1D23` });
       else if (vistas.has(placa)) fields.push({ field, message: `plate ${placa} repeated (also at position ${vistas.get(placa)})` });
       else vistas.set(placa, i);
     });

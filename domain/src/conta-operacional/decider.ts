@@ -45,7 +45,9 @@ export interface ContaOperacionalState {
 /** Cents as a JS number stay exact up to 2^53; no balance comes near it. */
 const centavos = (field: string, v: number, min: number) => {
   if (!Number.isSafeInteger(v) || v < min) {
-    throw new Rejection('validacao', `${field}: must be an integer number of cents ≥ ${min}`, { fields: [{ field, message: `integer cents ≥ ${min}` }] });
+    throw new Rejection('validacao', `${field}: must be an integer number of cents ≥ ${min}`, {
+      fields: [{ field, message: `integer cents ≥ ${min}` }],
+    });
   }
   return v;
 };
@@ -63,16 +65,20 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
         const existing = state.creditos[command.referencia];
         if (existing) {
           if (existing.valor_centavos === valor) return [];
-          throw new Rejection('referencia_em_uso',
+          throw new Rejection(
+            'referencia_em_uso',
             `referencia '${command.referencia}' already names a credit of ${decimalDeCentavos(existing.valor_centavos)} (movement ${existing.sequencia})`,
-            { sequencia: existing.sequencia });
+            { sequencia: existing.sequencia },
+          );
         }
         const saldo = state.saldo_centavos + valor;
         if (!Number.isSafeInteger(saldo)) throw new Rejection('regra_de_negocio', 'the balance would exceed what the account can hold');
-        return [{
-          type: 'conta_operacional.credito_registrado',
-          data: { ...base, referencia: command.referencia, origem: command.origem, valor_centavos: valor, saldo_apos_centavos: saldo },
-        }];
+        return [
+          {
+            type: 'conta_operacional.credito_registrado',
+            data: { ...base, referencia: command.referencia, origem: command.origem, valor_centavos: valor, saldo_apos_centavos: saldo },
+          },
+        ];
       }
       case 'Debitar': {
         const pedagio = centavos('valor_pedagio', command.valor_pedagio_centavos, 0);
@@ -82,35 +88,53 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
         const existing = state.debitos[command.vale_pedagio_id];
         if (existing) {
           if (existing.estorno !== null) {
-            throw new Rejection('referencia_em_uso', `toll pass ${command.vale_pedagio_id} was debited and refunded already: use another referencia_externa`);
+            throw new Rejection(
+              'referencia_em_uso',
+              `toll pass ${command.vale_pedagio_id} was debited and refunded already: use another referencia_externa`,
+            );
           }
           return [];
         }
         if (total > state.saldo_centavos) {
-          throw new Rejection('saldo_insuficiente',
+          throw new Rejection(
+            'saldo_insuficiente',
             `the operational account holds ${decimalDeCentavos(state.saldo_centavos)}; the toll pass costs ${decimalDeCentavos(total)} (toll ${decimalDeCentavos(pedagio)} + fee ${decimalDeCentavos(taxa)})`,
-            { saldo: reaisDeCentavos(state.saldo_centavos), valor_total: reaisDeCentavos(total) });
+            { saldo: reaisDeCentavos(state.saldo_centavos), valor_total: reaisDeCentavos(total) },
+          );
         }
-        return [{
-          type: 'conta_operacional.debito_registrado',
-          data: {
-            ...base, vale_pedagio_id: command.vale_pedagio_id, valor_pedagio_centavos: pedagio, taxa_centavos: taxa, valor_centavos: total,
-            saldo_apos_centavos: state.saldo_centavos - total,
+        return [
+          {
+            type: 'conta_operacional.debito_registrado',
+            data: {
+              ...base,
+              vale_pedagio_id: command.vale_pedagio_id,
+              valor_pedagio_centavos: pedagio,
+              taxa_centavos: taxa,
+              valor_centavos: total,
+              saldo_apos_centavos: state.saldo_centavos - total,
+            },
           },
-        }];
+        ];
       }
       case 'Estornar': {
         const debito = state.debitos[command.vale_pedagio_id];
         if (!debito) throw new Rejection('regra_de_negocio', `toll pass ${command.vale_pedagio_id} was never debited from this account`);
         if (debito.estorno !== null) return [];
         const total = debito.valor_pedagio_centavos + debito.taxa_centavos;
-        return [{
-          type: 'conta_operacional.estorno_registrado',
-          data: {
-            ...base, vale_pedagio_id: command.vale_pedagio_id, motivo: command.motivo, valor_pedagio_centavos: debito.valor_pedagio_centavos,
-            taxa_centavos: debito.taxa_centavos, valor_centavos: total, saldo_apos_centavos: state.saldo_centavos + total,
+        return [
+          {
+            type: 'conta_operacional.estorno_registrado',
+            data: {
+              ...base,
+              vale_pedagio_id: command.vale_pedagio_id,
+              motivo: command.motivo,
+              valor_pedagio_centavos: debito.valor_pedagio_centavos,
+              taxa_centavos: debito.taxa_centavos,
+              valor_centavos: total,
+              saldo_apos_centavos: state.saldo_centavos + total,
+            },
           },
-        }];
+        ];
       }
     }
   },
@@ -127,7 +151,10 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
         break;
       case 'conta_operacional.debito_registrado':
         state.debitos[event.data.vale_pedagio_id] = {
-          sequencia: d.sequencia, valor_pedagio_centavos: event.data.valor_pedagio_centavos, taxa_centavos: event.data.taxa_centavos, estorno: null,
+          sequencia: d.sequencia,
+          valor_pedagio_centavos: event.data.valor_pedagio_centavos,
+          taxa_centavos: event.data.taxa_centavos,
+          estorno: null,
         };
         break;
       case 'conta_operacional.estorno_registrado': {

@@ -45,10 +45,10 @@ export type PlanoContraCte =
   | { ok: false; code: RecusaContraCte; message: string };
 
 const BLOQUEIO: Record<string, string> = {
-  vinculado_multimodal: 'the contractor\'s CT-e is linked to multimodal (tpServ 4): it admits no counter-CT-e',
-  nao_e_cte_de_carga: 'the contractor\'s document is not a cargo CT-e (model 57)',
-  cte_nao_normal: 'the contractor\'s CT-e is a complement or an annulment, not a freight service',
-  ambiente_homologacao: 'the contractor\'s CT-e was issued in homologação and this is production',
+  vinculado_multimodal: "the contractor's CT-e is linked to multimodal (tpServ 4): it admits no counter-CT-e",
+  nao_e_cte_de_carga: "the contractor's document is not a cargo CT-e (model 57)",
+  cte_nao_normal: "the contractor's CT-e is a complement or an annulment, not a freight service",
+  ambiente_homologacao: "the contractor's CT-e was issued in homologação and this is production",
 };
 
 /**
@@ -84,10 +84,19 @@ const mesmoLocal = (a: LocalIbge, b: LocalIbge) => a.codigo_ibge === b.codigo_ib
  * is referenced in `docAnt` (ruling 16, G059/G062/G063); the price, driver and vehicle are the subcontractor's.
  * Pure: the caller brings the inbox document, its own tax rules and the request.
  */
-export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte, pedido: PedidoContraCte, regras: readonly RegraContraCte[]): PlanoContraCte {
+export function planejarContraCte(
+  original: CteLido,
+  emitente: EmitenteContraCte,
+  pedido: PedidoContraCte,
+  regras: readonly RegraContraCte[],
+): PlanoContraCte {
   const bloqueio = bloqueioContraCte(original, papelNoCte(original, emitente.cnpj), emitente.environment);
   if (bloqueio === 'cte_proprio') {
-    return { ok: false, code: 'cte_proprio', message: `CT-e ${original.chave} was issued by your own company: a counter-CT-e is issued against another carrier's CT-e` };
+    return {
+      ok: false,
+      code: 'cte_proprio',
+      message: `CT-e ${original.chave} was issued by your own company: a counter-CT-e is issued against another carrier's CT-e`,
+    };
   }
   if (bloqueio) return { ok: false, code: 'origem_incompativel_com_tipo', message: BLOQUEIO[bloqueio] ?? bloqueio };
 
@@ -99,7 +108,8 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
     }
     if (mesmoLocal(pedido.origem!, original.inicio) && mesmoLocal(pedido.destino!, original.fim)) {
       return {
-        ok: false, code: 'redespacho_exige_rota',
+        ok: false,
+        code: 'redespacho_exige_rota',
         message: `tipo_servico ${tipo} (redispatch) covers part of the trip; ${pedido.origem!.municipio}/${pedido.origem!.uf} → ${pedido.destino!.municipio}/${pedido.destino!.uf} is the contractor's whole route`,
       };
     }
@@ -109,7 +119,11 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
 
   const regra = regraAplicavel(regras, inicio.uf, fim.uf, tipo);
   if (!regra) {
-    return { ok: false, code: 'sem_regra_tributacao', message: `no tax rule applies to ${inicio.uf} → ${fim.uf} for tp_serv ${tipo} (GET /fiscal/regras-tributacao)` };
+    return {
+      ok: false,
+      code: 'sem_regra_tributacao',
+      message: `no tax rule applies to ${inicio.uf} → ${fim.uf} for tp_serv ${tipo} (GET /fiscal/regras-tributacao)`,
+    };
   }
   const cfop = cfopContraCte({ ufEmitente: emitente.uf, ufInicio: inicio.uf, ufFim: fim.uf, regra });
 
@@ -136,28 +150,30 @@ export function planejarContraCte(original: CteLido, emitente: EmitenteContraCte
     valores: { total: valor, a_receber: valor, componentes: [{ nome: 'FRETE', valor }] },
     ...(carga && carga.produto_predominante && carga.quantidades.length > 0
       ? {
-        carga: {
-          ...(carga.valor_centavos !== null ? { valor: reaisDeCentavos(carga.valor_centavos) } : {}),
-          produto_predominante: carga.produto_predominante.slice(0, 60),
-          ...(carga.outras_caracteristicas ? { outras_caracteristicas: carga.outras_caracteristicas.slice(0, 30) } : {}),
-          quantidades: carga.quantidades.map((q) => ({
-            unidade: (q.unidade ?? '01') as '00' | '01' | '02' | '03' | '04' | '05',
-            tipo_medida: (q.tipo_medida ?? 'PESO BRUTO').slice(0, 20),
-            quantidade: Number(q.quantidade ?? 0),
-          })),
-        },
-      }
+          carga: {
+            ...(carga.valor_centavos !== null ? { valor: reaisDeCentavos(carga.valor_centavos) } : {}),
+            produto_predominante: carga.produto_predominante.slice(0, 60),
+            ...(carga.outras_caracteristicas ? { outras_caracteristicas: carga.outras_caracteristicas.slice(0, 30) } : {}),
+            quantidades: carga.quantidades.map((q) => ({
+              unidade: (q.unidade ?? '01') as '00' | '01' | '02' | '03' | '04' | '05',
+              tipo_medida: (q.tipo_medida ?? 'PESO BRUTO').slice(0, 20),
+              quantidade: Number(q.quantidade ?? 0),
+            })),
+          },
+        }
       : {}),
     ...(original.nfe_chaves.length > 0 ? { documentos: { nfe: original.nfe_chaves.map((chave) => ({ chave })) } } : {}),
-    documentos_anteriores: [{
-      emitente: {
-        cnpj: normalizeCnpj(original.emitente.documento ?? ''),
-        ie: original.emitente.ie ?? 'ISENTO',
-        uf: (original.emitente.endereco?.uf ?? ufByCode(original.chave.slice(0, 2))?.sigla ?? '') as Uf,
-        nome: (original.emitente.nome ?? '').slice(0, 60),
+    documentos_anteriores: [
+      {
+        emitente: {
+          cnpj: normalizeCnpj(original.emitente.documento ?? ''),
+          ie: original.emitente.ie ?? 'ISENTO',
+          uf: (original.emitente.endereco?.uf ?? ufByCode(original.chave.slice(0, 2))?.sigla ?? '') as Uf,
+          nome: (original.emitente.nome ?? '').slice(0, 60),
+        },
+        chaves_cte: [original.chave],
       },
-      chaves_cte: [original.chave],
-    }],
+    ],
     observacoes: `CONTRA-CT-E DO CT-E ${original.chave}. MOTORISTA CPF ${pedido.motorista_cpf}, PLACA ${pedido.placa}.`,
   };
   return { ok: true, dados, inicio, fim, cfop };

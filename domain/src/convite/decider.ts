@@ -1,4 +1,10 @@
-import { type ContatoConvite, type ConviteTransportadoraInput, type DomainEventOf, type EventData, type FieldError } from '@frete/contracts';
+import {
+  type ContatoConvite,
+  type ConviteTransportadoraInput,
+  type DomainEventOf,
+  type EventData,
+  type FieldError,
+} from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { isValidCnpj, normalizeCnpj } from '../fiscal/documents';
 import { validarChavePix } from '../fiscal/pix';
@@ -70,14 +76,18 @@ export const conviteDecider: Decider<ConviteCommand, ConviteState, ConviteEvent>
   decide(command, state, ctx) {
     const dados = normalizarConvite(command.dados);
     if (dados.cnpj === normalizeCnpj(command.company_cnpj)) {
-      throw new Rejection('convite_invalido', 'a company cannot invite itself: the CNPJ is the authenticated company\'s', {
-        fields: [{ field: 'cnpj', message: 'the authenticated company\'s own CNPJ' }],
+      throw new Rejection('convite_invalido', "a company cannot invite itself: the CNPJ is the authenticated company's", {
+        fields: [{ field: 'cnpj', message: "the authenticated company's own CNPJ" }],
       });
     }
     if (command.transportadora_cadastrada) {
-      throw new Rejection('transportadora_ja_cadastrada', `CNPJ ${dados.cnpj} is already a carrier customer: there is nothing to invite it to`, {
-        fields: [{ field: 'cnpj', message: 'already a carrier customer' }],
-      });
+      throw new Rejection(
+        'transportadora_ja_cadastrada',
+        `CNPJ ${dados.cnpj} is already a carrier customer: there is nothing to invite it to`,
+        {
+          fields: [{ field: 'cnpj', message: 'already a carrier customer' }],
+        },
+      );
     }
     const atual = state.atual;
     // Idempotent while pending: the same invitation again, nothing appended (the first contact stays).

@@ -18,9 +18,7 @@ export type CredentialCommand =
     }
   | { type: 'RevokeCredential' };
 
-export type CredentialState =
-  | { status: 'none' }
-  | { status: 'active' | 'revoked'; credential_id: string; company_id: string };
+export type CredentialState = { status: 'none' } | { status: 'active' | 'revoked'; credential_id: string; company_id: string };
 
 export const credentialDecider: Decider<CredentialCommand, CredentialState, CredentialEvent> = {
   initialState: { status: 'none' },
@@ -30,19 +28,21 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         if (state.status !== 'none') throw new Rejection('regra_de_negocio', 'credential already issued');
         if (!command.company.exists) throw new Rejection('nao_encontrado', 'company not found');
         const scopes = [...new Set(command.scopes)].sort();
-        return [{
-          type: 'credential.issued',
-          data: {
-            credential_id: command.credential_id,
-            company_id: command.company.company_id,
-            kind: command.kind,
-            environment: command.environment,
-            scopes,
-            secret_sha256: command.secret_sha256,
-            client_id: command.client_id,
-            hint: command.hint,
+        return [
+          {
+            type: 'credential.issued',
+            data: {
+              credential_id: command.credential_id,
+              company_id: command.company.company_id,
+              kind: command.kind,
+              environment: command.environment,
+              scopes,
+              secret_sha256: command.secret_sha256,
+              client_id: command.client_id,
+              hint: command.hint,
+            },
           },
-        }];
+        ];
       }
       case 'RevokeCredential':
         if (state.status === 'none') throw new Rejection('nao_encontrado', 'credential not found');

@@ -1,5 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type ContraCteVinculo, type CteDraftInput, type CteLido, type CteRascunho, type CteSituation, type DomainEventOf, type Environment } from '@frete/contracts';
+import {
+  type ContraCteVinculo,
+  type CteDraftInput,
+  type CteLido,
+  type CteRascunho,
+  type CteSituation,
+  type DomainEventOf,
+  type Environment,
+} from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
@@ -106,7 +114,16 @@ export type RegistrarEventoCte =
   | { type: 'RegistrarEventoRejeitado'; data: DomainEventOf<'cte.evento_rejeitado'>['data'] }
   | { type: 'RegistrarEventoPendente'; data: DomainEventOf<'cte.evento_pendente'>['data'] };
 
-export type CteCommand = ReceberCteEmitido | RepassarCte | CriarRascunho | CriarContraCte | AlterarRascunho | SolicitarEmissao | RegistrarEmissao | SolicitarEventoCte | RegistrarEventoCte;
+export type CteCommand =
+  | ReceberCteEmitido
+  | RepassarCte
+  | CriarRascunho
+  | CriarContraCte
+  | AlterarRascunho
+  | SolicitarEmissao
+  | RegistrarEmissao
+  | SolicitarEventoCte
+  | RegistrarEventoCte;
 
 export interface CteState {
   existe: boolean;
@@ -140,25 +157,49 @@ export const CSTAT_AUTORIZADO = [100, 150];
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
-  initialState: { existe: false, company_id: null, chave: null, situacao: null, sha256: null, dados: null, emissao: null, autorizacao: null, eventos: {}, contra_cte: null },
+  initialState: {
+    existe: false,
+    company_id: null,
+    chave: null,
+    situacao: null,
+    sha256: null,
+    dados: null,
+    emissao: null,
+    autorizacao: null,
+    eventos: {},
+    contra_cte: null,
+  },
   decide(c, state, ctx) {
     switch (c.type) {
       case 'ReceberCteEmitido': {
         const cte = c.cte;
         if (state.existe) {
-          return [{
-            type: 'cte.emitido_reenviado',
-            data: { cte_id: c.cte_id, company_id: c.company_id, chave: cte.chave, sha256: c.sha256, conteudo_diferente: c.sha256 !== state.sha256 },
-          }];
+          return [
+            {
+              type: 'cte.emitido_reenviado',
+              data: {
+                cte_id: c.cte_id,
+                company_id: c.company_id,
+                chave: cte.chave,
+                sha256: c.sha256,
+                conteudo_diferente: c.sha256 !== state.sha256,
+              },
+            },
+          ];
         }
         const emitente = cte.emitente.documento;
         if (!emitente || normalizeCnpj(emitente) !== normalizeCnpj(c.company_cnpj)) {
-          throw new Rejection('cte_de_outro_emitente',
+          throw new Rejection(
+            'cte_de_outro_emitente',
             `this CT-e was issued by ${emitente ?? 'another company'}, not by the authenticated carrier; a contractor's CT-e goes to POST /fiscal/cte-subcontratacao`,
-            { emitente, inbox: '/v1/fiscal/cte-subcontratacao' });
+            { emitente, inbox: '/v1/fiscal/cte-subcontratacao' },
+          );
         }
         if (cte.ambiente !== c.environment) {
-          throw new Rejection('ambiente_divergente', `the CT-e was issued in ${cte.ambiente} (tpAmb) and this is the ${c.environment} environment`);
+          throw new Rejection(
+            'ambiente_divergente',
+            `the CT-e was issued in ${cte.ambiente} (tpAmb) and this is the ${c.environment} environment`,
+          );
         }
         const prot = cte.protocolo;
         if (prot && prot.chave !== cte.chave) {
@@ -167,18 +208,20 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (prot && !CSTAT_AUTORIZADO.includes(prot.status)) {
           throw new Rejection('cte_nao_autorizado', `the protocol does not authorize this CT-e (cStat ${prot.status}: ${prot.motivo})`);
         }
-        return [{
-          type: 'cte.emitido_recebido',
-          data: {
-            cte_id: c.cte_id,
-            company_id: c.company_id,
-            chave: cte.chave,
-            sha256: c.sha256,
-            tamanho_bytes: c.tamanho_bytes,
-            situacao: prot ? 'autorizado' : 'sem_protocolo',
-            cte,
+        return [
+          {
+            type: 'cte.emitido_recebido',
+            data: {
+              cte_id: c.cte_id,
+              company_id: c.company_id,
+              chave: cte.chave,
+              sha256: c.sha256,
+              tamanho_bytes: c.tamanho_bytes,
+              situacao: prot ? 'autorizado' : 'sem_protocolo',
+              cte,
+            },
           },
-        }];
+        ];
       }
       case 'CriarRascunho': {
         if (state.existe) return [];
@@ -190,11 +233,17 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (state.existe) return [];
         const { dados, fields } = validarRascunho(c.dados);
         if (fields.length > 0) throw new Rejection('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
-        return [{ type: 'cte.contra_cte_criado', data: { cte_id: c.cte_id, company_id: c.company_id, ambiente: c.environment, dados, vinculo: c.vinculo } }];
+        return [
+          {
+            type: 'cte.contra_cte_criado',
+            data: { cte_id: c.cte_id, company_id: c.company_id, ambiente: c.environment, dados, vinculo: c.vinculo },
+          },
+        ];
       }
       case 'AlterarRascunho': {
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('nao_encontrado', 'CT-e not found');
-        if (state.contra_cte) throw new Rejection('cte_nao_editavel', 'a counter-CT-e is made of the contractor\'s CT-e and the request: it is not edited');
+        if (state.contra_cte)
+          throw new Rejection('cte_nao_editavel', "a counter-CT-e is made of the contractor's CT-e and the request: it is not edited");
         if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') {
           throw new Rejection('cte_nao_editavel', `only a draft can be changed; this CT-e is ${state.situacao} and immutable`);
         }
@@ -210,7 +259,10 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (state.situacao !== 'rascunho' && state.situacao !== 'rejeitado') return [];
         // A refused counter-CT-e gave its key back; the next one is a new counter-CT-e, not this one again.
         if (state.contra_cte && state.situacao === 'rejeitado') {
-          throw new Rejection('cte_nao_editavel', 'the authority refused this counter-CT-e and its key is free: issue a new one (POST /fiscal/cte/contra or a batch)');
+          throw new Rejection(
+            'cte_nao_editavel',
+            'the authority refused this counter-CT-e and its key is free: issue a new one (POST /fiscal/cte/contra or a batch)',
+          );
         }
         return [{ type: 'cte.emissao_solicitada', data: { cte_id: c.cte_id, company_id: c.company_id, serie: c.serie } }];
       }
@@ -219,13 +271,17 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       case 'RegistrarRejeicao':
       case 'RegistrarDenegacao':
       case 'RegistrarPendencia':
-        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as CteEvent, { xmlAssinado: c.type === 'RegistrarXmlAssinado' });
+        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as CteEvent, {
+          xmlAssinado: c.type === 'RegistrarXmlAssinado',
+        });
       case 'SolicitarEventoCte': {
         const atual = state.eventos[c.data.event_key];
         if (atual && atual.situacao !== 'rejeitado') return [];
         const plano = planejarEventoCte(state, c.data.company_id, c.tipo, ctx.now);
         if (plano.tipo === 'pendente' || plano.event_key !== c.data.event_key) {
-          throw new Rejection('regra_de_negocio', 'another event of this type was requested at the same time; try again', { event_key: plano.tipo === 'pendente' ? plano.evento.event_key : plano.event_key });
+          throw new Rejection('regra_de_negocio', 'another event of this type was requested at the same time; try again', {
+            event_key: plano.tipo === 'pendente' ? plano.evento.event_key : plano.event_key,
+          });
         }
         return [{ type: 'cte.evento_solicitado', data: c.data }];
       }
@@ -243,34 +299,63 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         if (state.situacao !== 'autorizado') {
           throw new Rejection('cte_nao_autorizado', `only an authorized CT-e can be handed off; this one is ${state.situacao}`);
         }
-        return [{
-          type: 'cte.repassado',
-          data: {
-            cte_id: c.cte_id,
-            company_id: c.company_id,
-            chave: state.chave!,
-            subcontratada_id: c.subcontratada_id,
-            subcontratada_cnpj: c.subcontratada_cnpj,
-            observacao: c.observacao,
+        return [
+          {
+            type: 'cte.repassado',
+            data: {
+              cte_id: c.cte_id,
+              company_id: c.company_id,
+              chave: state.chave!,
+              subcontratada_id: c.subcontratada_id,
+              subcontratada_cnpj: c.subcontratada_cnpj,
+              observacao: c.observacao,
+            },
           },
-        }];
+        ];
     }
   },
   evolve(state, event) {
     switch (event.type) {
       case 'cte.emitido_recebido':
         return {
-          existe: true, company_id: event.data.company_id, chave: event.data.chave, situacao: event.data.situacao, sha256: event.data.sha256, dados: null, emissao: null,
-          autorizacao: event.data.cte.protocolo ? { numero: event.data.cte.protocolo.numero, recebido_em: event.data.cte.protocolo.recebido_em } : null,
+          existe: true,
+          company_id: event.data.company_id,
+          chave: event.data.chave,
+          situacao: event.data.situacao,
+          sha256: event.data.sha256,
+          dados: null,
+          emissao: null,
+          autorizacao: event.data.cte.protocolo
+            ? { numero: event.data.cte.protocolo.numero, recebido_em: event.data.cte.protocolo.recebido_em }
+            : null,
           eventos: {},
           contra_cte: null,
         };
       case 'cte.rascunho_criado':
-        return { existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null, eventos: {}, contra_cte: null };
+        return {
+          existe: true,
+          company_id: event.data.company_id,
+          chave: null,
+          situacao: 'rascunho',
+          sha256: null,
+          dados: event.data.dados,
+          emissao: null,
+          autorizacao: null,
+          eventos: {},
+          contra_cte: null,
+        };
       case 'cte.contra_cte_criado':
         return {
-          existe: true, company_id: event.data.company_id, chave: null, situacao: 'rascunho', sha256: null, dados: event.data.dados, emissao: null, autorizacao: null,
-          eventos: {}, contra_cte: event.data.vinculo,
+          existe: true,
+          company_id: event.data.company_id,
+          chave: null,
+          situacao: 'rascunho',
+          sha256: null,
+          dados: event.data.dados,
+          emissao: null,
+          autorizacao: null,
+          eventos: {},
+          contra_cte: event.data.vinculo,
         };
       case 'cte.rascunho_alterado':
         return { ...state, situacao: 'rascunho', dados: event.data.dados };
@@ -280,7 +365,10 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         return { ...state, chave: event.data.chave, emissao: emissaoAssinada(event.data) };
       case 'cte.autorizado':
         return {
-          ...state, situacao: 'autorizado', chave: event.data.chave, sha256: event.data.sha256,
+          ...state,
+          situacao: 'autorizado',
+          chave: event.data.chave,
+          sha256: event.data.sha256,
           autorizacao: { numero: event.data.protocolo.numero, recebido_em: event.data.protocolo.recebido_em },
         };
       case 'cte.rejeitado':
@@ -291,8 +379,15 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       case 'cte.evento_solicitado': {
         const d = event.data;
         const evento: EventoCteEstado = {
-          event_key: d.event_key, tp_evento: d.tp_evento, n_seq_evento: d.n_seq_evento, sha256: d.sha256, situacao: 'pendente',
-          protocolo: null, proc_sha256: null, retorno: null, n_prot_ce: d.n_prot_ce ?? null,
+          event_key: d.event_key,
+          tp_evento: d.tp_evento,
+          n_seq_evento: d.n_seq_evento,
+          sha256: d.sha256,
+          situacao: 'pendente',
+          protocolo: null,
+          proc_sha256: null,
+          retorno: null,
+          n_prot_ce: d.n_prot_ce ?? null,
         };
         return { ...state, eventos: { ...state.eventos, [d.event_key]: evento } };
       }
@@ -300,7 +395,16 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         const d = event.data;
         const atual = state.eventos[d.event_key];
         if (!atual) return state;
-        const eventos = { ...state.eventos, [d.event_key]: { ...atual, situacao: 'registrado' as const, protocolo: d.protocolo, proc_sha256: d.sha256, retorno: { cstat: d.protocolo.cstat, motivo: d.protocolo.motivo } } };
+        const eventos = {
+          ...state.eventos,
+          [d.event_key]: {
+            ...atual,
+            situacao: 'registrado' as const,
+            protocolo: d.protocolo,
+            proc_sha256: d.sha256,
+            retorno: { cstat: d.protocolo.cstat, motivo: d.protocolo.motivo },
+          },
+        };
         if (atual.n_prot_ce) {
           // A registered 110181 cancels the delivery proof of that protocol.
           for (const e of Object.values(eventos)) {
@@ -312,12 +416,21 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
       case 'cte.evento_rejeitado': {
         const atual = state.eventos[event.data.event_key];
         if (!atual) return state;
-        return { ...state, eventos: { ...state.eventos, [atual.event_key]: { ...atual, situacao: 'rejeitado', retorno: { cstat: event.data.cstat, motivo: event.data.motivo } } } };
+        return {
+          ...state,
+          eventos: {
+            ...state.eventos,
+            [atual.event_key]: { ...atual, situacao: 'rejeitado', retorno: { cstat: event.data.cstat, motivo: event.data.motivo } },
+          },
+        };
       }
       case 'cte.evento_pendente': {
         const atual = state.eventos[event.data.event_key];
         if (!atual) return state;
-        return { ...state, eventos: { ...state.eventos, [atual.event_key]: { ...atual, retorno: { cstat: null, motivo: event.data.motivo } } } };
+        return {
+          ...state,
+          eventos: { ...state.eventos, [atual.event_key]: { ...atual, retorno: { cstat: null, motivo: event.data.motivo } } },
+        };
       }
       default:
         return state;

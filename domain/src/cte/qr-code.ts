@@ -11,10 +11,16 @@
  */
 
 const SVRS = 'https://dfe-portal.svrs.rs.gov.br/cte/qrCode';
-const SP = { producao: 'https://nfe.fazenda.sp.gov.br/CTeConsulta/qrCode', homologacao: 'https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode' };
+const SP = {
+  producao: 'https://nfe.fazenda.sp.gov.br/CTeConsulta/qrCode',
+  homologacao: 'https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode',
+};
 
 const OWN_PORTALS: Record<string, { producao: string; homologacao: string }> = {
-  '31': { producao: 'https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml', homologacao: 'https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml' },
+  '31': {
+    producao: 'https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml',
+    homologacao: 'https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml',
+  },
   '35': SP,
   '41': { producao: 'http://www.fazenda.pr.gov.br/cte/qrcode', homologacao: 'http://www.fazenda.pr.gov.br/cte/qrcode' },
   '50': { producao: 'http://www.dfe.ms.gov.br/cte/qrcode', homologacao: 'http://www.dfe.ms.gov.br/cte/qrcode' },

@@ -1,4 +1,11 @@
-import { type CteDraftInput, type CteEnderecoParte, type CteParteRascunho, type CteRascunho, type FieldError, type Local } from '@frete/contracts';
+import {
+  type CteDraftInput,
+  type CteEnderecoParte,
+  type CteParteRascunho,
+  type CteRascunho,
+  type FieldError,
+  type Local,
+} from '@frete/contracts';
 import { findMunicipio } from '../ibge/municipios';
 import { centavosDeReais } from '../money/money';
 import { isValidAccessKey } from '../fiscal/access-key';
@@ -35,7 +42,10 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
     if (!l) return l;
     const found = findMunicipio(l.municipio, l.uf, l.codigo_ibge);
     if (!found) {
-      fields.push({ field: `${path}.municipio`, message: `'${l.municipio}'/${l.uf} is not an IBGE municipality${l.codigo_ibge ? ` with code ${l.codigo_ibge}` : ''}` });
+      fields.push({
+        field: `${path}.municipio`,
+        message: `'${l.municipio}'/${l.uf} is not an IBGE municipality${l.codigo_ibge ? ` with code ${l.codigo_ibge}` : ''}`,
+      });
       return l;
     }
     return { municipio: found.municipio, uf: l.uf, codigo_ibge: found.codigo_ibge };
@@ -66,7 +76,8 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
   if (ibsCbs) {
     for (const k of ['aliquota_ibs_uf', 'aliquota_ibs_mun', 'aliquota_cbs'] as const) {
       const x = ibsCbs[k] * 10_000;
-      if (Math.abs(x - Math.round(x)) > 1e-6) fields.push({ field: `impostos.ibs_cbs.${k}`, message: 'at most 4 decimals (layout TDec_0302_04RTC)' });
+      if (Math.abs(x - Math.round(x)) > 1e-6)
+        fields.push({ field: `impostos.ibs_cbs.${k}`, message: 'at most 4 decimals (layout TDec_0302_04RTC)' });
     }
   }
   dados.documentos?.nfe.forEach((n, i) => {
@@ -80,7 +91,10 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
     d.emitente.cnpj = cnpj;
     d.chaves_cte.forEach((k, j) => {
       if (!isValidAccessKey(k) || k.slice(20, 22) !== '57') {
-        fields.push({ field: `documentos_anteriores.${i}.chaves_cte.${j}`, message: 'not a CT-e access key (model 57, valid check digit)' });
+        fields.push({
+          field: `documentos_anteriores.${i}.chaves_cte.${j}`,
+          message: 'not a CT-e access key (model 57, valid check digit)',
+        });
       }
     });
   });

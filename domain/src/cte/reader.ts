@@ -29,7 +29,11 @@ export type { CteLido, PapelTomador } from '@frete/contracts';
 const notCte = (message: string) => new CteReadError('documento_nao_e_cte', message);
 
 const parse = fiscalXmlParser(
-  { proc: 'cteProc', root: 'CTe', arrays: ['Comp', 'infNFe', 'infNF', 'infOutros', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'] },
+  {
+    proc: 'cteProc',
+    root: 'CTe',
+    arrays: ['Comp', 'infNFe', 'infNF', 'infOutros', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'],
+  },
   (refusal, message) => (refusal === 'not_this_document' ? notCte(message) : new CteReadError(refusal, message)),
 );
 
@@ -128,10 +132,22 @@ function camposObservacao(compl: XmlNode | null): NonNullable<CteLido['campos_ob
 
 function outrosDocumentos(infDoc: XmlNode | null): NonNullable<CteLido['outros_documentos']> {
   const nf = list(infDoc?.infNF).map((d) => ({
-    tipo: 'nf' as const, modelo: text(d.mod), descricao: null, serie: text(d.serie), numero: text(d.nDoc), emissao: text(d.dEmi), valor_centavos: optionalCents(d.vNF),
+    tipo: 'nf' as const,
+    modelo: text(d.mod),
+    descricao: null,
+    serie: text(d.serie),
+    numero: text(d.nDoc),
+    emissao: text(d.dEmi),
+    valor_centavos: optionalCents(d.vNF),
   }));
   const outros = list(infDoc?.infOutros).map((d) => ({
-    tipo: 'outros' as const, modelo: text(d.tpDoc), descricao: text(d.descOutros), serie: null, numero: text(d.nDoc), emissao: text(d.dEmi), valor_centavos: optionalCents(d.vDocFisc),
+    tipo: 'outros' as const,
+    modelo: text(d.tpDoc),
+    descricao: text(d.descOutros),
+    serie: null,
+    numero: text(d.nDoc),
+    emissao: text(d.dEmi),
+    valor_centavos: optionalCents(d.vDocFisc),
   }));
   return [...nf, ...outros];
 }
@@ -193,7 +209,11 @@ export function readCte(xml: string): CteLido {
     tipo_cte: Number(req(ide.tpCTe, 'ide/tpCTe')),
     tipo_servico: Number(req(ide.tpServ, 'ide/tpServ')),
     modal: req(ide.modal, 'ide/modal'),
-    emitente: parte(node(inf.emit), 'enderEmit') ?? (() => { throw new CteReadError('documento_nao_e_cte', 'missing emit'); })(),
+    emitente:
+      parte(node(inf.emit), 'enderEmit') ??
+      (() => {
+        throw new CteReadError('documento_nao_e_cte', 'missing emit');
+      })(),
     ...partes,
     tomador: { codigo: codigo as 0 | 1 | 2 | 3 | 4, papel, parte: tomadorParte },
     inicio: { codigo_ibge: req(ide.cMunIni, 'ide/cMunIni'), municipio: req(ide.xMunIni, 'ide/xMunIni'), uf: req(ide.UFIni, 'ide/UFIni') },

@@ -29,5 +29,8 @@ export const EMISSAO_REJEITADA = { situacao: 'rejeitado', chave: null, emissao: 
 
 /** The checkpoint from a signed XML event. */
 export const emissaoAssinada = (d: { chave: string; numero: number; serie: number; sha256: string }) => ({
-  chave: d.chave, numero: d.numero, serie: d.serie, sha256: d.sha256,
+  chave: d.chave,
+  numero: d.numero,
+  serie: d.serie,
+  sha256: d.sha256,
 });

@@ -16,8 +16,7 @@ export function accessKeyCheckDigit(first43: string): number {
   return r < 2 ? 0 : 11 - r;
 }
 
-export const isValidAccessKey = (key: string): boolean =>
-  ACCESS_KEY.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
+export const isValidAccessKey = (key: string): boolean => ACCESS_KEY.test(key) && accessKeyCheckDigit(key.slice(0, 43)) === Number(key[43]);
 
 /** The parts of a key, for checks against the document's own fields. */
 export const accessKeyParts = (key: string) => ({

@@ -15,16 +15,22 @@ export function validarChavePix(tipo: TipoChavePix, raw: string): ChavePixResult
   const valor = raw.trim();
   switch (tipo) {
     case 'cpf':
-      return isValidCpf(valor) ? { ok: true, valor: normalizeCpf(valor) } : { ok: false, message: 'not a valid CPF (11 digits, check digits)' };
+      return isValidCpf(valor)
+        ? { ok: true, valor: normalizeCpf(valor) }
+        : { ok: false, message: 'not a valid CPF (11 digits, check digits)' };
     case 'cnpj':
-      return isValidCnpj(valor) ? { ok: true, valor: normalizeCnpj(valor) } : { ok: false, message: 'not a valid CNPJ (14 characters, check digits)' };
+      return isValidCnpj(valor)
+        ? { ok: true, valor: normalizeCnpj(valor) }
+        : { ok: false, message: 'not a valid CNPJ (14 characters, check digits)' };
     case 'email': {
       const email = valor.toLowerCase();
       return EMAIL.test(email) && email.length <= 77 ? { ok: true, valor: email } : { ok: false, message: 'not an e-mail address' };
     }
     case 'telefone': {
       const phone = valor.replace(/[\s()-]/g, '');
-      return /^\+55[0-9]{10,11}$/.test(phone) ? { ok: true, valor: phone } : { ok: false, message: 'a phone key is +55 followed by 10 or 11 digits' };
+      return /^\+55[0-9]{10,11}$/.test(phone)
+        ? { ok: true, valor: phone }
+        : { ok: false, message: 'a phone key is +55 followed by 10 or 11 digits' };
     }
     case 'aleatoria': {
       const uuid = valor.toLowerCase();

@@ -19,7 +19,8 @@ export function problemasParcelas(parcelas: readonly ParcelaRepasse[]): ParcelaP
   let total = 0;
   let exact = true;
   parcelas.forEach((p, i) => {
-    if (!Number.isInteger(p.posicao) || p.posicao < 1 || p.posicao > 3) problems.push({ path: `${i}.posicao`, message: 'must be 1, 2 or 3' });
+    if (!Number.isInteger(p.posicao) || p.posicao < 1 || p.posicao > 3)
+      problems.push({ path: `${i}.posicao`, message: 'must be 1, 2 or 3' });
     else if (seen.has(p.posicao)) problems.push({ path: `${i}.posicao`, message: `position ${p.posicao} repeated` });
     seen.add(p.posicao);
     if (!Number.isInteger(p.dias) || p.dias < 0 || p.dias > 30) problems.push({ path: `${i}.dias`, message: 'must be 0 to 30' });

@@ -1,4 +1,11 @@
-import { type DomainEventOf, type Environment, type EventData, type LinhaPlanejada, type ModoSubcontratacao, type ParcelaRepasse } from '@frete/contracts';
+import {
+  type DomainEventOf,
+  type Environment,
+  type EventData,
+  type LinhaPlanejada,
+  type ModoSubcontratacao,
+  type ParcelaRepasse,
+} from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 
 /**
@@ -102,8 +109,13 @@ function conclusao(state: LoteState): DomainEventOf<'lote.concluido'> | null {
   return {
     type: 'lote.concluido',
     data: {
-      batch_id: state.batch_id!, company_id: state.company_id!, status: emitidas + duplicadas > 0 ? 'done' : 'failed',
-      total_linhas: state.linhas.length, emitidas, duplicadas, falhas,
+      batch_id: state.batch_id!,
+      company_id: state.company_id!,
+      status: emitidas + duplicadas > 0 ? 'done' : 'failed',
+      total_linhas: state.linhas.length,
+      emitidas,
+      duplicadas,
+      falhas,
     },
   };
 }
@@ -125,7 +137,15 @@ function comConclusao(state: LoteState, e: LoteEvent): LoteEvent[] {
 
 export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
   initialState: {
-    existe: false, batch_id: null, company_id: null, solicitante_company_id: null, modo: '1a1', parcelas: null, linhas: [], processadas: {}, concluido: null,
+    existe: false,
+    batch_id: null,
+    company_id: null,
+    solicitante_company_id: null,
+    modo: '1a1',
+    parcelas: null,
+    linhas: [],
+    processadas: {},
+    concluido: null,
   },
   decide(c, state) {
     switch (c.type) {
@@ -133,13 +153,20 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         // The id comes from an idempotency key or is fresh: a second creation is the retry of the first.
         if (state.existe) return [];
         if (c.linhas.length === 0) throw new Rejection('lote_invalido', 'a batch has at least one row');
-        return [{
-          type: 'lote.criado',
-          data: {
-            batch_id: c.batch_id, company_id: c.company_id, solicitante_company_id: c.solicitante_company_id, ambiente: c.ambiente,
-            modo: c.modo, parcelas: c.parcelas, linhas: c.linhas,
+        return [
+          {
+            type: 'lote.criado',
+            data: {
+              batch_id: c.batch_id,
+              company_id: c.company_id,
+              solicitante_company_id: c.solicitante_company_id,
+              ambiente: c.ambiente,
+              modo: c.modo,
+              parcelas: c.parcelas,
+              linhas: c.linhas,
+            },
           },
-        }];
+        ];
       }
       case 'RegistrarLinha': {
         if (!state.existe || state.company_id !== c.company_id) throw new Rejection('lote_nao_encontrado', `batch ${c.batch_id} not found`);
@@ -180,8 +207,15 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     switch (e.type) {
       case 'lote.criado':
         return {
-          existe: true, batch_id: e.data.batch_id, company_id: e.data.company_id, solicitante_company_id: e.data.solicitante_company_id,
-          modo: e.data.modo, parcelas: e.data.parcelas, linhas: e.data.linhas, processadas: {}, concluido: null,
+          existe: true,
+          batch_id: e.data.batch_id,
+          company_id: e.data.company_id,
+          solicitante_company_id: e.data.solicitante_company_id,
+          modo: e.data.modo,
+          parcelas: e.data.parcelas,
+          linhas: e.data.linhas,
+          processadas: {},
+          concluido: null,
         };
       case 'lote.concluido':
         return { ...state, concluido: e.data.status };

@@ -1,6 +1,13 @@
 import {
-  type ContraCteLoteInput, type CteLoteInput, type FieldError, type LinhaPlanejada, type Local, LOTE_MAX_LINHAS, type ModoSubcontratacao,
-  type ParcelaRepasse, type PernaLoteInput,
+  type ContraCteLoteInput,
+  type CteLoteInput,
+  type FieldError,
+  type LinhaPlanejada,
+  type Local,
+  LOTE_MAX_LINHAS,
+  type ModoSubcontratacao,
+  type ParcelaRepasse,
+  type PernaLoteInput,
 } from '@frete/contracts';
 import { Rejection } from '../decider';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
@@ -53,7 +60,14 @@ function rascunhos(input: ContraCteLoteInput): Rascunho[] {
     const motorista = { cpf: input.motorista.cpf, caminho: 'motorista.cpf' };
     const placa = { placa: input.placa, caminho: 'placa' };
     if (!c.pernas) {
-      linhas.push({ ...base, caminho: `ctes.${i}`, perna: null, valor: c.valor === undefined ? null : { valor: c.valor, caminho: `ctes.${i}.valor` }, motorista, placa });
+      linhas.push({
+        ...base,
+        caminho: `ctes.${i}`,
+        perna: null,
+        valor: c.valor === undefined ? null : { valor: c.valor, caminho: `ctes.${i}.valor` },
+        motorista,
+        placa,
+      });
       return;
     }
     c.pernas.forEach((p: PernaLoteInput, j) => {
@@ -129,7 +143,8 @@ function validarForma(input: ContraCteLoteInput, linhas: Rascunho[]): Map<Local,
   for (const p of problemasParcelas(input.repasse?.parcelas ?? [])) {
     fields.push({ field: p.path ? `repasse.parcelas.${p.path}` : 'repasse.parcelas', message: p.message });
   }
-  if (linhas.length > LOTE_MAX_LINHAS) fields.push({ field: 'ctes', message: `${linhas.length} rows (keys × legs); a batch has at most ${LOTE_MAX_LINHAS}` });
+  if (linhas.length > LOTE_MAX_LINHAS)
+    fields.push({ field: 'ctes', message: `${linhas.length} rows (keys × legs); a batch has at most ${LOTE_MAX_LINHAS}` });
   if (fields.length > 0) throw new Rejection('validacao', mensagem(fields), { fields });
   return locais;
 }
@@ -139,11 +154,15 @@ function validarRegras(input: ContraCteLoteInput, linhas: Rascunho[]): { modo: M
   const fields: FieldError[] = [];
   const comPernas = input.ctes.filter((c) => c.pernas).length;
   if (comPernas > 0 && comPernas < input.ctes.length) {
-    fields.push({ field: 'ctes', message: `${comPernas} of ${input.ctes.length} keys have pernas: a batch is either 1:1 (no pernas) or legs (every key with pernas)` });
+    fields.push({
+      field: 'ctes',
+      message: `${comPernas} of ${input.ctes.length} keys have pernas: a batch is either 1:1 (no pernas) or legs (every key with pernas)`,
+    });
   }
   const modo: ModoSubcontratacao = comPernas > 0 ? 'pernas' : '1a1';
   input.ctes.forEach((c, i) => {
-    if (c.pernas && c.valor !== undefined) fields.push({ field: `ctes.${i}.valor`, message: 'in the legs design each leg carries its own valor' });
+    if (c.pernas && c.valor !== undefined)
+      fields.push({ field: `ctes.${i}.valor`, message: 'in the legs design each leg carries its own valor' });
   });
 
   const frete = input.valores?.frete_bruto;
@@ -155,7 +174,10 @@ function validarRegras(input: ContraCteLoteInput, linhas: Rascunho[]): { modo: M
   } else if (frete !== undefined) {
     const total = centavosExatos(frete)!;
     if (total < linhas.length) {
-      fields.push({ field: 'valores.frete_bruto', message: `${decimalDeCentavos(total)} cannot give at least 0.01 to each of ${linhas.length} rows` });
+      fields.push({
+        field: 'valores.frete_bruto',
+        message: `${decimalDeCentavos(total)} cannot give at least 0.01 to each of ${linhas.length} rows`,
+      });
     } else {
       valores = ratearCentavos(total, linhas.length);
     }
@@ -167,9 +189,15 @@ function validarRegras(input: ContraCteLoteInput, linhas: Rascunho[]): { modo: M
 
   for (const l of linhas) {
     if (l.tipo_servico !== 1 && (!l.origem || !l.destino)) {
-      fields.push({ field: `${l.caminho}.${l.origem ? 'destino' : 'origem'}`, message: `required for tipo_servico ${l.tipo_servico} (redispatch): the leg's route` });
+      fields.push({
+        field: `${l.caminho}.${l.origem ? 'destino' : 'origem'}`,
+        message: `required for tipo_servico ${l.tipo_servico} (redispatch): the leg's route`,
+      });
     } else if (!l.origem !== !l.destino) {
-      fields.push({ field: `${l.caminho}.${l.origem ? 'destino' : 'origem'}`, message: 'a leg is declared by both ends (or neither, to inherit the contractor\'s route)' });
+      fields.push({
+        field: `${l.caminho}.${l.origem ? 'destino' : 'origem'}`,
+        message: "a leg is declared by both ends (or neither, to inherit the contractor's route)",
+      });
     }
   }
   if (fields.length > 0) throw new Rejection('lote_invalido', mensagem(fields), { fields });
@@ -178,7 +206,10 @@ function validarRegras(input: ContraCteLoteInput, linhas: Rascunho[]): { modo: M
 
 /** Drivers and plates must be in the subcontractor's registry (rule 8); a leg's own is named by the leg's path. */
 function validarRegistro(linhas: Rascunho[], registro: RegistroDaSubcontratada): void {
-  const faltam = (code: 'motorista_nao_encontrado' | 'veiculo_nao_encontrado', itens: { caminho: string; valor: string; onde: string }[]) => {
+  const faltam = (
+    code: 'motorista_nao_encontrado' | 'veiculo_nao_encontrado',
+    itens: { caminho: string; valor: string; onde: string }[],
+  ) => {
     const unicos = [...new Map(itens.map((x) => [x.caminho, x])).values()];
     if (unicos.length === 0) return;
     const fields = unicos.map((x) => ({ field: x.caminho, message: `${x.valor} is not in the subcontractor's registry` }));
@@ -187,12 +218,18 @@ function validarRegistro(linhas: Rascunho[], registro: RegistroDaSubcontratada):
     throw new Rejection(code, message, { fields });
   };
   const onde = (l: Rascunho, caminho: string) => (caminho.startsWith('ctes.') ? l.caminho : caminho);
-  faltam('motorista_nao_encontrado', linhas
-    .filter((l) => !registro.motoristas.has(normalizeCpf(l.motorista.cpf)))
-    .map((l) => ({ caminho: l.motorista.caminho, valor: normalizeCpf(l.motorista.cpf), onde: onde(l, l.motorista.caminho) })));
-  faltam('veiculo_nao_encontrado', linhas
-    .filter((l) => !registro.placas.has(normalizePlaca(l.placa.placa)))
-    .map((l) => ({ caminho: l.placa.caminho, valor: normalizePlaca(l.placa.placa), onde: onde(l, l.placa.caminho) })));
+  faltam(
+    'motorista_nao_encontrado',
+    linhas
+      .filter((l) => !registro.motoristas.has(normalizeCpf(l.motorista.cpf)))
+      .map((l) => ({ caminho: l.motorista.caminho, valor: normalizeCpf(l.motorista.cpf), onde: onde(l, l.motorista.caminho) })),
+  );
+  faltam(
+    'veiculo_nao_encontrado',
+    linhas
+      .filter((l) => !registro.placas.has(normalizePlaca(l.placa.placa)))
+      .map((l) => ({ caminho: l.placa.caminho, valor: normalizePlaca(l.placa.placa), onde: onde(l, l.placa.caminho) })),
+  );
 }
 
 /**
@@ -210,7 +247,9 @@ export function resolverLote(input: ContraCteLoteInput, registro: RegistroDaSubc
   const parcelas = input.repasse?.parcelas;
   return {
     modo,
-    parcelas: parcelas ? [...parcelas].sort((a, b) => a.posicao - b.posicao).map((p) => ({ posicao: p.posicao, percentual: p.percentual, dias: p.dias })) : null,
+    parcelas: parcelas
+      ? [...parcelas].sort((a, b) => a.posicao - b.posicao).map((p) => ({ posicao: p.posicao, percentual: p.percentual, dias: p.dias }))
+      : null,
     linhas: linhas.map((l, linha) => ({
       linha,
       chave: l.chave,

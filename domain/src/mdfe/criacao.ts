@@ -1,4 +1,12 @@
-import { type CteDoMdfe, type CteLido, type FieldError, type MdfeInput, type MunicipioMdfe, type VeiculoDados, type VeiculoMdfe } from '@frete/contracts';
+import {
+  type CteDoMdfe,
+  type CteLido,
+  type FieldError,
+  type MdfeInput,
+  type MunicipioMdfe,
+  type VeiculoDados,
+  type VeiculoMdfe,
+} from '@frete/contracts';
 import { Rejection } from '../decider';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
 import { findMunicipio } from '../ibge/municipios';
@@ -14,7 +22,10 @@ const invalido = (fields: FieldError[]) => new Rejection('validacao', fields.map
 
 /** What the MDF-e takes from an authorized CT-e: its cargo value and weight, and where it starts and ends. */
 export const cteDoMdfe = (cteId: string, chave: string, c: CteLido): CteDoMdfeComInicio => ({
-  cte_id: cteId, chave, valor_carga_centavos: c.carga?.valor_centavos ?? 0, peso_gramas: gramasDasQuantidades(c.carga?.quantidades ?? []),
+  cte_id: cteId,
+  chave,
+  valor_carga_centavos: c.carga?.valor_centavos ?? 0,
+  peso_gramas: gramasDasQuantidades(c.carga?.quantidades ?? []),
   descarga: { codigo_ibge: c.fim.codigo_ibge, municipio: c.fim.municipio, uf: c.fim.uf },
   inicio: { codigo_ibge: c.inicio.codigo_ibge, municipio: c.inicio.municipio, uf: c.inicio.uf },
 });
@@ -37,11 +48,20 @@ export function faltasDoVeiculo(v: VeiculoCadastrado, field: string, tipo: 'trac
 export function veiculoDoMdfe(v: VeiculoCadastrado, field: string, tipo: 'tracao' | 'reboque'): VeiculoMdfe {
   const missing = faltasDoVeiculo(v, field, tipo);
   if (missing.length > 0) {
-    throw new Rejection('veiculo_incompleto', `${missing.map((m) => m.message).join('; ')}: complete it at PUT /fiscal/veiculos/${v.id}`, { fields: missing, veiculo_id: v.id });
+    throw new Rejection('veiculo_incompleto', `${missing.map((m) => m.message).join('; ')}: complete it at PUT /fiscal/veiculos/${v.id}`, {
+      fields: missing,
+      veiculo_id: v.id,
+    });
   }
   return {
-    placa: v.placa, renavam: v.renavam, tara_kg: v.tara_kg!, capacidade_kg: v.capacidade_kg, capacidade_m3: v.capacidade_m3,
-    tipo_rodado: v.tipo_rodado, tipo_carroceria: v.tipo_carroceria!, uf: v.uf!,
+    placa: v.placa,
+    renavam: v.renavam,
+    tara_kg: v.tara_kg!,
+    capacidade_kg: v.capacidade_kg,
+    capacidade_m3: v.capacidade_m3,
+    tipo_rodado: v.tipo_rodado,
+    tipo_carroceria: v.tipo_carroceria!,
+    uf: v.uf!,
   };
 }
 
@@ -49,7 +69,9 @@ export function veiculoDoMdfe(v: VeiculoCadastrado, field: string, tipo: 'tracao
 export function cpfsDosCondutores(motoristas: readonly { cpf: string }[]): string[] {
   const cpfs = motoristas.map((m) => normalizeCpf(m.cpf));
   const cpfErrors = cpfs.flatMap((cpf, i) => (isValidCpf(cpf) ? [] : [{ field: `motoristas.${i}.cpf`, message: 'not a valid CPF' }]));
-  cpfs.forEach((cpf, i) => { if (cpfs.indexOf(cpf) !== i) cpfErrors.push({ field: `motoristas.${i}.cpf`, message: 'repeated driver' }); });
+  cpfs.forEach((cpf, i) => {
+    if (cpfs.indexOf(cpf) !== i) cpfErrors.push({ field: `motoristas.${i}.cpf`, message: 'repeated driver' });
+  });
   if (cpfErrors.length > 0) throw invalido(cpfErrors);
   return cpfs;
 }
@@ -85,10 +107,18 @@ export function rotaDoMdfe(
     : [...new Map(ctes.map((c) => [c.inicio.codigo_ibge, c.inicio])).values()];
   const fields: FieldError[] = [];
   carregamento.forEach((m, i) => {
-    if (m.uf !== ufInicio) fields.push({ field: input.carregamento ? `carregamento.${i}` : 'uf_inicio', message: `loading in ${m.municipio}/${m.uf} is outside uf_inicio ${ufInicio}` });
+    if (m.uf !== ufInicio)
+      fields.push({
+        field: input.carregamento ? `carregamento.${i}` : 'uf_inicio',
+        message: `loading in ${m.municipio}/${m.uf} is outside uf_inicio ${ufInicio}`,
+      });
   });
   ctes.forEach((c, i) => {
-    if (c.descarga.uf !== ufFim) fields.push({ field: descarga ? 'descarregamento' : input.uf_fim ? 'uf_fim' : `ctes.${i}`, message: `unloading in ${c.descarga.municipio}/${c.descarga.uf} is outside uf_fim ${ufFim}` });
+    if (c.descarga.uf !== ufFim)
+      fields.push({
+        field: descarga ? 'descarregamento' : input.uf_fim ? 'uf_fim' : `ctes.${i}`,
+        message: `unloading in ${c.descarga.municipio}/${c.descarga.uf} is outside uf_fim ${ufFim}`,
+      });
   });
   const percurso = input.percurso ?? [];
   percurso.forEach((uf, i) => {

@@ -1,4 +1,12 @@
-import { type CondutorMdfe, type DadosEventoMdfe, type DomainEventOf, type Environment, type MdfeDados, type MdfeSituacao, type TipoEventoMdfe } from '@frete/contracts';
+import {
+  type CondutorMdfe,
+  type DadosEventoMdfe,
+  type DomainEventOf,
+  type Environment,
+  type MdfeDados,
+  type MdfeSituacao,
+  type TipoEventoMdfe,
+} from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
@@ -82,7 +90,10 @@ export const TP_EVENTO_MDFE: Record<TipoEventoMdfe, string> = { cancelamento: '1
  * The type and sequence of the next event of `tipo`: a pending one is followed (same sequence, same signed bytes);
  * otherwise the MDF-e must be authorized. Cancellation and closing are sequence 1; each driver added takes the next.
  */
-export function proximoEventoMdfe(state: MdfeState, tipo: TipoEventoMdfe): { tp_evento: string; n_seq: number; pendente: EventoMdfeState | null } {
+export function proximoEventoMdfe(
+  state: MdfeState,
+  tipo: TipoEventoMdfe,
+): { tp_evento: string; n_seq: number; pendente: EventoMdfeState | null } {
   const tp = TP_EVENTO_MDFE[tipo];
   const pendente = state.eventos.find((e) => e.tp_evento === tp && e.situacao === 'pendente') ?? null;
   if (pendente) return { tp_evento: tp, n_seq: pendente.n_seq, pendente };
@@ -91,9 +102,13 @@ export function proximoEventoMdfe(state: MdfeState, tipo: TipoEventoMdfe): { tp_
   }
   const outroPendente = state.eventos.find((e) => e.situacao === 'pendente');
   if (outroPendente) {
-    throw new Rejection('regra_de_negocio', `the ${outroPendente.tipo} event of this MDF-e is still pending: send it again to follow it first`, {
-      pendente: outroPendente.tipo,
-    });
+    throw new Rejection(
+      'regra_de_negocio',
+      `the ${outroPendente.tipo} event of this MDF-e is still pending: send it again to follow it first`,
+      {
+        pendente: outroPendente.tipo,
+      },
+    );
   }
   const n = tipo === 'condutor' ? state.eventos.filter((e) => e.tp_evento === tp && e.situacao === 'registrado').length + 1 : 1;
   return { tp_evento: tp, n_seq: n, pendente: null };
@@ -105,7 +120,9 @@ export function proximoEventoMdfe(state: MdfeState, tipo: TipoEventoMdfe): { tp_
  */
 export function exigirCondutorNovo(state: MdfeState, cpf: string): void {
   if (state.condutores.some((c) => c.cpf === cpf) && !state.eventos.some((e) => e.tipo === 'condutor' && e.situacao === 'pendente')) {
-    throw new Rejection('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, { fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }] });
+    throw new Rejection('regra_de_negocio', `the driver ${cpf} is already in this MDF-e`, {
+      fields: [{ field: 'cpf', message: 'already a driver of this MDF-e' }],
+    });
   }
 }
 
@@ -116,14 +133,27 @@ const own = (state: MdfeState, companyId: string) => {
 const semEvento = (state: MdfeState, tp: string, seq: number) => state.eventos.filter((e) => !(e.tp_evento === tp && e.n_seq === seq));
 
 export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
-  initialState: { existe: false, company_id: null, situacao: null, dados: null, chave: null, emissao: null, n_prot: null, condutores: [], eventos: [] },
+  initialState: {
+    existe: false,
+    company_id: null,
+    situacao: null,
+    dados: null,
+    chave: null,
+    emissao: null,
+    n_prot: null,
+    condutores: [],
+    eventos: [],
+  },
   decide(c, state) {
     switch (c.type) {
       case 'CriarMdfe':
         if (state.existe) return [];
-        if (c.dados.ctes.length === 0) throw new Rejection('validacao', 'ctes: at least one CT-e', { fields: [{ field: 'ctes', message: 'at least one CT-e' }] });
+        if (c.dados.ctes.length === 0)
+          throw new Rejection('validacao', 'ctes: at least one CT-e', { fields: [{ field: 'ctes', message: 'at least one CT-e' }] });
         if (c.dados.motoristas.length === 0 || c.dados.motoristas.length > 10) {
-          throw new Rejection('validacao', 'motoristas: 1 to 10 drivers', { fields: [{ field: 'motoristas', message: '1 to 10 drivers' }] });
+          throw new Rejection('validacao', 'motoristas: 1 to 10 drivers', {
+            fields: [{ field: 'motoristas', message: '1 to 10 drivers' }],
+          });
         }
         return [{ type: 'mdfe.criado', data: { mdfe_id: c.mdfe_id, company_id: c.company_id, ambiente: c.environment, dados: c.dados } }];
       case 'SolicitarEmissaoMdfe':
@@ -137,7 +167,9 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
       case 'RegistrarAutorizacaoMdfe':
       case 'RegistrarRejeicaoMdfe':
       case 'RegistrarPendenciaMdfe':
-        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as MdfeEvent, { xmlAssinado: c.type === 'RegistrarXmlAssinadoMdfe' });
+        return passoDaEmissao(state, { type: PASSOS_DA_EMISSAO[c.type], data: c.data } as MdfeEvent, {
+          xmlAssinado: c.type === 'RegistrarXmlAssinadoMdfe',
+        });
       case 'RegistrarEventoPendenteMdfe':
       case 'RegistrarEventoMdfe':
       case 'RegistrarEventoRejeitadoMdfe': {
@@ -157,7 +189,11 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
     switch (event.type) {
       case 'mdfe.criado':
         return {
-          ...state, existe: true, company_id: event.data.company_id, situacao: 'rascunho', dados: event.data.dados,
+          ...state,
+          existe: true,
+          company_id: event.data.company_id,
+          situacao: 'rascunho',
+          dados: event.data.dados,
           condutores: event.data.dados.motoristas,
         };
       case 'mdfe.emissao_solicitada':
@@ -173,19 +209,35 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
         return state;
       case 'mdfe.evento_pendente': {
         const d = event.data;
-        return { ...state, eventos: [...semEvento(state, d.tp_evento, d.n_seq), { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'pendente', sha256: d.sha256, dados: d.dados }] };
+        return {
+          ...state,
+          eventos: [
+            ...semEvento(state, d.tp_evento, d.n_seq),
+            { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'pendente', sha256: d.sha256, dados: d.dados },
+          ],
+        };
       }
       case 'mdfe.evento_rejeitado': {
         const d = event.data;
-        return { ...state, eventos: [...semEvento(state, d.tp_evento, d.n_seq), { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'rejeitado', sha256: null, dados: d.dados }] };
+        return {
+          ...state,
+          eventos: [
+            ...semEvento(state, d.tp_evento, d.n_seq),
+            { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'rejeitado', sha256: null, dados: d.dados },
+          ],
+        };
       }
       case 'mdfe.evento_registrado': {
         const d = event.data;
-        const eventos = [...semEvento(state, d.tp_evento, d.n_seq), { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'registrado' as const, sha256: d.sha256, dados: d.dados }];
+        const eventos = [
+          ...semEvento(state, d.tp_evento, d.n_seq),
+          { tipo: d.tipo, tp_evento: d.tp_evento, n_seq: d.n_seq, situacao: 'registrado' as const, sha256: d.sha256, dados: d.dados },
+        ];
         if (d.tipo === 'cancelamento') return { ...state, situacao: 'cancelado', eventos };
         if (d.tipo === 'encerramento') return { ...state, situacao: 'encerrado', eventos };
         const condutor = d.dados.condutor;
-        const condutores = condutor && !state.condutores.some((x) => x.cpf === condutor.cpf) ? [...state.condutores, condutor] : state.condutores;
+        const condutores =
+          condutor && !state.condutores.some((x) => x.cpf === condutor.cpf) ? [...state.condutores, condutor] : state.condutores;
         return { ...state, condutores, eventos };
       }
       default:

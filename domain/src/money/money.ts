@@ -95,6 +95,4 @@ export function centesimosExatos(percentual: number): number | null {
  * `centavos × centesimos / 10 000` rounded half up to the cent, in integers: the share of a non-negative amount at
  * a percentage given in hundredths (ICMS at 12% is 1200; a 1.5% fee is 150).
  */
-export const parteEmCentesimos = (centavos: Centavos, centesimos: number): Centavos =>
-  Math.floor((centavos * centesimos + 5_000) / 10_000);
-
+export const parteEmCentesimos = (centavos: Centavos, centesimos: number): Centavos => Math.floor((centavos * centesimos + 5_000) / 10_000);

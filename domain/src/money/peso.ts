@@ -11,8 +11,7 @@ export const gramasDeKg = (kg: number): Gramas => Math.round(kg * 1000);
 export const kgDeGramas = (gramas: Gramas): number => gramas / 1000;
 
 /** Grams as kg with four decimals ("12.5000"): the MDF-e's `qCarga` (TDec_1104) and the DAMDFE's total weight. */
-export const textoKgDeGramas = (gramas: Gramas): string =>
-  `${Math.floor(gramas / 1000)}.${String(gramas % 1000).padStart(3, '0')}0`;
+export const textoKgDeGramas = (gramas: Gramas): string => `${Math.floor(gramas / 1000)}.${String(gramas % 1000).padStart(3, '0')}0`;
 
 /** One `infQ` of a CT-e's cargo as read: `cUnid` and `qCarga` as written. */
 export interface QuantidadeCarga {

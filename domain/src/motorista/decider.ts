@@ -12,7 +12,10 @@ import { problemasParcelas } from '../fiscal/repasse';
  */
 export const motoristasStream = (companyId: string) => `motoristas-${companyId}`;
 
-export type MotoristaEvent = DomainEventOf<'motorista.cadastrado'> | DomainEventOf<'motorista.alterado'> | DomainEventOf<'motorista.removido'>;
+export type MotoristaEvent =
+  | DomainEventOf<'motorista.cadastrado'>
+  | DomainEventOf<'motorista.alterado'>
+  | DomainEventOf<'motorista.removido'>;
 
 export type MotoristaCommand =
   | { type: 'CadastrarMotorista'; company_id: string; dados: MotoristaInput }
@@ -60,13 +63,22 @@ export function normalizarMotorista(input: MotoristaInput): MotoristaDados {
     chave_pix,
     repasse: {
       modo: input.repasse?.modo ?? 'automatico',
-      parcelas: [...parcelas].sort((a, b) => a.posicao - b.posicao).map((p) => ({ posicao: p.posicao, percentual: p.percentual, dias: p.dias })),
+      parcelas: [...parcelas]
+        .sort((a, b) => a.posicao - b.posicao)
+        .map((p) => ({ posicao: p.posicao, percentual: p.percentual, dias: p.dias })),
     },
   };
 }
 
 export const registroMotoristas = registro<MotoristaCommand, MotoristaEvent, MotoristaInput, MotoristaDados>({
-  ...registroPorCampo({ comandos: 'Motorista', eventos: 'motorista', campo: 'cpf', rotulo: 'CPF', nome: 'driver', duplicado: 'motorista_duplicado' }),
+  ...registroPorCampo({
+    comandos: 'Motorista',
+    eventos: 'motorista',
+    campo: 'cpf',
+    rotulo: 'CPF',
+    nome: 'driver',
+    duplicado: 'motorista_duplicado',
+  }),
   stream: motoristasStream,
   normalizar: normalizarMotorista,
 });

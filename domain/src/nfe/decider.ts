@@ -63,14 +63,21 @@ export const nfeDecider: Decider<NfeCommand, NfeState, NfeEvent> = {
           throw new Rejection('ambiente_divergente', 'a sandbox (tpAmb 2) NF-e has no legal value and is not accepted in production');
         }
         if (state.situacao !== 'importada') {
-          return [{ type: 'nfe.importada', data: { company_id, chave: nfe.chave, arquivo, completou_chave: state.situacao === 'somente_chave', nfe } }];
+          return [
+            {
+              type: 'nfe.importada',
+              data: { company_id, chave: nfe.chave, arquivo, completou_chave: state.situacao === 'somente_chave', nfe },
+            },
+          ];
         }
         const differs = arquivo.sha256 !== state.xml_sha256;
         const losesProtocol = state.com_protocolo && nfe.protocolo === null;
-        return [{
-          type: 'nfe.reimportada',
-          data: { company_id, chave: nfe.chave, origem: 'xml', arquivo, substituiu_xml: differs && !losesProtocol, nfe },
-        }];
+        return [
+          {
+            type: 'nfe.reimportada',
+            data: { company_id, chave: nfe.chave, origem: 'xml', arquivo, substituiu_xml: differs && !losesProtocol, nfe },
+          },
+        ];
       }
       case 'ImportarChaveNfe': {
         checkKey(command.chave);
@@ -96,7 +103,8 @@ export const nfeDecider: Decider<NfeCommand, NfeState, NfeEvent> = {
         if (event.data.substituiu_xml && event.data.nfe) {
           return { situacao: 'importada', xml_sha256: event.data.arquivo.sha256, com_protocolo: event.data.nfe.protocolo !== null };
         }
-        if (event.data.origem === 'pdf' && state.situacao === 'somente_chave') return { situacao: 'somente_chave', pdf_sha256: event.data.arquivo.sha256 };
+        if (event.data.origem === 'pdf' && state.situacao === 'somente_chave')
+          return { situacao: 'somente_chave', pdf_sha256: event.data.arquivo.sha256 };
         return state;
       case 'nfe.removida':
         return { situacao: 'inexistente' };

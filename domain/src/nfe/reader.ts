@@ -28,9 +28,8 @@ export type { NfeLida } from '@frete/contracts';
 
 const notNfe = (message: string) => new NfeReadError('documento_nao_e_nfe', message);
 
-const parse = fiscalXmlParser(
-  { proc: 'nfeProc', root: 'NFe', arrays: ['vol', 'det', 'NFref', 'detPag'] },
-  (refusal, message) => (refusal === 'not_this_document' ? notNfe(message) : new NfeReadError(refusal, message)),
+const parse = fiscalXmlParser({ proc: 'nfeProc', root: 'NFe', arrays: ['vol', 'det', 'NFref', 'detPag'] }, (refusal, message) =>
+  refusal === 'not_this_document' ? notNfe(message) : new NfeReadError(refusal, message),
 );
 
 const req = (v: unknown, what: string): string => required(text(v), what, notNfe);
@@ -87,7 +86,17 @@ function transportador(n: XmlNode | null): ParteLida | null {
     telefone: null,
     email: null,
     endereco: flat
-      ? { logradouro: text(n.xEnder), numero: null, complemento: null, bairro: null, codigo_municipio: null, municipio: text(n.xMun), uf: text(n.UF), cep: null, pais: null }
+      ? {
+          logradouro: text(n.xEnder),
+          numero: null,
+          complemento: null,
+          bairro: null,
+          codigo_municipio: null,
+          municipio: text(n.xMun),
+          uf: text(n.UF),
+          cep: null,
+          pais: null,
+        }
       : null,
   };
 }
@@ -116,7 +125,10 @@ export function readNfe(input: string): NfeLida {
   if (!ide) throw new NfeReadError('documento_nao_e_nfe', 'missing ide');
   const modelo = req(ide.mod, 'ide/mod');
   if (modelo !== '55') {
-    throw new NfeReadError('documento_nao_e_nfe', modelo === '65' ? 'an NFC-e (model 65) is not an NF-e' : `model ${excerpt(modelo)} is not an NF-e (55)`);
+    throw new NfeReadError(
+      'documento_nao_e_nfe',
+      modelo === '65' ? 'an NFC-e (model 65) is not an NF-e' : `model ${excerpt(modelo)} is not an NF-e (55)`,
+    );
   }
   const serie = int(ide.serie, 'ide/serie');
   const numero = int(ide.nNF, 'ide/nNF');

@@ -22,6 +22,9 @@ export const numeracaoCteStream = (companyId: string, serie: number) => `numerac
 export const numeracaoCteDecider = numeracaoDecider<ReservarNumeroCte, NumeracaoCteEvent>({
   documentoDoComando: (c) => c.cte_id,
   documentoDoEvento: (e) => e.data.cte_id,
-  reservada: (c, numero) => ({ type: 'numeracao_cte.reservada', data: { company_id: c.company_id, serie: c.serie, numero, cte_id: c.cte_id } }),
+  reservada: (c, numero) => ({
+    type: 'numeracao_cte.reservada',
+    data: { company_id: c.company_id, serie: c.serie, numero, cte_id: c.cte_id },
+  }),
   esgotada: (serie) => `series ${serie} has no number left`,
 });

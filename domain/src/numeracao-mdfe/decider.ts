@@ -22,6 +22,9 @@ export const numeracaoMdfeStream = (companyId: string, serie: number) => `numera
 export const numeracaoMdfeDecider = numeracaoDecider<ReservarNumeroMdfe, NumeracaoMdfeEvent>({
   documentoDoComando: (c) => c.mdfe_id,
   documentoDoEvento: (e) => e.data.mdfe_id,
-  reservada: (c, numero) => ({ type: 'numeracao_mdfe.reservada', data: { company_id: c.company_id, serie: c.serie, numero, mdfe_id: c.mdfe_id } }),
+  reservada: (c, numero) => ({
+    type: 'numeracao_mdfe.reservada',
+    data: { company_id: c.company_id, serie: c.serie, numero, mdfe_id: c.mdfe_id },
+  }),
   esgotada: (serie) => `MDF-e series ${serie} has no number left`,
 });

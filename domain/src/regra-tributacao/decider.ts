@@ -72,7 +72,10 @@ export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTri
     const esperado = input.uf_origem === input.uf_destino ? '5' : '6';
     if (!/^[0-9]{4}$/.test(cfop)) erros.push({ field: 'cfop', message: 'must be 4 digits' });
     else if (cfop[0] !== esperado) {
-      erros.push({ field: 'cfop', message: `must start with ${esperado}: origin and destination are ${esperado === '5' ? 'the same UF' : 'different UFs'}` });
+      erros.push({
+        field: 'cfop',
+        message: `must start with ${esperado}: origin and destination are ${esperado === '5' ? 'the same UF' : 'different UFs'}`,
+      });
     }
   }
 
@@ -114,7 +117,13 @@ export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTri
     const mun = centesimos(i.aliquota_ibs_mun, 'ibs_cbs.aliquota_ibs_mun', erros);
     const cbs = centesimos(i.aliquota_cbs, 'ibs_cbs.aliquota_cbs', erros);
     if (uf !== null && mun !== null && cbs !== null) {
-      ibsCbs = { cst: i.cst, cclass_trib: i.cclass_trib, aliquota_ibs_uf_centesimos: uf, aliquota_ibs_mun_centesimos: mun, aliquota_cbs_centesimos: cbs };
+      ibsCbs = {
+        cst: i.cst,
+        cclass_trib: i.cclass_trib,
+        aliquota_ibs_uf_centesimos: uf,
+        aliquota_ibs_mun_centesimos: mun,
+        aliquota_cbs_centesimos: cbs,
+      };
     }
   }
 
@@ -141,10 +150,23 @@ const duplicada = (regra: RegraTributacaoDados, id: number) =>
   );
 
 /** Field by field: the stored event data may come back from the log with its keys in another order. */
-const canonica = (r: RegraTributacaoDados) => JSON.stringify([
-  r.uf_origem, r.uf_destino, r.tp_serv, r.cfop, r.icms.cst, r.icms.aliquota_centesimos, r.icms.reducao_base_centesimos,
-  r.ibs_cbs && [r.ibs_cbs.cst, r.ibs_cbs.cclass_trib, r.ibs_cbs.aliquota_ibs_uf_centesimos, r.ibs_cbs.aliquota_ibs_mun_centesimos, r.ibs_cbs.aliquota_cbs_centesimos],
-]);
+const canonica = (r: RegraTributacaoDados) =>
+  JSON.stringify([
+    r.uf_origem,
+    r.uf_destino,
+    r.tp_serv,
+    r.cfop,
+    r.icms.cst,
+    r.icms.aliquota_centesimos,
+    r.icms.reducao_base_centesimos,
+    r.ibs_cbs && [
+      r.ibs_cbs.cst,
+      r.ibs_cbs.cclass_trib,
+      r.ibs_cbs.aliquota_ibs_uf_centesimos,
+      r.ibs_cbs.aliquota_ibs_mun_centesimos,
+      r.ibs_cbs.aliquota_cbs_centesimos,
+    ],
+  ]);
 const mesma = (a: RegraTributacaoDados, b: RegraTributacaoDados) => canonica(a) === canonica(b);
 
 export const registroRegrasTributacao = registro<RegraTributacaoCommand, RegraTributacaoEvent, RegraTributacaoInput, RegraTributacaoDados>({

@@ -2,7 +2,15 @@ import { type EventData, type GatilhoLiberacao, type ParcelaGerada } from '@fret
 import { type Decider, Rejection } from '../decider';
 import { dividirPorPercentuais, posicaoDoDocumento } from './parcelas';
 import { vencimentoDe } from './vencimento';
-import { type DocumentoEstado, type ParcelaEstado, type RepasseEvent, type RepasseState, evoluirHistorico, evoluirRepasse, repasseInicial } from './estado';
+import {
+  type DocumentoEstado,
+  type ParcelaEstado,
+  type RepasseEvent,
+  type RepasseState,
+  evoluirHistorico,
+  evoluirRepasse,
+  repasseInicial,
+} from './estado';
 
 interface Alvo {
   company_id: string;
@@ -43,17 +51,24 @@ function ativo(state: RepasseState, c: Alvo): DocumentoEstado {
 }
 
 function gerado(doc: DocumentoEstado): ParcelaEstado[] {
-  if (!doc.parcelas) throw new Rejection('parcelas_nao_geradas', `counter-CT-e ${doc.cte_id} was not scanned yet: its installments do not exist`);
+  if (!doc.parcelas)
+    throw new Rejection('parcelas_nao_geradas', `counter-CT-e ${doc.cte_id} was not scanned yet: its installments do not exist`);
   return doc.parcelas;
 }
 
 function parcela(doc: DocumentoEstado, posicao: number): ParcelaEstado {
   const p = gerado(doc).find((x) => x.posicao === posicao);
   if (!p) {
-    const existentes = gerado(doc).map((x) => x.posicao).join(', ');
-    throw new Rejection('parcela_nao_encontrada', `counter-CT-e ${doc.cte_id} has no installment at position ${posicao} (it has ${existentes})`);
+    const existentes = gerado(doc)
+      .map((x) => x.posicao)
+      .join(', ');
+    throw new Rejection(
+      'parcela_nao_encontrada',
+      `counter-CT-e ${doc.cte_id} has no installment at position ${posicao} (it has ${existentes})`,
+    );
   }
-  if (p.situacao === 'cancelada') throw new Rejection('parcela_cancelada', `installment ${posicao} of counter-CT-e ${doc.cte_id} was cancelled with the document`);
+  if (p.situacao === 'cancelada')
+    throw new Rejection('parcela_cancelada', `installment ${posicao} of counter-CT-e ${doc.cte_id} was cancelled with the document`);
   return p;
 }
 
@@ -75,7 +90,11 @@ function parcelasNaBipagem(state: RepasseState, doc: DocumentoEstado): { n: numb
     return { n, ordem, parcelas: [{ posicao, percentual: 100, valor_centavos: doc.valor_centavos, dias }] };
   }
   const valores = dividirPorPercentuais(doc.valor_centavos, regra);
-  return { n, ordem, parcelas: regra.map((p, i) => ({ posicao: p.posicao, percentual: p.percentual, valor_centavos: valores[i]!, dias: p.dias })) };
+  return {
+    n,
+    ordem,
+    parcelas: regra.map((p, i) => ({ posicao: p.posicao, percentual: p.percentual, valor_centavos: valores[i]!, dias: p.dias })),
+  };
 }
 
 function liberacao(c: Alvo, p: ParcelaEstado, gatilho: GatilhoLiberacao, now: Date): RepasseEvent {
@@ -86,7 +105,13 @@ function liberacao(c: Alvo, p: ParcelaEstado, gatilho: GatilhoLiberacao, now: Da
 }
 
 /** Automatic mode: the act releases its position's installment when this document has it, still pending. */
-function liberacaoAutomatica(c: Alvo, doc: DocumentoEstado, parcelas: readonly ParcelaEstado[], gatilho: Exclude<GatilhoLiberacao, 'manual'>, now: Date): RepasseEvent[] {
+function liberacaoAutomatica(
+  c: Alvo,
+  doc: DocumentoEstado,
+  parcelas: readonly ParcelaEstado[],
+  gatilho: Exclude<GatilhoLiberacao, 'manual'>,
+  now: Date,
+): RepasseEvent[] {
   if (doc.modo !== 'automatico') return [];
   const p = parcelas.find((x) => x.posicao === POSICAO_DO_GATILHO[gatilho] && x.situacao === 'pendente');
   return p ? [liberacao(c, p, gatilho, now)] : [];
@@ -109,7 +134,10 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
         const { n, ordem, parcelas } = parcelasNaBipagem(state, doc);
         const geradas: ParcelaEstado[] = parcelas.map((p) => ({ ...p, situacao: 'pendente', ordem_id: null }));
         return [
-          { type: 'repasse.parcelas_geradas', data: { ...alvo(c), bipado_em: agora, documentos_no_grupo: n, ordem_no_grupo: ordem + 1, parcelas } },
+          {
+            type: 'repasse.parcelas_geradas',
+            data: { ...alvo(c), bipado_em: agora, documentos_no_grupo: n, ordem_no_grupo: ordem + 1, parcelas },
+          },
           ...liberacaoAutomatica(c, doc, geradas, 'bipagem', now),
         ];
       }
@@ -117,7 +145,10 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
         const doc = ativo(state, c);
         const parcelas = gerado(doc);
         if (doc.concluido) return [];
-        return [{ type: 'repasse.conclusao_registrada', data: { ...alvo(c), concluido_em: agora } }, ...liberacaoAutomatica(c, doc, parcelas, 'conclusao', now)];
+        return [
+          { type: 'repasse.conclusao_registrada', data: { ...alvo(c), concluido_em: agora } },
+          ...liberacaoAutomatica(c, doc, parcelas, 'conclusao', now),
+        ];
       }
       case 'PrestarContas': {
         const doc = ativo(state, c);
@@ -130,30 +161,60 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
       }
       case 'Liberar': {
         const p = parcela(documento(state, c), c.posicao);
-        if (p.situacao !== 'pendente') throw new Rejection('parcela_ja_liberada', `installment ${c.posicao} of counter-CT-e ${c.cte_id} is already released (${p.situacao})`);
+        if (p.situacao !== 'pendente')
+          throw new Rejection(
+            'parcela_ja_liberada',
+            `installment ${c.posicao} of counter-CT-e ${c.cte_id} is already released (${p.situacao})`,
+          );
         return [liberacao(c, p, 'manual', now)];
       }
       case 'Pagar': {
         const doc = documento(state, c);
         const p = parcela(doc, c.posicao);
-        if (p.situacao === 'pendente') throw new Rejection('parcela_nao_liberada', `installment ${c.posicao} of counter-CT-e ${c.cte_id} is not released: release it first`);
+        if (p.situacao === 'pendente')
+          throw new Rejection(
+            'parcela_nao_liberada',
+            `installment ${c.posicao} of counter-CT-e ${c.cte_id} is not released: release it first`,
+          );
         if (p.situacao !== 'liberada') {
-          throw new Rejection('parcela_ja_paga', `installment ${c.posicao} of counter-CT-e ${c.cte_id} already has payment order ${p.ordem_id} (${p.situacao})`, { ordem_id: p.ordem_id });
+          throw new Rejection(
+            'parcela_ja_paga',
+            `installment ${c.posicao} of counter-CT-e ${c.cte_id} already has payment order ${p.ordem_id} (${p.situacao})`,
+            { ordem_id: p.ordem_id },
+          );
         }
-        return [{
-          type: 'repasse.pagamento_solicitado',
-          data: { ...alvo(c), posicao: c.posicao, ordem_id: c.ordem_id, motorista_cpf: doc.motorista_cpf, valor_centavos: p.valor_centavos, solicitado_em: agora },
-        }];
+        return [
+          {
+            type: 'repasse.pagamento_solicitado',
+            data: {
+              ...alvo(c),
+              posicao: c.posicao,
+              ordem_id: c.ordem_id,
+              motorista_cpf: doc.motorista_cpf,
+              valor_centavos: p.valor_centavos,
+              solicitado_em: agora,
+            },
+          },
+        ];
       }
       case 'LiquidarPagamento': {
         const doc = state.documentos[c.cte_id];
         const p = doc?.parcelas?.find((x) => x.posicao === c.posicao);
         // Settling is the processor's echo of an order: a repeat, or an order this installment no longer waits for, adds nothing.
         if (!doc || !p || p.situacao !== 'pagamento_solicitado' || p.ordem_id !== c.ordem_id) return [];
-        return [{
-          type: 'repasse.parcela_paga',
-          data: { ...alvo(c), chave_original: doc.chave_original, posicao: c.posicao, ordem_id: c.ordem_id, valor_centavos: p.valor_centavos, paga_em: agora },
-        }];
+        return [
+          {
+            type: 'repasse.parcela_paga',
+            data: {
+              ...alvo(c),
+              chave_original: doc.chave_original,
+              posicao: c.posicao,
+              ordem_id: c.ordem_id,
+              valor_centavos: p.valor_centavos,
+              paga_em: agora,
+            },
+          },
+        ];
       }
       case 'CancelarDocumento': {
         const doc = state.documentos[c.cte_id];

@@ -87,8 +87,17 @@ function aplicar(draft: RepasseState, event: RepasseEvent): void {
       const e = event.data;
       delete draft.falhas[e.cte_id];
       draft.documentos[e.cte_id] = {
-        cte_id: e.cte_id, chave_original: e.chave_original, posicao: e.posicao, motorista_cpf: e.motorista_cpf, valor_centavos: e.valor_centavos,
-        regra: e.regra, modo: e.modo, cancelado: false, concluido: false, prestado_contas: false, parcelas: null,
+        cte_id: e.cte_id,
+        chave_original: e.chave_original,
+        posicao: e.posicao,
+        motorista_cpf: e.motorista_cpf,
+        valor_centavos: e.valor_centavos,
+        regra: e.regra,
+        modo: e.modo,
+        cancelado: false,
+        concluido: false,
+        prestado_contas: false,
+        parcelas: null,
       };
       return;
     }

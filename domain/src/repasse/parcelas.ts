@@ -60,7 +60,11 @@ function repartir(total: number, pesos: readonly number[], minimo: number): numb
  */
 export function dividirPorPercentuais(centavos: number, parcelas: readonly ParcelaRepasse[]): number[] {
   if (!Number.isInteger(centavos) || centavos < 0) throw new Error(`cents must be a non-negative integer, got ${centavos}`);
-  return repartir(centavos, ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)), 0);
+  return repartir(
+    centavos,
+    ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)),
+    0,
+  );
 }
 
 /**
@@ -73,7 +77,11 @@ export function dividirPorPercentuais(centavos: number, parcelas: readonly Parce
 export function distribuirDocumentos(n: number, parcelas: readonly ParcelaRepasse[]): number[] {
   const k = parcelas.length;
   if (!Number.isInteger(n) || n < k || k === 0) throw new Error(`cannot spread ${n} documents over ${k} installments`);
-  return repartir(n, ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)), 1);
+  return repartir(
+    n,
+    ordenadas(parcelas).map((p) => centesimosDePercentual(p.percentual)),
+    1,
+  );
 }
 
 /**

@@ -67,26 +67,45 @@ export const subcontratacaoDecider: Decider<SubcontratacaoCommand, Subcontrataca
         if (c.modo === '1a1') {
           if (full) throw new Rejection('duplicated', `CT-e ${c.chave} already has a full counter-CT-e`, { counter_cte_id: full.cte_id });
           if (legs.length > 0) {
-            throw new Rejection('origem_ja_subcontratada_em_pernas', `CT-e ${c.chave} is subcontracted in legs; cancel them to issue a full counter-CT-e`, {
-              counter_cte_ids: legs.map((l) => l.cte_id),
-            });
+            throw new Rejection(
+              'origem_ja_subcontratada_em_pernas',
+              `CT-e ${c.chave} is subcontracted in legs; cancel them to issue a full counter-CT-e`,
+              {
+                counter_cte_ids: legs.map((l) => l.cte_id),
+              },
+            );
           }
         } else {
           if (full) {
-            throw new Rejection('origem_ja_subcontratada_1a1', `CT-e ${c.chave} has a full counter-CT-e; cancel it to subcontract in legs`, { counter_cte_id: full.cte_id });
+            throw new Rejection(
+              'origem_ja_subcontratada_1a1',
+              `CT-e ${c.chave} has a full counter-CT-e; cancel it to subcontract in legs`,
+              { counter_cte_id: full.cte_id },
+            );
           }
           if (state.paga) throw new Rejection('origem_ja_paga', `the payout of CT-e ${c.chave} was already paid: it cannot become legs`);
           const same = legs.find((l) => l.inicio_ibge === c.inicio_ibge && l.fim_ibge === c.fim_ibge);
           if (same) throw new Rejection('duplicated', `CT-e ${c.chave} already has this leg`, { counter_cte_id: same.cte_id });
         }
-        return [{
-          type: 'subcontratacao.reservada',
-          data: { company_id: c.company_id, chave: c.chave, modo: c.modo, cte_id: c.cte_id, inicio_ibge: c.inicio_ibge, fim_ibge: c.fim_ibge },
-        }];
+        return [
+          {
+            type: 'subcontratacao.reservada',
+            data: {
+              company_id: c.company_id,
+              chave: c.chave,
+              modo: c.modo,
+              cte_id: c.cte_id,
+              inicio_ibge: c.inicio_ibge,
+              fim_ibge: c.fim_ibge,
+            },
+          },
+        ];
       }
       case 'LiberarSubcontratacao':
         if (!state.ativos.some((a) => a.cte_id === c.cte_id)) return [];
-        return [{ type: 'subcontratacao.liberada', data: { company_id: c.company_id, chave: c.chave, cte_id: c.cte_id, motivo: c.motivo } }];
+        return [
+          { type: 'subcontratacao.liberada', data: { company_id: c.company_id, chave: c.chave, cte_id: c.cte_id, motivo: c.motivo } },
+        ];
       case 'MarcarSubcontratacaoPaga':
         if (state.paga || c.modo !== '1a1') return [];
         return [{ type: 'subcontratacao.paga', data: { company_id: c.company_id, chave: c.chave, cte_id: c.cte_id } }];
@@ -95,7 +114,13 @@ export const subcontratacaoDecider: Decider<SubcontratacaoCommand, Subcontrataca
   evolve(state, e) {
     switch (e.type) {
       case 'subcontratacao.reservada':
-        return { ...state, ativos: [...state.ativos, { cte_id: e.data.cte_id, modo: e.data.modo, inicio_ibge: e.data.inicio_ibge, fim_ibge: e.data.fim_ibge }] };
+        return {
+          ...state,
+          ativos: [
+            ...state.ativos,
+            { cte_id: e.data.cte_id, modo: e.data.modo, inicio_ibge: e.data.inicio_ibge, fim_ibge: e.data.fim_ibge },
+          ],
+        };
       case 'subcontratacao.liberada':
         return { ...state, ativos: state.ativos.filter((a) => a.cte_id !== e.data.cte_id) };
       case 'subcontratacao.paga':

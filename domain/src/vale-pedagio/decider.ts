@@ -42,15 +42,20 @@ const naoEncontrado = (id: string) => new Rejection('nao_encontrado', `toll pass
 export function impedimentoCancelamento(state: ValePedagioState, now: Date): Rejection | null {
   const v = state.emitido;
   if (!v) return null;
-  if (state.cancelado_em) return new Rejection('vale_pedagio_ja_cancelado', `toll pass ${v.numero} was already cancelled at ${state.cancelado_em} and refunded`);
+  if (state.cancelado_em)
+    return new Rejection('vale_pedagio_ja_cancelado', `toll pass ${v.numero} was already cancelled at ${state.cancelado_em} and refunded`);
   const primeira = Object.values(state.passagens).sort()[0];
   if (primeira) {
-    return new Rejection('passagem_registrada', `toll pass ${v.numero} passed a toll plaza at ${primeira}: it can no longer be cancelled`, { primeira_passagem_em: primeira });
+    return new Rejection('passagem_registrada', `toll pass ${v.numero} passed a toll plaza at ${primeira}: it can no longer be cancelled`, {
+      primeira_passagem_em: primeira,
+    });
   }
   if (now.getTime() - Date.parse(v.emitido_em) >= PRAZO_CANCELAMENTO_MS) {
-    return new Rejection('cancelamento_fora_do_prazo',
+    return new Rejection(
+      'cancelamento_fora_do_prazo',
       `toll pass ${v.numero} was issued at ${v.emitido_em}: cancellation is accepted strictly within 3 hours (until before ${v.cancelavel_ate})`,
-      { emitido_em: v.emitido_em, cancelavel_ate: v.cancelavel_ate });
+      { emitido_em: v.emitido_em, cancelavel_ate: v.cancelavel_ate },
+    );
   }
   return null;
 }
@@ -65,22 +70,33 @@ export const valePedagioDecider: Decider<ValePedagioCommand, ValePedagioState, V
         const d = command.dados;
         if (d.pracas.length === 0) throw new Rejection('rota_sem_pracas', 'the route crosses no toll plaza for this category');
         const v = valoresValePedagio(d.pracas.map((p) => p.tarifa_centavos));
-        if (v.valor_pedagio_centavos !== d.valor_pedagio_centavos || v.valor_total_centavos !== d.valor_total_centavos
-          || d.taxa_centavos + d.valor_pedagio_centavos !== d.valor_total_centavos) {
-          throw new Rejection('regra_de_negocio', 'the toll pass\'s values do not add up to its plazas\' tariffs and fee');
+        if (
+          v.valor_pedagio_centavos !== d.valor_pedagio_centavos ||
+          v.valor_total_centavos !== d.valor_total_centavos ||
+          d.taxa_centavos + d.valor_pedagio_centavos !== d.valor_total_centavos
+        ) {
+          throw new Rejection('regra_de_negocio', "the toll pass's values do not add up to its plazas' tariffs and fee");
         }
-        return [{
-          type: 'vale_pedagio.emitido',
-          data: { ...d, emitido_em: ctx.now.toISOString(), cancelavel_ate: new Date(ctx.now.getTime() + PRAZO_CANCELAMENTO_MS).toISOString() },
-        }];
+        return [
+          {
+            type: 'vale_pedagio.emitido',
+            data: {
+              ...d,
+              emitido_em: ctx.now.toISOString(),
+              cancelavel_ate: new Date(ctx.now.getTime() + PRAZO_CANCELAMENTO_MS).toISOString(),
+            },
+          },
+        ];
       }
       case 'RegistrarPassagem': {
         const v = state.emitido;
         if (!v) throw naoEncontrado(command.vale_pedagio_id);
-        if (state.cancelado_em) throw new Rejection('vale_pedagio_ja_cancelado', `toll pass ${v.numero} was cancelled at ${state.cancelado_em}`);
-        const praca = command.praca_codigo === undefined
-          ? v.pracas.find((p) => !state.passagens[p.codigo])
-          : v.pracas.find((p) => p.codigo === command.praca_codigo);
+        if (state.cancelado_em)
+          throw new Rejection('vale_pedagio_ja_cancelado', `toll pass ${v.numero} was cancelled at ${state.cancelado_em}`);
+        const praca =
+          command.praca_codigo === undefined
+            ? v.pracas.find((p) => !state.passagens[p.codigo])
+            : v.pracas.find((p) => p.codigo === command.praca_codigo);
         if (!praca) {
           if (command.praca_codigo === undefined) return []; // every plaza passed already
           throw new Rejection('praca_fora_do_vale', `plaza ${command.praca_codigo} is not on toll pass ${v.numero}`, {
@@ -89,19 +105,29 @@ export const valePedagioDecider: Decider<ValePedagioCommand, ValePedagioState, V
         }
         // The supplier may report the same passage again: recorded once.
         if (state.passagens[praca.codigo]) return [];
-        return [{
-          type: 'vale_pedagio.passagem_registrada',
-          data: {
-            company_id: command.company_id, vale_pedagio_id: command.vale_pedagio_id, praca_codigo: praca.codigo, praca_ordem: praca.ordem,
-            passou_em: ctx.now.toISOString(),
+        return [
+          {
+            type: 'vale_pedagio.passagem_registrada',
+            data: {
+              company_id: command.company_id,
+              vale_pedagio_id: command.vale_pedagio_id,
+              praca_codigo: praca.codigo,
+              praca_ordem: praca.ordem,
+              passou_em: ctx.now.toISOString(),
+            },
           },
-        }];
+        ];
       }
       case 'Cancelar': {
         if (!state.emitido) throw naoEncontrado(command.vale_pedagio_id);
         const impedimento = impedimentoCancelamento(state, ctx.now);
         if (impedimento) throw impedimento;
-        return [{ type: 'vale_pedagio.cancelado', data: { company_id: command.company_id, vale_pedagio_id: command.vale_pedagio_id, cancelado_em: ctx.now.toISOString() } }];
+        return [
+          {
+            type: 'vale_pedagio.cancelado',
+            data: { company_id: command.company_id, vale_pedagio_id: command.vale_pedagio_id, cancelado_em: ctx.now.toISOString() },
+          },
+        ];
       }
     }
   },

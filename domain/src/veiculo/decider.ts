@@ -1,4 +1,11 @@
-import { type DomainEventOf, type FieldError, type Proprietario, type ProprietarioInput, type VeiculoDados, type VeiculoInput } from '@frete/contracts';
+import {
+  type DomainEventOf,
+  type FieldError,
+  type Proprietario,
+  type ProprietarioInput,
+  type VeiculoDados,
+  type VeiculoInput,
+} from '@frete/contracts';
 import { Rejection } from '../decider';
 import { registro, type RegistroState } from '../cadastros/registro';
 import { registroPorCampo } from '../cadastros/registro-por-campo';
@@ -71,7 +78,14 @@ export function normalizarVeiculo(input: VeiculoInput): VeiculoDados {
 }
 
 export const registroVeiculos = registro<VeiculoCommand, VeiculoEvent, VeiculoInput, VeiculoDados>({
-  ...registroPorCampo({ comandos: 'Veiculo', eventos: 'veiculo', campo: 'placa', rotulo: 'plate', nome: 'vehicle', duplicado: 'veiculo_duplicado' }),
+  ...registroPorCampo({
+    comandos: 'Veiculo',
+    eventos: 'veiculo',
+    campo: 'placa',
+    rotulo: 'plate',
+    nome: 'vehicle',
+    duplicado: 'veiculo_duplicado',
+  }),
   stream: veiculosStream,
   normalizar: normalizarVeiculo,
 });

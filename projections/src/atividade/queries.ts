@@ -1,6 +1,9 @@
 import { type Sql } from '../projector';
 
-export async function atividadeOf(sql: Sql, companyId: string): Promise<{ events_count: number; last_event_at: Date | null; active_credentials: number }> {
+export async function atividadeOf(
+  sql: Sql,
+  companyId: string,
+): Promise<{ events_count: number; last_event_at: Date | null; active_credentials: number }> {
   const { rows } = await sql.query(
     `SELECT (SELECT events_count FROM rm.company_activity WHERE company_id = $1) AS events_count,
             (SELECT last_event_at FROM rm.company_activity WHERE company_id = $1) AS last_event_at,

@@ -44,7 +44,11 @@ export async function autorizacoesRecebidas(sql: Sql, contratanteId: string): Pr
  * The active grant from the subcontractor to the contractor, or null: the batch route's check (a batch whose
  * `subcontratada.cnpj` is another company needs it, otherwise 403 `emissao_nao_autorizada`).
  */
-export async function autorizacaoAtiva(sql: Sql, subcontratadaCompanyId: string, contratanteCompanyId: string): Promise<AutorizacaoRow | null> {
+export async function autorizacaoAtiva(
+  sql: Sql,
+  subcontratadaCompanyId: string,
+  contratanteCompanyId: string,
+): Promise<AutorizacaoRow | null> {
   const { rows } = await sql.query(
     `SELECT ${COLUMNS} FROM rm.autorizacoes WHERE subcontratada_id = $1 AND contratante_id = $2 AND status = 'ativa'
       ORDER BY concedida_em DESC LIMIT 1`,

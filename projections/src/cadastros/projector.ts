@@ -25,15 +25,25 @@ export const conviteProjector: Projector = {
                                     enviado_em, expira_em)
            VALUES ($1, $2, $3, $4, $5, $6, $7, 'pendente', $8, $9)
            ON CONFLICT (convite_id) DO NOTHING`,
-          [d.convite_id, d.company_id, d.cnpj, d.razao_social, d.contato.nome, d.contato.email, d.contato.telefone, d.enviado_em, d.expira_em],
+          [
+            d.convite_id,
+            d.company_id,
+            d.cnpj,
+            d.razao_social,
+            d.contato.nome,
+            d.contato.email,
+            d.contato.telefone,
+            d.enviado_em,
+            d.expira_em,
+          ],
         );
         return;
       }
       case 'convite.expirado':
-        await sql.query(
-          `UPDATE rm.convites SET estado = 'expirado', expirado_em = $2 WHERE convite_id = $1 AND estado = 'pendente'`,
-          [event.data.convite_id, event.data.expirado_em],
-        );
+        await sql.query(`UPDATE rm.convites SET estado = 'expirado', expirado_em = $2 WHERE convite_id = $1 AND estado = 'pendente'`, [
+          event.data.convite_id,
+          event.data.expirado_em,
+        ]);
         return;
       case 'company.registered':
         if (event.data.carrier) await aceitar(sql, event.data.cnpj, event.data.company_id, event.recordedAt);

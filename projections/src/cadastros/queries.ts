@@ -27,10 +27,11 @@ const CONVITE_COLUMNS = (now: string) => `convite_id, company_id, cnpj, razao_so
   ${ESTADO(now)} AS estado, enviado_em, expira_em, aceito_em, ${EXPIRADO_EM(now)} AS expirado_em`;
 
 export async function conviteDaEmpresa(sql: Sql, companyId: string, conviteId: string, now: Date): Promise<ConviteRow | null> {
-  const { rows } = await sql.query(
-    `SELECT ${CONVITE_COLUMNS('$3')} FROM rm.convites WHERE company_id = $1 AND convite_id = $2`,
-    [companyId, conviteId, now],
-  );
+  const { rows } = await sql.query(`SELECT ${CONVITE_COLUMNS('$3')} FROM rm.convites WHERE company_id = $1 AND convite_id = $2`, [
+    companyId,
+    conviteId,
+    now,
+  ]);
   return (rows[0] as unknown as ConviteRow | undefined) ?? null;
 }
 
@@ -47,7 +48,11 @@ export async function convitesList(
   if (f.estado) q.and(`${ESTADO(now)} = ${q.param(f.estado)}`);
   if (f.cnpj) q.and(`cnpj = ${q.param(f.cnpj)}`);
   return q.page<ConviteRow>(sql, {
-    from: 'rm.convites', columns: CONVITE_COLUMNS(now), orderBy: 'enviado_em DESC, convite_id', page: f.page, per_page: f.per_page,
+    from: 'rm.convites',
+    columns: CONVITE_COLUMNS(now),
+    orderBy: 'enviado_em DESC, convite_id',
+    page: f.page,
+    per_page: f.per_page,
   });
 }
 
@@ -81,14 +86,17 @@ const toAgregado = (r: Record<string, unknown>): AgregadoRow => ({
   veiculos: r.veiculos as AgregadoRow['veiculos'],
   cadastrado_em: r.cadastrado_em as Date,
   atualizado_em: r.atualizado_em as Date,
-  motorista: r.motorista_id === null ? null : {
-    id: r.motorista_id as number,
-    cpf: r.motorista_cpf as string,
-    nome: r.motorista_nome as string,
-    telefone: r.motorista_telefone as string | null,
-    chave_pix: r.motorista_chave_pix as ChavePix | null,
-    repasse: { modo: r.motorista_repasse_modo as Repasse['modo'], parcelas: r.motorista_repasse_parcelas as Repasse['parcelas'] },
-  },
+  motorista:
+    r.motorista_id === null
+      ? null
+      : {
+          id: r.motorista_id as number,
+          cpf: r.motorista_cpf as string,
+          nome: r.motorista_nome as string,
+          telefone: r.motorista_telefone as string | null,
+          chave_pix: r.motorista_chave_pix as ChavePix | null,
+          repasse: { modo: r.motorista_repasse_modo as Repasse['modo'], parcelas: r.motorista_repasse_parcelas as Repasse['parcelas'] },
+        },
 });
 
 /** Every aggregate driver of the company, by name then document (the onboarding state needs each one's RNTRC answer). */

@@ -14,7 +14,19 @@ export const certificadoProjector: Projector = {
              nome_arquivo = EXCLUDED.nome_arquivo, titular = EXCLUDED.titular, cnpj = EXCLUDED.cnpj,
              emissor = EXCLUDED.emissor, serial = EXCLUDED.serial, valido_de = EXCLUDED.valido_de,
              valido_ate = EXCLUDED.valido_ate, enviado_em = EXCLUDED.enviado_em`,
-          [d.company_id, d.blob_id, d.sha256, d.nome_arquivo, d.titular, d.cnpj, d.emissor, d.serial, d.valido_de, d.valido_ate, event.recordedAt],
+          [
+            d.company_id,
+            d.blob_id,
+            d.sha256,
+            d.nome_arquivo,
+            d.titular,
+            d.cnpj,
+            d.emissor,
+            d.serial,
+            d.valido_de,
+            d.valido_ate,
+            event.recordedAt,
+          ],
         );
         return;
       }

@@ -41,12 +41,19 @@ export async function ciotOf(sql: Sql, companyId: string, ciotId: string): Promi
 
 /** The CIOT operations anchored on an own CT-e, the latest (highest sequence) first. */
 export async function ciotsDoCte(sql: Sql, companyId: string, cteId: string): Promise<CiotRow[]> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ciots WHERE company_id = $1 AND cte_id = $2 ORDER BY cte_sequencia DESC`, [companyId, cteId]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ciots WHERE company_id = $1 AND cte_id = $2 ORDER BY cte_sequencia DESC`, [
+    companyId,
+    cteId,
+  ]);
   return rows as unknown as CiotRow[];
 }
 
 /** An MDF-e authorized (or already closed) that carries the CT-e: the trip started, so its CIOT can no longer be cancelled. */
-export async function mdfeAutorizadoDoCte(sql: Sql, companyId: string, cteId: string): Promise<{ mdfe_id: string; chave: string | null } | null> {
+export async function mdfeAutorizadoDoCte(
+  sql: Sql,
+  companyId: string,
+  cteId: string,
+): Promise<{ mdfe_id: string; chave: string | null } | null> {
   const { rows } = await sql.query(
     `SELECT m.mdfe_id, m.chave FROM rm.mdfe_ctes c JOIN rm.mdfes m ON m.mdfe_id = c.mdfe_id
       WHERE c.company_id = $1 AND c.cte_id = $2 AND m.situacao IN ('autorizado', 'encerrado') ORDER BY m.created_at LIMIT 1`,

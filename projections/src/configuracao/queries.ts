@@ -11,20 +11,30 @@ export async function configuracaoOf(sql: Sql, companyId: string): Promise<Confi
   const { rows } = await sql.query(`SELECT * FROM rm.configuracoes_fiscais WHERE company_id = $1`, [companyId]);
   const r = rows[0];
   if (!r) {
-    return { inscricao_estadual: null, regime_tributario: null, rntrc: null, serie_cte: null, serie_mdfe: null, endereco: null, percentual_frete_contra_cte: null, atualizado_em: null };
+    return {
+      inscricao_estadual: null,
+      regime_tributario: null,
+      rntrc: null,
+      serie_cte: null,
+      serie_mdfe: null,
+      endereco: null,
+      percentual_frete_contra_cte: null,
+      atualizado_em: null,
+    };
   }
-  const endereco: Endereco | null = r.logradouro === null
-    ? null
-    : {
-        logradouro: r.logradouro as string,
-        numero: r.numero as string,
-        complemento: (r.complemento as string | null) ?? null,
-        bairro: r.bairro as string,
-        municipio: r.municipio as string,
-        uf: r.uf as Endereco['uf'],
-        codigo_ibge: r.codigo_ibge as string,
-        cep: r.cep as string,
-      };
+  const endereco: Endereco | null =
+    r.logradouro === null
+      ? null
+      : {
+          logradouro: r.logradouro as string,
+          numero: r.numero as string,
+          complemento: (r.complemento as string | null) ?? null,
+          bairro: r.bairro as string,
+          municipio: r.municipio as string,
+          uf: r.uf as Endereco['uf'],
+          codigo_ibge: r.codigo_ibge as string,
+          cep: r.cep as string,
+        };
   return {
     inscricao_estadual: r.inscricao_estadual as string | null,
     regime_tributario: r.regime_tributario as number | null,

@@ -68,7 +68,10 @@ export async function resumoContaOperacional(sql: Sql, companyId: string): Promi
 }
 
 export async function movimentoContaOperacional(sql: Sql, companyId: string, sequencia: number): Promise<MovimentoContaRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.conta_operacional_movimentos WHERE company_id = $1 AND sequencia = $2`, [companyId, sequencia]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.conta_operacional_movimentos WHERE company_id = $1 AND sequencia = $2`, [
+    companyId,
+    sequencia,
+  ]);
   return rows[0] ? toMovimento(rows[0]) : null;
 }
 
@@ -82,12 +85,20 @@ export interface ExtratoFiltro {
 }
 
 /** The statement (ruling 9 paging), by ledger order. */
-export async function extratoContaOperacional(sql: Sql, companyId: string, f: ExtratoFiltro): Promise<{ rows: MovimentoContaRow[]; total: number }> {
+export async function extratoContaOperacional(
+  sql: Sql,
+  companyId: string,
+  f: ExtratoFiltro,
+): Promise<{ rows: MovimentoContaRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId);
   if (f.tipo) q.and(`tipo = ${q.param(f.tipo)}`);
   q.days('registrado_em', f.from, f.to);
   const { rows, total } = await q.page<Record<string, unknown>>(sql, {
-    from: 'rm.conta_operacional_movimentos', columns: COLUMNS, orderBy: `sequencia ${f.ordem === 'desc' ? 'DESC' : 'ASC'}`, page: f.page, per_page: f.per_page,
+    from: 'rm.conta_operacional_movimentos',
+    columns: COLUMNS,
+    orderBy: `sequencia ${f.ordem === 'desc' ? 'DESC' : 'ASC'}`,
+    page: f.page,
+    per_page: f.per_page,
   });
   return { rows: rows.map(toMovimento), total };
 }

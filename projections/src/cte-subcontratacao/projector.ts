@@ -5,7 +5,9 @@ import { searchable } from '../search';
 type Leitura = EventData<'cte_subcontratacao.recebido'>;
 
 /** Columns read from the document; a replacement rewrites all of them. */
-function documentColumns(d: Pick<Leitura, 'papel_transportadora' | 'permite_contra_cte' | 'bloqueio_contra_cte' | 'cte' | 'sha256' | 'tamanho_bytes'>) {
+function documentColumns(
+  d: Pick<Leitura, 'papel_transportadora' | 'permite_contra_cte' | 'bloqueio_contra_cte' | 'cte' | 'sha256' | 'tamanho_bytes'>,
+) {
   const c: CteLido = d.cte;
   return {
     carrier_role: d.papel_transportadora,
@@ -124,14 +126,21 @@ export const cteSubcontratacaoProjector: Projector = {
       }
       case 'subcontratacao.liberada': {
         const d = event.data;
-        await sql.query(`UPDATE rm.subcontratacoes SET ativo = false, liberada_em = $4, motivo_liberacao = $5 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`,
-          [d.company_id, d.chave, d.cte_id, event.recordedAt, d.motivo]);
+        await sql.query(
+          `UPDATE rm.subcontratacoes SET ativo = false, liberada_em = $4, motivo_liberacao = $5 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`,
+          [d.company_id, d.chave, d.cte_id, event.recordedAt, d.motivo],
+        );
         await refreshStatus(sql, d.company_id, d.chave);
         return;
       }
       case 'subcontratacao.paga': {
         const d = event.data;
-        await sql.query(`UPDATE rm.subcontratacoes SET paga_em = $4 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`, [d.company_id, d.chave, d.cte_id, event.recordedAt]);
+        await sql.query(`UPDATE rm.subcontratacoes SET paga_em = $4 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`, [
+          d.company_id,
+          d.chave,
+          d.cte_id,
+          event.recordedAt,
+        ]);
         return;
       }
     }

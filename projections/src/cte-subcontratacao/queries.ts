@@ -42,7 +42,11 @@ export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: st
 }
 
 /** The company's inbox, newest receipt first; `search` matches the key, the issuer's CNPJ or its corporate name. */
-export async function cteSubcontratacaoList(sql: Sql, companyId: string, f: CteSubcontratacaoFilter): Promise<{ rows: CteSubcontratacaoRow[]; total: number }> {
+export async function cteSubcontratacaoList(
+  sql: Sql,
+  companyId: string,
+  f: CteSubcontratacaoFilter,
+): Promise<{ rows: CteSubcontratacaoRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId);
   if (f.search && f.search.trim() !== '') {
     const term = f.search.trim();
@@ -53,5 +57,11 @@ export async function cteSubcontratacaoList(sql: Sql, companyId: string, f: CteS
   if (f.carrier_role) q.and(`carrier_role = ${q.param(f.carrier_role)}`);
   if (f.status) q.and(`status = ${q.param(f.status)}`);
   q.days('first_received_at', f.from, f.to);
-  return q.page<CteSubcontratacaoRow>(sql, { from: 'rm.cte_subcontratacao', columns: COLUMNS, orderBy: 'first_received_at DESC, chave', page: f.page, per_page: f.per_page });
+  return q.page<CteSubcontratacaoRow>(sql, {
+    from: 'rm.cte_subcontratacao',
+    columns: COLUMNS,
+    orderBy: 'first_received_at DESC, chave',
+    page: f.page,
+    per_page: f.per_page,
+  });
 }

@@ -6,13 +6,23 @@ import { type Sql } from '../projector';
  */
 export const projecaoDaEmissao = (tabela: 'rm.ctes' | 'rm.mdfes', coluna: 'cte_id' | 'mdfe_id') => ({
   async solicitada(sql: Sql, id: string, serie: number, at: Date): Promise<void> {
-    await sql.query(`UPDATE ${tabela} SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE ${coluna} = $1`, [id, serie, at]);
+    await sql.query(
+      `UPDATE ${tabela} SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE ${coluna} = $1`,
+      [id, serie, at],
+    );
   },
   async rejeitada(sql: Sql, id: string, retorno: { cstat: number; motivo: string }, at: Date): Promise<void> {
-    await sql.query(`UPDATE ${tabela} SET situacao = 'rejeitado', chave = NULL, retorno = $2, updated_at = $3 WHERE ${coluna} = $1`,
-      [id, JSON.stringify({ cstat: retorno.cstat, motivo: retorno.motivo }), at]);
+    await sql.query(`UPDATE ${tabela} SET situacao = 'rejeitado', chave = NULL, retorno = $2, updated_at = $3 WHERE ${coluna} = $1`, [
+      id,
+      JSON.stringify({ cstat: retorno.cstat, motivo: retorno.motivo }),
+      at,
+    ]);
   },
   async pendente(sql: Sql, id: string, motivo: string, at: Date): Promise<void> {
-    await sql.query(`UPDATE ${tabela} SET retorno = $2, updated_at = $3 WHERE ${coluna} = $1`, [id, JSON.stringify({ cstat: null, motivo }), at]);
+    await sql.query(`UPDATE ${tabela} SET retorno = $2, updated_at = $3 WHERE ${coluna} = $1`, [
+      id,
+      JSON.stringify({ cstat: null, motivo }),
+      at,
+    ]);
   },
 });

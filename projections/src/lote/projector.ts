@@ -6,7 +6,12 @@ import { type Projector, type Sql } from '../projector';
  * the end (`lote.concluido`), recorded below.
  */
 async function seguir(sql: Sql, cteId: string, set: string, params: unknown[], at: Date, onlyStatus: string[]): Promise<void> {
-  await sql.query(`UPDATE rm.lote_linhas SET ${set}, updated_at = $2 WHERE counter_cte_id = $1 AND status = ANY($3::text[])`, [cteId, at, onlyStatus, ...params]);
+  await sql.query(`UPDATE rm.lote_linhas SET ${set}, updated_at = $2 WHERE counter_cte_id = $1 AND status = ANY($3::text[])`, [
+    cteId,
+    at,
+    onlyStatus,
+    ...params,
+  ]);
 }
 
 /** rm.lotes and rm.lote_linhas: the counter-CT-e batch report. */
@@ -30,7 +35,19 @@ export const loteProjector: Projector = {
         await sql.query(
           `INSERT INTO rm.lote_linhas (batch_id, linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, error_code, error_message, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (batch_id, linha) DO NOTHING`,
-          [d.batch_id, d.linha, d.chave, d.perna, d.status, d.tipo_servico, d.counter_cte_id, d.documento_financeiro, d.error?.code ?? null, d.error?.message ?? null, at],
+          [
+            d.batch_id,
+            d.linha,
+            d.chave,
+            d.perna,
+            d.status,
+            d.tipo_servico,
+            d.counter_cte_id,
+            d.documento_financeiro,
+            d.error?.code ?? null,
+            d.error?.message ?? null,
+            at,
+          ],
         );
         return;
       }
@@ -46,12 +63,24 @@ export const loteProjector: Projector = {
         return;
       case 'cte.rejeitado':
         // The counter-CT-e stays named on the row: the refused document can be read (GET /fiscal/cte/{id}).
-        await seguir(sql, event.data.cte_id, `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
-          [`the authority refused the counter-CT-e: cStat ${event.data.cstat} ${event.data.motivo}`], at, ['pending']);
+        await seguir(
+          sql,
+          event.data.cte_id,
+          `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
+          [`the authority refused the counter-CT-e: cStat ${event.data.cstat} ${event.data.motivo}`],
+          at,
+          ['pending'],
+        );
         return;
       case 'cte.denegado':
-        await seguir(sql, event.data.cte_id, `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
-          [`the authority denied the counter-CT-e: cStat ${event.data.protocolo.cstat} ${event.data.protocolo.motivo}`], at, ['pending']);
+        await seguir(
+          sql,
+          event.data.cte_id,
+          `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
+          [`the authority denied the counter-CT-e: cStat ${event.data.protocolo.cstat} ${event.data.protocolo.motivo}`],
+          at,
+          ['pending'],
+        );
         return;
       case 'repasse.documento_registrado':
         await seguir(sql, event.data.cte_id, `financeiro = 'ok'`, [], at, ['emitted']);

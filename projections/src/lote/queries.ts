@@ -54,10 +54,18 @@ export async function loteDe(sql: Sql, batchId: string, companyId: string): Prom
 }
 
 /** Which of these CPFs and plates are active in the company's registry (the batch's pre-creation check, rule 8). */
-export async function registroDeFrota(sql: Sql, companyId: string, cpfs: string[], placas: string[]): Promise<{ motoristas: Set<string>; placas: Set<string> }> {
+export async function registroDeFrota(
+  sql: Sql,
+  companyId: string,
+  cpfs: string[],
+  placas: string[],
+): Promise<{ motoristas: Set<string>; placas: Set<string> }> {
   const [m, v] = await Promise.all([
     sql.query(`SELECT cpf FROM rm.motoristas WHERE company_id = $1 AND cpf = ANY($2::text[]) AND removido_em IS NULL`, [companyId, cpfs]),
-    sql.query(`SELECT placa FROM rm.veiculos WHERE company_id = $1 AND placa = ANY($2::text[]) AND removido_em IS NULL`, [companyId, placas]),
+    sql.query(`SELECT placa FROM rm.veiculos WHERE company_id = $1 AND placa = ANY($2::text[]) AND removido_em IS NULL`, [
+      companyId,
+      placas,
+    ]),
   ]);
   return { motoristas: new Set(m.rows.map((r) => r.cpf as string)), placas: new Set(v.rows.map((r) => r.placa as string)) };
 }

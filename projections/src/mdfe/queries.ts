@@ -32,7 +32,8 @@ export interface MdfeRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'mdfe_id, company_id, ambiente, situacao, chave, serie, numero, data_emissao, dados, condutores, retorno, protocolo, xml_sha256, eventos, created_at, updated_at';
+const COLUMNS =
+  'mdfe_id, company_id, ambiente, situacao, chave, serie, numero, data_emissao, dados, condutores, retorno, protocolo, xml_sha256, eventos, created_at, updated_at';
 
 /** One MDF-e of the company; another company's is not found. */
 export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promise<MdfeRow | null> {
@@ -41,10 +42,20 @@ export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promi
 }
 
 /** The company's MDF-e, newest first. */
-export async function mdfeList(sql: Sql, companyId: string, f: { status?: string; page: number; per_page: number }): Promise<{ rows: MdfeRow[]; total: number }> {
+export async function mdfeList(
+  sql: Sql,
+  companyId: string,
+  f: { status?: string; page: number; per_page: number },
+): Promise<{ rows: MdfeRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);
-  return q.page<MdfeRow>(sql, { from: 'rm.mdfes', columns: COLUMNS, orderBy: 'created_at DESC, mdfe_id', page: f.page, per_page: f.per_page });
+  return q.page<MdfeRow>(sql, {
+    from: 'rm.mdfes',
+    columns: COLUMNS,
+    orderBy: 'created_at DESC, mdfe_id',
+    page: f.page,
+    per_page: f.per_page,
+  });
 }
 
 /** The MDF-e (authorized and not closed nor cancelled) that carry a CT-e: what blocks its cancellation. */

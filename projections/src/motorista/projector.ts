@@ -10,7 +10,12 @@ export const motoristaProjector = registroProjector<MotoristaDados>({
   idField: 'motorista_id',
   columns: ['cpf', 'nome', 'nome_busca', 'telefone', 'chave_pix', 'repasse_modo', 'repasse_parcelas'],
   values: (d) => [
-    d.cpf, d.nome, searchable(d.nome), d.telefone, d.chave_pix === null ? null : JSON.stringify(d.chave_pix), d.repasse.modo,
+    d.cpf,
+    d.nome,
+    searchable(d.nome),
+    d.telefone,
+    d.chave_pix === null ? null : JSON.stringify(d.chave_pix),
+    d.repasse.modo,
     JSON.stringify(d.repasse.parcelas),
   ],
 });

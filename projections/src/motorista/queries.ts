@@ -26,18 +26,28 @@ const toRow = (r: Record<string, unknown>): MotoristaRow => ({
 });
 
 export async function motoristaPorId(sql: Sql, companyId: string, id: number): Promise<MotoristaRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.motoristas WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [companyId, id]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.motoristas WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [
+    companyId,
+    id,
+  ]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** The active driver with the CPF (11 digits, unpunctuated), or null. */
 export async function motoristaPorCpf(sql: Sql, companyId: string, cpf: string): Promise<MotoristaRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.motoristas WHERE company_id = $1 AND cpf = $2 AND removido_em IS NULL`, [companyId, cpf]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.motoristas WHERE company_id = $1 AND cpf = $2 AND removido_em IS NULL`, [
+    companyId,
+    cpf,
+  ]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** Active drivers by id; `search` matches part of the name (case and accents ignored) or of the CPF (punctuation ignored). */
-export async function motoristasList(sql: Sql, companyId: string, f: { search?: string; page: number; per_page: number }): Promise<{ rows: MotoristaRow[]; total: number }> {
+export async function motoristasList(
+  sql: Sql,
+  companyId: string,
+  f: { search?: string; page: number; per_page: number },
+): Promise<{ rows: MotoristaRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.trim();
   if (term) {
@@ -46,6 +56,12 @@ export async function motoristasList(sql: Sql, companyId: string, f: { search?: 
     if (/^[0-9]+$/.test(digits)) ors.push(`cpf LIKE ${q.param(containsPattern(digits))}`);
     q.and(`(${ors.join(' OR ')})`);
   }
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, { from: 'rm.motoristas', columns: COLUMNS, orderBy: 'id', page: f.page, per_page: f.per_page });
+  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+    from: 'rm.motoristas',
+    columns: COLUMNS,
+    orderBy: 'id',
+    page: f.page,
+    per_page: f.per_page,
+  });
   return { rows: rows.map(toRow), total };
 }

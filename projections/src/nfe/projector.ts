@@ -80,17 +80,25 @@ export const nfeProjector: Projector = {
         await upsert(sql, event.data, xmlColumns(event.data.nfe, event.data.arquivo), event.recordedAt);
         return;
       case 'nfe.chave_importada':
-        await upsert(sql, event.data, {
-          ...keyColumns(event.data.chave),
-          pdf_sha256: event.data.arquivo.sha256,
-          pdf_arquivo: JSON.stringify(event.data.arquivo),
-        }, event.recordedAt);
+        await upsert(
+          sql,
+          event.data,
+          {
+            ...keyColumns(event.data.chave),
+            pdf_sha256: event.data.arquivo.sha256,
+            pdf_arquivo: JSON.stringify(event.data.arquivo),
+          },
+          event.recordedAt,
+        );
         return;
       case 'nfe.reimportada': {
         const d = event.data;
-        const columns = d.substituiu_xml && d.nfe
-          ? xmlColumns(d.nfe, d.arquivo)
-          : d.origem === 'pdf' ? { pdf_sha256: d.arquivo.sha256, pdf_arquivo: JSON.stringify(d.arquivo) } : {};
+        const columns =
+          d.substituiu_xml && d.nfe
+            ? xmlColumns(d.nfe, d.arquivo)
+            : d.origem === 'pdf'
+              ? { pdf_sha256: d.arquivo.sha256, pdf_arquivo: JSON.stringify(d.arquivo) }
+              : {};
         await update(sql, d, columns, event.recordedAt);
         return;
       }

@@ -58,7 +58,10 @@ export async function nfeOf(sql: Sql, companyId: string, chave: string): Promise
 
 /** Ids of the company's own CT-e that carry the key. */
 export async function ctesCarryingNfe(sql: Sql, companyId: string, chave: string): Promise<string[]> {
-  const { rows } = await sql.query(`SELECT cte_id FROM rm.cte_nfe WHERE company_id = $1 AND nfe_chave = $2 ORDER BY cte_id`, [companyId, chave]);
+  const { rows } = await sql.query(`SELECT cte_id FROM rm.cte_nfe WHERE company_id = $1 AND nfe_chave = $2 ORDER BY cte_id`, [
+    companyId,
+    chave,
+  ]);
   return rows.map((r) => r.cte_id as string);
 }
 
@@ -92,6 +95,12 @@ export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promis
     q.and(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
   }
   if (f.status) q.and(`${STATUS} = ${param(f.status)}`);
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, { from: 'rm.nfes n', columns: COLUMNS, orderBy: 'n.importada_em DESC, n.chave', page: f.page, per_page: f.per_page });
+  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+    from: 'rm.nfes n',
+    columns: COLUMNS,
+    orderBy: 'n.importada_em DESC, n.chave',
+    page: f.page,
+    per_page: f.per_page,
+  });
   return { rows: rows.map(toRow), total };
 }

@@ -28,8 +28,20 @@ export const operacaoProjector: Projector = {
       `INSERT INTO rm.servicos (cte_id, company_id, chave, tomador_documento, tomador_nome, inicio_municipio, inicio_uf,
          fim_municipio, fim_uf, valor_centavos, data_emissao, status, registrado_em)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'registrado', $12)`,
-      [d.cte_id, d.company_id, d.chave, tomador?.documento ?? null, tomador?.nome ?? null, c.inicio.municipio, c.inicio.uf,
-        c.fim.municipio, c.fim.uf, c.valor_prestacao_centavos, c.data_emissao, event.recordedAt],
+      [
+        d.cte_id,
+        d.company_id,
+        d.chave,
+        tomador?.documento ?? null,
+        tomador?.nome ?? null,
+        c.inicio.municipio,
+        c.inicio.uf,
+        c.fim.municipio,
+        c.fim.uf,
+        c.valor_prestacao_centavos,
+        c.data_emissao,
+        event.recordedAt,
+      ],
     );
     // The cargo is delivered to the receiver (recebedor) when there is one, otherwise to the recipient.
     const entregue = c.recebedor ?? c.destinatario;
@@ -42,8 +54,17 @@ export const operacaoProjector: Projector = {
       `INSERT INTO rm.recebiveis (cte_id, company_id, chave, devedor_documento, devedor_nome, devedor_papel, valor_centavos,
          valor_prestacao_centavos, status, criado_em)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'em_aberto', $9)`,
-      [d.cte_id, d.company_id, d.chave, tomador?.documento ?? null, tomador?.nome ?? null, c.tomador.papel, c.valor_receber_centavos,
-        c.valor_prestacao_centavos, event.recordedAt],
+      [
+        d.cte_id,
+        d.company_id,
+        d.chave,
+        tomador?.documento ?? null,
+        tomador?.nome ?? null,
+        c.tomador.papel,
+        c.valor_receber_centavos,
+        c.valor_prestacao_centavos,
+        event.recordedAt,
+      ],
     );
   },
 };

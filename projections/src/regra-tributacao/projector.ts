@@ -18,13 +18,27 @@ export const regraTributacaoProjector: Projector = {
              uf_origem = EXCLUDED.uf_origem, uf_destino = EXCLUDED.uf_destino, tp_serv = EXCLUDED.tp_serv, cfop = EXCLUDED.cfop,
              icms_cst = EXCLUDED.icms_cst, icms_aliquota = EXCLUDED.icms_aliquota, icms_reducao_base = EXCLUDED.icms_reducao_base,
              ibs_cbs = EXCLUDED.ibs_cbs, atualizada_em = EXCLUDED.atualizada_em`,
-          [d.company_id, d.regra_id, r.uf_origem, r.uf_destino, r.tp_serv, r.cfop, r.icms.cst, r.icms.aliquota_centesimos,
-            r.icms.reducao_base_centesimos, r.ibs_cbs === null ? null : JSON.stringify(r.ibs_cbs), event.recordedAt],
+          [
+            d.company_id,
+            d.regra_id,
+            r.uf_origem,
+            r.uf_destino,
+            r.tp_serv,
+            r.cfop,
+            r.icms.cst,
+            r.icms.aliquota_centesimos,
+            r.icms.reducao_base_centesimos,
+            r.ibs_cbs === null ? null : JSON.stringify(r.ibs_cbs),
+            event.recordedAt,
+          ],
         );
         return;
       }
       case 'regra_tributacao.removida':
-        await sql.query('DELETE FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2', [event.data.company_id, event.data.regra_id]);
+        await sql.query('DELETE FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2', [
+          event.data.company_id,
+          event.data.regra_id,
+        ]);
         return;
     }
   },

@@ -32,12 +32,19 @@ const COLUMNS = `company_id, regra_id, uf_origem, uf_destino, tp_serv, cfop, icm
 
 /** One rule of the company; another company's is not found. */
 export async function regraTributacaoPorId(sql: Sql, companyId: string, regraId: number): Promise<RegraTributacaoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2`, [companyId, regraId]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2`, [
+    companyId,
+    regraId,
+  ]);
   return (rows[0] as unknown as RegraTributacaoRow | undefined) ?? null;
 }
 
 /** The company's rules by origin UF, destination UF, then general rule before the service types, then id. */
-export async function regrasTributacao(sql: Sql, companyId: string, f: RegraTributacaoFilter): Promise<{ rows: RegraTributacaoRow[]; total: number }> {
+export async function regrasTributacao(
+  sql: Sql,
+  companyId: string,
+  f: RegraTributacaoFilter,
+): Promise<{ rows: RegraTributacaoRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId);
   if (f.uf_origem) q.and(`uf_origem = ${q.param(f.uf_origem)}`);
   if (f.uf_destino) q.and(`uf_destino = ${q.param(f.uf_destino)}`);

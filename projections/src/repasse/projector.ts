@@ -16,8 +16,22 @@ export const repasseProjector: Projector = {
            ON CONFLICT (company_id, cte_id) DO UPDATE SET financeiro = 'ok', financeiro_erro_codigo = NULL, financeiro_erro_mensagem = NULL,
              regra_origem = EXCLUDED.regra_origem, regra_parcelas = EXCLUDED.regra_parcelas, modo = EXCLUDED.modo,
              registrado_em = EXCLUDED.registrado_em, atualizado_em = EXCLUDED.atualizado_em`,
-          [d.company_id, d.cte_id, d.chave, d.chave_original, d.documento_financeiro, d.lote_id, d.grupo, d.posicao, d.motorista_cpf,
-            d.valor_centavos, d.regra.origem, JSON.stringify(d.regra.parcelas), d.modo, event.recordedAt],
+          [
+            d.company_id,
+            d.cte_id,
+            d.chave,
+            d.chave_original,
+            d.documento_financeiro,
+            d.lote_id,
+            d.grupo,
+            d.posicao,
+            d.motorista_cpf,
+            d.valor_centavos,
+            d.regra.origem,
+            JSON.stringify(d.regra.parcelas),
+            d.modo,
+            event.recordedAt,
+          ],
         );
         return;
       }
@@ -28,8 +42,21 @@ export const repasseProjector: Projector = {
              motorista_cpf, valor_centavos, financeiro, financeiro_erro_codigo, financeiro_erro_mensagem, registrado_em, atualizado_em)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'failed', $11, $12, $13, $13)
            ON CONFLICT (company_id, cte_id) DO NOTHING`,
-          [d.company_id, d.cte_id, d.chave, d.chave_original, d.documento_financeiro, d.lote_id, d.grupo, d.posicao, d.motorista_cpf,
-            d.valor_centavos, d.code, d.message, event.recordedAt],
+          [
+            d.company_id,
+            d.cte_id,
+            d.chave,
+            d.chave_original,
+            d.documento_financeiro,
+            d.lote_id,
+            d.grupo,
+            d.posicao,
+            d.motorista_cpf,
+            d.valor_centavos,
+            d.code,
+            d.message,
+            event.recordedAt,
+          ],
         );
         return;
       }
@@ -40,7 +67,10 @@ export const repasseProjector: Projector = {
             WHERE company_id = $1 AND cte_id = $2`,
           [d.company_id, d.cte_id, d.bipado_em, d.documentos_no_grupo, d.ordem_no_grupo, event.recordedAt],
         );
-        const { rows } = await sql.query('SELECT motorista_cpf FROM rm.repasse_documentos WHERE company_id = $1 AND cte_id = $2', [d.company_id, d.cte_id]);
+        const { rows } = await sql.query('SELECT motorista_cpf FROM rm.repasse_documentos WHERE company_id = $1 AND cte_id = $2', [
+          d.company_id,
+          d.cte_id,
+        ]);
         const cpf = rows[0]?.motorista_cpf ?? '';
         for (const p of d.parcelas) {
           await sql.query(
@@ -52,12 +82,18 @@ export const repasseProjector: Projector = {
         return;
       }
       case 'repasse.conclusao_registrada':
-        await sql.query('UPDATE rm.repasse_documentos SET concluido_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2',
-          [event.data.company_id, event.data.cte_id, event.data.concluido_em, event.recordedAt]);
+        await sql.query('UPDATE rm.repasse_documentos SET concluido_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2', [
+          event.data.company_id,
+          event.data.cte_id,
+          event.data.concluido_em,
+          event.recordedAt,
+        ]);
         return;
       case 'repasse.prestacao_contas_registrada':
-        await sql.query('UPDATE rm.repasse_documentos SET prestado_contas_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2',
-          [event.data.company_id, event.data.cte_id, event.data.prestado_contas_em, event.recordedAt]);
+        await sql.query(
+          'UPDATE rm.repasse_documentos SET prestado_contas_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2',
+          [event.data.company_id, event.data.cte_id, event.data.prestado_contas_em, event.recordedAt],
+        );
         return;
       case 'repasse.parcela_liberada': {
         const d = event.data;
@@ -79,14 +115,18 @@ export const repasseProjector: Projector = {
       }
       case 'repasse.parcela_paga': {
         const d = event.data;
-        await sql.query(`UPDATE rm.parcelas_repasse SET situacao = 'paga', paga_em = $4 WHERE company_id = $1 AND cte_id = $2 AND posicao = $3`,
-          [d.company_id, d.cte_id, d.posicao, d.paga_em]);
+        await sql.query(
+          `UPDATE rm.parcelas_repasse SET situacao = 'paga', paga_em = $4 WHERE company_id = $1 AND cte_id = $2 AND posicao = $3`,
+          [d.company_id, d.cte_id, d.posicao, d.paga_em],
+        );
         return;
       }
       case 'repasse.documento_cancelado': {
         const d = event.data;
-        await sql.query('UPDATE rm.repasse_documentos SET cancelado = true, cancelado_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2',
-          [d.company_id, d.cte_id, d.cancelado_em, event.recordedAt]);
+        await sql.query(
+          'UPDATE rm.repasse_documentos SET cancelado = true, cancelado_em = $3, atualizado_em = $4 WHERE company_id = $1 AND cte_id = $2',
+          [d.company_id, d.cte_id, d.cancelado_em, event.recordedAt],
+        );
         await sql.query(
           `UPDATE rm.parcelas_repasse SET situacao = 'cancelada', cancelada_em = $4 WHERE company_id = $1 AND cte_id = $2 AND posicao = ANY($3::int[])`,
           [d.company_id, d.cte_id, d.parcelas_canceladas, d.cancelado_em],

@@ -1,4 +1,10 @@
-import { type GatilhoLiberacao, type ModoLiberacao, type ParcelaRepasse, type OrigemRegraRepasse, type SituacaoParcela } from '@frete/contracts';
+import {
+  type GatilhoLiberacao,
+  type ModoLiberacao,
+  type ParcelaRepasse,
+  type OrigemRegraRepasse,
+  type SituacaoParcela,
+} from '@frete/contracts';
 import { type Sql } from '../projector';
 
 export interface ParcelaRepasseRow {
@@ -79,7 +85,8 @@ const toDocumento = (r: Record<string, unknown>, parcelas: ParcelaRepasseRow[]):
   regra: r.regra_origem === null ? null : { origem: r.regra_origem as OrigemRegraRepasse, parcelas: r.regra_parcelas as ParcelaRepasse[] },
   modo: r.modo as ModoLiberacao | null,
   financeiro: r.financeiro as 'ok' | 'failed',
-  erro_financeiro: r.financeiro_erro_codigo === null ? null : { code: r.financeiro_erro_codigo as string, message: r.financeiro_erro_mensagem as string },
+  erro_financeiro:
+    r.financeiro_erro_codigo === null ? null : { code: r.financeiro_erro_codigo as string, message: r.financeiro_erro_mensagem as string },
   bipado_em: r.bipado_em as Date | null,
   concluido_em: r.concluido_em as Date | null,
   prestado_contas_em: r.prestado_contas_em as Date | null,
@@ -102,7 +109,8 @@ async function comParcelas(sql: Sql, companyId: string, docs: Record<string, unk
  * unknown. A leg re-issued after a cancellation has the same `ROUTE:...` document: the live one answers for it.
  */
 export async function repasseDocumento(sql: Sql, companyId: string, ref: ReferenciaRepasse): Promise<RepasseDocumentoRow | null> {
-  const [column, value] = 'cte_id' in ref ? ['cte_id', ref.cte_id] : 'chave' in ref ? ['chave', ref.chave] : ['documento_financeiro', ref.documento_financeiro];
+  const [column, value] =
+    'cte_id' in ref ? ['cte_id', ref.cte_id] : 'chave' in ref ? ['chave', ref.chave] : ['documento_financeiro', ref.documento_financeiro];
   const { rows } = await sql.query(
     `SELECT ${DOC_COLUMNS} FROM rm.repasse_documentos WHERE company_id = $1 AND ${column} = $2 ORDER BY cancelado, registrado_em DESC LIMIT 1`,
     [companyId, value],
@@ -112,19 +120,33 @@ export async function repasseDocumento(sql: Sql, companyId: string, ref: Referen
 }
 
 /** The company's documents of these counter-CT-e (those that reached the financial step), by counter-CT-e id. */
-export async function repasseDocumentosDosCtes(sql: Sql, companyId: string, cteIds: readonly string[]): Promise<Map<string, RepasseDocumentoRow>> {
+export async function repasseDocumentosDosCtes(
+  sql: Sql,
+  companyId: string,
+  cteIds: readonly string[],
+): Promise<Map<string, RepasseDocumentoRow>> {
   if (cteIds.length === 0) return new Map();
-  const { rows } = await sql.query(`SELECT ${DOC_COLUMNS} FROM rm.repasse_documentos WHERE company_id = $1 AND cte_id = ANY($2::text[])`, [companyId, [...cteIds]]);
+  const { rows } = await sql.query(`SELECT ${DOC_COLUMNS} FROM rm.repasse_documentos WHERE company_id = $1 AND cte_id = ANY($2::text[])`, [
+    companyId,
+    [...cteIds],
+  ]);
   return new Map((await comParcelas(sql, companyId, rows)).map((d) => [d.cte_id, d]));
 }
 
 /** The CT-e an MDF-e of the company carries, in its order, and its drivers' CPFs; null for an unknown MDF-e. */
-export async function mdfeParaRepasse(sql: Sql, companyId: string, mdfeId: string): Promise<{ ctes: { cte_id: string; chave: string }[]; motoristas: string[] } | null> {
+export async function mdfeParaRepasse(
+  sql: Sql,
+  companyId: string,
+  mdfeId: string,
+): Promise<{ ctes: { cte_id: string; chave: string }[]; motoristas: string[] } | null> {
   const { rows } = await sql.query('SELECT dados, condutores FROM rm.mdfes WHERE company_id = $1 AND mdfe_id = $2', [companyId, mdfeId]);
   const m = rows[0];
   if (!m) return null;
   const ordem = ((m.dados as { ctes?: { cte_id: string }[] }).ctes ?? []).map((c) => c.cte_id);
-  const { rows: ctes } = await sql.query('SELECT cte_id, chave FROM rm.mdfe_ctes WHERE company_id = $1 AND mdfe_id = $2', [companyId, mdfeId]);
+  const { rows: ctes } = await sql.query('SELECT cte_id, chave FROM rm.mdfe_ctes WHERE company_id = $1 AND mdfe_id = $2', [
+    companyId,
+    mdfeId,
+  ]);
   const lista = (ctes as { cte_id: string; chave: string }[]).sort((a, b) => ordem.indexOf(a.cte_id) - ordem.indexOf(b.cte_id));
   return { ctes: lista, motoristas: (m.condutores as { cpf: string }[]).map((c) => c.cpf) };
 }

@@ -20,11 +20,38 @@ export const valePedagioProjector: Projector = {
            VALUES ($1, $2, $3, $4, 'emitido', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25,
              $26, $27, $28, $29, $30)
            ON CONFLICT (company_id, vale_pedagio_id) DO NOTHING`,
-          [d.company_id, d.vale_pedagio_id, d.numero, d.referencia_externa, d.origem.codigo_ibge, d.origem.municipio, d.origem.uf,
-            d.destino.codigo_ibge, d.destino.municipio, d.destino.uf, d.categoria, d.eixos, d.placa, d.tipo, d.motorista?.cpf ?? null,
-            d.motorista?.nome ?? null, d.cte, d.mdfe, d.fornecedor.cnpj, d.fornecedor.nome, d.fornecedor.simulado, d.pagador_cnpj, d.distancia_km,
-            d.pracas.length, JSON.stringify(d.pracas), d.valor_pedagio_centavos, d.taxa_centavos, d.valor_total_centavos, d.emitido_em,
-            d.cancelavel_ate],
+          [
+            d.company_id,
+            d.vale_pedagio_id,
+            d.numero,
+            d.referencia_externa,
+            d.origem.codigo_ibge,
+            d.origem.municipio,
+            d.origem.uf,
+            d.destino.codigo_ibge,
+            d.destino.municipio,
+            d.destino.uf,
+            d.categoria,
+            d.eixos,
+            d.placa,
+            d.tipo,
+            d.motorista?.cpf ?? null,
+            d.motorista?.nome ?? null,
+            d.cte,
+            d.mdfe,
+            d.fornecedor.cnpj,
+            d.fornecedor.nome,
+            d.fornecedor.simulado,
+            d.pagador_cnpj,
+            d.distancia_km,
+            d.pracas.length,
+            JSON.stringify(d.pracas),
+            d.valor_pedagio_centavos,
+            d.taxa_centavos,
+            d.valor_total_centavos,
+            d.emitido_em,
+            d.cancelavel_ate,
+          ],
         );
         return;
       }
@@ -41,12 +68,16 @@ export const valePedagioProjector: Projector = {
         return;
       }
       case 'vale_pedagio.cancelado':
-        await sql.query(`UPDATE rm.vales_pedagio SET situacao = 'cancelado', cancelado_em = $3 WHERE company_id = $1 AND vale_pedagio_id = $2`,
-          [event.data.company_id, event.data.vale_pedagio_id, event.data.cancelado_em]);
+        await sql.query(
+          `UPDATE rm.vales_pedagio SET situacao = 'cancelado', cancelado_em = $3 WHERE company_id = $1 AND vale_pedagio_id = $2`,
+          [event.data.company_id, event.data.vale_pedagio_id, event.data.cancelado_em],
+        );
         return;
       case 'conta_operacional.estorno_registrado':
-        await sql.query(`UPDATE rm.vales_pedagio SET estornado_em = $3, estorno_centavos = $4 WHERE company_id = $1 AND vale_pedagio_id = $2`,
-          [event.data.company_id, event.data.vale_pedagio_id, event.data.registrado_em, event.data.valor_centavos]);
+        await sql.query(
+          `UPDATE rm.vales_pedagio SET estornado_em = $3, estorno_centavos = $4 WHERE company_id = $1 AND vale_pedagio_id = $2`,
+          [event.data.company_id, event.data.vale_pedagio_id, event.data.registrado_em, event.data.valor_centavos],
+        );
         return;
     }
   },

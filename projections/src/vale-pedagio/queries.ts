@@ -69,7 +69,10 @@ const toRow = (r: Record<string, unknown>): ValePedagioRow => ({
 });
 
 export async function valePedagioOf(sql: Sql, companyId: string, valePedagioId: string): Promise<ValePedagioRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.vales_pedagio WHERE company_id = $1 AND vale_pedagio_id = $2`, [companyId, valePedagioId]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.vales_pedagio WHERE company_id = $1 AND vale_pedagio_id = $2`, [
+    companyId,
+    valePedagioId,
+  ]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
@@ -83,13 +86,21 @@ export interface ValesPedagioFiltro {
 }
 
 /** The company's toll passes, the latest first (ruling 9 paging). */
-export async function listarValesPedagio(sql: Sql, companyId: string, f: ValesPedagioFiltro): Promise<{ rows: ValePedagioRow[]; total: number }> {
+export async function listarValesPedagio(
+  sql: Sql,
+  companyId: string,
+  f: ValesPedagioFiltro,
+): Promise<{ rows: ValePedagioRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId);
   if (f.situacao) q.and(`situacao = ${q.param(f.situacao)}`);
   if (f.placa) q.and(`placa = ${q.param(f.placa)}`);
   q.days('emitido_em', f.from, f.to);
   const { rows, total } = await q.page<Record<string, unknown>>(sql, {
-    from: 'rm.vales_pedagio', columns: COLUMNS, orderBy: 'emitido_em DESC, vale_pedagio_id', page: f.page, per_page: f.per_page,
+    from: 'rm.vales_pedagio',
+    columns: COLUMNS,
+    orderBy: 'emitido_em DESC, vale_pedagio_id',
+    page: f.page,
+    per_page: f.per_page,
   });
   return { rows: rows.map(toRow), total };
 }

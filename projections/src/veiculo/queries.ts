@@ -17,18 +17,28 @@ const COLUMNS = `company_id, id, placa, renavam, rntrc, uf, tara_kg, capacidade_
 const first = (rows: Record<string, unknown>[]): VeiculoRow | null => (rows[0] as unknown as VeiculoRow | undefined) ?? null;
 
 export async function veiculoPorId(sql: Sql, companyId: string, id: number): Promise<VeiculoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [companyId, id]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [
+    companyId,
+    id,
+  ]);
   return first(rows);
 }
 
 /** The active vehicle with the plate (normalized: upper case, no hyphen), or null. */
 export async function veiculoPorPlaca(sql: Sql, companyId: string, placa: string): Promise<VeiculoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND placa = $2 AND removido_em IS NULL`, [companyId, placa]);
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND placa = $2 AND removido_em IS NULL`, [
+    companyId,
+    placa,
+  ]);
   return first(rows);
 }
 
 /** Active vehicles by id; `search` matches part of the plate (case, spaces and hyphen ignored). */
-export async function veiculosList(sql: Sql, companyId: string, f: { search?: string; page: number; per_page: number }): Promise<{ rows: VeiculoRow[]; total: number }> {
+export async function veiculosList(
+  sql: Sql,
+  companyId: string,
+  f: { search?: string; page: number; per_page: number },
+): Promise<{ rows: VeiculoRow[]; total: number }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.replace(/[\s-]/g, '').toUpperCase();
   if (term) q.and(`placa LIKE ${q.param(containsPattern(term))}`);

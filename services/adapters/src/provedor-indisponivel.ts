@@ -6,7 +6,10 @@ import { Rejection } from '@frete/domain';
  * with 503 in the error envelope (ruling 7). Nothing was sent, and nothing is ever answered on a provider's behalf.
  */
 export class ProvedorIndisponivel extends Rejection {
-  constructor(readonly provedor: string, readonly operacao: string) {
+  constructor(
+    readonly provedor: string,
+    readonly operacao: string,
+  ) {
     super('provedor_indisponivel', `no ${provedor} is contracted for this environment: ${operacao} was not done`);
     this.name = 'ProvedorIndisponivel';
   }

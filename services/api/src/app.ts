@@ -54,13 +54,18 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       info: {
         title: 'Freight Fiscal and Driver-Payout API',
         version: '1.0.0',
-        description: 'Fiscal v1: CT-e, counter-CT-e, CIOT, MDF-e, NF-e, installments, registrations, regulator queries and toll pass. ' +
+        description:
+          'Fiscal v1: CT-e, counter-CT-e, CIOT, MDF-e, NF-e, installments, registrations, regulator queries and toll pass. ' +
           'Every failure uses the envelope `{ error: { code, message, request_id, details? } }`.',
       },
       servers: [{ url: deps.config.publicUrl ?? '/' }],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'A static API key (`fk_hml_…`/`fk_prd_…`) or an OAuth 2.0 access token (JWT)' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A static API key (`fk_hml_…`/`fk_prd_…`) or an OAuth 2.0 access token (JWT)',
+          },
         },
       },
       security: [{ bearer: [] }],

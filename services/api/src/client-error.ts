@@ -29,7 +29,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
     const body = JSON.stringify(envelope(answer.code, answer.message, id));
     socket.write(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(err);
@@ -47,5 +47,9 @@ const URL_REFUSALS: Record<string, string> = {
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Request-Id', request.id);
   const refusal = URL_REFUSALS[error.code];
-  errorHandler(refusal ? new ApiError('validacao', `URL: ${refusal}`, { fields: [{ field: '(url)', message: refusal }] }) : error, request, reply);
+  errorHandler(
+    refusal ? new ApiError('validacao', `URL: ${refusal}`, { fields: [{ field: '(url)', message: refusal }] }) : error,
+    request,
+    reply,
+  );
 }

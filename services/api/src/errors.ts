@@ -25,8 +25,12 @@ export function fieldErrors(error: FastifyError): FieldError[] {
   return (error.validation ?? []).map((v) => {
     const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const params = v.params as Record<string, unknown>;
-    const leaf = typeof params.missingProperty === 'string' ? params.missingProperty
-      : typeof params.additionalProperty === 'string' ? params.additionalProperty : '';
+    const leaf =
+      typeof params.missingProperty === 'string'
+        ? params.missingProperty
+        : typeof params.additionalProperty === 'string'
+          ? params.additionalProperty
+          : '';
     const field = prefix + [path, leaf].filter(Boolean).join('.');
     const message = typeof params.additionalProperty === 'string' ? 'unknown field' : (v.message ?? 'invalid');
     return { field: field || prefix.replace(/\.$/, '') || '(body)', message };
@@ -67,7 +71,15 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   }
   switch (fe.statusCode) {
     case 400:
-      return send(400, envelope('validacao', fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty JSON body' : 'malformed request body: ' + safeMessage(fe), id, { fields: [{ field: '(body)', message: 'malformed' }] }));
+      return send(
+        400,
+        envelope(
+          'validacao',
+          fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty JSON body' : 'malformed request body: ' + safeMessage(fe),
+          id,
+          { fields: [{ field: '(body)', message: 'malformed' }] },
+        ),
+      );
     case 413:
       return send(413, envelope('payload_muito_grande', 'payload too large', id));
     case 415:
@@ -82,4 +94,5 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
 }
 
 /** JSON parse messages name a position, never internals; other messages are replaced. */
-const safeMessage = (e: FastifyError) => (/^(Unexpected|Expected|Body|Bad control|Unterminated)/.test(e.message) ? e.message : 'cannot parse body');
+const safeMessage = (e: FastifyError) =>
+  /^(Unexpected|Expected|Body|Bad control|Unterminated)/.test(e.message) ? e.message : 'cannot parse body';

@@ -60,7 +60,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'validacao: invalid input; `error.details.fields` names each field',
   401: 'nao_autenticado: credential missing, invalid, expired or of the other environment',
   403: 'escopo_nao_habilitado, transportadora_nao_habilitada or homologacao_obrigatoria',
-  404: 'nao_encontrado (also for another company\'s resource)',
+  404: "nao_encontrado (also for another company's resource)",
   405: 'metodo_nao_permitido',
   413: 'payload_muito_grande',
   415: 'tipo_de_midia_nao_suportado',

@@ -61,28 +61,50 @@ export function createApplication(platform: Platform): Application {
   const environment = config.environment;
   const homologacao = environment === 'homologacao';
   const schemas = new FiscalSchemas();
-  const autoridade: AutoridadeFiscal = homologacao ? new AutoridadeFiscalSimulada({ pool, clock, schemas }) : new AutoridadeFiscalIndisponivel();
+  const autoridade: AutoridadeFiscal = homologacao
+    ? new AutoridadeFiscalSimulada({ pool, clock, schemas })
+    : new AutoridadeFiscalIndisponivel();
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   const emissorCte = new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) });
   const emissorMdfe = new EmissorMdfe({
-    store, pool, documents, autoridade, readYourWrites, clock, environment,
+    store,
+    pool,
+    documents,
+    autoridade,
+    readYourWrites,
+    clock,
+    environment,
     montarXml: montarXmlDaEmissaoMdfe(xmlDeps),
     assinarEvento: (companyId, xml) => assinarMdfe(xmlDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
   });
   const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
   const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
   return {
-    handlers: createHandlers({ store, readYourWrites, pool, certificates, documents, environment, servicoCiot: ciot, contraCte, emissorCte, eventosCte, emissorMdfe }),
+    handlers: createHandlers({
+      store,
+      readYourWrites,
+      pool,
+      certificates,
+      documents,
+      environment,
+      servicoCiot: ciot,
+      contraCte,
+      emissorCte,
+      eventosCte,
+      emissorMdfe,
+    }),
     schemas,
     autoridade,
     emissorCte,
     emissorMdfe,
     eventosCte,
     ciot,
-    valePedagio: new ServicoValePedagio(homologacao
-      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
-      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() }),
+    valePedagio: new ServicoValePedagio(
+      homologacao
+        ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
+        : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
+    ),
     contraCte,
     lote: new ProcessadorLote({ store, contraCte, clock, readYourWrites }),
     regulador: reguladorDoAmbiente(environment),

@@ -9,11 +9,19 @@ import { type ServicoCiot } from '@frete/application';
 export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('emission', handlers);
 
 /** What the processor does for each request: a CT-e issue goes to the authority once its XML is signed. */
-export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMdfe, contraCte?: ServicoContraCte, lote?: ProcessadorLote, ciot?: ServicoCiot): ReadonlyMap<string, EventHandler> {
+export function emissionHandlers(
+  emissorCte: EmissorCte,
+  emissorMdfe?: EmissorMdfe,
+  contraCte?: ServicoContraCte,
+  lote?: ProcessadorLote,
+  ciot?: ServicoCiot,
+): ReadonlyMap<string, EventHandler> {
   // A counter-CT-e the authority refused, or that was cancelled, gives its contractor key back (batch rule 7).
-  const liberar = (motivo: 'rejeitado' | 'cancelado'): EventHandler => async (e) => {
-    await contraCte?.liberar((e.data as { cte_id: string }).cte_id, motivo, e.id);
-  };
+  const liberar =
+    (motivo: 'rejeitado' | 'cancelado'): EventHandler =>
+    async (e) => {
+      await contraCte?.liberar((e.data as { cte_id: string }).cte_id, motivo, e.id);
+    };
   // A refused counter-CT-e also fails its batch row; the row's end may be what ends the batch.
   const recusado: EventHandler = async (e) => {
     await liberar('rejeitado')(e);
@@ -22,17 +30,26 @@ export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMd
   return new Map<string, EventHandler>([
     ['cte.rejeitado', recusado],
     ['cte.denegado', recusado],
-    ['cte.evento_registrado', async (e) => {
-      if ((e.data as { tp_evento: string }).tp_evento === '110111') await liberar('cancelado')(e);
-    }],
+    [
+      'cte.evento_registrado',
+      async (e) => {
+        if ((e.data as { tp_evento: string }).tp_evento === '110111') await liberar('cancelado')(e);
+      },
+    ],
     // A paid full counter-CT-e keeps its key from becoming legs, even after it is cancelled (ruling 8).
-    ['repasse.parcela_paga', async (e) => {
-      await contraCte?.marcarPaga((e.data as { cte_id: string }).cte_id, e.id);
-    }],
-    ['cte.emissao_solicitada', async (e) => {
-      const d = e.data as { cte_id: string; company_id: string; serie: number };
-      await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
-    }],
+    [
+      'repasse.parcela_paga',
+      async (e) => {
+        await contraCte?.marcarPaga((e.data as { cte_id: string }).cte_id, e.id);
+      },
+    ],
+    [
+      'cte.emissao_solicitada',
+      async (e) => {
+        const d = e.data as { cte_id: string; company_id: string; serie: number };
+        await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
+      },
+    ],
     // A counter-CT-e batch walks its rows in blocks: its creation starts the first, each block's last row the next.
     ['lote.criado', async (e) => lote?.aoCriar(e)],
     ['lote.linha_processada', async (e) => lote?.aoProcessarLinha(e)],
@@ -41,13 +58,19 @@ export function emissionHandlers(emissorCte: EmissorCte, emissorMdfe?: EmissorMd
     ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],
     ['repasse.registro_falhou', async (e) => lote?.aoRegistrarFinanceiro(e)],
     // A CIOT declaration the provider left without verdict is asked about again (the simulated provider registers it then).
-    ['ciot.pendente', async (e) => {
-      const d = e.data as { ciot_id: string; company_id: string };
-      await ciot?.acompanhar(d.company_id, d.ciot_id, e.id);
-    }],
-    ['mdfe.emissao_solicitada', async (e) => {
-      const d = e.data as { mdfe_id: string; company_id: string; serie: number };
-      await emissorMdfe?.emitir(d.company_id, d.mdfe_id, d.serie, e.id);
-    }],
+    [
+      'ciot.pendente',
+      async (e) => {
+        const d = e.data as { ciot_id: string; company_id: string };
+        await ciot?.acompanhar(d.company_id, d.ciot_id, e.id);
+      },
+    ],
+    [
+      'mdfe.emissao_solicitada',
+      async (e) => {
+        const d = e.data as { mdfe_id: string; company_id: string; serie: number };
+        await emissorMdfe?.emitir(d.company_id, d.mdfe_id, d.serie, e.id);
+      },
+    ],
   ]);
 }

@@ -111,7 +111,13 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
     case 'credential create': {
       const kind = required(values.kind, 'kind');
       if (kind !== 'api-key' && kind !== 'oauth') throw new UsageError('--kind is api-key or oauth');
-      const scopes = values.scopes === undefined ? [] : values.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes =
+        values.scopes === undefined
+          ? []
+          : values.scopes
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
       return { command: name, company: required(values.company, 'company'), kind, scopes };
     }
     case 'credential list':
@@ -142,7 +148,11 @@ export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<
         fiscal_production: cmd.fiscal_production,
       });
     case 'company update':
-      return op.changeFlags(cmd.company, { carrier: cmd.carrier, fiscal_ready: cmd.fiscal_ready, fiscal_production: cmd.fiscal_production });
+      return op.changeFlags(cmd.company, {
+        carrier: cmd.carrier,
+        fiscal_ready: cmd.fiscal_ready,
+        fiscal_production: cmd.fiscal_production,
+      });
     case 'company list':
       return op.listCompanies();
     case 'credential create':

@@ -15,11 +15,14 @@ async function main(): Promise<number> {
     const platform = await startPlatform(loadConfig());
     try {
       const application = createApplication(platform);
-      const result = await executeOps({
-        projections: platform.projections,
-        operator: application.operator,
-        reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
-      }, command).finally(() => application.close());
+      const result = await executeOps(
+        {
+          projections: platform.projections,
+          operator: application.operator,
+          reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
+        },
+        command,
+      ).finally(() => application.close());
       console.log(JSON.stringify(result, null, 2));
       return 0;
     } finally {
@@ -31,7 +34,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (err: unknown) => {
-  console.error(JSON.stringify(describeError(err)));
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(JSON.stringify(describeError(err)));
+    process.exit(1);
+  },
+);

@@ -1,7 +1,6 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
 import { cancelarDocumento, gruposEmCache, liquidarPagamento, type PayoutDeps, registrarDocumento } from '@frete/application';
 
-
 /**
  * Builds and settles the driver's installments (parcelas) in reaction to emitted counter-CT-e, scans, releases
  * and payment orders.

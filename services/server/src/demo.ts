@@ -14,7 +14,13 @@ export async function ensureDemo(platform: Platform, application: Application): 
   const file = path.join(platform.config.dataDir, 'demo-credential.json');
   const op = application.operator;
   if (!(await op.findCompany(DEMO_CNPJ))) {
-    await op.createCompany({ cnpj: DEMO_CNPJ, razao_social: 'TRANSPORTADORA DEMONSTRACAO LTDA', carrier: true, fiscal_ready: true, fiscal_production: false });
+    await op.createCompany({
+      cnpj: DEMO_CNPJ,
+      razao_social: 'TRANSPORTADORA DEMONSTRACAO LTDA',
+      carrier: true,
+      fiscal_ready: true,
+      fiscal_production: false,
+    });
   }
   if (fs.existsSync(file)) {
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { credential_id: string; api_key: string };

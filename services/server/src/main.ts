@@ -40,6 +40,6 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   // A refusal that says what to do is shown as it is; anything else with its stack.
   const told = err instanceof EmbeddedPostgresError || err instanceof ConfigError;
-  console.error(told ? err.message : err instanceof Error ? err.stack ?? err.message : err);
+  console.error(told ? err.message : err instanceof Error ? (err.stack ?? err.message) : err);
   process.exit(1);
 });

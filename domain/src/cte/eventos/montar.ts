@@ -84,13 +84,15 @@ function detalheXml(d: DetalheEventoCte): string {
       return (
         `<evCCeCTe>${t('descEvento', 'Carta de Correcao')}` +
         d.correcoes
-          .map((c) =>
-            '<infCorrecao>' +
-            t('grupoAlterado', c.grupoAlterado) +
-            t('campoAlterado', c.campoAlterado) +
-            t('valorAlterado', textoFiscal(c.valorAlterado, 500)) +
-            (c.nroItemAlterado !== undefined ? t('nroItemAlterado', String(c.nroItemAlterado).padStart(2, '0')) : '') +
-            '</infCorrecao>')
+          .map(
+            (c) =>
+              '<infCorrecao>' +
+              t('grupoAlterado', c.grupoAlterado) +
+              t('campoAlterado', c.campoAlterado) +
+              t('valorAlterado', textoFiscal(c.valorAlterado, 500)) +
+              (c.nroItemAlterado !== undefined ? t('nroItemAlterado', String(c.nroItemAlterado).padStart(2, '0')) : '') +
+              '</infCorrecao>',
+          )
           .join('') +
         `${t('xCondUso', CCE_CONDICAO_DE_USO)}</evCCeCTe>`
       );

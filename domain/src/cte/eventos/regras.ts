@@ -89,5 +89,12 @@ export function planejarEventoCte(s: CteParaEvento, companyId: string, tipo: Tip
       break;
   }
   if (nSeq > 999) throw recusa(636);
-  return { tipo: 'novo', tp_evento: tp, n_seq_evento: nSeq, event_key: idEventoCte(tp, s.chave, nSeq), nProt: s.autorizacao.numero, n_prot_ce: nProtCe };
+  return {
+    tipo: 'novo',
+    tp_evento: tp,
+    n_seq_evento: nSeq,
+    event_key: idEventoCte(tp, s.chave, nSeq),
+    nProt: s.autorizacao.numero,
+    n_prot_ce: nProtCe,
+  };
 }

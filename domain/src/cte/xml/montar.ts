@@ -100,11 +100,13 @@ const aplicarPercentual = (cents: number, pct: number): number => parteEmCentesi
 /** Ten-thousandths of a percent (the layout's rates have up to 4 decimals). */
 const decimilesimos = (pct: number): number => Math.round(pct * 10_000);
 /** `round(cents × ten-thousandths-of-percent / 1 000 000)`, half up, in (big) integers. */
-const aplicarPercentualRtc = (cents: number, p4: number): number =>
-  Number((BigInt(cents) * BigInt(p4) + 500_000n) / 1_000_000n);
+const aplicarPercentualRtc = (cents: number, p4: number): number => Number((BigInt(cents) * BigInt(p4) + 500_000n) / 1_000_000n);
 /** TDec_0302_04RTC: two to four decimals. */
 const percentualRtc = (p4: number): string =>
-  `${Math.floor(p4 / 10_000)}.${String(p4 % 10_000).padStart(4, '0').replace(/0+$/, '').padEnd(2, '0')}`;
+  `${Math.floor(p4 / 10_000)}.${String(p4 % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '')
+    .padEnd(2, '0')}`;
 
 export interface IbsCbsCalculado {
   cst: string;
@@ -142,16 +144,21 @@ export function calcularIbsCbs(i: IbsCbsDaPrestacao, totalCentavos: number): Ibs
   };
 }
 
-/** `IBSCBS{CST, cClassTrib, gIBSCBS{vBC, gIBSUF{pIBSUF, vIBSUF}, gIBSMun{pIBSMun, vIBSMun}, vIBS, gCBS{pCBS, vCBS}}}` (TTribCTe / TCIBS). */
+/**
+ * `IBSCBS{CST, cClassTrib, gIBSCBS{vBC, gIBSUF{pIBSUF, vIBSUF}, gIBSMun{pIBSMun, vIBSMun}, vIBS, gCBS{pCBS, vCBS}}}`
+ * (TTribCTe / TCIBS).
+ */
 function ibsCbsXml(c: IbsCbsCalculado): string {
-  return '<IBSCBS>'
-    + `<CST>${c.cst}</CST><cClassTrib>${c.cclass_trib}</cClassTrib>`
-    + `<gIBSCBS><vBC>${decimalDeCentavos(c.base_centavos)}</vBC>`
-    + `<gIBSUF><pIBSUF>${percentualRtc(c.aliquota_ibs_uf)}</pIBSUF><vIBSUF>${decimalDeCentavos(c.valor_ibs_uf_centavos)}</vIBSUF></gIBSUF>`
-    + `<gIBSMun><pIBSMun>${percentualRtc(c.aliquota_ibs_mun)}</pIBSMun><vIBSMun>${decimalDeCentavos(c.valor_ibs_mun_centavos)}</vIBSMun></gIBSMun>`
-    + `<vIBS>${decimalDeCentavos(c.valor_ibs_centavos)}</vIBS>`
-    + `<gCBS><pCBS>${percentualRtc(c.aliquota_cbs)}</pCBS><vCBS>${decimalDeCentavos(c.valor_cbs_centavos)}</vCBS></gCBS>`
-    + '</gIBSCBS></IBSCBS>';
+  return (
+    '<IBSCBS>' +
+    `<CST>${c.cst}</CST><cClassTrib>${c.cclass_trib}</cClassTrib>` +
+    `<gIBSCBS><vBC>${decimalDeCentavos(c.base_centavos)}</vBC>` +
+    `<gIBSUF><pIBSUF>${percentualRtc(c.aliquota_ibs_uf)}</pIBSUF><vIBSUF>${decimalDeCentavos(c.valor_ibs_uf_centavos)}</vIBSUF></gIBSUF>` +
+    `<gIBSMun><pIBSMun>${percentualRtc(c.aliquota_ibs_mun)}</pIBSMun><vIBSMun>${decimalDeCentavos(c.valor_ibs_mun_centavos)}</vIBSMun></gIBSMun>` +
+    `<vIBS>${decimalDeCentavos(c.valor_ibs_centavos)}</vIBS>` +
+    `<gCBS><pCBS>${percentualRtc(c.aliquota_cbs)}</pCBS><vCBS>${decimalDeCentavos(c.valor_cbs_centavos)}</vCBS></gCBS>` +
+    '</gIBSCBS></IBSCBS>'
+  );
 }
 
 // ---- ICMS and CFOP ------------------------------------------------------------------------------------------
@@ -170,22 +177,50 @@ export function calcularIcms(icms: IcmsDaPrestacao, totalCentavos: number): Icms
   const aliquota = icms.aliquota ?? 0;
   switch (icms.cst) {
     case '00':
-      return { grupo: 'ICMS00', cst: '00', base_centavos: totalCentavos, aliquota, valor_centavos: aplicarPercentual(totalCentavos, aliquota), reducao_base: null };
+      return {
+        grupo: 'ICMS00',
+        cst: '00',
+        base_centavos: totalCentavos,
+        aliquota,
+        valor_centavos: aplicarPercentual(totalCentavos, aliquota),
+        reducao_base: null,
+      };
     case '20': {
       const red = icms.reducao_base ?? 0;
       const base = totalCentavos - aplicarPercentual(totalCentavos, red);
-      return { grupo: 'ICMS20', cst: '20', base_centavos: base, aliquota, valor_centavos: aplicarPercentual(base, aliquota), reducao_base: red };
+      return {
+        grupo: 'ICMS20',
+        cst: '20',
+        base_centavos: base,
+        aliquota,
+        valor_centavos: aplicarPercentual(base, aliquota),
+        reducao_base: red,
+      };
     }
     case '40':
     case '41':
     case '51':
       return { grupo: 'ICMS45', cst: icms.cst, base_centavos: null, aliquota: null, valor_centavos: null, reducao_base: null };
     case '60':
-      return { grupo: 'ICMS60', cst: '60', base_centavos: totalCentavos, aliquota, valor_centavos: aplicarPercentual(totalCentavos, aliquota), reducao_base: null };
+      return {
+        grupo: 'ICMS60',
+        cst: '60',
+        base_centavos: totalCentavos,
+        aliquota,
+        valor_centavos: aplicarPercentual(totalCentavos, aliquota),
+        reducao_base: null,
+      };
     case '90': {
       const red = icms.reducao_base ?? null;
       const base = red ? totalCentavos - aplicarPercentual(totalCentavos, red) : totalCentavos;
-      return { grupo: 'ICMS90', cst: '90', base_centavos: base, aliquota, valor_centavos: aplicarPercentual(base, aliquota), reducao_base: red };
+      return {
+        grupo: 'ICMS90',
+        cst: '90',
+        base_centavos: base,
+        aliquota,
+        valor_centavos: aplicarPercentual(base, aliquota),
+        reducao_base: red,
+      };
     }
     case 'SN':
       return { grupo: 'ICMSSN', cst: '90', base_centavos: null, aliquota: null, valor_centavos: null, reducao_base: null };
@@ -217,7 +252,13 @@ function icmsXml(c: IcmsCalculado): string {
  * other than the emitter's, 5932 (same start and end UF) or 6932 (G051: mandatory then); else the tax rule's;
  * else 5353 or 6353 by whether start and end UF are equal.
  */
-export function cfopDaPrestacao(i: { cfopRascunho?: string | null; cfopRegra?: string | null; ufEmitente: string; ufInicio: string; ufFim: string }): string {
+export function cfopDaPrestacao(i: {
+  cfopRascunho?: string | null;
+  cfopRegra?: string | null;
+  ufEmitente: string;
+  ufInicio: string;
+  ufFim: string;
+}): string {
   if (i.cfopRascunho) return i.cfopRascunho;
   const mesmaUf = i.ufInicio === i.ufFim;
   if (i.ufInicio !== i.ufEmitente) return mesmaUf ? '5932' : '6932';
@@ -230,15 +271,18 @@ export function problemaCfop(cfop: string, ufEmitente: string, ufInicio: string,
   const primeiro = ufInicio === ufFim ? '5' : '6';
   if (cfop[0] !== primeiro) return `CFOP ${cfop} must start with ${primeiro} for ${ufInicio}→${ufFim} (G050, rejection 519)`;
   const de932 = cfop.slice(1) === '932';
-  if (ufInicio !== ufEmitente && !de932) return `the service starts in ${ufInicio}, outside the emitter's UF ${ufEmitente}: CFOP must be 5932 or 6932 (G051, rejection 524)`;
-  if (ufInicio === ufEmitente && de932) return `the service starts in the emitter's UF ${ufEmitente}: CFOP must not be 5932 or 6932 (G052, rejection 908)`;
+  if (ufInicio !== ufEmitente && !de932)
+    return `the service starts in ${ufInicio}, outside the emitter's UF ${ufEmitente}: CFOP must be 5932 or 6932 (G051, rejection 524)`;
+  if (ufInicio === ufEmitente && de932)
+    return `the service starts in the emitter's UF ${ufEmitente}: CFOP must not be 5932 or 6932 (G052, rejection 908)`;
   return null;
 }
 
 // ---- the document ---------------------------------------------------------------------------------------------
 
 type Tag = string | null | undefined | false;
-const el = (name: string, ...content: Tag[]): string => `<${name}>${content.filter((c): c is string => typeof c === 'string').join('')}</${name}>`;
+const el = (name: string, ...content: Tag[]): string =>
+  `<${name}>${content.filter((c): c is string => typeof c === 'string').join('')}</${name}>`;
 /** A required element: written even when blank, so that the schema check names it. */
 const t = (name: string, value: string | number | null | undefined, max = 60): string | null => {
   if (value === null || value === undefined) return null;
@@ -270,7 +314,13 @@ function enderecoParte(tag: string, e: CteEnderecoParte): string {
 }
 
 type TagParte = 'rem' | 'exped' | 'receb' | 'dest' | 'toma4';
-const ENDERECO_TAG: Record<TagParte, string> = { rem: 'enderReme', exped: 'enderExped', receb: 'enderReceb', dest: 'enderDest', toma4: 'enderToma' };
+const ENDERECO_TAG: Record<TagParte, string> = {
+  rem: 'enderReme',
+  exped: 'enderExped',
+  receb: 'enderReceb',
+  dest: 'enderDest',
+  toma4: 'enderToma',
+};
 
 function parteXml(tag: TagParte, p: CteParteRascunho, nome: string): string {
   const comFantasia = tag === 'rem' || tag === 'toma4';
@@ -313,14 +363,24 @@ export function montarCteXml(input: MontarCteInput): CteXml {
   if (!uf) throw new MontarCteError(`the emitter's UF '${emitente.endereco.uf}' is unknown`);
   const tpEmis = input.tpEmis ?? 1;
   const aamm = input.dhEmi.slice(2, 4) + input.dhEmi.slice(5, 7);
-  const chave = chaveDeAcesso({ cUF: uf.codigo_ibge, aamm, cnpj: emitente.cnpj, modelo: '57', serie: input.serie, numero: input.numero, tpEmis, cCT: input.cCT });
+  const chave = chaveDeAcesso({
+    cUF: uf.codigo_ibge,
+    aamm,
+    cnpj: emitente.cnpj,
+    modelo: '57',
+    serie: input.serie,
+    numero: input.numero,
+    tpEmis,
+    cCT: input.cCT,
+  });
   const homologacao = input.ambiente === 'homologacao';
   const cfop = input.cfop ?? cfopDaPrestacao({ cfopRascunho: dados.cfop, ufEmitente: uf.sigla, ufInicio: inicio.uf, ufFim: fim.uf });
 
   const tomaParte = tomador.papel === 'outros' ? tomador.parte : dados[tomador.papel];
-  const toma = tomador.papel === 'outros'
-    ? parteXml('toma4', tomador.parte, tomador.parte.nome)
-    : `<toma3><toma>${PAPEL_TOMA3[tomador.papel]}</toma></toma3>`;
+  const toma =
+    tomador.papel === 'outros'
+      ? parteXml('toma4', tomador.parte, tomador.parte.nome)
+      : `<toma3><toma>${PAPEL_TOMA3[tomador.papel]}</toma></toma3>`;
 
   const ide = el(
     'ide',
@@ -390,14 +450,18 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     'vPrest',
     `<vTPrest>${decimalDeCentavos(total)}</vTPrest>`,
     `<vRec>${decimalDeCentavos(centavosDeReais(valores.a_receber ?? valores.total))}</vRec>`,
-    ...(valores.componentes ?? []).map((c) => el('Comp', t('xNome', c.nome, 15), `<vComp>${decimalDeCentavos(centavosDeReais(c.valor))}</vComp>`)),
+    ...(valores.componentes ?? []).map((c) =>
+      el('Comp', t('xNome', c.nome, 15), `<vComp>${decimalDeCentavos(centavosDeReais(c.valor))}</vComp>`),
+    ),
   );
 
   const impostos = dados.impostos;
   const imp = el(
     'imp',
     el('ICMS', icmsXml(calcularIcms(input.icms, total))),
-    impostos?.valor_total_tributos !== undefined ? `<vTotTrib>${decimalDeCentavos(centavosDeReais(impostos.valor_total_tributos))}</vTotTrib>` : null,
+    impostos?.valor_total_tributos !== undefined
+      ? `<vTotTrib>${decimalDeCentavos(centavosDeReais(impostos.valor_total_tributos))}</vTotTrib>`
+      : null,
     o('infAdFisco', impostos?.informacoes_fisco, 2000),
     input.ibsCbs ? ibsCbsXml(calcularIbsCbs(input.ibsCbs, total)) : null,
   );
@@ -409,7 +473,9 @@ export function montarCteXml(input: MontarCteInput): CteXml {
         carga.valor !== undefined ? `<vCarga>${decimalDeCentavos(centavosDeReais(carga.valor))}</vCarga>` : null,
         t('proPred', carga.produto_predominante),
         o('xOutCat', carga.outras_caracteristicas, 30),
-        ...carga.quantidades.map((q) => el('infQ', `<cUnid>${q.unidade}</cUnid>`, t('tpMed', q.tipo_medida, 20), `<qCarga>${quantidade(q.quantidade)}</qCarga>`)),
+        ...carga.quantidades.map((q) =>
+          el('infQ', `<cUnid>${q.unidade}</cUnid>`, t('tpMed', q.tipo_medida, 20), `<qCarga>${quantidade(q.quantidade)}</qCarga>`),
+        ),
       )
     : '<infCarga></infCarga>';
   const nfe = dados.documentos?.nfe ?? [];

@@ -37,15 +37,18 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
   const falta = (campo: string, mensagem: string) => out.push({ campo, mensagem });
 
   if (!c.inscricao_estadual) falta('configuracao.inscricao_estadual', "the company's state registration (emit/IE) is not configured");
-  else if (c.inscricao_estadual === 'ISENTO') falta('configuracao.inscricao_estadual', 'a carrier issuing CT-e needs a numeric state registration (emit/IE), not ISENTO');
+  else if (c.inscricao_estadual === 'ISENTO')
+    falta('configuracao.inscricao_estadual', 'a carrier issuing CT-e needs a numeric state registration (emit/IE), not ISENTO');
   if (c.regime_tributario === null) falta('configuracao.regime_tributario', 'the tax regime (emit/CRT) is not configured');
   if (c.serie_cte === null) falta('configuracao.serie_cte', 'the CT-e series is not configured');
   if (!c.endereco) falta('configuracao.endereco', "the company's address (emit/enderEmit) is not configured");
   if (!c.rntrc && !dados.rodoviario?.rntrc) falta('configuracao.rntrc', 'no RNTRC: neither configured nor in rodoviario.rntrc');
 
   if (!certificado) falta('certificado', 'no A1 certificate uploaded (POST /fiscal/certificado)');
-  else if (new Date(certificado.valido_ate).getTime() < now.getTime()) falta('certificado', `the certificate expired on ${new Date(certificado.valido_ate).toISOString()}`);
-  else if (new Date(certificado.valido_de).getTime() > now.getTime()) falta('certificado', `the certificate is valid only from ${new Date(certificado.valido_de).toISOString()}`);
+  else if (new Date(certificado.valido_ate).getTime() < now.getTime())
+    falta('certificado', `the certificate expired on ${new Date(certificado.valido_ate).toISOString()}`);
+  else if (new Date(certificado.valido_de).getTime() > now.getTime())
+    falta('certificado', `the certificate is valid only from ${new Date(certificado.valido_de).toISOString()}`);
 
   const tpServ = dados.tipo_servico ?? 0;
   if (!dados.inicio) falta('inicio', 'the start of the service (ide/cMunIni) is missing');
@@ -58,7 +61,11 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
     if (!dados.destinatario) falta('destinatario', 'the destinatario is required for this service type (G054)');
   }
   if (!dados.tomador) falta('tomador', 'the taker (toma3 or toma4) is missing');
-  else if (dados.tomador.papel !== 'outros' && !dados[dados.tomador.papel] && !out.some((p) => p.campo === PAPEL_PATH[dados.tomador!.papel as keyof typeof PAPEL_PATH])) {
+  else if (
+    dados.tomador.papel !== 'outros' &&
+    !dados[dados.tomador.papel] &&
+    !out.some((p) => p.campo === PAPEL_PATH[dados.tomador!.papel as keyof typeof PAPEL_PATH])
+  ) {
     falta(PAPEL_PATH[dados.tomador.papel], `the taker is the ${dados.tomador.papel}, who is not in the draft`);
   }
   if (!dados.valores) falta('valores.total', 'the service total (vPrest/vTPrest) is missing');
@@ -75,7 +82,8 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
   if (tpServ >= 1 && tpServ <= 3 && anteriores === 0) {
     falta('documentos_anteriores', 'subcontracting and redispatch need the previous CT-e (docAnt, G059, rejection 521)');
   }
-  if (tpServ === 0 && anteriores > 0) falta('documentos_anteriores', 'a normal service (tpServ 0) takes no previous documents (G060, rejection 747)');
+  if (tpServ === 0 && anteriores > 0)
+    falta('documentos_anteriores', 'a normal service (tpServ 0) takes no previous documents (G060, rejection 747)');
 
   const icms = dados.impostos?.icms;
   if (icms) {
@@ -84,7 +92,10 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
       falta('impostos.icms.reducao_base', 'CST 20 needs a base reduction above 0 and below 100');
     }
   } else if (!regra && dados.inicio && dados.fim) {
-    falta('impostos.icms', `sem_regra_tributacao: no ICMS in the draft and no tax rule for ${dados.inicio.uf}→${dados.fim.uf} (tpServ ${tpServ}); create one with POST /fiscal/regras-tributacao`);
+    falta(
+      'impostos.icms',
+      `sem_regra_tributacao: no ICMS in the draft and no tax rule for ${dados.inicio.uf}→${dados.fim.uf} (tpServ ${tpServ}); create one with POST /fiscal/regras-tributacao`,
+    );
   } else if (!regra) {
     falta('impostos.icms', 'no ICMS in the draft, and without the route no tax rule can apply');
   }

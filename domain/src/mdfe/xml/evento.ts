@@ -22,7 +22,8 @@ export interface EventoMdfeInput {
 }
 
 const TP: Record<DetalheEventoMdfe['tipo'], string> = { cancelamento: '110111', encerramento: '110112', condutor: '110114' };
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 function det(d: DetalheEventoMdfe): string {
   switch (d.tipo) {

@@ -43,11 +43,11 @@ export const MDFE_NS = 'http://www.portalfiscal.inf.br/mdfe';
 /** The QR code service of SVRS, which authorizes the MDF-e of every state. */
 export const MDFE_QRCODE_PORTAL = 'https://dfe-portal.svrs.rs.gov.br/mdfe/qrCode';
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const t = (value: string, max: number) => escapeXml(textoFiscal(value, max));
 const el = (name: string, value: string | number | null | undefined): string =>
   value === null || value === undefined || value === '' ? '' : `<${name}>${value}</${name}>`;
-
 
 /** The QR code text of an MDF-e (`infMDFeSupl/qrCodMDFe`). */
 export const qrCodeMdfe = (chave: string, ambiente: AmbienteMdfe): string =>
@@ -57,9 +57,15 @@ const nomeMunicipio = (codigo: string, fallback: string) => t(municipioByCode(co
 
 function veiculo(v: VeiculoMdfe, reboque: boolean, condutores: string): string {
   return (
-    el('placa', v.placa) + el('RENAVAM', v.renavam) + el('tara', v.tara_kg) +
-    (reboque ? el('capKG', v.capacidade_kg ?? 0) : el('capKG', v.capacidade_kg)) + el('capM3', v.capacidade_m3) +
-    condutores + (reboque ? '' : el('tpRod', v.tipo_rodado ?? '06')) + el('tpCar', v.tipo_carroceria) + el('UF', v.uf)
+    el('placa', v.placa) +
+    el('RENAVAM', v.renavam) +
+    el('tara', v.tara_kg) +
+    (reboque ? el('capKG', v.capacidade_kg ?? 0) : el('capKG', v.capacidade_kg)) +
+    el('capM3', v.capacidade_m3) +
+    condutores +
+    (reboque ? '' : el('tpRod', v.tipo_rodado ?? '06')) +
+    el('tpCar', v.tipo_carroceria) +
+    el('UF', v.uf)
   );
 }
 
@@ -78,7 +84,12 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
     `<ide><cUF>${uf.codigo_ibge}</cUF><tpAmb>${tpAmb}</tpAmb><tpEmit>1</tpEmit><mod>58</mod><serie>${i.serie}</serie><nMDF>${i.numero}</nMDF>` +
     `<cMDF>${i.cMDF}</cMDF><cDV>${chave.slice(43)}</cDV><modal>1</modal><dhEmi>${i.dhEmi}</dhEmi><tpEmis>1</tpEmis><procEmi>0</procEmi>` +
     `<verProc>${t(i.verProc ?? VER_PROC, 20)}</verProc><UFIni>${dados.uf_inicio}</UFIni><UFFim>${dados.uf_fim}</UFFim>` +
-    dados.carregamento.map((m) => `<infMunCarrega><cMunCarrega>${m.codigo_ibge}</cMunCarrega><xMunCarrega>${nomeMunicipio(m.codigo_ibge, m.municipio)}</xMunCarrega></infMunCarrega>`).join('') +
+    dados.carregamento
+      .map(
+        (m) =>
+          `<infMunCarrega><cMunCarrega>${m.codigo_ibge}</cMunCarrega><xMunCarrega>${nomeMunicipio(m.codigo_ibge, m.municipio)}</xMunCarrega></infMunCarrega>`,
+      )
+      .join('') +
     dados.percurso.map((u) => `<infPercurso><UFPer>${u}</UFPer></infPercurso>`).join('') +
     '</ide>';
 
@@ -104,20 +115,31 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
   }
   const infDoc =
     '<infDoc>' +
-    [...descargas].map(([codigo, g]) =>
-      `<infMunDescarga><cMunDescarga>${codigo}</cMunDescarga><xMunDescarga>${g.nome}</xMunDescarga>` +
-      g.chaves.map((k) => `<infCTe><chCTe>${k}</chCTe></infCTe>`).join('') + '</infMunDescarga>').join('') +
+    [...descargas]
+      .map(
+        ([codigo, g]) =>
+          `<infMunDescarga><cMunDescarga>${codigo}</cMunDescarga><xMunDescarga>${g.nome}</xMunDescarga>` +
+          g.chaves.map((k) => `<infCTe><chCTe>${k}</chCTe></infCTe>`).join('') +
+          '</infMunDescarga>',
+      )
+      .join('') +
     '</infDoc>';
 
   const totais = totaisMdfe(dados.ctes);
-  const tot = `<tot><qCTe>${totais.qtd_cte}</qCTe><vCarga>${decimalDeCentavos(totais.valor_carga_centavos)}</vCarga><cUnid>01</cUnid>` +
+  const tot =
+    `<tot><qCTe>${totais.qtd_cte}</qCTe><vCarga>${decimalDeCentavos(totais.valor_carga_centavos)}</vCarga><cUnid>01</cUnid>` +
     `<qCarga>${textoKgDeGramas(totais.peso_gramas)}</qCarga></tot>`;
   const obs = dados.observacoes ? textoFiscal(dados.observacoes, 5000) : '';
   const infAdic = obs ? `<infAdic><infCpl>${escapeXml(obs)}</infCpl></infAdic>` : '';
 
   const xml =
     `<?xml version="1.0" encoding="UTF-8"?><MDFe xmlns="${MDFE_NS}"><infMDFe Id="MDFe${chave}" versao="3.00">` +
-    ide + emit + rodo + infDoc + tot + infAdic +
+    ide +
+    emit +
+    rodo +
+    infDoc +
+    tot +
+    infAdic +
     `</infMDFe><infMDFeSupl><qrCodMDFe>${escapeXml(qrCodeMdfe(chave, i.ambiente))}</qrCodMDFe></infMDFeSupl></MDFe>`;
   return { chave, xml };
 }

@@ -144,7 +144,10 @@ export interface AutoridadeFiscal {
   /** Authorizes a signed CT-e 4.00 (`<CTe>`, XML declaration optional), synchronously, one per call. */
   autorizarCte(xmlAssinado: string): Promise<RetornoAutorizacao>;
   consultarCte(chave: string): Promise<RetornoConsulta>;
-  /** Registers a signed `eventoCTe` 4.00: cancelamento 110111, carta de correção 110110, comprovante de entrega 110180 and its cancelamento 110181. */
+  /**
+   * Registers a signed `eventoCTe` 4.00: cancelamento 110111, carta de correção 110110, comprovante de entrega 110180 and its
+   * cancelamento 110181.
+   */
   registrarEventoCte(xmlEventoAssinado: string): Promise<RetornoEvento>;
   /** Authorizes a signed MDF-e 3.00 (`<MDFe>`). */
   autorizarMdfe(xmlAssinado: string): Promise<RetornoAutorizacao>;

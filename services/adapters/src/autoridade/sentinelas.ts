@@ -57,8 +57,13 @@ const consultas = (n: string | undefined): number | null => {
  * The sentinels documents and events share: a timeout, a pending answer (named `pendente` for documents and
  * `EVENTO-PENDENTE` for events) and a rejection by code. `undefined` when `nome` is none of them.
  */
-function lerComum(nome: string | undefined, arg: string | undefined, pendente: string, modelo: ModeloFiscal, invalida: { invalida: string }):
-  LeituraSentinela<SentinelaEvento> | undefined {
+function lerComum(
+  nome: string | undefined,
+  arg: string | undefined,
+  pendente: string,
+  modelo: ModeloFiscal,
+  invalida: { invalida: string },
+): LeituraSentinela<SentinelaEvento> | undefined {
   if (nome === 'TIMEOUT') return arg === undefined ? { sentinela: { tipo: 'timeout' } } : invalida;
   if (nome === pendente) {
     const n = consultas(arg);
@@ -67,7 +72,9 @@ function lerComum(nome: string | undefined, arg: string | undefined, pendente: s
   if (nome === 'REJEICAO') {
     const cStat = arg !== undefined && /^[0-9]{3}$/.test(arg) ? Number(arg) : NaN;
     if (!rejeicaoSimulavel(modelo, cStat)) {
-      return { invalida: `SIMULAR:REJEICAO pede ${arg ?? 'nenhum código'}, que não é uma rejeição listada no manual do ${modelo === 'cte' ? 'CT-e' : 'MDF-e'}` };
+      return {
+        invalida: `SIMULAR:REJEICAO pede ${arg ?? 'nenhum código'}, que não é uma rejeição listada no manual do ${modelo === 'cte' ? 'CT-e' : 'MDF-e'}`,
+      };
     }
     return { sentinela: { tipo: 'rejeicao', cStat } };
   }
@@ -79,7 +86,9 @@ export function lerSentinelaDocumento(texto: string | null, modelo: ModeloFiscal
   const u = unico(texto);
   if ('invalida' in u) return u;
   if (!u.token) return { sentinela: null };
-  const invalida = { invalida: `sentinela desconhecida ${u.token}; válidas: ${modelo === 'cte' ? VALIDAS_DOCUMENTO : VALIDAS_DOCUMENTO.replace(/, SIMULAR:DENEGACAO.*$/, '')}` };
+  const invalida = {
+    invalida: `sentinela desconhecida ${u.token}; válidas: ${modelo === 'cte' ? VALIDAS_DOCUMENTO : VALIDAS_DOCUMENTO.replace(/, SIMULAR:DENEGACAO.*$/, '')}`,
+  };
   const [, nome, arg, ...resto] = u.token.split(':');
   if (resto.length > 0) return invalida;
   const comum = lerComum(nome, arg, 'PENDENTE', modelo, invalida);

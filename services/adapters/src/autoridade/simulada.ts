@@ -1,8 +1,27 @@
 import { createHash } from 'node:crypto';
 import { type Pool, type PoolClient } from 'pg';
-import { UFS, accessKeyCheckDigit, campoVedadoNaCce, cnpjRoot, isValidAccessKey, isValidCnpj, isValidCpf, ufBySigla, dhSaoPaulo } from '@frete/domain';
+import {
+  UFS,
+  accessKeyCheckDigit,
+  campoVedadoNaCce,
+  cnpjRoot,
+  isValidAccessKey,
+  isValidCnpj,
+  isValidCpf,
+  ufBySigla,
+  dhSaoPaulo,
+} from '@frete/domain';
 import { describeCertificate } from '@frete/platform';
-import { childElements, FiscalSchemas, type FiscalRootSchema, parseFiscalXml, verifyFiscalSignature, XMLDSIG_NS, type XmlElement, type XmlNode } from '@frete/documents';
+import {
+  childElements,
+  FiscalSchemas,
+  type FiscalRootSchema,
+  parseFiscalXml,
+  verifyFiscalSignature,
+  XMLDSIG_NS,
+  type XmlElement,
+  type XmlNode,
+} from '@frete/documents';
 import { xMotivoDe } from './codigos';
 import { recusaDocumentosAnteriores } from './documentos-anteriores';
 import {
@@ -153,7 +172,8 @@ class Recusa {
 // Reading the XML
 
 const nome = (el: XmlNode): string => el.localName ?? el.nodeName;
-const filho = (el: XmlElement | undefined, n: string): XmlElement | undefined => (el ? childElements(el).find((c) => nome(c) === n) : undefined);
+const filho = (el: XmlElement | undefined, n: string): XmlElement | undefined =>
+  el ? childElements(el).find((c) => nome(c) === n) : undefined;
 const filhos = (el: XmlElement | undefined, n: string): XmlElement[] => (el ? childElements(el).filter((c) => nome(c) === n) : []);
 const no = (el: XmlElement | undefined, ...caminho: string[]): XmlElement | undefined => caminho.reduce<XmlElement | undefined>(filho, el);
 const texto = (el: XmlElement | undefined, ...caminho: string[]): string | null => {
@@ -205,7 +225,6 @@ function digestOf(raiz: XmlElement): string {
 }
 
 const escapar = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 
 /** 15 digits: 1 (authorizer), cUF, year, and 10 digits derived from `semente` (the key or event Id and the digest). */
 function gerarNProt(cUF: string, dh: string, semente: string): string {
@@ -367,7 +386,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof Recusa) return { tipo: 'rejeitado', cStat: error.cStat, xMotivo: xMotivoDe(layout.modelo, error.cStat, error.detalhe) };
+      if (error instanceof Recusa)
+        return { tipo: 'rejeitado', cStat: error.cStat, xMotivo: xMotivoDe(layout.modelo, error.cStat, error.detalhe) };
       throw error;
     }
   }
@@ -455,8 +475,16 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const numero = campo(layout.numero);
     const serie = campo('serie');
     const composta =
-      cUF + dhEmi.slice(2, 4) + dhEmi.slice(5, 7) + emitente + campo('mod') + serie.padStart(3, '0') + numero.padStart(9, '0') +
-      campo('tpEmis') + campo(layout.codigo).padStart(8, '0') + campo('cDV');
+      cUF +
+      dhEmi.slice(2, 4) +
+      dhEmi.slice(5, 7) +
+      emitente +
+      campo('mod') +
+      serie.padStart(3, '0') +
+      numero.padStart(9, '0') +
+      campo('tpEmis') +
+      campo(layout.codigo).padStart(8, '0') +
+      campo('cDV');
     if (inf.getAttribute('Id') !== layout.prefixoId + composta) throw new Recusa(227);
     if (accessKeyCheckDigit(composta.slice(0, 43)) !== Number(composta.slice(43))) throw new Recusa(253);
     if (cnpj !== null && !isValidCnpj(cnpj)) throw new Recusa(207);
@@ -516,9 +544,26 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
          RETURNING *`,
         [
-          doc.chave, layout.mod, doc.cUF, doc.emitente, doc.serie, doc.numero, situacao, s?.tipo === 'pendente' ? s.consultas : 0,
-          cStat, xMotivo, VER_APLIC_SIMULADA, nProt, dhRecbto, recebido, doc.digVal, protXml, doc.tipoDocumento, doc.tpServ,
-          doc.referencias, doc.nfes,
+          doc.chave,
+          layout.mod,
+          doc.cUF,
+          doc.emitente,
+          doc.serie,
+          doc.numero,
+          situacao,
+          s?.tipo === 'pendente' ? s.consultas : 0,
+          cStat,
+          xMotivo,
+          VER_APLIC_SIMULADA,
+          nProt,
+          dhRecbto,
+          recebido,
+          doc.digVal,
+          protXml,
+          doc.tipoDocumento,
+          doc.tpServ,
+          doc.referencias,
+          doc.nfes,
         ],
       );
       const protocolo = protocoloDe(layout, rows[0]!);
@@ -545,7 +590,9 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   private async acompanhar(c: PoolClient, row: DocumentoRow): Promise<DocumentoRow | 'processando'> {
     if (row.situacao !== 'processando') return row;
     if (row.consultas_restantes > 0) {
-      await c.query('UPDATE autoridade_simulada_documentos SET consultas_restantes = consultas_restantes - 1 WHERE chave = $1', [row.chave]);
+      await c.query('UPDATE autoridade_simulada_documentos SET consultas_restantes = consultas_restantes - 1 WHERE chave = $1', [
+        row.chave,
+      ]);
       return 'processando';
     }
     await c.query(`UPDATE autoridade_simulada_documentos SET situacao = 'autorizado' WHERE chave = $1`, [row.chave]);
@@ -586,10 +633,9 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       );
       for (const evento of pendentes) await this.acompanharEvento(c, layout, evento);
       const atual = (await this.documento(c, layout, chave))!;
-      const { rows: eventos } = await c.query<EventoRow>(
-        `SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 ORDER BY ordem`,
-        [chave],
-      );
+      const { rows: eventos } = await c.query<EventoRow>(`SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 ORDER BY ordem`, [
+        chave,
+      ]);
       const situacao = atual.situacao as SituacaoDocumento;
       const cStat = layout.consulta[situacao];
       return {
@@ -605,7 +651,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   }
 
   private async documento(c: PoolClient, layout: Layout, chave: string): Promise<DocumentoRow | null> {
-    const { rows } = await c.query<DocumentoRow>('SELECT * FROM autoridade_simulada_documentos WHERE chave = $1 AND modelo = $2', [chave, layout.mod]);
+    const { rows } = await c.query<DocumentoRow>('SELECT * FROM autoridade_simulada_documentos WHERE chave = $1 AND modelo = $2', [
+      chave,
+      layout.mod,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -702,8 +751,22 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
          VALUES ($1, $2, $3, $4, $5, $6, 135, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
          RETURNING *`,
         [
-          ev.chave, ev.tpEvento, ev.nSeqEvento, ev.idEvento, pendente ? 'processando' : 'registrado', pendente ? s.consultas : 0, xMotivo,
-          tipo.xEvento, VER_APLIC_SIMULADA, ev.cOrgao, nProt, dhRegEvento, recebido, ev.digVal, retXml, alvo,
+          ev.chave,
+          ev.tpEvento,
+          ev.nSeqEvento,
+          ev.idEvento,
+          pendente ? 'processando' : 'registrado',
+          pendente ? s.consultas : 0,
+          xMotivo,
+          tipo.xEvento,
+          VER_APLIC_SIMULADA,
+          ev.cOrgao,
+          nProt,
+          dhRegEvento,
+          recebido,
+          ev.digVal,
+          retXml,
+          alvo,
         ],
       );
       const registrado = rows[0]!;
@@ -725,7 +788,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       );
       return 'processando';
     }
-    await c.query(`UPDATE autoridade_simulada_eventos SET situacao = 'registrado' WHERE chave = $1 AND tp_evento = $2 AND n_seq_evento = $3`, chave);
+    await c.query(
+      `UPDATE autoridade_simulada_eventos SET situacao = 'registrado' WHERE chave = $1 AND tp_evento = $2 AND n_seq_evento = $3`,
+      chave,
+    );
     const registrado: EventoRow = { ...row, situacao: 'registrado' };
     await this.efeito(c, layout, registrado);
     return registrado;
@@ -770,7 +836,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const det = ev.det;
     const existe = async (sql: string, params: unknown[]) => (await c.query(sql, params)).rowCount! > 0;
     const eventoRegistrado = (tpEvento: string) =>
-      existe(`SELECT 1 FROM autoridade_simulada_eventos WHERE chave = $1 AND tp_evento = $2 AND situacao = 'registrado'`, [doc.chave, tpEvento]);
+      existe(`SELECT 1 FROM autoridade_simulada_eventos WHERE chave = $1 AND tp_evento = $2 AND situacao = 'registrado'`, [
+        doc.chave,
+        tpEvento,
+      ]);
     const referenciadoPor = (modelo: string, tipo: string | null) =>
       existe(
         `SELECT 1 FROM autoridade_simulada_documentos

@@ -1,7 +1,11 @@
 import { type DeclaracaoCiotDados } from '@frete/contracts';
 import { ProvedorIndisponivel } from '../provedor-indisponivel';
 import {
-  type CiotRegistradoNoProvedor, type PedidoDeclaracaoCiot, type ProvedorCiot, type RetornoDeclaracaoCiot, type RetornoOperacaoCiot,
+  type CiotRegistradoNoProvedor,
+  type PedidoDeclaracaoCiot,
+  type ProvedorCiot,
+  type RetornoDeclaracaoCiot,
+  type RetornoOperacaoCiot,
 } from './port';
 
 /**

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { type DeclaracaoCiotDados } from '@frete/contracts';
 import {
-  type CiotRegistradoNoProvedor, type PedidoDeclaracaoCiot, type ProvedorCiot, type RetornoDeclaracaoCiot, type RetornoOperacaoCiot,
+  type CiotRegistradoNoProvedor,
+  type PedidoDeclaracaoCiot,
+  type ProvedorCiot,
+  type RetornoDeclaracaoCiot,
+  type RetornoOperacaoCiot,
 } from './port';
 import { lerSentinelaCiot, lerSentinelaCiotNoTexto } from './sentinelas';
 
@@ -10,7 +14,11 @@ export function canonico(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonico).join(',')}]`;
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonico(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonico(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -27,7 +35,13 @@ const digitos = (semente: string, n: number): string => {
  */
 export const impressaoDaDeclaracao = (p: PedidoDeclaracaoCiot): string =>
   createHash('sha256')
-    .update(canonico({ declaracao: p.declaracao, referencia_externa: p.referencia_externa, ancora: p.ancora ? { chave: p.ancora.chave, sequencia: p.ancora.sequencia } : null }))
+    .update(
+      canonico({
+        declaracao: p.declaracao,
+        referencia_externa: p.referencia_externa,
+        ancora: p.ancora ? { chave: p.ancora.chave, sequencia: p.ancora.sequencia } : null,
+      }),
+    )
     .digest('hex');
 
 /** The simulated CIOT (12 digits) and verification code (4 digits) of a declaration. */
@@ -58,7 +72,13 @@ export class ProvedorCiotSimulado implements ProvedorCiot {
 
   private registrar(p: PedidoDeclaracaoCiot): RetornoDeclaracaoCiot {
     const { ciot, codigo_verificacao } = ciotSimulado(p);
-    return { tipo: 'registrado', ciot, codigo_verificacao, protocolo: digitos(`protocolo:declaracao:${impressaoDaDeclaracao(p)}`, 15), registrado_em: this.clock() };
+    return {
+      tipo: 'registrado',
+      ciot,
+      codigo_verificacao,
+      protocolo: digitos(`protocolo:declaracao:${impressaoDaDeclaracao(p)}`, 15),
+      registrado_em: this.clock(),
+    };
   }
 
   private static sentinela(p: PedidoDeclaracaoCiot) {
@@ -91,14 +111,26 @@ export class ProvedorCiotSimulado implements ProvedorCiot {
   }
 
   cancelar(c: CiotRegistradoNoProvedor, justificativa: string): Promise<RetornoOperacaoCiot> {
-    return Promise.resolve({ tipo: 'registrado', protocolo: digitos(`protocolo:cancelamento:${c.ciot}:${justificativa}`, 15), registrado_em: this.clock() });
+    return Promise.resolve({
+      tipo: 'registrado',
+      protocolo: digitos(`protocolo:cancelamento:${c.ciot}:${justificativa}`, 15),
+      registrado_em: this.clock(),
+    });
   }
 
   retificar(c: CiotRegistradoNoProvedor, declaracao: DeclaracaoCiotDados): Promise<RetornoOperacaoCiot> {
-    return Promise.resolve({ tipo: 'registrado', protocolo: digitos(`protocolo:retificacao:${c.ciot}:${canonico(declaracao)}`, 15), registrado_em: this.clock() });
+    return Promise.resolve({
+      tipo: 'registrado',
+      protocolo: digitos(`protocolo:retificacao:${c.ciot}:${canonico(declaracao)}`, 15),
+      registrado_em: this.clock(),
+    });
   }
 
   encerrar(c: CiotRegistradoNoProvedor, pesoEntregueGramas: number | null): Promise<RetornoOperacaoCiot> {
-    return Promise.resolve({ tipo: 'registrado', protocolo: digitos(`protocolo:encerramento:${c.ciot}:${pesoEntregueGramas ?? ''}`, 15), registrado_em: this.clock() });
+    return Promise.resolve({
+      tipo: 'registrado',
+      protocolo: digitos(`protocolo:encerramento:${c.ciot}:${pesoEntregueGramas ?? ''}`, 15),
+      registrado_em: this.clock(),
+    });
   }
 }

@@ -16,7 +16,20 @@ export const CHAVES_PIX_INEXISTENTES: Readonly<Record<TipoChavePix, string>> = {
 
 const NOMES = ['JOAO', 'MARIA', 'JOSE', 'ANA', 'ANTONIO', 'FRANCISCA', 'CARLOS', 'PAULA', 'PEDRO', 'LUCIA', 'FRANCISCO', 'ADRIANA'];
 const PARTICULAS = ['DA', 'DOS', 'DE'];
-const SOBRENOMES = ['SILVA', 'SANTOS', 'OLIVEIRA', 'SOUZA', 'RODRIGUES', 'FERREIRA', 'ALVES', 'PEREIRA', 'LIMA', 'GOMES', 'COSTA', 'RIBEIRO'];
+const SOBRENOMES = [
+  'SILVA',
+  'SANTOS',
+  'OLIVEIRA',
+  'SOUZA',
+  'RODRIGUES',
+  'FERREIRA',
+  'ALVES',
+  'PEREIRA',
+  'LIMA',
+  'GOMES',
+  'COSTA',
+  'RIBEIRO',
+];
 /** Real ISPBs of large institutions: a plausible answer, no account behind it. */
 const BANCOS = [
   { ispb: '00000000', nome: 'BANCO DO BRASIL S.A.' },
@@ -50,15 +63,22 @@ export class DiretorioPixSimulado implements DiretorioPix {
     const h = createHash('sha256').update(`${chave.tipo}:${chave.valor}`).digest();
     const byte = (i: number) => h[i % h.length]!;
     const sobrenome1 = SOBRENOMES[byte(2) % SOBRENOMES.length]!;
-    const sobrenome2 = SOBRENOMES[(byte(2) % SOBRENOMES.length + 1 + (byte(3) % (SOBRENOMES.length - 1))) % SOBRENOMES.length]!;
+    const sobrenome2 = SOBRENOMES[((byte(2) % SOBRENOMES.length) + 1 + (byte(3) % (SOBRENOMES.length - 1))) % SOBRENOMES.length]!;
     const banco = BANCOS[byte(4) % BANCOS.length]!;
-    const titular = chave.tipo === 'cnpj'
-      ? { tipo_pessoa: 'juridica' as const, nome: `TRANSPORTES ${sobrenome1} ${sobrenome2} LTDA`, documento: chave.valor }
-      : {
-        tipo_pessoa: 'fisica' as const,
-        nome: [NOMES[byte(0) % NOMES.length]!, ...(byte(1) % 2 === 0 ? [PARTICULAS[byte(1) % PARTICULAS.length]!] : []), sobrenome1, sobrenome2].join(' '),
-        documento: chave.tipo === 'cpf' ? chave.valor : cpfComDigitos(Array.from({ length: 9 }, (_, i) => String(byte(8 + i) % 10)).join('')),
-      };
+    const titular =
+      chave.tipo === 'cnpj'
+        ? { tipo_pessoa: 'juridica' as const, nome: `TRANSPORTES ${sobrenome1} ${sobrenome2} LTDA`, documento: chave.valor }
+        : {
+            tipo_pessoa: 'fisica' as const,
+            nome: [
+              NOMES[byte(0) % NOMES.length]!,
+              ...(byte(1) % 2 === 0 ? [PARTICULAS[byte(1) % PARTICULAS.length]!] : []),
+              sobrenome1,
+              sobrenome2,
+            ].join(' '),
+            documento:
+              chave.tipo === 'cpf' ? chave.valor : cpfComDigitos(Array.from({ length: 9 }, (_, i) => String(byte(8 + i) % 10)).join('')),
+          };
     return Promise.resolve({
       tipo: chave.tipo,
       chave: chave.valor,

@@ -43,10 +43,12 @@ export class ReguladorTransporteSimulado implements ReguladorTransporte {
   }
 
   consultarFrota(c: ConsultaFrotaRegulador): Promise<ItemFrota[]> {
-    return Promise.resolve(c.placas.map((placa) => ({
-      placa,
-      pertence: placa === PLACA_FORA_DA_FROTA ? false : placa === PLACA_INDETERMINADA ? null : true,
-      verificacao: 'simulada' as const,
-    })));
+    return Promise.resolve(
+      c.placas.map((placa) => ({
+        placa,
+        pertence: placa === PLACA_FORA_DA_FROTA ? false : placa === PLACA_INDETERMINADA ? null : true,
+        verificacao: 'simulada' as const,
+      })),
+    );
   }
 }

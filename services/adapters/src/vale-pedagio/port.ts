@@ -1,5 +1,10 @@
 import {
-  type CategoriaVeicular, type FornecedorValePedagio, type LocalValePedagio, type OrigemCredito, type PracaValePedagio, type TipoValePedagio,
+  type CategoriaVeicular,
+  type FornecedorValePedagio,
+  type LocalValePedagio,
+  type OrigemCredito,
+  type PracaValePedagio,
+  type TipoValePedagio,
 } from '@frete/contracts';
 
 /**

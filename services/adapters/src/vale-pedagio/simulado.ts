@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CATEGORIAS_VEICULARES, type CategoriaVeicular, type FornecedorValePedagio, type LocalValePedagio, type PracaValePedagio } from '@frete/contracts';
+import {
+  CATEGORIAS_VEICULARES,
+  type CategoriaVeicular,
+  type FornecedorValePedagio,
+  type LocalValePedagio,
+  type PracaValePedagio,
+} from '@frete/contracts';
 import { cnpjCheckDigits } from '@frete/domain';
 import { type Compra, type DepositosContaOperacional, type PedidoCompra, type ProvedorValePedagio, type Roteiro } from './port';
 
@@ -24,17 +30,63 @@ export const FORNECEDOR_SIMULADO: FornecedorValePedagio = { cnpj: CNPJ_FVPO_SIMU
 
 /** Approximate coordinates of each UF's capital (degrees). */
 const CAPITAIS: Record<string, [number, number]> = {
-  AC: [-9.97, -67.81], AL: [-9.67, -35.74], AP: [0.03, -51.07], AM: [-3.12, -60.02], BA: [-12.97, -38.5], CE: [-3.73, -38.52],
-  DF: [-15.79, -47.88], ES: [-20.32, -40.34], GO: [-16.68, -49.25], MA: [-2.53, -44.3], MT: [-15.6, -56.1], MS: [-20.44, -54.65],
-  MG: [-19.92, -43.94], PA: [-1.46, -48.5], PB: [-7.12, -34.86], PR: [-25.43, -49.27], PE: [-8.05, -34.88], PI: [-5.09, -42.8],
-  RJ: [-22.91, -43.17], RN: [-5.79, -35.21], RS: [-30.03, -51.23], RO: [-8.76, -63.9], RR: [2.82, -60.67], SC: [-27.6, -48.55],
-  SP: [-23.55, -46.63], SE: [-10.91, -37.07], TO: [-10.18, -48.33],
+  AC: [-9.97, -67.81],
+  AL: [-9.67, -35.74],
+  AP: [0.03, -51.07],
+  AM: [-3.12, -60.02],
+  BA: [-12.97, -38.5],
+  CE: [-3.73, -38.52],
+  DF: [-15.79, -47.88],
+  ES: [-20.32, -40.34],
+  GO: [-16.68, -49.25],
+  MA: [-2.53, -44.3],
+  MT: [-15.6, -56.1],
+  MS: [-20.44, -54.65],
+  MG: [-19.92, -43.94],
+  PA: [-1.46, -48.5],
+  PB: [-7.12, -34.86],
+  PR: [-25.43, -49.27],
+  PE: [-8.05, -34.88],
+  PI: [-5.09, -42.8],
+  RJ: [-22.91, -43.17],
+  RN: [-5.79, -35.21],
+  RS: [-30.03, -51.23],
+  RO: [-8.76, -63.9],
+  RR: [2.82, -60.67],
+  SC: [-27.6, -48.55],
+  SP: [-23.55, -46.63],
+  SE: [-10.91, -37.07],
+  TO: [-10.18, -48.33],
 };
 
-const FEDERAIS = ['BR-101', 'BR-116', 'BR-040', 'BR-050', 'BR-060', 'BR-153', 'BR-163', 'BR-262', 'BR-277', 'BR-290', 'BR-324', 'BR-364',
-  'BR-376', 'BR-381', 'BR-393', 'BR-470'];
-const CONCESSIONARIAS = ['RODOVIAS ALFA', 'VIA BETA', 'AUTOPISTA GAMA', 'CONCESSIONARIA DELTA', 'ECOVIA EPSILON', 'TRIUNFO ZETA',
-  'ROTA ETA', 'VIAS THETA'];
+const FEDERAIS = [
+  'BR-101',
+  'BR-116',
+  'BR-040',
+  'BR-050',
+  'BR-060',
+  'BR-153',
+  'BR-163',
+  'BR-262',
+  'BR-277',
+  'BR-290',
+  'BR-324',
+  'BR-364',
+  'BR-376',
+  'BR-381',
+  'BR-393',
+  'BR-470',
+];
+const CONCESSIONARIAS = [
+  'RODOVIAS ALFA',
+  'VIA BETA',
+  'AUTOPISTA GAMA',
+  'CONCESSIONARIA DELTA',
+  'ECOVIA EPSILON',
+  'TRIUNFO ZETA',
+  'ROTA ETA',
+  'VIAS THETA',
+];
 
 const KM_POR_PRACA = 110;
 const MAX_PRACAS = 40;
@@ -48,8 +100,13 @@ function distanciaKm(a: [number, number], b: [number, number]): number {
 }
 
 /** A number in [0, 2^32) drawn from the route and a purpose: the same inputs always give the same number. */
-const sorteio = (seed: string) => (...purpose: (string | number)[]): number =>
-  createHash('sha256').update(`${seed}|${purpose.join('|')}`).digest().readUInt32BE(0);
+const sorteio =
+  (seed: string) =>
+  (...purpose: (string | number)[]): number =>
+    createHash('sha256')
+      .update(`${seed}|${purpose.join('|')}`)
+      .digest()
+      .readUInt32BE(0);
 
 const codigoDaPraca = (seed: string, i: number, uf: string) =>
   `SIM${uf}${createHash('sha256').update(`${seed}|praca|${i}`).digest('hex').slice(0, 6).toUpperCase()}`;
@@ -65,10 +122,14 @@ export function roteiroSimulado(origem: LocalValePedagio, destino: LocalValePeda
   const base = a.uf === b.uf ? 0 : distanciaKm(CAPITAIS[a.uf] ?? [0, 0], CAPITAIS[b.uf] ?? [0, 0]) * 1.25;
   const distancia = Math.round(base + 40 + (r('desvio') % 121));
   const n = Math.min(MAX_PRACAS, Math.max(1, Math.round(distancia / KM_POR_PRACA)));
-  const rodovia = (uf: string, lado: string) => (a.uf !== b.uf || r('estadual', lado) % 3 !== 0
-    ? FEDERAIS[r('rodovia', lado) % FEDERAIS.length]!
-    : `${uf}-${100 + (r('rodovia', lado) % 40) * 10}`);
-  const lados = { a: { uf: a.uf, rodovia: rodovia(a.uf, 'a'), km0: 5 + (r('km', 'a') % 300) }, b: { uf: b.uf, rodovia: rodovia(b.uf, 'b'), km0: 5 + (r('km', 'b') % 300) } };
+  const rodovia = (uf: string, lado: string) =>
+    a.uf !== b.uf || r('estadual', lado) % 3 !== 0
+      ? FEDERAIS[r('rodovia', lado) % FEDERAIS.length]!
+      : `${uf}-${100 + (r('rodovia', lado) % 40) * 10}`;
+  const lados = {
+    a: { uf: a.uf, rodovia: rodovia(a.uf, 'a'), km0: 5 + (r('km', 'a') % 300) },
+    b: { uf: b.uf, rodovia: rodovia(b.uf, 'b'), km0: 5 + (r('km', 'b') % 300) },
+  };
   const espaco = distancia / n;
   const pracas: Omit<PracaValePedagio, 'ordem'>[] = [];
   for (let i = 0; i < n; i++) {

@@ -32,7 +32,10 @@ export const authentication = (deps: ApiDeps) =>
         if (!c.carrier) throw new ApiError('transportadora_nao_habilitada', 'the fiscal track is exclusive to carriers');
         if (!c.fiscal_ready) throw new ApiError('transportadora_nao_habilitada', 'the carrier has not finished its fiscal registration');
         if (deps.config.environment === 'producao' && !c.fiscal_production) {
-          throw new ApiError('homologacao_obrigatoria', 'the production fiscal journey is not released for this company; use the sandbox (homologacao)');
+          throw new ApiError(
+            'homologacao_obrigatoria',
+            'the production fiscal journey is not released for this company; use the sandbox (homologacao)',
+          );
         }
       }
     });

@@ -6,7 +6,14 @@ export const methodNotAllowed = fp(async (app) => {
   const routes: { pattern: RegExp; method: string }[] = [];
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const pattern = new RegExp('^' + route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\\?\*/g, '.*').replace(/:[^/]+/g, '[^/]+') + '/?$');
+    const pattern = new RegExp(
+      '^' +
+        route.url
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\\?\*/g, '.*')
+          .replace(/:[^/]+/g, '[^/]+') +
+        '/?$',
+    );
     for (const m of methods) routes.push({ pattern, method: m });
   });
   app.addHook('onRequest', async (request, reply) => {
@@ -15,7 +22,9 @@ export const methodNotAllowed = fp(async (app) => {
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('Allow', allowed.join(', '));
-      return reply.status(405).send(envelope('metodo_nao_permitido', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`, request.id));
+      return reply
+        .status(405)
+        .send(envelope('metodo_nao_permitido', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`, request.id));
     }
   });
 });

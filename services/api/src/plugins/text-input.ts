@@ -18,7 +18,11 @@ function validationError(context: Context, path: string, message: string): Fasti
 }
 
 function textFault(request: FastifyRequest): FastifyError | null {
-  const inputs: [Context, unknown][] = [['params', request.params], ['querystring', request.query], ['body', request.body]];
+  const inputs: [Context, unknown][] = [
+    ['params', request.params],
+    ['querystring', request.query],
+    ['body', request.body],
+  ];
   for (const [context, input] of inputs) {
     const fault = findTextFault(input);
     if (fault) return validationError(context, fault.path, fault.message);
@@ -41,7 +45,10 @@ export const textInput = fp(async (app) => {
     try {
       text = utf8.decode(body as Buffer);
     } catch {
-      done(new ApiError('validacao', 'the JSON body is not valid UTF-8', { fields: [{ field: '(body)', message: 'not valid UTF-8' }] }), undefined);
+      done(
+        new ApiError('validacao', 'the JSON body is not valid UTF-8', { fields: [{ field: '(body)', message: 'not valid UTF-8' }] }),
+        undefined,
+      );
       return;
     }
     parseJson(request, text, done);

@@ -21,9 +21,16 @@ export interface AutorizacaoConcedida {
  */
 export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
   const run = handles(deps, autorizacaoDecider, (c) =>
-    c.type === 'ConcederAutorizacao' ? autorizacaoStream(c.subcontratada.company_id, c.contratante_cnpj) : autorizacaoStream(c.subcontratada_id, c.contratante_cnpj));
+    c.type === 'ConcederAutorizacao'
+      ? autorizacaoStream(c.subcontratada.company_id, c.contratante_cnpj)
+      : autorizacaoStream(c.subcontratada_id, c.contratante_cnpj),
+  );
   return {
-    conceder: async (ctx: CommandContext & { companyId: string }, subcontratada: ParteAutorizacao, contratanteCnpj: string): Promise<AutorizacaoConcedida> => {
+    conceder: async (
+      ctx: CommandContext & { companyId: string },
+      subcontratada: ParteAutorizacao,
+      contratanteCnpj: string,
+    ): Promise<AutorizacaoConcedida> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
       // Only a well-formed CNPJ is looked up (it can never match a company id); the decider judges the rest.
       const found = isValidCnpj(cnpj) ? await companyOf(deps.pool, cnpj, cnpj) : null;

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type AlteracoesCiot, type CteCiotInput, type DeclaracaoCiot, type Environment } from '@frete/contracts';
 import {
-  type AvaliacaoCiotDoCte, avaliarCiotDoCte, ciotQueOcupaOCte, type CiotState, cteIncompativelComCiot, exigirVagaDoCteLivre, normalizarDeclaracaoCiot, normalizeCpf,
+  type AvaliacaoCiotDoCte,
+  avaliarCiotDoCte,
+  ciotQueOcupaOCte,
+  type CiotState,
+  cteIncompativelComCiot,
+  exigirVagaDoCteLivre,
+  normalizarDeclaracaoCiot,
+  normalizeCpf,
   Rejection,
 } from '@frete/domain';
 import { derivedEventId, type ReadYourWrites } from '@frete/platform';
@@ -50,7 +57,9 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
     const row = UUID.test(cteUuid) ? await cteOf(deps.pool, companyId, cteUuid.toLowerCase()) : null;
     if (!row) throw new Rejection('nao_encontrado', 'CT-e not found');
     if (row.situacao !== 'autorizado' || !row.cte || !row.chave) {
-      throw new Rejection('cte_nao_autorizado', `only an own authorized CT-e carries a CIOT; this one is ${row.situacao}`, { situacao: row.situacao });
+      throw new Rejection('cte_nao_autorizado', `only an own authorized CT-e carries a CIOT; this one is ${row.situacao}`, {
+        situacao: row.situacao,
+      });
     }
     const incompativel = cteIncompativelComCiot(row.cte);
     if (incompativel) throw new Rejection('ciot_cte_incompativel', incompativel);
@@ -93,28 +102,52 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
       // The id is derived from the reference, so that the event store itself keeps it unique per company.
       const livre = referencia === null || (deps.environment === 'homologacao' && eSentinelaCiot(referencia));
       const ciotId = livre ? randomUUID() : derivedEventId(ctx.companyId, `ciot-referencia:${referencia}`);
-      return deps.servicoCiot.declarar({
-        ciot_id: ciotId, company_id: ctx.companyId, cnpj_empresa: cnpjEmpresa, referencia_externa: referencia, ancora: null, declaracao,
-      }, ctx);
+      return deps.servicoCiot.declarar(
+        {
+          ciot_id: ciotId,
+          company_id: ctx.companyId,
+          cnpj_empresa: cnpjEmpresa,
+          referencia_externa: referencia,
+          ancora: null,
+          declaracao,
+        },
+        ctx,
+      );
     },
 
     avaliarDoCte,
     ciotDoCte,
 
     /** Issues the CIOT of an own authorized CT-e, when its slot is free and nothing is missing. */
-    emitirDoCte: async (ctx: CommandContext & { companyId: string }, empresa: EmpresaCiot, cteUuid: string, input: CteCiotInput): Promise<CiotState> => {
+    emitirDoCte: async (
+      ctx: CommandContext & { companyId: string },
+      empresa: EmpresaCiot,
+      cteUuid: string,
+      input: CteCiotInput,
+    ): Promise<CiotState> => {
       const { cte, avaliacao, atual, emVigor } = await avaliarDoCte(ctx.companyId, empresa, cteUuid, input);
       exigirVagaDoCteLivre(emVigor);
       if (!avaliacao.declaracao) {
-        throw new Rejection('ciot_com_pendencias', `the CIOT cannot be issued yet: ${avaliacao.pendencias.map((x) => x.campo).join(', ')}`, { pendencias: avaliacao.pendencias });
+        throw new Rejection(
+          'ciot_com_pendencias',
+          `the CIOT cannot be issued yet: ${avaliacao.pendencias.map((x) => x.campo).join(', ')}`,
+          { pendencias: avaliacao.pendencias },
+        );
       }
       const sequencia = (atual?.cte_sequencia ?? 0) + 1;
       // Derived from the CT-e and the slot's sequence: two concurrent issues meet on the same stream, and only one wins.
       const ciotId = derivedEventId(ctx.companyId, `ciot-cte:${cte.cte_id}:${sequencia}`);
-      return deps.servicoCiot.declarar({
-        ciot_id: ciotId, company_id: ctx.companyId, cnpj_empresa: empresa.cnpj, referencia_externa: null,
-        ancora: { cte_id: cte.cte_id, chave: cte.chave, sequencia }, declaracao: avaliacao.declaracao,
-      }, ctx);
+      return deps.servicoCiot.declarar(
+        {
+          ciot_id: ciotId,
+          company_id: ctx.companyId,
+          cnpj_empresa: empresa.cnpj,
+          referencia_externa: null,
+          ancora: { cte_id: cte.cte_id, chave: cte.chave, sequencia },
+          declaracao: avaliacao.declaracao,
+        },
+        ctx,
+      );
     },
 
     /** The acts on the CT-e's latest operation return its id, for the reread. */
@@ -135,7 +168,11 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
       await deps.servicoCiot.retificar(ctx.companyId, atual.ciot_id, alteracoes, ctx);
       return atual.ciot_id;
     },
-    encerrarDoCte: async (ctx: CommandContext & { companyId: string }, cteUuid: string, pesoEntregueGramas: number | null): Promise<string> => {
+    encerrarDoCte: async (
+      ctx: CommandContext & { companyId: string },
+      cteUuid: string,
+      pesoEntregueGramas: number | null,
+    ): Promise<string> => {
       const atual = await ciotDoCte(ctx.companyId, cteUuid);
       await deps.servicoCiot.encerrar(ctx.companyId, atual.ciot_id, pesoEntregueGramas, ctx);
       return atual.ciot_id;

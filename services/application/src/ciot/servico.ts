@@ -1,7 +1,16 @@
 import { type AlteracoesCiot, type AncoraCiot, type DeclaracaoCiotDados, type Environment } from '@frete/contracts';
 import {
-  aplicarRetificacao, bloqueioDaDeclaracao, type CiotCommand, ciotDecider, type CiotState, ciotStream, exigirCancelavel, exigirEmVigor,
-  exigirRetificavel, MAX_TENTATIVAS_CIOT, Rejection,
+  aplicarRetificacao,
+  bloqueioDaDeclaracao,
+  type CiotCommand,
+  ciotDecider,
+  type CiotState,
+  ciotStream,
+  exigirCancelavel,
+  exigirEmVigor,
+  exigirRetificavel,
+  MAX_TENTATIVAS_CIOT,
+  Rejection,
 } from '@frete/domain';
 import { execute, load, type CommandContext } from '../commands/execute';
 import { type EventStore } from '@frete/platform';
@@ -28,7 +37,10 @@ export interface DeclaracaoCiotPedida {
 }
 
 const pedidoDe = (s: CiotState): PedidoDeclaracaoCiot => ({
-  operacao_id: s.ciot_id!, referencia_externa: s.referencia_externa, ancora: s.ancora, declaracao: s.declaracao!,
+  operacao_id: s.ciot_id!,
+  referencia_externa: s.referencia_externa,
+  ancora: s.ancora,
+  declaracao: s.declaracao!,
 });
 
 /**
@@ -45,7 +57,14 @@ export class ServicoCiot {
   }
 
   private run(ciotId: string, command: CiotCommand, ctx: CommandContext, cause?: string) {
-    return execute(this.deps, ciotStream(ciotId), ciotDecider, command, ctx, cause ? { eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`) } : {});
+    return execute(
+      this.deps,
+      ciotStream(ciotId),
+      ciotDecider,
+      command,
+      ctx,
+      cause ? { eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`) } : {},
+    );
   }
 
   async estado(ciotId: string): Promise<CiotState> {
@@ -58,10 +77,20 @@ export class ServicoCiot {
    */
   async declarar(p: DeclaracaoCiotPedida, ctx: CommandContext): Promise<CiotState> {
     const bloqueio = bloqueioDaDeclaracao(p.declaracao, p.cnpj_empresa, this.deps.provedor.disponivel);
-    const declarada = await this.run(p.ciot_id, {
-      type: 'DeclararCiot', ciot_id: p.ciot_id, company_id: p.company_id, environment: this.deps.environment,
-      referencia_externa: p.referencia_externa, ancora: p.ancora, declaracao: p.declaracao, bloqueio,
-    }, ctx);
+    const declarada = await this.run(
+      p.ciot_id,
+      {
+        type: 'DeclararCiot',
+        ciot_id: p.ciot_id,
+        company_id: p.company_id,
+        environment: this.deps.environment,
+        referencia_externa: p.referencia_externa,
+        ancora: p.ancora,
+        declaracao: p.declaracao,
+        bloqueio,
+      },
+      ctx,
+    );
     if (declarada.state.status !== 'sent') return declarada.state;
     const retorno = await this.chamar(() => this.deps.provedor.declarar(pedidoDe(declarada.state)));
     return this.registrarRetorno(declarada.state, retorno, 1, ctx);
@@ -77,7 +106,14 @@ export class ServicoCiot {
     if (!state.existe || state.company_id !== companyId || state.status !== 'sent') return;
     if (state.tentativas >= MAX_TENTATIVAS_CIOT) return;
     const retorno = await this.chamar(() => this.deps.provedor.consultarDeclaracao(pedidoDe(state), state.protocolo));
-    const ctx: CommandContext = { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'processor:emission', now: this.deps.clock() };
+    const ctx: CommandContext = {
+      companyId,
+      correlationId: cause,
+      causationId: cause,
+      requestId: null,
+      actor: 'processor:emission',
+      now: this.deps.clock(),
+    };
     await this.registrarRetorno(state, retorno, state.tentativas + 1, ctx, cause);
   }
 
@@ -91,14 +127,26 @@ export class ServicoCiot {
     }
   }
 
-  private async registrarRetorno(state: CiotState, r: RetornoDeclaracaoCiot, tentativa: number, ctx: CommandContext, cause?: string): Promise<CiotState> {
+  private async registrarRetorno(
+    state: CiotState,
+    r: RetornoDeclaracaoCiot,
+    tentativa: number,
+    ctx: CommandContext,
+    cause?: string,
+  ): Promise<CiotState> {
     const base = { ciot_id: state.ciot_id!, company_id: state.company_id! };
     let command: CiotCommand;
     switch (r.tipo) {
       case 'registrado':
         command = {
           type: 'RegistrarCiot',
-          data: { ...base, ciot: r.ciot, codigo_verificacao: r.codigo_verificacao, protocolo: r.protocolo, registrada_em: r.registrado_em.toISOString() },
+          data: {
+            ...base,
+            ciot: r.ciot,
+            codigo_verificacao: r.codigo_verificacao,
+            protocolo: r.protocolo,
+            registrada_em: r.registrado_em.toISOString(),
+          },
         };
         break;
       case 'recusado':
@@ -126,22 +174,38 @@ export class ServicoCiot {
     if (r.tipo === 'recusado') {
       throw new Rejection('ciot_operacao_recusada', `the CIOT provider refused: ${r.motivo}`, { codigo: r.codigo, motivo: r.motivo });
     }
-    if (r.tipo === 'sem_resposta') throw new Rejection('consulta_indisponivel', 'the CIOT provider did not answer; nothing was recorded: retry later');
+    if (r.tipo === 'sem_resposta')
+      throw new Rejection('consulta_indisponivel', 'the CIOT provider did not answer; nothing was recorded: retry later');
     return { protocolo: r.protocolo, em: r.registrado_em.toISOString() };
   }
 
   async iniciarViagem(companyId: string, ciotId: string, ctx: CommandContext): Promise<CiotState> {
-    return (await this.run(ciotId, { type: 'IniciarViagemCiot', ciot_id: ciotId, company_id: companyId, iniciada_em: ctx.now.toISOString() }, ctx)).state;
+    return (
+      await this.run(ciotId, { type: 'IniciarViagemCiot', ciot_id: ciotId, company_id: companyId, iniciada_em: ctx.now.toISOString() }, ctx)
+    ).state;
   }
 
-  async cancelar(companyId: string, ciotId: string, justificativa: string, mdfeAutorizado: boolean, ctx: CommandContext): Promise<CiotState> {
+  async cancelar(
+    companyId: string,
+    ciotId: string,
+    justificativa: string,
+    mdfeAutorizado: boolean,
+    ctx: CommandContext,
+  ): Promise<CiotState> {
     const state = await this.estado(ciotId);
     exigirCancelavel(state, companyId, mdfeAutorizado);
     const ok = ServicoCiot.aceito(await this.deps.provedor.cancelar(ServicoCiot.registrado(state), justificativa));
-    return (await this.run(ciotId, {
-      type: 'RegistrarCancelamentoCiot', mdfe_autorizado: mdfeAutorizado,
-      data: { ciot_id: ciotId, company_id: companyId, justificativa, protocolo: ok.protocolo, cancelada_em: ok.em },
-    }, ctx)).state;
+    return (
+      await this.run(
+        ciotId,
+        {
+          type: 'RegistrarCancelamentoCiot',
+          mdfe_autorizado: mdfeAutorizado,
+          data: { ciot_id: ciotId, company_id: companyId, justificativa, protocolo: ok.protocolo, cancelada_em: ok.em },
+        },
+        ctx,
+      )
+    ).state;
   }
 
   async retificar(companyId: string, ciotId: string, alteracoes: AlteracoesCiot, ctx: CommandContext): Promise<CiotState> {
@@ -149,19 +213,37 @@ export class ServicoCiot {
     exigirRetificavel(state, companyId);
     const declaracao = aplicarRetificacao(state.declaracao!, alteracoes);
     const ok = ServicoCiot.aceito(await this.deps.provedor.retificar(ServicoCiot.registrado(state), declaracao));
-    return (await this.run(ciotId, {
-      type: 'RegistrarRetificacaoCiot',
-      data: { ciot_id: ciotId, company_id: companyId, alteracoes, declaracao, protocolo: ok.protocolo, retificada_em: ok.em },
-    }, ctx)).state;
+    return (
+      await this.run(
+        ciotId,
+        {
+          type: 'RegistrarRetificacaoCiot',
+          data: { ciot_id: ciotId, company_id: companyId, alteracoes, declaracao, protocolo: ok.protocolo, retificada_em: ok.em },
+        },
+        ctx,
+      )
+    ).state;
   }
 
   async encerrar(companyId: string, ciotId: string, pesoEntregueGramas: number | null, ctx: CommandContext): Promise<CiotState> {
     const state = await this.estado(ciotId);
     exigirEmVigor(state, companyId);
     const ok = ServicoCiot.aceito(await this.deps.provedor.encerrar(ServicoCiot.registrado(state), pesoEntregueGramas));
-    return (await this.run(ciotId, {
-      type: 'RegistrarEncerramentoCiot',
-      data: { ciot_id: ciotId, company_id: companyId, peso_entregue_gramas: pesoEntregueGramas, protocolo: ok.protocolo, encerrada_em: ok.em },
-    }, ctx)).state;
+    return (
+      await this.run(
+        ciotId,
+        {
+          type: 'RegistrarEncerramentoCiot',
+          data: {
+            ciot_id: ciotId,
+            company_id: companyId,
+            peso_entregue_gramas: pesoEntregueGramas,
+            protocolo: ok.protocolo,
+            encerrada_em: ok.em,
+          },
+        },
+        ctx,
+      )
+    ).state;
   }
 }

@@ -122,5 +122,8 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
 /** Current state of an aggregate, for reads that must see the log itself rather than a read model. */
 export async function load<C, S, E>(store: EventStore, streamId: string, decider: Decider<C, S, E>): Promise<S> {
   const history = await store.readStream(streamId);
-  return fold(decider, history.map((e) => toDomainEvent<E>(e)));
+  return fold(
+    decider,
+    history.map((e) => toDomainEvent<E>(e)),
+  );
 }

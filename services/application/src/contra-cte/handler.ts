@@ -24,13 +24,24 @@ export const contraCteHandler = (deps: ContraCteHandlerDeps) => {
   /** The value asked for, or the pricing rule's share of the contractor's CT-e in the caller's inbox. */
   const valorDo = async (companyId: string, pedido: PedidoContraCteAvulso): Promise<number> => {
     if (pedido.valor_centavos !== null) return pedido.valor_centavos;
-    const [inbox, configuracao] = await Promise.all([cteSubcontratacaoOf(deps.pool, companyId, pedido.chave), configuracaoOf(deps.pool, companyId)]);
-    if (!inbox) throw new Rejection('cte_nao_recebido', `CT-e ${pedido.chave} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao)`);
+    const [inbox, configuracao] = await Promise.all([
+      cteSubcontratacaoOf(deps.pool, companyId, pedido.chave),
+      configuracaoOf(deps.pool, companyId),
+    ]);
+    if (!inbox)
+      throw new Rejection(
+        'cte_nao_recebido',
+        `CT-e ${pedido.chave} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao)`,
+      );
     if (configuracao.percentual_frete_contra_cte === null) {
-      throw new Rejection('valor_frete_indefinido', 'no valor_frete and no pricing rule: send valor_frete or set percentual_frete_contra_cte (PUT /fiscal/configuracao)');
+      throw new Rejection(
+        'valor_frete_indefinido',
+        'no valor_frete and no pricing rule: send valor_frete or set percentual_frete_contra_cte (PUT /fiscal/configuracao)',
+      );
     }
     const valor = valorSugeridoContraCte(inbox.cte.valor_prestacao_centavos, configuracao.percentual_frete_contra_cte);
-    if (valor < 1) throw new Rejection('valor_frete_indefinido', 'the pricing rule suggests less than 0.01 for this CT-e: send valor_frete');
+    if (valor < 1)
+      throw new Rejection('valor_frete_indefinido', 'the pricing rule suggests less than 0.01 for this CT-e: send valor_frete');
     return valor;
   };
 
@@ -41,24 +52,38 @@ export const contraCteHandler = (deps: ContraCteHandlerDeps) => {
      */
     emitir: async (ctx: Contexto, pedido: PedidoContraCteAvulso, idempotencyKey?: string): Promise<ResultadoContraCte> => {
       const placa = normalizePlaca(pedido.placa);
-      const [motorista, veiculo] = await Promise.all([motoristaPorCpf(deps.pool, ctx.companyId, pedido.motorista_cpf), veiculoPorPlaca(deps.pool, ctx.companyId, placa)]);
-      if (!motorista) throw new Rejection('motorista_nao_encontrado', `driver ${pedido.motorista_cpf} is not in your registry (POST /fiscal/motoristas)`);
+      const [motorista, veiculo] = await Promise.all([
+        motoristaPorCpf(deps.pool, ctx.companyId, pedido.motorista_cpf),
+        veiculoPorPlaca(deps.pool, ctx.companyId, placa),
+      ]);
+      if (!motorista)
+        throw new Rejection('motorista_nao_encontrado', `driver ${pedido.motorista_cpf} is not in your registry (POST /fiscal/motoristas)`);
       if (!veiculo) throw new Rejection('veiculo_nao_encontrado', `vehicle ${placa} is not in your registry (POST /fiscal/veiculos)`);
       const valorCentavos = await valorDo(ctx.companyId, pedido);
 
       const cteId = idempotencyKey ? derivedEventId(ctx.companyId, `contra-cte:${idempotencyKey}`) : randomUUID();
-      const resultado = await deps.contraCte.preparar({
-        company_id: ctx.companyId,
-        cte_id: cteId,
-        chave: pedido.chave,
-        modo: pedido.origem ? 'pernas' : '1a1',
-        pedido: { tipo_servico: pedido.tipo_servico, origem: pedido.origem, destino: pedido.destino, valor_centavos: valorCentavos, motorista_cpf: motorista.cpf, placa },
-        lote_id: null,
-        linha: null,
-        perna: null,
-        parcelas: null,
-        solicitante_company_id: null,
-      }, ctx);
+      const resultado = await deps.contraCte.preparar(
+        {
+          company_id: ctx.companyId,
+          cte_id: cteId,
+          chave: pedido.chave,
+          modo: pedido.origem ? 'pernas' : '1a1',
+          pedido: {
+            tipo_servico: pedido.tipo_servico,
+            origem: pedido.origem,
+            destino: pedido.destino,
+            valor_centavos: valorCentavos,
+            motorista_cpf: motorista.cpf,
+            placa,
+          },
+          lote_id: null,
+          linha: null,
+          perna: null,
+          parcelas: null,
+          solicitante_company_id: null,
+        },
+        ctx,
+      );
       if (resultado.status === 'aceito') await deps.contraCte.solicitarEmissao(ctx.companyId, resultado.cte_id, ctx);
       return resultado;
     },

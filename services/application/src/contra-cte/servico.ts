@@ -1,8 +1,17 @@
 import { type Pool } from 'pg';
 import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
 import {
-  codigoNumerico, cteDecider, type CteEvent, cteStream, fold, planejarContraCte, type PedidoContraCte, type RegraContraCte, Rejection,
-  subcontratacaoDecider, subcontratacaoStream,
+  codigoNumerico,
+  cteDecider,
+  type CteEvent,
+  cteStream,
+  fold,
+  planejarContraCte,
+  type PedidoContraCte,
+  type RegraContraCte,
+  Rejection,
+  subcontratacaoDecider,
+  subcontratacaoStream,
 } from '@frete/domain';
 import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
@@ -63,67 +72,123 @@ export class ServicoContraCte {
 
   private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
     const tipo = l.pedido.tipo_servico;
-    const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({ status: 'failed', code, message, tipo_servico: tipo, ...(details ? { details } : {}) });
+    const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({
+      status: 'failed',
+      code,
+      message,
+      tipo_servico: tipo,
+      ...(details ? { details } : {}),
+    });
 
     // A retry of a counter-CT-e already made answers it as it is: taking the key again under this id would hold the key
     // for a document the authority refused or that was cancelled (both gave the key back).
     const existente = await this.lerDoLog(l.company_id, l.cte_id);
-    if (existente?.existe) return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro: existente.contra_cte?.documento_financeiro ?? null };
+    if (existente?.existe)
+      return {
+        status: 'aceito',
+        cte_id: l.cte_id,
+        tipo_servico: tipo,
+        documento_financeiro: existente.contra_cte?.documento_financeiro ?? null,
+      };
 
     const [company, configuracao, inbox, regras] = await Promise.all([
       companyOf(this.deps.pool, l.company_id, ''),
       configuracaoOf(this.deps.pool, l.company_id),
       cteSubcontratacaoOf(this.deps.pool, l.company_id, l.chave),
-      this.deps.pool.query<RegraContraCte>('SELECT uf_origem, uf_destino, tp_serv, cfop FROM rm.regras_tributacao WHERE company_id = $1', [l.company_id]),
+      this.deps.pool.query<RegraContraCte>('SELECT uf_origem, uf_destino, tp_serv, cfop FROM rm.regras_tributacao WHERE company_id = $1', [
+        l.company_id,
+      ]),
     ]);
-    if (!inbox) return falha('cte_nao_recebido', `CT-e ${l.chave} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao, or the contractor's hand-off)`);
+    if (!inbox)
+      return falha(
+        'cte_nao_recebido',
+        `CT-e ${l.chave} is not in your inbox: receive it first (POST /fiscal/cte-subcontratacao, or the contractor's hand-off)`,
+      );
     if (!company || !configuracao.endereco) {
-      return falha('cte_com_pendencias', 'the fiscal configuration has no address: its UF decides the CFOP (PUT /fiscal/configuracao)', { pendencias: [{ campo: 'configuracao.endereco' }] });
+      return falha('cte_com_pendencias', 'the fiscal configuration has no address: its UF decides the CFOP (PUT /fiscal/configuracao)', {
+        pendencias: [{ campo: 'configuracao.endereco' }],
+      });
     }
-    const plano = planejarContraCte(inbox.cte, { cnpj: company.cnpj, uf: configuracao.endereco.uf, environment: this.deps.environment }, l.pedido, regras.rows);
+    const plano = planejarContraCte(
+      inbox.cte,
+      { cnpj: company.cnpj, uf: configuracao.endereco.uf, environment: this.deps.environment },
+      l.pedido,
+      regras.rows,
+    );
     if (!plano.ok) return falha(plano.code, plano.message);
 
-    const { pendencias } = await prepararCte({ pool: this.deps.pool, environment: this.deps.environment }, {
-      companyId: l.company_id, dados: plano.dados, numero: 1, cCT: codigoNumerico(l.cte_id, 1), now: ctx.now,
-    });
+    const { pendencias } = await prepararCte(
+      { pool: this.deps.pool, environment: this.deps.environment },
+      {
+        companyId: l.company_id,
+        dados: plano.dados,
+        numero: 1,
+        cCT: codigoNumerico(l.cte_id, 1),
+        now: ctx.now,
+      },
+    );
     if (pendencias.length > 0) {
-      return falha('cte_com_pendencias', `the counter-CT-e cannot be issued yet: ${pendencias.map((p) => p.campo).join(', ')}`, { pendencias });
+      return falha('cte_com_pendencias', `the counter-CT-e cannot be issued yet: ${pendencias.map((p) => p.campo).join(', ')}`, {
+        pendencias,
+      });
     }
 
     const reserva = await this.reservar(l, plano.inicio.codigo_ibge, plano.fim.codigo_ibge, ctx);
     if (reserva) {
-      if (reserva.code === 'duplicated') return { status: 'duplicated', cte_id: String(reserva.details?.counter_cte_id), tipo_servico: tipo };
+      if (reserva.code === 'duplicated')
+        return { status: 'duplicated', cte_id: String(reserva.details?.counter_cte_id), tipo_servico: tipo };
       return falha(reserva.code, reserva.message, reserva.details);
     }
 
-    const documento_financeiro = l.modo === 'pernas' ? documentoFinanceiroDaPerna(l.chave, plano.inicio.codigo_ibge, plano.fim.codigo_ibge) : null;
+    const documento_financeiro =
+      l.modo === 'pernas' ? documentoFinanceiroDaPerna(l.chave, plano.inicio.codigo_ibge, plano.fim.codigo_ibge) : null;
     try {
-      await execute(this.deps, cteStream(l.cte_id), cteDecider, {
-        type: 'CriarContraCte', cte_id: l.cte_id, company_id: l.company_id, environment: this.deps.environment, dados: plano.dados,
-        vinculo: {
-          chave_original: l.chave,
-          contratante_cnpj: inbox.cte.emitente.documento ?? '',
-          modo: l.modo,
-          tipo_servico: tipo,
-          inicio_ibge: plano.inicio.codigo_ibge,
-          fim_ibge: plano.fim.codigo_ibge,
-          lote_id: l.lote_id,
-          linha: l.linha,
-          perna: l.perna,
-          documento_financeiro,
-          motorista_cpf: l.pedido.motorista_cpf,
-          placa: l.pedido.placa,
-          valor_centavos: l.pedido.valor_centavos,
-          parcelas: l.parcelas,
-          solicitante_company_id: l.solicitante_company_id,
+      await execute(
+        this.deps,
+        cteStream(l.cte_id),
+        cteDecider,
+        {
+          type: 'CriarContraCte',
+          cte_id: l.cte_id,
+          company_id: l.company_id,
+          environment: this.deps.environment,
+          dados: plano.dados,
+          vinculo: {
+            chave_original: l.chave,
+            contratante_cnpj: inbox.cte.emitente.documento ?? '',
+            modo: l.modo,
+            tipo_servico: tipo,
+            inicio_ibge: plano.inicio.codigo_ibge,
+            fim_ibge: plano.fim.codigo_ibge,
+            lote_id: l.lote_id,
+            linha: l.linha,
+            perna: l.perna,
+            documento_financeiro,
+            motorista_cpf: l.pedido.motorista_cpf,
+            placa: l.pedido.placa,
+            valor_centavos: l.pedido.valor_centavos,
+            parcelas: l.parcelas,
+            solicitante_company_id: l.solicitante_company_id,
+          },
         },
-      }, ctx);
+        ctx,
+      );
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
       // The contractor's XML gave data the layout refuses: the key must not stay taken by a document that never existed.
-      await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
-        type: 'LiberarSubcontratacao', company_id: l.company_id, chave: l.chave, cte_id: l.cte_id, motivo: 'rejeitado',
-      }, ctx);
+      await execute(
+        this.deps,
+        subcontratacaoStream(l.company_id, l.chave),
+        subcontratacaoDecider,
+        {
+          type: 'LiberarSubcontratacao',
+          company_id: l.company_id,
+          chave: l.chave,
+          cte_id: l.cte_id,
+          motivo: 'rejeitado',
+        },
+        ctx,
+      );
       return falha(err.code, `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
     }
     return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro };
@@ -138,9 +203,21 @@ export class ServicoContraCte {
     const tentativas = new Backoff({ max: MAX_ATTEMPTS });
     for (;;) {
       try {
-        await execute(this.deps, subcontratacaoStream(l.company_id, l.chave), subcontratacaoDecider, {
-          type: 'ReservarSubcontratacao', company_id: l.company_id, chave: l.chave, modo: l.modo, cte_id: l.cte_id, inicio_ibge: inicioIbge, fim_ibge: fimIbge,
-        }, ctx);
+        await execute(
+          this.deps,
+          subcontratacaoStream(l.company_id, l.chave),
+          subcontratacaoDecider,
+          {
+            type: 'ReservarSubcontratacao',
+            company_id: l.company_id,
+            chave: l.chave,
+            modo: l.modo,
+            cte_id: l.cte_id,
+            inicio_ibge: inicioIbge,
+            fim_ibge: fimIbge,
+          },
+          ctx,
+        );
         return null;
       } catch (err) {
         if (!(err instanceof Rejection)) throw err;
@@ -161,7 +238,10 @@ export class ServicoContraCte {
     const ultimo = historico[historico.length - 1];
     if (!ultimo) return null;
     await this.deps.readYourWrites?.recordWrite(companyId, ultimo.position);
-    return fold(cteDecider, historico.map((e) => toDomainEvent<CteEvent>(e)));
+    return fold(
+      cteDecider,
+      historico.map((e) => toDomainEvent<CteEvent>(e)),
+    );
   }
 
   /**
@@ -171,18 +251,40 @@ export class ServicoContraCte {
   async liberar(cteId: string, motivo: 'rejeitado' | 'cancelado', cause: string): Promise<void> {
     const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
     if (!cte.contra_cte || !cte.company_id) return;
-    await execute(this.deps, subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original), subcontratacaoDecider, {
-      type: 'LiberarSubcontratacao', company_id: cte.company_id, chave: cte.contra_cte.chave_original, cte_id: cteId, motivo,
-    }, this.ctx(cte.company_id, cause), { eventId: () => derivedEventId(cause, 'subcontratacao-liberada') });
+    await execute(
+      this.deps,
+      subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original),
+      subcontratacaoDecider,
+      {
+        type: 'LiberarSubcontratacao',
+        company_id: cte.company_id,
+        chave: cte.contra_cte.chave_original,
+        cte_id: cteId,
+        motivo,
+      },
+      this.ctx(cte.company_id, cause),
+      { eventId: () => derivedEventId(cause, 'subcontratacao-liberada') },
+    );
   }
 
   /** An installment of this counter-CT-e was paid: a full one keeps its key from becoming legs (ruling 8). */
   async marcarPaga(cteId: string, cause: string): Promise<void> {
     const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
     if (!cte.contra_cte || !cte.company_id) return;
-    await execute(this.deps, subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original), subcontratacaoDecider, {
-      type: 'MarcarSubcontratacaoPaga', company_id: cte.company_id, chave: cte.contra_cte.chave_original, cte_id: cteId, modo: cte.contra_cte.modo,
-    }, this.ctx(cte.company_id, cause), { eventId: () => derivedEventId(cause, 'subcontratacao-paga') });
+    await execute(
+      this.deps,
+      subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original),
+      subcontratacaoDecider,
+      {
+        type: 'MarcarSubcontratacaoPaga',
+        company_id: cte.company_id,
+        chave: cte.contra_cte.chave_original,
+        cte_id: cteId,
+        modo: cte.contra_cte.modo,
+      },
+      this.ctx(cte.company_id, cause),
+      { eventId: () => derivedEventId(cause, 'subcontratacao-paga') },
+    );
   }
 
   private ctx(companyId: string, cause: string): CommandContext {
@@ -192,6 +294,12 @@ export class ServicoContraCte {
   /** Hands the counter-CT-e to the emission processor, in the company's CT-e series. */
   async solicitarEmissao(companyId: string, cteId: string, ctx: CommandContext): Promise<void> {
     const { serie_cte } = await configuracaoOf(this.deps.pool, companyId);
-    await execute(this.deps, cteStream(cteId), cteDecider, { type: 'SolicitarEmissao', cte_id: cteId, company_id: companyId, serie: serie_cte ?? 0 }, ctx);
+    await execute(
+      this.deps,
+      cteStream(cteId),
+      cteDecider,
+      { type: 'SolicitarEmissao', cte_id: cteId, company_id: companyId, serie: serie_cte ?? 0 },
+      ctx,
+    );
   }
 }

@@ -20,7 +20,11 @@ export interface ConviteEnviado {
 export const conviteHandler = (deps: ConviteHandlerDeps) => {
   const run = handles(deps, conviteDecider, (c) => conviteStream(c.company_id, normalizarConvite(c.dados).cnpj));
   return {
-    enviar: async (ctx: CommandContext & { companyId: string }, companyCnpj: string, dados: ConviteTransportadoraInput): Promise<ConviteEnviado> => {
+    enviar: async (
+      ctx: CommandContext & { companyId: string },
+      companyCnpj: string,
+      dados: ConviteTransportadoraInput,
+    ): Promise<ConviteEnviado> => {
       // 400 before anything else: the stream is named by the normalized CNPJ.
       const { cnpj } = normalizarConvite(dados);
       const company = await companyOf(deps.pool, cnpj, cnpj);

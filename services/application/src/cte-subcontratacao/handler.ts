@@ -86,15 +86,23 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
     },
 
     /** The contractor (the caller) hands its authorized CT-e, byte for byte, to a carrier's inbox. No financial action. */
-    repassar: async (ctx: Contexto, contratante: { cnpj: string; nome: string }, own: CteARepassar, pedido: PedidoRepasseCte): Promise<Repasse> => {
+    repassar: async (
+      ctx: Contexto,
+      contratante: { cnpj: string; nome: string },
+      own: CteARepassar,
+      pedido: PedidoRepasseCte,
+    ): Promise<Repasse> => {
       if (own.situacao !== 'autorizado' || !own.xml_sha256 || !own.chave) {
         throw new Rejection('cte_nao_autorizado', `only an authorized CT-e can be handed off; this one is ${own.situacao}`);
       }
       const cnpj = normalizeCnpj(pedido.cnpj);
       if (!isValidCnpj(cnpj)) {
-        throw new Rejection('validacao', 'subcontratada.cnpj: not a valid CNPJ', { fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ (check digits)' }] });
+        throw new Rejection('validacao', 'subcontratada.cnpj: not a valid CNPJ', {
+          fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ (check digits)' }],
+        });
       }
-      if (cnpj === normalizeCnpj(contratante.cnpj)) throw new Rejection('subcontratada_igual_contratante', 'the subcontractor cannot be the contractor itself');
+      if (cnpj === normalizeCnpj(contratante.cnpj))
+        throw new Rejection('subcontratada_igual_contratante', 'the subcontractor cannot be the contractor itself');
       const sub = await companyOf(deps.pool, cnpj, cnpj);
       if (!sub) throw new Rejection('subcontratada_nao_encontrada', `no company with CNPJ ${cnpj} uses the service`);
       if (!sub.carrier) throw new Rejection('subcontratada_nao_transportadora', `the company with CNPJ ${cnpj} is not a carrier`);
@@ -103,17 +111,26 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
       if (!doc) throw new Rejection('xml_indisponivel', 'the archived XML of this CT-e cannot be read now; retry later');
       const cte = await lerCte(doc.content);
       // The receipt belongs to the subcontractor: its watermark moves, so its next read sees the CT-e.
-      const { events } = await receberNaCaixa({ ...ctx, companyId: sub.company_id }, {
-        type: 'ReceberCteSubcontratacao',
-        company_id: sub.company_id,
-        company_cnpj: sub.cnpj,
-        environment: deps.environment,
-        sha256: own.xml_sha256,
-        tamanho_bytes: doc.content.length,
-        canal: 'repasse',
-        repassado_por: { company_id: ctx.companyId, cnpj: contratante.cnpj, nome: contratante.nome, cte_id: own.cte_id, observacao: pedido.observacao },
-        cte,
-      });
+      const { events } = await receberNaCaixa(
+        { ...ctx, companyId: sub.company_id },
+        {
+          type: 'ReceberCteSubcontratacao',
+          company_id: sub.company_id,
+          company_cnpj: sub.cnpj,
+          environment: deps.environment,
+          sha256: own.xml_sha256,
+          tamanho_bytes: doc.content.length,
+          canal: 'repasse',
+          repassado_por: {
+            company_id: ctx.companyId,
+            cnpj: contratante.cnpj,
+            nome: contratante.nome,
+            cte_id: own.cte_id,
+            observacao: pedido.observacao,
+          },
+          cte,
+        },
+      );
       await runCte(ctx, {
         type: 'RepassarCte',
         cte_id: own.cte_id,

@@ -1,7 +1,15 @@
 import { type Pool } from 'pg';
 import {
-  type CteCommand, cteDecider, type CteEvent, type CteState, cteStream, numeracaoCteDecider, type NumeracaoCteEvent, numeracaoCteStream,
-  readCte, type ReservarNumeroCte,
+  type CteCommand,
+  cteDecider,
+  type CteEvent,
+  type CteState,
+  cteStream,
+  numeracaoCteDecider,
+  type NumeracaoCteEvent,
+  numeracaoCteStream,
+  readCte,
+  type ReservarNumeroCte,
 } from '@frete/domain';
 import { montarCteProc } from '@frete/adapters';
 import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
@@ -12,7 +20,13 @@ export { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor
  * Builds, signs and validates the CT-e of a draft with a given number (the document engine: builder, certificate,
  * official schema). Kept behind a function so that issuing depends on the engine's result, not on its parts.
  */
-export type MontarXmlDaEmissao = (input: { companyId: string; cteId: string; state: CteState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
+export type MontarXmlDaEmissao = (input: {
+  companyId: string;
+  cteId: string;
+  state: CteState;
+  serie: number;
+  numero: number;
+}) => Promise<XmlDaEmissao>;
 
 export interface EmissorDeps extends EmissaoDeps {
   pool: Pool;
@@ -44,7 +58,13 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
       case 'autorizado':
         return {
           type: 'RegistrarAutorizacao',
-          data: { ...base, chave: passo.protocolo.chave, protocolo: protocoloDe(passo.protocolo), sha256: passo.sha256, cte: readCte(passo.proc) },
+          data: {
+            ...base,
+            chave: passo.protocolo.chave,
+            protocolo: protocoloDe(passo.protocolo),
+            sha256: passo.sha256,
+            cte: readCte(passo.proc),
+          },
         };
       case 'rejeitado':
         return { type: 'RegistrarRejeicao', data: { ...base, cstat: passo.cstat, motivo: passo.motivo } };

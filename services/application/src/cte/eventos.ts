@@ -1,8 +1,18 @@
 import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import {
-  campoVedadoNaCce, type CorrecaoCte, cteDecider, type CteState, cteStream, type DetalheEventoCte, type EventoCteEstado,
-  dhSaoPaulo, montarEventoCte, planejarEventoCte, Rejection, TP_EVENTO_CTE,
+  campoVedadoNaCce,
+  type CorrecaoCte,
+  cteDecider,
+  type CteState,
+  cteStream,
+  type DetalheEventoCte,
+  type EventoCteEstado,
+  dhSaoPaulo,
+  montarEventoCte,
+  planejarEventoCte,
+  Rejection,
+  TP_EVENTO_CTE,
 } from '@frete/domain';
 import { certificadoOf, companyOf } from '@frete/projections';
 import { execute, load, type CommandContext } from '../commands/execute';
@@ -77,7 +87,12 @@ export class EventosCte {
     return { companyId, correlationId: cause, causationId: null, requestId, actor: 'cte-eventos', now: this.deps.clock() };
   }
 
-  private async record(companyId: string, cteId: string, cause: string, command: Parameters<typeof cteDecider.decide>[0]): Promise<CteState> {
+  private async record(
+    companyId: string,
+    cteId: string,
+    cause: string,
+    command: Parameters<typeof cteDecider.decide>[0],
+  ): Promise<CteState> {
     return (await execute(this.deps, cteStream(cteId), cteDecider, command, this.ctx(companyId, cause, cause))).state;
   }
 
@@ -90,9 +105,16 @@ export class EventosCte {
     if (pedido.tipo === 'carta_correcao') {
       const vedado = pedido.correcoes.find((c) => campoVedadoNaCce(c.grupoAlterado, c.campoAlterado));
       if (vedado) {
-        throw new Rejection('carta_correcao_campo_vedado',
+        throw new Rejection(
+          'carta_correcao_campo_vedado',
           `${vedado.grupoAlterado}/${vedado.campoAlterado} cannot be changed by a correction letter (MOC 4.00 Visão Geral §13.1)`,
-          { grupo: vedado.grupoAlterado, campo: vedado.campoAlterado, cstat: 681, motivo: 'Rejeição: Informação não pode ser alterada por carta de correção' });
+          {
+            grupo: vedado.grupoAlterado,
+            campo: vedado.campoAlterado,
+            cstat: 681,
+            motivo: 'Rejeição: Informação não pode ser alterada por carta de correção',
+          },
+        );
       }
     }
     const now = this.deps.clock();
@@ -104,11 +126,20 @@ export class EventosCte {
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
     const chave = state.chave!;
     const { xml } = montarEventoCte({
-      chave, cnpjAutor: company?.cnpj ?? '', tpAmb: this.deps.environment === 'producao' ? 1 : 2, cOrgao: chave.slice(0, 2),
-      nSeqEvento: plano.n_seq_evento, dhEvento: dhSaoPaulo(now), detalhe,
+      chave,
+      cnpjAutor: company?.cnpj ?? '',
+      tpAmb: this.deps.environment === 'producao' ? 1 : 2,
+      cOrgao: chave.slice(0, 2),
+      nSeqEvento: plano.n_seq_evento,
+      dhEvento: dhSaoPaulo(now),
+      detalhe,
     });
     const assinado = await assinarXml(this.deps, {
-      companyId, certificadoBlobId: company && certificado ? certificado.blob_id : null, xml, element: 'infEvento', schema: 'eventoCTe_v4.00.xsd',
+      companyId,
+      certificadoBlobId: company && certificado ? certificado.blob_id : null,
+      xml,
+      element: 'infEvento',
+      schema: 'eventoCTe_v4.00.xsd',
       falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no schema XML' },
     });
     if (assinado.tipo === 'recusado') throw recusaLocal(assinado.cstat, assinado.motivo);
@@ -118,8 +149,14 @@ export class EventosCte {
       type: 'SolicitarEventoCte',
       tipo: pedido.tipo,
       data: {
-        cte_id: cteId, company_id: companyId, chave, event_key: plano.event_key, tp_evento: plano.tp_evento,
-        n_seq_evento: plano.n_seq_evento, sha256, ...(plano.n_prot_ce ? { n_prot_ce: plano.n_prot_ce } : {}),
+        cte_id: cteId,
+        company_id: companyId,
+        chave,
+        event_key: plano.event_key,
+        tp_evento: plano.tp_evento,
+        n_seq_evento: plano.n_seq_evento,
+        sha256,
+        ...(plano.n_prot_ce ? { n_prot_ce: plano.n_prot_ce } : {}),
       },
     });
     return this.enviar(companyId, cteId, plano.event_key, cause);
@@ -141,9 +178,15 @@ export class EventosCte {
       if (registrado) return this.registrado(companyId, cteId, evento, registrado, cause);
       if (!r.eventosEmProcessamento.includes(eventKey)) return this.enviar(companyId, cteId, eventKey, cause);
     }
-    const motivo = r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : r.tipo === 'encontrado' ? 'the event is still in processing' : `${r.cStat} ${r.xMotivo}`;
+    const motivo =
+      r.tipo === 'sem_resposta'
+        ? 'the authority did not answer the query'
+        : r.tipo === 'encontrado'
+          ? 'the event is still in processing'
+          : `${r.cStat} ${r.xMotivo}`;
     const after = await this.record(companyId, cteId, cause, {
-      type: 'RegistrarEventoPendente', data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento, motivo },
+      type: 'RegistrarEventoPendente',
+      data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento, motivo },
     });
     return this.resultado(cteId, after, eventKey);
   }
@@ -158,13 +201,22 @@ export class EventosCte {
         let nfes = pedido.nfe_chaves;
         if (!nfes) {
           const { rows } = await this.deps.pool.query<{ nfe_chave: string; service_type: number }>(
-            `SELECT n.nfe_chave, c.service_type FROM rm.cte_nfe n JOIN rm.ctes c ON c.cte_id = n.cte_id WHERE n.cte_id = $1 ORDER BY n.nfe_chave`, [cteId]);
+            `SELECT n.nfe_chave, c.service_type FROM rm.cte_nfe n JOIN rm.ctes c ON c.cte_id = n.cte_id WHERE n.cte_id = $1 ORDER BY n.nfe_chave`,
+            [cteId],
+          );
           nfes = rows.filter((r) => Number(r.service_type) === 0).map((r) => r.nfe_chave);
         }
         return {
-          tpEvento: TP_EVENTO_CTE.entrega, nProt, dhEntrega: dhSaoPaulo(pedido.entregue_em), nDoc: pedido.documento_recebedor,
-          xNome: pedido.nome_recebedor, latitude: pedido.latitude ?? null, longitude: pedido.longitude ?? null, hashEntrega: pedido.hash_imagem,
-          dhHashEntrega: dhSaoPaulo(pedido.hash_em ?? pedido.entregue_em), nfes,
+          tpEvento: TP_EVENTO_CTE.entrega,
+          nProt,
+          dhEntrega: dhSaoPaulo(pedido.entregue_em),
+          nDoc: pedido.documento_recebedor,
+          xNome: pedido.nome_recebedor,
+          latitude: pedido.latitude ?? null,
+          longitude: pedido.longitude ?? null,
+          hashEntrega: pedido.hash_imagem,
+          dhHashEntrega: dhSaoPaulo(pedido.hash_em ?? pedido.entregue_em),
+          nfes,
         };
       }
       case 'entrega_cancelamento':
@@ -189,23 +241,40 @@ export class EventosCte {
       case 'registrado':
         return this.registrado(companyId, cteId, evento, r.protocolo, cause, r.sha256);
       case 'rejeitado':
-        after = await this.record(companyId, cteId, cause, { type: 'RegistrarEventoRejeitado', data: { ...base, cstat: r.cstat, motivo: r.motivo } });
+        after = await this.record(companyId, cteId, cause, {
+          type: 'RegistrarEventoRejeitado',
+          data: { ...base, cstat: r.cstat, motivo: r.motivo },
+        });
         break;
       case 'pendente':
-        after = await this.record(companyId, cteId, cause, { type: 'RegistrarEventoPendente', data: { ...base, motivo: r.motivo ?? 'the authority did not answer; reconcile' } });
+        after = await this.record(companyId, cteId, cause, {
+          type: 'RegistrarEventoPendente',
+          data: { ...base, motivo: r.motivo ?? 'the authority did not answer; reconcile' },
+        });
         break;
     }
     return this.resultado(cteId, after, eventKey);
   }
 
   /** `procSha` names the archived procEventoCTe when the send just made it; a reconciliation makes it here. */
-  private async registrado(companyId: string, cteId: string, evento: EventoCteEstado, p: ProtocoloEvento, cause: string, procSha?: string): Promise<ResultadoEventoCte> {
+  private async registrado(
+    companyId: string,
+    cteId: string,
+    evento: EventoCteEstado,
+    p: ProtocoloEvento,
+    cause: string,
+    procSha?: string,
+  ): Promise<ResultadoEventoCte> {
     const sha256 = procSha ?? (await arquivarProcEvento(this.deps.documents, montarProcEventoCte(await this.assinado(evento), p)));
     const after = await this.record(companyId, cteId, cause, {
       type: 'RegistrarEventoRegistrado',
       data: {
-        cte_id: cteId, company_id: companyId, event_key: evento.event_key, tp_evento: evento.tp_evento,
-        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo }, sha256,
+        cte_id: cteId,
+        company_id: companyId,
+        event_key: evento.event_key,
+        tp_evento: evento.tp_evento,
+        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo },
+        sha256,
         registrado_em: instante(p.dhRegEvento),
       },
     });

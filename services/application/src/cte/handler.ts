@@ -17,20 +17,34 @@ export interface CteHandlerDeps extends DocumentoHandlerDeps {
 
 type Ctx = CompanyContext;
 
-/** The carrier's own CT-e: drafts (spec section 4, "CT-e"), issue and its polling, fiscal events, CT-e issued elsewhere and delivered here. */
+/**
+ * The carrier's own CT-e: drafts (spec section 4, "CT-e"), issue and its polling, fiscal events, CT-e issued elsewhere and
+ * delivered here.
+ */
 export const cteHandler = (deps: CteHandlerDeps) => {
   const run = handles(deps, cteDecider, (c: CteCommand) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
   const emissao = pedidoDeEmissao(deps.pool, {
     estado: (id) => load(deps.store, cteStream(id), cteDecider),
     pendencias: async (ctx, id, state) => {
-      const preparado = await prepararCte({ pool: deps.pool, environment: deps.environment }, {
-        companyId: ctx.companyId, dados: state.dados ?? {}, numero: 1, cCT: codigoNumerico(id, 1), now: ctx.now,
-      });
+      const preparado = await prepararCte(
+        { pool: deps.pool, environment: deps.environment },
+        {
+          companyId: ctx.companyId,
+          dados: state.dados ?? {},
+          numero: 1,
+          cCT: codigoNumerico(id, 1),
+          now: ctx.now,
+        },
+      );
       return preparado.pendencias;
     },
-    incompleto: (pendencias) => new Rejection('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
+    incompleto: (pendencias) =>
+      new Rejection('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
     // Issued, denied, cancelled or delivered by the carrier: the decider would ignore the request, the carrier is told.
-    naoEmitivel: (state) => (state.situacao === 'em_processamento' ? null : new Rejection('cte_nao_editavel', `this CT-e is ${state.situacao}: there is nothing to issue`)),
+    naoEmitivel: (state) =>
+      state.situacao === 'em_processamento'
+        ? null
+        : new Rejection('cte_nao_editavel', `this CT-e is ${state.situacao}: there is nothing to issue`),
     serie: (configuracao) => configuracao.serie_cte,
     solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissao', cte_id: id, company_id: ctx.companyId, serie }),
     nuncaEmitido: () => new Rejection('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
@@ -54,9 +68,18 @@ export const cteHandler = (deps: CteHandlerDeps) => {
      * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
      * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing).
      */
-    receberEmitido: async (ctx: Ctx, input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>): Promise<{ cteId: string; primeiro: boolean }> => {
+    receberEmitido: async (
+      ctx: Ctx,
+      input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>,
+    ): Promise<{ cteId: string; primeiro: boolean }> => {
       const cteId = derivedEventId(ctx.companyId, `cte:${input.cte.chave}`);
-      const { events } = await run(ctx, { type: 'ReceberCteEmitido', ...input, cte_id: cteId, company_id: ctx.companyId, environment: deps.environment });
+      const { events } = await run(ctx, {
+        type: 'ReceberCteEmitido',
+        ...input,
+        cte_id: cteId,
+        company_id: ctx.companyId,
+        environment: deps.environment,
+      });
       return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido' };
     },
     solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {

@@ -24,22 +24,36 @@ export const CSTAT_FALHA_SCHEMA = 225;
  * The document engine behind an issue: the draft's XML with its real number and a fresh cCT, signed with the
  * company's A1 certificate, checked against cte_v4.00.xsd. Anything missing refuses the issue before sending.
  */
-export const montarXmlDaEmissao = (deps: MontarXmlDeps): MontarXmlDaEmissao => async ({ companyId, state, serie, numero }) => {
-  const now = deps.clock();
-  const prepared = await prepararCte({ pool: deps.pool, environment: deps.environment }, {
-    companyId, dados: state.dados ?? {}, serie, numero, cCT: codigoNumerico(deps.random, numero), now,
-  });
-  if (prepared.pendencias.length > 0 || !prepared.xml || !prepared.chave || !prepared.certificadoBlobId) {
-    const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';
-    return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
-  }
-  const signed = await assinarXml(deps, {
-    companyId, certificadoBlobId: prepared.certificadoBlobId, xml: prepared.xml, element: 'infCte', schema: 'cte_v4.00.xsd',
-    falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML do CT-e' },
-  });
-  if (signed.tipo === 'recusado') return signed;
-  return { tipo: 'assinado', chave: prepared.chave, xml: signed.xml, data_emissao: dataEmissaoDe(signed.xml) };
-};
+export const montarXmlDaEmissao =
+  (deps: MontarXmlDeps): MontarXmlDaEmissao =>
+  async ({ companyId, state, serie, numero }) => {
+    const now = deps.clock();
+    const prepared = await prepararCte(
+      { pool: deps.pool, environment: deps.environment },
+      {
+        companyId,
+        dados: state.dados ?? {},
+        serie,
+        numero,
+        cCT: codigoNumerico(deps.random, numero),
+        now,
+      },
+    );
+    if (prepared.pendencias.length > 0 || !prepared.xml || !prepared.chave || !prepared.certificadoBlobId) {
+      const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';
+      return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
+    }
+    const signed = await assinarXml(deps, {
+      companyId,
+      certificadoBlobId: prepared.certificadoBlobId,
+      xml: prepared.xml,
+      element: 'infCte',
+      schema: 'cte_v4.00.xsd',
+      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML do CT-e' },
+    });
+    if (signed.tipo === 'recusado') return signed;
+    return { tipo: 'assinado', chave: prepared.chave, xml: signed.xml, data_emissao: dataEmissaoDe(signed.xml) };
+  };
 
 /** dhEmi as the signed XML writes it. */
 export const dataEmissaoDe = (signed: string) => /<dhEmi>([^<]+)<\/dhEmi>/.exec(signed)?.[1] ?? '';

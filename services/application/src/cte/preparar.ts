@@ -1,6 +1,17 @@
 import { type Pool } from 'pg';
 import { type CteRascunho, type Environment } from '@frete/contracts';
-import { cfopDaPrestacao, type IbsCbsDaPrestacao, type IcmsDaPrestacao, montarCteXml, type Pendencia, pendenciasEmissao, percentualDeCentesimos, regraAplicavel, ufBySigla, dhSaoPaulo } from '@frete/domain';
+import {
+  cfopDaPrestacao,
+  type IbsCbsDaPrestacao,
+  type IcmsDaPrestacao,
+  montarCteXml,
+  type Pendencia,
+  pendenciasEmissao,
+  percentualDeCentesimos,
+  regraAplicavel,
+  ufBySigla,
+  dhSaoPaulo,
+} from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
 
 export interface PrepararDeps {
@@ -16,7 +27,6 @@ export interface CtePreparado {
   /** The certificate's blob, to sign with. */
   certificadoBlobId: string | null;
 }
-
 
 /**
  * What an issue of a draft would send, from the draft, the company, its fiscal configuration and certificate, and
@@ -34,13 +44,22 @@ export async function prepararCte(
   ]);
   const { inicio, fim } = dados;
   const tpServ = dados.tipo_servico ?? 0;
-  const regra = inicio && fim ? regraAplicavel(await regrasDaRota(deps.pool, companyId, inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
+  const regra =
+    inicio && fim ? regraAplicavel(await regrasDaRota(deps.pool, companyId, inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
   const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
-  const icms: IcmsDaPrestacao | null = dados.impostos?.icms
-    ?? (regra ? { cst: regra.icms_cst, aliquota: percentualDeCentesimos(regra.icms_aliquota), reducao_base: regra.icms_reducao_base === null ? null : percentualDeCentesimos(regra.icms_reducao_base) } : null);
+  const icms: IcmsDaPrestacao | null =
+    dados.impostos?.icms ??
+    (regra
+      ? {
+          cst: regra.icms_cst,
+          aliquota: percentualDeCentesimos(regra.icms_aliquota),
+          reducao_base: regra.icms_reducao_base === null ? null : percentualDeCentesimos(regra.icms_reducao_base),
+        }
+      : null);
   const regraIbsCbs = regra?.ibs_cbs ?? null;
-  const ibsCbs: IbsCbsDaPrestacao | null = dados.impostos?.ibs_cbs
-    ?? (regraIbsCbs
+  const ibsCbs: IbsCbsDaPrestacao | null =
+    dados.impostos?.ibs_cbs ??
+    (regraIbsCbs
       ? {
           cst: regraIbsCbs.cst,
           cclass_trib: regraIbsCbs.cclass_trib,
@@ -71,7 +90,13 @@ export async function prepararCte(
     tpEmis: 1,
     icms,
     ibsCbs,
-    cfop: cfopDaPrestacao({ cfopRascunho: dados.cfop, cfopRegra: regra?.cfop, ufEmitente: endereco.uf, ufInicio: inicio.uf, ufFim: fim.uf }),
+    cfop: cfopDaPrestacao({
+      cfopRascunho: dados.cfop,
+      cfopRegra: regra?.cfop,
+      ufEmitente: endereco.uf,
+      ufInicio: inicio.uf,
+      ufFim: fim.uf,
+    }),
   });
   return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId: certificado?.blob_id ?? null };
 }

@@ -24,12 +24,17 @@ export async function assinarXml(
   o: { companyId: string; certificadoBlobId: string | null; xml: string; element: string; schema: FiscalRootSchema; falha: FalhaDeSchema },
 ): Promise<Assinado> {
   const pem = o.certificadoBlobId ? await deps.certificates.signingKey(o.companyId, o.certificadoBlobId) : null;
-  if (!pem) return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
+  if (!pem)
+    return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: 'Pendências: certificado: the A1 certificate cannot be opened' };
   const signed = signFiscalXml(o.xml, { element: o.element, privateKeyPem: pem.privateKeyPem, certificatePem: pem.certificatePem });
   const check = await deps.schemas.validate(signed, o.schema);
   if (!check.valid) {
     const first = check.errors[0];
-    return { tipo: 'recusado', cstat: o.falha.cstat, motivo: `${o.falha.texto}: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255) };
+    return {
+      tipo: 'recusado',
+      cstat: o.falha.cstat,
+      motivo: `${o.falha.texto}: ${first?.path ?? ''} ${first?.message ?? ''}`.trim().slice(0, 255),
+    };
   }
   return { tipo: 'assinado', xml: signed };
 }

@@ -1,7 +1,13 @@
 import { type DomainEvent } from '@frete/contracts';
 import { type Decider, type NumeracaoState, numeroReservado } from '@frete/domain';
 import { type DocumentStore, type EventStore, type ReadYourWrites, derivedEventId } from '@frete/platform';
-import { type AutoridadeFiscal, type ProtocoloDocumento, type ProtocoloEvento, type RetornoAutorizacao, type RetornoConsulta } from '@frete/adapters';
+import {
+  type AutoridadeFiscal,
+  type ProtocoloDocumento,
+  type ProtocoloEvento,
+  type RetornoAutorizacao,
+  type RetornoConsulta,
+} from '@frete/adapters';
 import { execute, load, type CommandContext } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 
@@ -45,7 +51,11 @@ export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent
   nome: string;
   decider: Decider<C, S, E>;
   stream: (id: string) => string;
-  numeracao: { decider: Decider<R, NumeracaoState, N>; stream: (companyId: string, serie: number) => string; reservar: (companyId: string, serie: number, id: string) => R };
+  numeracao: {
+    decider: Decider<R, NumeracaoState, N>;
+    stream: (companyId: string, serie: number) => string;
+    reservar: (companyId: string, serie: number, id: string) => R;
+  };
   /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
   denegacao: boolean;
   montarXml: (input: { companyId: string; id: string; state: S; serie: number; numero: number }) => Promise<XmlDaEmissao>;
@@ -75,7 +85,10 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   /** The company series this process numbers: each reservation reads only the numbers given since its last. */
   private readonly series = new StateCache<NumeracaoState>();
 
-  constructor(protected readonly deps: EmissaoDeps, private readonly tipo: TipoDocumento<C, S, E, R, N>) {}
+  constructor(
+    protected readonly deps: EmissaoDeps,
+    private readonly tipo: TipoDocumento<C, S, E, R, N>,
+  ) {}
 
   protected ctx(companyId: string, cause: string): CommandContext {
     return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
@@ -102,8 +115,14 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     let emissao = state.emissao;
     if (!emissao) {
       const n = this.tipo.numeracao;
-      const reservado = await execute(this.deps, n.stream(companyId, serie), n.decider, n.reservar(companyId, serie, id), this.ctx(companyId, cause),
-        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series });
+      const reservado = await execute(
+        this.deps,
+        n.stream(companyId, serie),
+        n.decider,
+        n.reservar(companyId, serie, id),
+        this.ctx(companyId, cause),
+        { eventId: () => derivedEventId(cause, 'numero'), cache: this.series },
+      );
       const numero = numeroReservado(reservado.state.reservas, id)!;
       const made = await this.tipo.montarXml({ companyId, id, state, serie, numero });
       if (made.tipo === 'recusado') {
@@ -111,7 +130,14 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
         return;
       }
       const sha256 = await this.deps.documents.put(Buffer.from(made.xml, 'utf8'), 'application/xml');
-      const after = await this.passo(companyId, id, cause, { tipo: 'xml_assinado', chave: made.chave, serie, numero, data_emissao: made.data_emissao, sha256 });
+      const after = await this.passo(companyId, id, cause, {
+        tipo: 'xml_assinado',
+        chave: made.chave,
+        serie,
+        numero,
+        data_emissao: made.data_emissao,
+        sha256,
+      });
       emissao = after.state.emissao;
       if (!emissao) return;
     }
@@ -142,7 +168,9 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
       case 'em_processamento':
       case 'sem_resposta':
         await this.passo(companyId, id, cause, {
-          tipo: 'pendente', chave: emissao.chave, motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}`,
+          tipo: 'pendente',
+          chave: emissao.chave,
+          motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}`,
         });
     }
   }
@@ -171,7 +199,12 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
         await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
         return;
       case 'denegado':
-        await this.passo(companyId, id, cause, denegado ? { tipo: 'denegado', chave, protocolo: r.protocolo } : { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        await this.passo(
+          companyId,
+          id,
+          cause,
+          denegado ? { tipo: 'denegado', chave, protocolo: r.protocolo } : { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo },
+        );
         return;
       case 'rejeitado':
         await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });

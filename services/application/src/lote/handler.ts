@@ -25,14 +25,19 @@ export const loteHandler = (deps: LoteHandlerDeps) => {
   const subcontratadaDo = async (ctx: Contexto, callerCnpj: string, cnpjInformado: string): Promise<string> => {
     const cnpj = normalizeCnpj(cnpjInformado);
     if (!isValidCnpj(cnpj)) {
-      throw new Rejection('validacao', 'subcontratada.cnpj: not a valid CNPJ', { fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ' }] });
+      throw new Rejection('validacao', 'subcontratada.cnpj: not a valid CNPJ', {
+        fields: [{ field: 'subcontratada.cnpj', message: 'not a valid CNPJ' }],
+      });
     }
     if (cnpj === callerCnpj) return ctx.companyId;
     // Granting and revoking record the contractor's watermark too: the check sees them.
     await deps.readYourWrites.waitFor(ctx.companyId);
     const sub = await companyOf(deps.pool, cnpj, cnpj);
     if (!sub || !(await autorizacaoAtiva(deps.pool, sub.company_id, ctx.companyId))) {
-      throw new Rejection('emissao_nao_autorizada', `CNPJ ${cnpj} has no active emission grant to your company (POST /fiscal/cte-subcontratacao/autorizacoes, by the subcontractor)`);
+      throw new Rejection(
+        'emissao_nao_autorizada',
+        `CNPJ ${cnpj} has no active emission grant to your company (POST /fiscal/cte-subcontratacao/autorizacoes, by the subcontractor)`,
+      );
     }
     return sub.company_id;
   };

@@ -1,5 +1,15 @@
 import { EventCatalog, type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
-import { cteDecider, cteStream, fold, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream, Rejection } from '@frete/domain';
+import {
+  cteDecider,
+  cteStream,
+  fold,
+  type LoteCommand,
+  type LoteEvent,
+  loteDecider,
+  type LoteState,
+  loteStream,
+  Rejection,
+} from '@frete/domain';
 import { type CommandContext, execute, load, toDomainEvent } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
@@ -75,7 +85,9 @@ export class ProcessadorLote {
       message = `the authority refused the counter-CT-e: cStat ${cstat} ${motivo}`;
     }
     await this.registrarDesfecho(event, (event.data as { cte_id: string }).cte_id, (lote) => ({
-      type: 'RegistrarLinhaRejeitada', ...lote, error: { code: 'cte_rejeitado', message },
+      type: 'RegistrarLinhaRejeitada',
+      ...lote,
+      error: { code: 'cte_rejeitado', message },
     }));
   }
 
@@ -85,20 +97,28 @@ export class ProcessadorLote {
     // A single counter-CT-e's payout is no batch's.
     if (d.lote_id === null) return;
     await this.alimentar(event, {
-      type: 'RegistrarFinanceiroDaLinha', batch_id: d.lote_id, company_id: d.company_id, linha: d.posicao, counter_cte_id: d.cte_id,
+      type: 'RegistrarFinanceiroDaLinha',
+      batch_id: d.lote_id,
+      company_id: d.company_id,
+      linha: d.posicao,
+      counter_cte_id: d.cte_id,
       financeiro: event.type === 'repasse.documento_registrado' ? 'ok' : 'failed',
     });
   }
 
   /** The authority's outcome of a counter-CT-e, for the batch row that made it; any other CT-e is not a batch's business. */
   private async registrarDesfecho(
-    event: RecordedEvent, cteId: string,
+    event: RecordedEvent,
+    cteId: string,
     command: (linha: { batch_id: string; company_id: string; linha: number; counter_cte_id: string }) => DesfechoDaLinha,
   ): Promise<void> {
     const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
     const vinculo = cte.contra_cte;
     if (!vinculo?.lote_id || vinculo.linha === null || !cte.company_id) return;
-    await this.alimentar(event, command({ batch_id: vinculo.lote_id, company_id: cte.company_id, linha: vinculo.linha, counter_cte_id: cteId }));
+    await this.alimentar(
+      event,
+      command({ batch_id: vinculo.lote_id, company_id: cte.company_id, linha: vinculo.linha, counter_cte_id: cteId }),
+    );
   }
 
   /**
@@ -107,10 +127,16 @@ export class ProcessadorLote {
    */
   private async alimentar(event: RecordedEvent, command: DesfechoDaLinha): Promise<void> {
     const ctx: CommandContext = {
-      companyId: command.company_id, correlationId: command.batch_id, causationId: event.id, requestId: null, actor: 'emission-processor', now: this.deps.clock(),
+      companyId: command.company_id,
+      correlationId: command.batch_id,
+      causationId: event.id,
+      requestId: null,
+      actor: 'emission-processor',
+      now: this.deps.clock(),
     };
     await execute(this.deps, loteStream(command.batch_id), loteDecider, command, ctx, {
-      eventId: (i, e) => derivedEventId(event.id, `lote:${e.type}:${i}`), cache: this.lotes,
+      eventId: (i, e) => derivedEventId(event.id, `lote:${e.type}:${i}`),
+      cache: this.lotes,
     });
   }
 
@@ -118,7 +144,13 @@ export class ProcessadorLote {
     const history = await this.deps.store.readStream(loteStream(batchId));
     const last = history[history.length - 1];
     if (!last) return null;
-    return { state: fold(loteDecider, history.map((e) => toDomainEvent<LoteEvent>(e))), revision: last.revision };
+    return {
+      state: fold(
+        loteDecider,
+        history.map((e) => toDomainEvent<LoteEvent>(e)),
+      ),
+      revision: last.revision,
+    };
   }
 
   private async processarBloco(batchId: string, inicio: number, causa: string): Promise<void> {
@@ -127,7 +159,14 @@ export class ProcessadorLote {
     const companyId = sessao.state.company_id!;
     const fim = Math.min(inicio + BLOCO_DO_LOTE, sessao.state.linhas.length);
     for (let n = inicio; n < fim; n++) {
-      const ctx: CommandContext = { companyId, correlationId: batchId, causationId: causa, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
+      const ctx: CommandContext = {
+        companyId,
+        correlationId: batchId,
+        causationId: causa,
+        requestId: null,
+        actor: 'emission-processor',
+        now: this.deps.clock(),
+      };
       const plano = sessao.state.linhas[n]!;
       const cteId = contraCteDaLinha(batchId, n);
       const feita = sessao.state.processadas[n];
@@ -136,25 +175,28 @@ export class ProcessadorLote {
         if (feita.status === 'pending' && feita.counter_cte_id === cteId) await this.solicitar(companyId, cteId, ctx);
         continue;
       }
-      const resultado = await this.deps.contraCte.preparar({
-        company_id: companyId,
-        cte_id: cteId,
-        chave: plano.chave,
-        modo: sessao.state.modo,
-        pedido: {
-          tipo_servico: plano.tipo_servico as 1 | 2 | 3,
-          origem: plano.origem,
-          destino: plano.destino,
-          valor_centavos: plano.valor_centavos,
-          motorista_cpf: plano.motorista_cpf,
-          placa: plano.placa,
+      const resultado = await this.deps.contraCte.preparar(
+        {
+          company_id: companyId,
+          cte_id: cteId,
+          chave: plano.chave,
+          modo: sessao.state.modo,
+          pedido: {
+            tipo_servico: plano.tipo_servico as 1 | 2 | 3,
+            origem: plano.origem,
+            destino: plano.destino,
+            valor_centavos: plano.valor_centavos,
+            motorista_cpf: plano.motorista_cpf,
+            placa: plano.placa,
+          },
+          lote_id: batchId,
+          linha: n,
+          perna: plano.perna,
+          parcelas: sessao.state.parcelas,
+          solicitante_company_id: sessao.state.solicitante_company_id,
         },
-        lote_id: batchId,
-        linha: n,
-        perna: plano.perna,
-        parcelas: sessao.state.parcelas,
-        solicitante_company_id: sessao.state.solicitante_company_id,
-      }, ctx);
+        ctx,
+      );
       sessao = await this.registrar(sessao, batchId, companyId, plano, await this.desfecho(resultado), ctx);
       if (resultado.status === 'aceito') await this.solicitar(companyId, cteId, ctx);
     }
@@ -167,30 +209,59 @@ export class ProcessadorLote {
       case 'duplicated': {
         // The existing counter-CT-e's leg document, so that a resubmitted legs batch still points at the installments.
         const existente = await load(this.deps.store, cteStream(r.cte_id), cteDecider);
-        return { status: 'duplicated', counter_cte_id: r.cte_id, documento_financeiro: existente.contra_cte?.documento_financeiro ?? null, error: null };
+        return {
+          status: 'duplicated',
+          counter_cte_id: r.cte_id,
+          documento_financeiro: existente.contra_cte?.documento_financeiro ?? null,
+          error: null,
+        };
       }
       case 'failed':
         return { status: 'failed', counter_cte_id: null, documento_financeiro: null, error: { code: r.code, message: r.message } };
     }
   }
 
-  private async registrar(sessao: Sessao, batchId: string, companyId: string, plano: LinhaPlanejada, p: Processada, ctx: CommandContext): Promise<Sessao> {
+  private async registrar(
+    sessao: Sessao,
+    batchId: string,
+    companyId: string,
+    plano: LinhaPlanejada,
+    p: Processada,
+    ctx: CommandContext,
+  ): Promise<Sessao> {
     const command: LoteCommand = {
-      type: 'RegistrarLinha', batch_id: batchId, company_id: companyId, linha: plano.linha, chave: plano.chave, perna: plano.perna,
-      tipo_servico: plano.tipo_servico, ...p,
+      type: 'RegistrarLinha',
+      batch_id: batchId,
+      company_id: companyId,
+      linha: plano.linha,
+      chave: plano.chave,
+      perna: plano.perna,
+      tipo_servico: plano.tipo_servico,
+      ...p,
     };
     // The row's event keeps the id it always had; the batch's end, when this row completes it, has its own.
-    const eventId = (i: number, e: LoteEvent) => derivedEventId(batchId, i === 0 ? `linha:${plano.linha}:processada` : `linha:${plano.linha}:${e.type}`);
+    const eventId = (i: number, e: LoteEvent) =>
+      derivedEventId(batchId, i === 0 ? `linha:${plano.linha}:processada` : `linha:${plano.linha}:${e.type}`);
     const events = loteDecider.decide(command, sessao.state, { now: ctx.now });
     if (events.length === 0) return sessao;
     try {
-      const { nextRevision, position } = await this.deps.store.append(loteStream(batchId), events.map((e, i) => ({
-        id: eventId(i, e),
-        type: e.type,
-        schemaVersion: EventCatalog[e.type].version,
-        data: e.data,
-        metadata: { company_id: companyId, correlation_id: ctx.correlationId, causation_id: ctx.causationId, request_id: null, actor: ctx.actor },
-      })), sessao.revision);
+      const { nextRevision, position } = await this.deps.store.append(
+        loteStream(batchId),
+        events.map((e, i) => ({
+          id: eventId(i, e),
+          type: e.type,
+          schemaVersion: EventCatalog[e.type].version,
+          data: e.data,
+          metadata: {
+            company_id: companyId,
+            correlation_id: ctx.correlationId,
+            causation_id: ctx.causationId,
+            request_id: null,
+            actor: ctx.actor,
+          },
+        })),
+        sessao.revision,
+      );
       await this.deps.readYourWrites?.recordWrite(companyId, position);
       return { state: events.reduce(loteDecider.evolve, sessao.state), revision: nextRevision };
     } catch (err) {

@@ -1,8 +1,20 @@
 import { type Pool } from 'pg';
 import { type DadosEventoMdfe, type Environment, type TipoEventoMdfe } from '@frete/contracts';
 import {
-  type DetalheEventoMdfe, dhSaoPaulo, type MdfeCommand, mdfeDecider, type MdfeEvent, type MdfeState, mdfeStream, montarEventoMdfeXml,
-  numeracaoMdfeDecider, type NumeracaoMdfeEvent, numeracaoMdfeStream, proximoEventoMdfe, type ReservarNumeroMdfe, ufBySigla,
+  type DetalheEventoMdfe,
+  dhSaoPaulo,
+  type MdfeCommand,
+  mdfeDecider,
+  type MdfeEvent,
+  type MdfeState,
+  mdfeStream,
+  montarEventoMdfeXml,
+  numeracaoMdfeDecider,
+  type NumeracaoMdfeEvent,
+  numeracaoMdfeStream,
+  proximoEventoMdfe,
+  type ReservarNumeroMdfe,
+  ufBySigla,
 } from '@frete/domain';
 import { companyOf } from '@frete/projections';
 import { montarMdfeProc, montarProcEventoMdfe } from '@frete/adapters';
@@ -10,7 +22,13 @@ import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, ty
 import { type Assinado } from '../emissao/assinar';
 import { enviarEvento } from '../emissao/evento';
 
-export type MontarXmlDaEmissaoMdfe = (input: { companyId: string; mdfeId: string; state: MdfeState; serie: number; numero: number }) => Promise<XmlDaEmissao>;
+export type MontarXmlDaEmissaoMdfe = (input: {
+  companyId: string;
+  mdfeId: string;
+  state: MdfeState;
+  serie: number;
+  numero: number;
+}) => Promise<XmlDaEmissao>;
 export type AssinarEventoMdfe = (companyId: string, xml: string) => Promise<Assinado>;
 
 export interface EmissorMdfeDeps extends EmissaoDeps {
@@ -27,7 +45,9 @@ export type ResultadoEventoMdfe =
   | { situacao: 'rejeitado'; n_seq: number; tp_evento: string; cstat: number; motivo: string };
 
 /** The MDF-e (model 58) as an issued document: no denied use (a denial answer is a rejection). */
-const mdfe = (montarXml: MontarXmlDaEmissaoMdfe): TipoDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> => ({
+const mdfe = (
+  montarXml: MontarXmlDaEmissaoMdfe,
+): TipoDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> => ({
   nome: 'MDF-e',
   decider: mdfeDecider,
   stream: mdfeStream,
@@ -49,7 +69,10 @@ const mdfe = (montarXml: MontarXmlDaEmissaoMdfe): TipoDocumento<MdfeCommand, Mdf
         return { type: 'RegistrarXmlAssinadoMdfe', data: { ...base, ...data } };
       }
       case 'autorizado':
-        return { type: 'RegistrarAutorizacaoMdfe', data: { ...base, chave: passo.protocolo.chave, protocolo: protocoloDe(passo.protocolo), sha256: passo.sha256 } };
+        return {
+          type: 'RegistrarAutorizacaoMdfe',
+          data: { ...base, chave: passo.protocolo.chave, protocolo: protocoloDe(passo.protocolo), sha256: passo.sha256 },
+        };
       case 'rejeitado':
         return { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: passo.cstat, motivo: passo.motivo } };
       case 'denegado':
@@ -75,7 +98,11 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
    * state are `Rejection`s (thrown by `proximoEventoMdfe`).
    */
   async registrarEvento(
-    companyId: string, mdfeId: string, tipo: TipoEventoMdfe, dados: DadosEventoMdfe, cause: string,
+    companyId: string,
+    mdfeId: string,
+    tipo: TipoEventoMdfe,
+    dados: DadosEventoMdfe,
+    cause: string,
   ): Promise<ResultadoEventoMdfe> {
     const state = await this.estado(mdfeId);
     if (!state.existe || state.company_id !== companyId) throw new Error(`MDF-e ${mdfeId} is not of company ${companyId}`);
@@ -90,23 +117,42 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
       const company = await companyOf(this.mdfeDeps.pool, companyId, '');
       const detalhe = detalheDe(tipo, evDados, state.n_prot ?? '');
       const built = montarEventoMdfeXml({
-        chave: state.chave!, cnpj: company?.cnpj ?? '', nSeq: n_seq, dhEvento: dhSaoPaulo(this.deps.clock()), ambiente: this.mdfeDeps.environment, detalhe,
+        chave: state.chave!,
+        cnpj: company?.cnpj ?? '',
+        nSeq: n_seq,
+        dhEvento: dhSaoPaulo(this.deps.clock()),
+        ambiente: this.mdfeDeps.environment,
+        detalhe,
       });
       const s = await this.mdfeDeps.assinarEvento(companyId, built.xml);
       if (s.tipo === 'recusado') {
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoRejeitadoMdfe', data: { ...base, cstat: s.cstat, motivo: s.motivo } });
+        await this.record(companyId, mdfeId, cause, {
+          type: 'RegistrarEventoRejeitadoMdfe',
+          data: { ...base, cstat: s.cstat, motivo: s.motivo },
+        });
         return { situacao: 'rejeitado', tp_evento, n_seq, cstat: s.cstat, motivo: s.motivo };
       }
       signedXml = s.xml;
     }
     const sha = await this.deps.documents.put(Buffer.from(signedXml, 'utf8'), 'application/xml');
-    const r = await enviarEvento(this.deps.documents, signedXml, (xml) => this.deps.autoridade.registrarEventoMdfe(xml), montarProcEventoMdfe);
+    const r = await enviarEvento(
+      this.deps.documents,
+      signedXml,
+      (xml) => this.deps.autoridade.registrarEventoMdfe(xml),
+      montarProcEventoMdfe,
+    );
     switch (r.tipo) {
       case 'registrado':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoMdfe', data: { ...base, protocolo: protocoloDe(r.protocolo), sha256: r.sha256 } });
+        await this.record(companyId, mdfeId, cause, {
+          type: 'RegistrarEventoMdfe',
+          data: { ...base, protocolo: protocoloDe(r.protocolo), sha256: r.sha256 },
+        });
         return { situacao: 'registrado', tp_evento, n_seq, cstat: r.protocolo.cStat, motivo: r.protocolo.xMotivo };
       case 'rejeitado':
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoRejeitadoMdfe', data: { ...base, cstat: r.cstat, motivo: r.motivo } });
+        await this.record(companyId, mdfeId, cause, {
+          type: 'RegistrarEventoRejeitadoMdfe',
+          data: { ...base, cstat: r.cstat, motivo: r.motivo },
+        });
         return { situacao: 'rejeitado', tp_evento, n_seq, cstat: r.cstat, motivo: r.motivo };
       case 'pendente': {
         const motivo = r.motivo ?? 'the authority did not answer; send the same request again';
@@ -122,7 +168,13 @@ function detalheDe(tipo: TipoEventoMdfe, d: DadosEventoMdfe, nProt: string): Det
     case 'cancelamento':
       return { tipo, nProt, justificativa: d.justificativa ?? '' };
     case 'encerramento':
-      return { tipo, nProt, data: d.data ?? '', cUF: ufBySigla(d.municipio?.uf ?? '')?.codigo_ibge ?? '', cMun: d.municipio?.codigo_ibge ?? '' };
+      return {
+        tipo,
+        nProt,
+        data: d.data ?? '',
+        cUF: ufBySigla(d.municipio?.uf ?? '')?.codigo_ibge ?? '',
+        cMun: d.municipio?.codigo_ibge ?? '',
+      };
     case 'condutor':
       return { tipo, nome: d.condutor?.nome ?? '', cpf: d.condutor?.cpf ?? '' };
   }

@@ -1,7 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { type DadosEventoMdfe, type FieldError, type MdfeDados, type MdfeInput, type TipoEventoMdfe, type VeiculoMdfe } from '@frete/contracts';
 import {
-  cpfsDosCondutores, type CteDoMdfeComInicio, cteDoMdfe, exigirCondutorNovo, type MdfeCommand, mdfeDecider, mdfeStream, normalizePlaca, Rejection, rotaDoMdfe,
+  type DadosEventoMdfe,
+  type FieldError,
+  type MdfeDados,
+  type MdfeInput,
+  type TipoEventoMdfe,
+  type VeiculoMdfe,
+} from '@frete/contracts';
+import {
+  cpfsDosCondutores,
+  type CteDoMdfeComInicio,
+  cteDoMdfe,
+  exigirCondutorNovo,
+  type MdfeCommand,
+  mdfeDecider,
+  mdfeStream,
+  normalizePlaca,
+  Rejection,
+  rotaDoMdfe,
   veiculoDoMdfe,
 } from '@frete/domain';
 import { type ReadYourWrites } from '@frete/platform';
@@ -27,7 +43,8 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
   const emissao = pedidoDeEmissao(deps.pool, {
     estado,
     pendencias: (ctx) => pendenciasMdfe(deps.pool, ctx.companyId),
-    incompleto: (pendencias) => new Rejection('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
+    incompleto: (pendencias) =>
+      new Rejection('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
     // The decider refuses an MDF-e past its issue (`mdfe_nao_editavel`).
     naoEmitivel: () => null,
     serie: (configuracao) => configuracao.serie_mdfe,
@@ -48,24 +65,39 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
       const ativos = await mdfesAtivosDoCte(deps.pool, companyId, row.cte_id);
       if (ativos.length > 0) {
         throw new Rejection('regra_de_negocio', `CT-e ${row.chave} is already in MDF-e ${ativos[0]!.mdfe_id}, not closed nor cancelled`, {
-          fields: [{ field: `ctes.${i}`, message: 'already in an MDF-e in force' }], mdfe_id: ativos[0]!.mdfe_id,
+          fields: [{ field: `ctes.${i}`, message: 'already in an MDF-e in force' }],
+          mdfe_id: ativos[0]!.mdfe_id,
         });
       }
       ctes.push(cteDoMdfe(row.cte_id, row.chave, row.cte));
     }
-    if (bad.length > 0) throw new Rejection('cte_nao_autorizado', `only own authorized CT-e can be manifested: ${bad.map((b) => `${b.field} ${b.message}`).join('; ')}`, { fields: bad });
+    if (bad.length > 0)
+      throw new Rejection(
+        'cte_nao_autorizado',
+        `only own authorized CT-e can be manifested: ${bad.map((b) => `${b.field} ${b.message}`).join('; ')}`,
+        { fields: bad },
+      );
     return ctes;
   };
 
   /** The registered traction vehicle and trailers, each complete for an MDF-e. */
-  const veiculosDoMdfe = async (companyId: string, veiculo: MdfeInput['veiculo']): Promise<{ veiculo: VeiculoMdfe; reboques: VeiculoMdfe[] }> => {
+  const veiculosDoMdfe = async (
+    companyId: string,
+    veiculo: MdfeInput['veiculo'],
+  ): Promise<{ veiculo: VeiculoMdfe; reboques: VeiculoMdfe[] }> => {
     const tracao = await veiculoPorPlaca(deps.pool, companyId, normalizePlaca(veiculo.placa));
-    if (!tracao) throw new Rejection('veiculo_nao_encontrado', `no registered vehicle with plate ${veiculo.placa}: POST /fiscal/veiculos first`, { fields: [{ field: 'veiculo.placa', message: 'not registered' }] });
+    if (!tracao)
+      throw new Rejection('veiculo_nao_encontrado', `no registered vehicle with plate ${veiculo.placa}: POST /fiscal/veiculos first`, {
+        fields: [{ field: 'veiculo.placa', message: 'not registered' }],
+      });
     const doMdfe = veiculoDoMdfe(tracao, 'veiculo.placa', 'tracao');
     const reboques: VeiculoMdfe[] = [];
     for (const [i, placa] of (veiculo.reboques ?? []).entries()) {
       const r = await veiculoPorPlaca(deps.pool, companyId, normalizePlaca(placa));
-      if (!r) throw new Rejection('veiculo_nao_encontrado', `no registered vehicle with plate ${placa}`, { fields: [{ field: `veiculo.reboques.${i}`, message: 'not registered' }] });
+      if (!r)
+        throw new Rejection('veiculo_nao_encontrado', `no registered vehicle with plate ${placa}`, {
+          fields: [{ field: `veiculo.reboques.${i}`, message: 'not registered' }],
+        });
       reboques.push(veiculoDoMdfe(r, `veiculo.reboques.${i}`, 'reboque'));
     }
     return { veiculo: doMdfe, reboques };
@@ -76,7 +108,10 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
     const condutores = [];
     for (const [i, cpf] of cpfsDosCondutores(motoristas).entries()) {
       const m = await motoristaPorCpf(deps.pool, companyId, cpf);
-      if (!m) throw new Rejection('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: POST /fiscal/motoristas first`, { fields: [{ field: `motoristas.${i}.cpf`, message: 'not registered' }] });
+      if (!m)
+        throw new Rejection('motorista_nao_encontrado', `no registered driver with CPF ${cpf}: POST /fiscal/motoristas first`, {
+          fields: [{ field: `motoristas.${i}.cpf`, message: 'not registered' }],
+        });
       condutores.push({ cpf: m.cpf, nome: m.nome });
     }
     return condutores;
@@ -91,7 +126,14 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
       const motoristas = await condutoresDoMdfe(ctx.companyId, input.motoristas);
       const rota = rotaDoMdfe(input, ctes);
       const dados: MdfeDados = {
-        ctes: rota.ctes, veiculo, reboques, motoristas, uf_inicio: rota.uf_inicio, uf_fim: rota.uf_fim, percurso: rota.percurso, carregamento: rota.carregamento,
+        ctes: rota.ctes,
+        veiculo,
+        reboques,
+        motoristas,
+        uf_inicio: rota.uf_inicio,
+        uf_fim: rota.uf_fim,
+        percurso: rota.percurso,
+        carregamento: rota.carregamento,
         observacoes: input.observacoes ?? null,
       };
       const mdfeId = randomUUID();

@@ -14,22 +14,32 @@ export { type Assinado } from '../emissao/assinar';
 export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ campo: string; mensagem: string }[]> {
   const [configuracao, certificado] = await Promise.all([configuracaoOf(pool, companyId), certificadoOf(pool, companyId)]);
   const p: { campo: string; mensagem: string }[] = [];
-  if (!configuracao.inscricao_estadual) p.push({ campo: 'configuracao.inscricao_estadual', mensagem: 'the fiscal configuration has no state registration' });
-  if (!configuracao.endereco || !ufBySigla(configuracao.endereco.uf)) p.push({ campo: 'configuracao.endereco', mensagem: 'the fiscal configuration has no address' });
+  if (!configuracao.inscricao_estadual)
+    p.push({ campo: 'configuracao.inscricao_estadual', mensagem: 'the fiscal configuration has no state registration' });
+  if (!configuracao.endereco || !ufBySigla(configuracao.endereco.uf))
+    p.push({ campo: 'configuracao.endereco', mensagem: 'the fiscal configuration has no address' });
   if (!certificado) p.push({ campo: 'certificado', mensagem: 'no A1 certificate was sent (POST /fiscal/certificado)' });
   return p;
 }
 
 /** Signs `element` with the company's A1 certificate and validates the result against `schema`. */
-export const assinarMdfe = (deps: MontarMdfeDeps) => async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
-  const certificado = await certificadoOf(deps.pool, companyId);
-  return assinarXml(deps, {
-    companyId, certificadoBlobId: certificado?.blob_id ?? null, xml, element, schema, falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML' },
-  });
-};
+export const assinarMdfe =
+  (deps: MontarMdfeDeps) =>
+  async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
+    const certificado = await certificadoOf(deps.pool, companyId);
+    return assinarXml(deps, {
+      companyId,
+      certificadoBlobId: certificado?.blob_id ?? null,
+      xml,
+      element,
+      schema,
+      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML' },
+    });
+  };
 
 /** The MDF-e of a manifest with its number and a fresh cMDF, signed on `infMDFe` and checked against mdfe_v3.00.xsd. */
-export const montarXmlDaEmissaoMdfe = (deps: MontarMdfeDeps) =>
+export const montarXmlDaEmissaoMdfe =
+  (deps: MontarMdfeDeps) =>
   async (input: { companyId: string; state: MdfeState; serie: number; numero: number }): Promise<XmlDaEmissao> => {
     const { companyId, state, serie, numero } = input;
     const pendencias = await pendenciasMdfe(deps.pool, companyId);
@@ -41,8 +51,11 @@ export const montarXmlDaEmissaoMdfe = (deps: MontarMdfeDeps) =>
     const built = montarMdfeXml({
       dados: state.dados,
       emitente: {
-        cnpj: company.cnpj, razao_social: company.razao_social, inscricao_estadual: configuracao.inscricao_estadual ?? '',
-        endereco: configuracao.endereco, rntrc: configuracao.rntrc,
+        cnpj: company.cnpj,
+        razao_social: company.razao_social,
+        inscricao_estadual: configuracao.inscricao_estadual ?? '',
+        endereco: configuracao.endereco,
+        rntrc: configuracao.rntrc,
       },
       serie,
       numero,

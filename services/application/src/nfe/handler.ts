@@ -1,5 +1,11 @@
 import { type Pool } from 'pg';
-import { type Environment, NFE_IMPORT_ERROR_CODES, type NfeImportErrorCode, type NfeImportOutcome, type NfeImportResult } from '@frete/contracts';
+import {
+  type Environment,
+  NFE_IMPORT_ERROR_CODES,
+  type NfeImportErrorCode,
+  type NfeImportOutcome,
+  type NfeImportResult,
+} from '@frete/contracts';
 import { type NfeEvent, Rejection, nfeDecider, nfeStream } from '@frete/domain';
 import { ctesCarryingNfe } from '@frete/projections';
 import { type DocumentStore } from '@frete/platform';
@@ -36,23 +42,32 @@ export const nfeHandler = (deps: NfeHandlerDeps) => {
   return {
     /** One result per file; refused as a whole (422 `nenhuma_nfe_importada`) when no file yielded an NF-e. */
     importar: async (ctx: Contexto, files: ArquivoNfe[]): Promise<NfeImportResult> => {
-      const arquivos = await importarArquivos(deps, { companyId: ctx.companyId, ambiente: deps.environment }, files, async (command, key, out, entrada) => {
-        try {
-          const { events } = await run(ctx, command);
-          out.nfes.push({ access_key: key, resultado: outcomeOf(events[0]!), entrada });
-        } catch (err) {
-          // A refusal of one key is that file's error; the other files still import.
-          if (err instanceof Rejection && isImportErrorCode(err.code)) out.erros.push({ entrada, code: err.code, message: err.message });
-          else throw err;
-        }
-      });
+      const arquivos = await importarArquivos(
+        deps,
+        { companyId: ctx.companyId, ambiente: deps.environment },
+        files,
+        async (command, key, out, entrada) => {
+          try {
+            const { events } = await run(ctx, command);
+            out.nfes.push({ access_key: key, resultado: outcomeOf(events[0]!), entrada });
+          } catch (err) {
+            // A refusal of one key is that file's error; the other files still import.
+            if (err instanceof Rejection && isImportErrorCode(err.code)) out.erros.push({ entrada, code: err.code, message: err.message });
+            else throw err;
+          }
+        },
+      );
       const result = {
         arquivos,
         total_nfes: arquivos.reduce((n, a) => n + a.nfes.length, 0),
         total_erros: arquivos.reduce((n, a) => n + a.erros.length, 0),
       };
       if (result.total_nfes === 0) {
-        throw new Rejection('nenhuma_nfe_importada', `no file yielded an NF-e (${result.total_erros} error(s)): see error.details.arquivos`, { arquivos });
+        throw new Rejection(
+          'nenhuma_nfe_importada',
+          `no file yielded an NF-e (${result.total_erros} error(s)): see error.details.arquivos`,
+          { arquivos },
+        );
       }
       return result;
     },

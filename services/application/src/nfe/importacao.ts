@@ -2,7 +2,16 @@ import { TextDecoder } from 'node:util';
 import { type Environment, type NfeArquivoRecebido, type NfeImportFileResult } from '@frete/contracts';
 import { type NfeCommand, NfeReadError, modelOfKey } from '@frete/domain';
 import { type DocumentStore } from '@frete/platform';
-import { CONTENT_TYPES, PdfTextError, ZipError, documentKeysOfPdfText, documentKindOf, pdfPagesText, readNfeDocument, zipEntries } from '@frete/documents';
+import {
+  CONTENT_TYPES,
+  PdfTextError,
+  ZipError,
+  documentKeysOfPdfText,
+  documentKindOf,
+  pdfPagesText,
+  readNfeDocument,
+  zipEntries,
+} from '@frete/documents';
 
 /** One file as the integrator sent it. */
 export interface ArquivoNfe {
@@ -15,7 +24,9 @@ export type RegistrarImportacao = (command: NfeCommand, key: string, out: NfeImp
 
 /** The XML's text in the encoding its declaration names (UTF-8 when it names none); null when the bytes do not decode. */
 function xmlText(bytes: Buffer): string | null {
-  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
+  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(
+    bytes.subarray(0, 200).toString('latin1'),
+  )?.[1];
   try {
     return new TextDecoder(declared?.toLowerCase() ?? 'utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -35,9 +46,15 @@ export async function importarArquivos(
 ): Promise<NfeImportFileResult[]> {
   const { companyId, ambiente } = contexto;
 
-  const importXml = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
+  const importXml = async (
+    bytes: Buffer,
+    arquivo: Omit<NfeArquivoRecebido, 'sha256'>,
+    out: NfeImportFileResult,
+    entrada: string | null,
+  ) => {
     const text = xmlText(bytes);
-    if (text === null) return void out.erros.push({ entrada, code: 'xml_malformado', message: 'the bytes are not valid in the XML\'s encoding' });
+    if (text === null)
+      return void out.erros.push({ entrada, code: 'xml_malformado', message: "the bytes are not valid in the XML's encoding" });
     let nfe;
     try {
       nfe = await readNfeDocument(text);
@@ -46,10 +63,20 @@ export async function importarArquivos(
       throw err;
     }
     const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.xml);
-    await registrar({ type: 'ImportarNfeXml', company_id: companyId, ambiente, arquivo: { ...arquivo, sha256 }, nfe }, nfe.chave, out, entrada);
+    await registrar(
+      { type: 'ImportarNfeXml', company_id: companyId, ambiente, arquivo: { ...arquivo, sha256 }, nfe },
+      nfe.chave,
+      out,
+      entrada,
+    );
   };
 
-  const importPdf = async (bytes: Buffer, arquivo: Omit<NfeArquivoRecebido, 'sha256'>, out: NfeImportFileResult, entrada: string | null) => {
+  const importPdf = async (
+    bytes: Buffer,
+    arquivo: Omit<NfeArquivoRecebido, 'sha256'>,
+    out: NfeImportFileResult,
+    entrada: string | null,
+  ) => {
     let keys: string[];
     try {
       keys = await documentKeysOfPdfText(await pdfPagesText(bytes));
@@ -59,9 +86,15 @@ export async function importarArquivos(
     }
     const nfeKeys = keys.filter((k) => modelOfKey(k) === '55');
     if (nfeKeys.length === 0) {
-      return void out.erros.push(keys.length > 0
-        ? { entrada, code: 'documento_nao_e_nfe', message: `the PDF is of a model ${modelOfKey(keys[0]!)} document (access key ${keys[0]}), not of an NF-e` }
-        : { entrada, code: 'pdf_sem_chave', message: 'no valid access key was found in the PDF\'s text' });
+      return void out.erros.push(
+        keys.length > 0
+          ? {
+              entrada,
+              code: 'documento_nao_e_nfe',
+              message: `the PDF is of a model ${modelOfKey(keys[0]!)} document (access key ${keys[0]}), not of an NF-e`,
+            }
+          : { entrada, code: 'pdf_sem_chave', message: "no valid access key was found in the PDF's text" },
+      );
     }
     const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.pdf);
     for (const key of nfeKeys) {
@@ -87,7 +120,11 @@ export async function importarArquivos(
             await importPdf(item.content, arquivo, out, item.name);
             break;
           case 'zip':
-            out.erros.push({ entrada: item.name, code: 'zip_aninhado', message: 'a ZIP inside a ZIP is not opened: send its files directly' });
+            out.erros.push({
+              entrada: item.name,
+              code: 'zip_aninhado',
+              message: 'a ZIP inside a ZIP is not opened: send its files directly',
+            });
             break;
           case 'desconhecido':
             out.erros.push({ entrada: item.name, code: 'arquivo_nao_suportado', message: 'neither XML nor PDF by its content' });

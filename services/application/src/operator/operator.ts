@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type CompanyRow, allCompanies, companyOf } from '@frete/projections';
 import { type CredentialKind, type Environment, type Position, type Scope, SCOPES } from '@frete/contracts';
-import { type CompanyFlags, type CompanyState, companyDecider, credentialDecider, isValidCnpj, normalizeCnpj, Rejection } from '@frete/domain';
+import {
+  type CompanyFlags,
+  type CompanyState,
+  companyDecider,
+  credentialDecider,
+  isValidCnpj,
+  normalizeCnpj,
+  Rejection,
+} from '@frete/domain';
 import { type CommandContext, execute, load } from '../commands/execute';
 import { type EventStore } from '@frete/platform';
 import { type ProjectionRunner } from '@frete/platform';
@@ -16,7 +24,15 @@ export const credentialStream = (credentialId: string) => `credential-${credenti
 
 export type IssuedCredential =
   | { credential_id: string; company_id: string; kind: 'api-key'; environment: Environment; scopes: Scope[]; api_key: string }
-  | { credential_id: string; company_id: string; kind: 'oauth'; environment: Environment; scopes: Scope[]; client_id: string; client_secret: string };
+  | {
+      credential_id: string;
+      company_id: string;
+      kind: 'oauth';
+      environment: Environment;
+      scopes: Scope[];
+      client_id: string;
+      client_secret: string;
+    };
 
 /**
  * What the company panel would do, for the operator tool (ruling 4) and the embedded demo. After each write the
@@ -39,22 +55,36 @@ export class Operator {
   async createCompany(input: { cnpj: string; razao_social: string } & CompanyFlags): Promise<CompanyRow> {
     if (!isValidCnpj(input.cnpj)) throw new Rejection('validacao', `invalid CNPJ '${input.cnpj}'`);
     const companyId = companyIdFor(input.cnpj);
-    const { position } = await execute({ store: this.store }, companyStream(companyId), companyDecider, {
-      type: 'RegisterCompany',
-      company_id: companyId,
-      cnpj: input.cnpj,
-      razao_social: input.razao_social,
-      flags: { carrier: input.carrier, fiscal_ready: input.fiscal_ready, fiscal_production: input.fiscal_production },
-    }, this.ctx(companyId));
+    const { position } = await execute(
+      { store: this.store },
+      companyStream(companyId),
+      companyDecider,
+      {
+        type: 'RegisterCompany',
+        company_id: companyId,
+        cnpj: input.cnpj,
+        razao_social: input.razao_social,
+        flags: { carrier: input.carrier, fiscal_ready: input.fiscal_ready, fiscal_production: input.fiscal_production },
+      },
+      this.ctx(companyId),
+    );
     await this.settle(position);
     return (await this.findCompany(companyId))!;
   }
 
   async changeFlags(companyRef: string, flags: Partial<CompanyFlags>): Promise<CompanyRow> {
     const company = await this.requireCompany(companyRef);
-    const { position } = await execute({ store: this.store }, companyStream(company.company_id), companyDecider, {
-      type: 'ChangeCompanyFlags', company_id: company.company_id, flags,
-    }, this.ctx(company.company_id));
+    const { position } = await execute(
+      { store: this.store },
+      companyStream(company.company_id),
+      companyDecider,
+      {
+        type: 'ChangeCompanyFlags',
+        company_id: company.company_id,
+        flags,
+      },
+      this.ctx(company.company_id),
+    );
     await this.settle(position);
     return (await this.findCompany(company.company_id))!;
   }
@@ -87,22 +117,43 @@ export class Operator {
     const credentialId = randomUUID();
     const state: CompanyState = await load(this.store, companyStream(company.company_id), companyDecider);
     const secret = input.kind === 'api-key' ? newApiKey(this.environment) : newOAuthClient(this.environment);
-    const { events, position } = await execute({ store: this.store }, credentialStream(credentialId), credentialDecider, {
-      type: 'IssueCredential',
-      credential_id: credentialId,
-      company: state,
-      kind: input.kind,
-      environment: this.environment,
-      scopes,
-      secret_sha256: secret.sha256,
-      client_id: 'clientId' in secret ? secret.clientId : null,
-      hint: secret.hint,
-    }, this.ctx(company.company_id));
+    const { events, position } = await execute(
+      { store: this.store },
+      credentialStream(credentialId),
+      credentialDecider,
+      {
+        type: 'IssueCredential',
+        credential_id: credentialId,
+        company: state,
+        kind: input.kind,
+        environment: this.environment,
+        scopes,
+        secret_sha256: secret.sha256,
+        client_id: 'clientId' in secret ? secret.clientId : null,
+        hint: secret.hint,
+      },
+      this.ctx(company.company_id),
+    );
     await this.settle(position);
     const issued = events[0]!.data as { scopes: Scope[] };
     return 'clientId' in secret
-      ? { credential_id: credentialId, company_id: company.company_id, kind: 'oauth', environment: this.environment, scopes: issued.scopes, client_id: secret.clientId, client_secret: secret.clientSecret }
-      : { credential_id: credentialId, company_id: company.company_id, kind: 'api-key', environment: this.environment, scopes: issued.scopes, api_key: secret.key };
+      ? {
+          credential_id: credentialId,
+          company_id: company.company_id,
+          kind: 'oauth',
+          environment: this.environment,
+          scopes: issued.scopes,
+          client_id: secret.clientId,
+          client_secret: secret.clientSecret,
+        }
+      : {
+          credential_id: credentialId,
+          company_id: company.company_id,
+          kind: 'api-key',
+          environment: this.environment,
+          scopes: issued.scopes,
+          api_key: secret.key,
+        };
   }
 
   async listCredentials(companyRef?: string) {
@@ -119,7 +170,13 @@ export class Operator {
   async revokeCredential(credentialId: string): Promise<{ credential_id: string; revoked: boolean }> {
     const current = await load(this.store, credentialStream(credentialId), credentialDecider);
     const companyId = current.status === 'none' ? null : current.company_id;
-    const { events, position } = await execute({ store: this.store }, credentialStream(credentialId), credentialDecider, { type: 'RevokeCredential' }, this.ctx(companyId));
+    const { events, position } = await execute(
+      { store: this.store },
+      credentialStream(credentialId),
+      credentialDecider,
+      { type: 'RevokeCredential' },
+      this.ctx(companyId),
+    );
     await this.settle(position);
     return { credential_id: credentialId, revoked: events.length > 0 };
   }

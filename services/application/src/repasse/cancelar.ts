@@ -9,14 +9,23 @@ import { vinculoDoCte } from './contra-cte';
 const CANCELAMENTO = '110111';
 
 /** A registered cancellation of a counter-CT-e cancels its unpaid installments and takes it out of its group. */
-export const cancelarDocumento = (deps: PayoutDeps) => async (event: RecordedEvent): Promise<void> => {
-  const d = event.data as EventData<'cte.evento_registrado'>;
-  if (d.tp_evento !== CANCELAMENTO) return;
-  const vinculo = await vinculoDoCte(deps.store, d.cte_id);
-  if (!vinculo) return;
-  const grupo = grupoDoVinculo(d.cte_id, vinculo);
-  await execute(deps, repasseStream(d.company_id, grupo), repasseDecider,
-    { type: 'CancelarDocumento', company_id: d.company_id, grupo, cte_id: d.cte_id }, contextoDo(deps, event, d.company_id), {
-      eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`), cache: deps.grupos,
-    });
-};
+export const cancelarDocumento =
+  (deps: PayoutDeps) =>
+  async (event: RecordedEvent): Promise<void> => {
+    const d = event.data as EventData<'cte.evento_registrado'>;
+    if (d.tp_evento !== CANCELAMENTO) return;
+    const vinculo = await vinculoDoCte(deps.store, d.cte_id);
+    if (!vinculo) return;
+    const grupo = grupoDoVinculo(d.cte_id, vinculo);
+    await execute(
+      deps,
+      repasseStream(d.company_id, grupo),
+      repasseDecider,
+      { type: 'CancelarDocumento', company_id: d.company_id, grupo, cte_id: d.cte_id },
+      contextoDo(deps, event, d.company_id),
+      {
+        eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`),
+        cache: deps.grupos,
+      },
+    );
+  };

@@ -23,7 +23,11 @@ export interface DocumentoRepasseDeps {
 }
 
 /** The company's payout document (read models caught up with its last write); another company's is not found. */
-export async function documentoRepasseDaEmpresa(deps: DocumentoRepasseDeps, companyId: string, documento: string): Promise<RepasseDocumentoRow> {
+export async function documentoRepasseDaEmpresa(
+  deps: DocumentoRepasseDeps,
+  companyId: string,
+  documento: string,
+): Promise<RepasseDocumentoRow> {
   await deps.readYourWrites.waitFor(companyId);
   const ref = referenciaDe(documento);
   const row = ref ? await repasseDocumento(deps.pool, companyId, ref) : null;

@@ -30,19 +30,28 @@ export interface AtoRepasse {
 export type ResultadoRepasseDoCte = { cte_id: string; chave: string } & (
   | { status: 'ok'; ordem_id?: string }
   | { status: 'ignorado'; motivo: { code: string; message: string } }
-  | { status: 'erro'; error: { code: ErrorCode; message: string } });
+  | { status: 'erro'; error: { code: ErrorCode; message: string } }
+);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const ignorado = (cte: { cte_id: string; chave: string }, code: string, message: string): ResultadoRepasseDoCte =>
-  ({ cte_id: cte.cte_id, chave: cte.chave, status: 'ignorado', motivo: { code, message } });
+const ignorado = (cte: { cte_id: string; chave: string }, code: string, message: string): ResultadoRepasseDoCte => ({
+  cte_id: cte.cte_id,
+  chave: cte.chave,
+  status: 'ignorado',
+  motivo: { code, message },
+});
 
 /**
  * The document to act on, or why this CT-e of the manifest is left alone: the operations touch only installments
  * that already exist, and only those of the MDF-e's drivers (spec section 4).
  */
-function alvoOuMotivo(cte: { cte_id: string; chave: string }, doc: RepasseDocumentoRow | undefined, motoristas: string[], posicao: number):
-  { doc: RepasseDocumentoRow } | { ignorado: ResultadoRepasseDoCte } {
+function alvoOuMotivo(
+  cte: { cte_id: string; chave: string },
+  doc: RepasseDocumentoRow | undefined,
+  motoristas: string[],
+  posicao: number,
+): { doc: RepasseDocumentoRow } | { ignorado: ResultadoRepasseDoCte } {
   if (!doc || doc.financeiro === 'failed') return { ignorado: ignorado(cte, 'sem_repasse', 'not a counter-CT-e with a registered payout') };
   if (!motoristas.includes(doc.motorista_cpf)) {
     return { ignorado: ignorado(cte, 'motorista_fora_do_mdfe', `the payout's driver ${doc.motorista_cpf} is not a driver of this MDF-e`) };
@@ -61,7 +70,8 @@ function alvoOuMotivo(cte: { cte_id: string; chave: string }, doc: RepasseDocume
  */
 export const repasseHandler = (deps: RepasseHandlerDeps) => {
   const run = handles(deps, repasseDecider, (c) =>
-    'grupo' in c ? repasseStream(c.company_id, c.grupo) : repasseStream(c.dados.company_id, c.dados.grupo));
+    'grupo' in c ? repasseStream(c.company_id, c.grupo) : repasseStream(c.dados.company_id, c.dados.grupo),
+  );
 
   /**
    * Runs an act on the document's group. A document whose financial step failed has no payout to act on: 422 with
@@ -70,8 +80,10 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
   const agirNo = async (ctx: CommandContext, row: RepasseDocumentoRow, pedido: PedidoRepasse): Promise<AtoRepasse> => {
     if (row.financeiro === 'failed') {
       const code = row.erro_financeiro?.code ?? '';
-      throw new Rejection(code in ErrorCodes ? (code as ErrorCode) : 'regra_de_negocio',
-        `the financial step of counter-CT-e ${row.cte_id} failed (${row.erro_financeiro?.message ?? 'unknown reason'}): it has no installments`);
+      throw new Rejection(
+        code in ErrorCodes ? (code as ErrorCode) : 'regra_de_negocio',
+        `the financial step of counter-CT-e ${row.cte_id} failed (${row.erro_financeiro?.message ?? 'unknown reason'}): it has no installments`,
+      );
     }
     const ordemId = pedido.type === 'Pagar' ? randomUUID() : null;
     const acao: AcaoRepasse = pedido.type === 'Pagar' ? { ...pedido, ordem_id: ordemId! } : pedido;
@@ -88,12 +100,19 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
      * The same act on the installment at `posicao` of every CT-e a manifest carries, one result per CT-e in the
      * manifest's order; a rejected act is that CT-e's `erro`, not the whole request's.
      */
-    agirPorMdfe: async (ctx: CommandContext & { companyId: string }, mdfeId: string, pedido: Extract<PedidoRepasse, { posicao: number }>):
-      Promise<ResultadoRepasseDoCte[]> => {
+    agirPorMdfe: async (
+      ctx: CommandContext & { companyId: string },
+      mdfeId: string,
+      pedido: Extract<PedidoRepasse, { posicao: number }>,
+    ): Promise<ResultadoRepasseDoCte[]> => {
       await deps.readYourWrites.waitFor(ctx.companyId);
       const mdfe = UUID.test(mdfeId) ? await mdfeParaRepasse(deps.pool, ctx.companyId, mdfeId.toLowerCase()) : null;
       if (!mdfe) throw new Rejection('nao_encontrado', `MDF-e ${mdfeId} not found`);
-      const docs = await repasseDocumentosDosCtes(deps.pool, ctx.companyId, mdfe.ctes.map((c) => c.cte_id));
+      const docs = await repasseDocumentosDosCtes(
+        deps.pool,
+        ctx.companyId,
+        mdfe.ctes.map((c) => c.cte_id),
+      );
       const resultados: ResultadoRepasseDoCte[] = [];
       for (const cte of mdfe.ctes) {
         const alvo = alvoOuMotivo(cte, docs.get(cte.cte_id), mdfe.motoristas, pedido.posicao);

@@ -1,5 +1,14 @@
 import { type EventData, type RecordedEvent } from '@frete/contracts';
-import { grupoDoVinculo, motoristaAtivoPorCpf, motoristaDecider, motoristasStream, type RepasseCommand, regraDeRepasse, repasseDecider, repasseStream } from '@frete/domain';
+import {
+  grupoDoVinculo,
+  motoristaAtivoPorCpf,
+  motoristaDecider,
+  motoristasStream,
+  type RepasseCommand,
+  regraDeRepasse,
+  repasseDecider,
+  repasseStream,
+} from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
 import { execute, load } from '../commands/execute';
 import { type PayoutDeps, contextoDo } from './deps';
@@ -11,22 +20,42 @@ import { vinculoDoCte } from './contra-cte';
  * driver registered just before the batch is never missed. A driver who left the registry makes the financial step
  * fail (`financeiro: failed` on the batch row); any other CT-e is not a payout's business.
  */
-export const registrarDocumento = (deps: PayoutDeps) => async (event: RecordedEvent): Promise<void> => {
-  const d = event.data as EventData<'cte.autorizado'>;
-  const vinculo = await vinculoDoCte(deps.store, d.cte_id);
-  if (!vinculo) return;
-  const registro = await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
-  const motorista = motoristaAtivoPorCpf(registro, vinculo.motorista_cpf);
-  const grupo = grupoDoVinculo(d.cte_id, vinculo);
-  const base = {
-    company_id: d.company_id, grupo, cte_id: d.cte_id, chave: d.chave, chave_original: vinculo.chave_original,
-    documento_financeiro: vinculo.documento_financeiro, lote_id: vinculo.lote_id, posicao: vinculo.linha ?? 0,
-    motorista_cpf: vinculo.motorista_cpf, valor_centavos: vinculo.valor_centavos,
+export const registrarDocumento =
+  (deps: PayoutDeps) =>
+  async (event: RecordedEvent): Promise<void> => {
+    const d = event.data as EventData<'cte.autorizado'>;
+    const vinculo = await vinculoDoCte(deps.store, d.cte_id);
+    if (!vinculo) return;
+    const registro = await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
+    const motorista = motoristaAtivoPorCpf(registro, vinculo.motorista_cpf);
+    const grupo = grupoDoVinculo(d.cte_id, vinculo);
+    const base = {
+      company_id: d.company_id,
+      grupo,
+      cte_id: d.cte_id,
+      chave: d.chave,
+      chave_original: vinculo.chave_original,
+      documento_financeiro: vinculo.documento_financeiro,
+      lote_id: vinculo.lote_id,
+      posicao: vinculo.linha ?? 0,
+      motorista_cpf: vinculo.motorista_cpf,
+      valor_centavos: vinculo.valor_centavos,
+    };
+    const command: RepasseCommand = motorista
+      ? {
+          type: 'RegistrarDocumento',
+          dados: { ...base, regra: regraDeRepasse(vinculo.parcelas, motorista.repasse.parcelas), modo: motorista.repasse.modo },
+        }
+      : {
+          type: 'RegistrarFalha',
+          dados: {
+            ...base,
+            code: 'motorista_nao_encontrado',
+            message: `driver ${vinculo.motorista_cpf} is no longer in the company's registry`,
+          },
+        };
+    await execute(deps, repasseStream(d.company_id, grupo), repasseDecider, command, contextoDo(deps, event, d.company_id), {
+      eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`),
+      cache: deps.grupos,
+    });
   };
-  const command: RepasseCommand = motorista
-    ? { type: 'RegistrarDocumento', dados: { ...base, regra: regraDeRepasse(vinculo.parcelas, motorista.repasse.parcelas), modo: motorista.repasse.modo } }
-    : { type: 'RegistrarFalha', dados: { ...base, code: 'motorista_nao_encontrado', message: `driver ${vinculo.motorista_cpf} is no longer in the company's registry` } };
-  await execute(deps, repasseStream(d.company_id, grupo), repasseDecider, command, contextoDo(deps, event, d.company_id), {
-    eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`), cache: deps.grupos,
-  });
-};

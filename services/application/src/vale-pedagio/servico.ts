@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type CategoriaVeicular, type LocalValePedagio, type TipoValePedagio, type ValePedagioEmitido } from '@frete/contracts';
 import {
-  type ValoresValePedagio, Rejection, contaOperacionalDecider, contaOperacionalStream, eixosDaCategoria, impedimentoCancelamento,
-  valePedagioDecider, valePedagioStream, valoresValePedagio,
+  type ValoresValePedagio,
+  Rejection,
+  contaOperacionalDecider,
+  contaOperacionalStream,
+  eixosDaCategoria,
+  impedimentoCancelamento,
+  valePedagioDecider,
+  valePedagioStream,
+  valoresValePedagio,
 } from '@frete/domain';
 import { type CommandContext, execute, load } from '../commands/execute';
 import { type EventStore } from '@frete/platform';
@@ -33,15 +40,22 @@ export type ContextoEmpresa = CommandContext & { companyId: string };
 
 /** Two purchases with one `referencia_externa` must ask for the same toll pass. */
 const mesmoPedido = (v: ValePedagioEmitido, p: PedidoValePedagio) =>
-  v.origem.codigo_ibge === p.origem.codigo_ibge && v.destino.codigo_ibge === p.destino.codigo_ibge && v.categoria === p.categoria
-  && v.placa === p.placa && v.tipo === p.tipo && (v.motorista?.cpf ?? null) === (p.motorista?.cpf ?? null) && v.cte === p.cte && v.mdfe === p.mdfe;
+  v.origem.codigo_ibge === p.origem.codigo_ibge &&
+  v.destino.codigo_ibge === p.destino.codigo_ibge &&
+  v.categoria === p.categoria &&
+  v.placa === p.placa &&
+  v.tipo === p.tipo &&
+  (v.motorista?.cpf ?? null) === (p.motorista?.cpf ?? null) &&
+  v.cte === p.cte &&
+  v.mdfe === p.mdfe;
 
 /** A reused `referencia_externa` is an invalid payload (spec section 7: 400), as on the CIOT declaration. */
 const referenciaEmUso = (ref: string, why: string) =>
   new Rejection('validacao', `referencia_externa: '${ref}' ${why}`, {
     fields: [{ field: 'referencia_externa', message: 'already used by the company for another toll pass' }],
   });
-const outroPedido = (ref: string, numero: string) => referenciaEmUso(ref, `already names toll pass ${numero}, bought for another route, vehicle or type`);
+const outroPedido = (ref: string, numero: string) =>
+  referenciaEmUso(ref, `already names toll pass ${numero}, bought for another route, vehicle or type`);
 
 /**
  * The toll pass's commands across its two aggregates. Money moves only in the account's ledger, whose expected
@@ -67,13 +81,21 @@ export class ServicoValePedagio {
     return this.deps.provedor.roteirizar({ origem, destino, categoria });
   }
 
-  async calcular(origem: LocalValePedagio, destino: LocalValePedagio, categoria: CategoriaVeicular): Promise<{ roteiro: Roteiro; valores: ValoresValePedagio }> {
+  async calcular(
+    origem: LocalValePedagio,
+    destino: LocalValePedagio,
+    categoria: CategoriaVeicular,
+  ): Promise<{ roteiro: Roteiro; valores: ValoresValePedagio }> {
     const roteiro = await this.roteirizar(origem, destino, categoria);
     return { roteiro, valores: valoresValePedagio(roteiro.pracas.map((p) => p.tarifa_centavos)) };
   }
 
   /** Buys and issues a toll pass, debiting toll + fee at once. `criado` is false for a resent `referencia_externa`. */
-  async comprar(ctx: ContextoEmpresa, pagadorCnpj: string, pedido: PedidoValePedagio): Promise<{ vale_pedagio_id: string; criado: boolean }> {
+  async comprar(
+    ctx: ContextoEmpresa,
+    pagadorCnpj: string,
+    pedido: PedidoValePedagio,
+  ): Promise<{ vale_pedagio_id: string; criado: boolean }> {
     const { roteiro, valores } = await this.calcular(pedido.origem, pedido.destino, pedido.categoria);
     const ref = pedido.referencia_externa;
     const id = ref ? derivedEventId(ctx.companyId, `vale-pedagio:${ref}`) : randomUUID();
@@ -87,36 +109,77 @@ export class ServicoValePedagio {
       }
     }
     if (roteiro.pracas.length === 0) {
-      throw new Rejection('rota_sem_pracas', `the route ${pedido.origem.municipio}/${pedido.origem.uf} → ${pedido.destino.municipio}/${pedido.destino.uf} crosses no toll plaza: there is no toll pass to buy`);
+      throw new Rejection(
+        'rota_sem_pracas',
+        `the route ${pedido.origem.municipio}/${pedido.origem.uf} → ${pedido.destino.municipio}/${pedido.destino.uf} crosses no toll plaza: there is no toll pass to buy`,
+      );
     }
     try {
-      await execute(this.deps, contaOperacionalStream(ctx.companyId), contaOperacionalDecider, {
-        type: 'Debitar', company_id: ctx.companyId, vale_pedagio_id: id, valor_pedagio_centavos: valores.valor_pedagio_centavos, taxa_centavos: valores.taxa_centavos,
-      }, ctx);
+      await execute(
+        this.deps,
+        contaOperacionalStream(ctx.companyId),
+        contaOperacionalDecider,
+        {
+          type: 'Debitar',
+          company_id: ctx.companyId,
+          vale_pedagio_id: id,
+          valor_pedagio_centavos: valores.valor_pedagio_centavos,
+          taxa_centavos: valores.taxa_centavos,
+        },
+        ctx,
+      );
     } catch (err) {
       // The ledger refuses to debit again a toll pass it refunded: with a reference, that id is the reference's.
-      if (ref && err instanceof Rejection && err.code === 'referencia_em_uso') throw referenciaEmUso(ref, 'named a purchase that was not concluded and was refunded: use another');
+      if (ref && err instanceof Rejection && err.code === 'referencia_em_uso')
+        throw referenciaEmUso(ref, 'named a purchase that was not concluded and was refunded: use another');
       throw err;
     }
     let compra;
     try {
       compra = await this.deps.provedor.comprar({
-        vale_pedagio_id: id, pagador_cnpj: pagadorCnpj, placa: pedido.placa, tipo: pedido.tipo, categoria: pedido.categoria,
-        origem: pedido.origem, destino: pedido.destino, pracas: roteiro.pracas, valor_pedagio_centavos: valores.valor_pedagio_centavos,
+        vale_pedagio_id: id,
+        pagador_cnpj: pagadorCnpj,
+        placa: pedido.placa,
+        tipo: pedido.tipo,
+        categoria: pedido.categoria,
+        origem: pedido.origem,
+        destino: pedido.destino,
+        pracas: roteiro.pracas,
+        valor_pedagio_centavos: valores.valor_pedagio_centavos,
       });
     } catch (err) {
       await this.estornar(ctx, id, 'compra_nao_concluida');
       throw err;
     }
-    const r = await execute(this.deps, stream, valePedagioDecider, {
-      type: 'Emitir',
-      dados: {
-        company_id: ctx.companyId, vale_pedagio_id: id, numero: compra.numero, referencia_externa: ref, origem: pedido.origem, destino: pedido.destino,
-        categoria: pedido.categoria, eixos: eixosDaCategoria(pedido.categoria), placa: pedido.placa, tipo: pedido.tipo, motorista: pedido.motorista,
-        cte: pedido.cte, mdfe: pedido.mdfe, fornecedor: compra.fornecedor, pagador_cnpj: pagadorCnpj, distancia_km: roteiro.distancia_km,
-        pracas: roteiro.pracas, ...valores,
+    const r = await execute(
+      this.deps,
+      stream,
+      valePedagioDecider,
+      {
+        type: 'Emitir',
+        dados: {
+          company_id: ctx.companyId,
+          vale_pedagio_id: id,
+          numero: compra.numero,
+          referencia_externa: ref,
+          origem: pedido.origem,
+          destino: pedido.destino,
+          categoria: pedido.categoria,
+          eixos: eixosDaCategoria(pedido.categoria),
+          placa: pedido.placa,
+          tipo: pedido.tipo,
+          motorista: pedido.motorista,
+          cte: pedido.cte,
+          mdfe: pedido.mdfe,
+          fornecedor: compra.fornecedor,
+          pagador_cnpj: pagadorCnpj,
+          distancia_km: roteiro.distancia_km,
+          pracas: roteiro.pracas,
+          ...valores,
+        },
       },
-    }, ctx);
+      ctx,
+    );
     if (r.events.length === 0) {
       if (ref && r.state.emitido && !mesmoPedido(r.state.emitido, pedido)) throw outroPedido(ref, r.state.emitido.numero);
       await this.leituraAposRepeticao(ctx, stream);
@@ -133,7 +196,13 @@ export class ServicoValePedagio {
       const impedimento = impedimentoCancelamento(state, ctx.now);
       if (impedimento) throw impedimento;
       await this.deps.provedor.cancelar({ vale_pedagio_id: valePedagioId, numero: state.emitido.numero });
-      await execute(this.deps, stream, valePedagioDecider, { type: 'Cancelar', company_id: ctx.companyId, vale_pedagio_id: valePedagioId }, ctx);
+      await execute(
+        this.deps,
+        stream,
+        valePedagioDecider,
+        { type: 'Cancelar', company_id: ctx.companyId, vale_pedagio_id: valePedagioId },
+        ctx,
+      );
     } catch (err) {
       if (err instanceof Rejection && err.code === 'vale_pedagio_ja_cancelado') await this.estornar(ctx, valePedagioId, 'cancelamento');
       throw err;
@@ -145,21 +214,43 @@ export class ServicoValePedagio {
   async registrarPassagem(ctx: ContextoEmpresa, valePedagioId: string, pracaCodigo?: string): Promise<void> {
     const stream = valePedagioStream(ctx.companyId, valePedagioId);
     const state = await load(this.deps.store, stream, valePedagioDecider);
-    const command = { type: 'RegistrarPassagem' as const, company_id: ctx.companyId, vale_pedagio_id: valePedagioId, praca_codigo: pracaCodigo };
+    const command = {
+      type: 'RegistrarPassagem' as const,
+      company_id: ctx.companyId,
+      vale_pedagio_id: valePedagioId,
+      praca_codigo: pracaCodigo,
+    };
     // The toll pass's own refusals (404, 422) come before the supplier is asked; nothing left to pass asks nothing.
     const previstos = valePedagioDecider.decide(command, state, { now: ctx.now });
     const passagem = previstos[0];
     if (!passagem || passagem.type !== 'vale_pedagio.passagem_registrada' || !state.emitido) return;
-    await this.deps.provedor.simularPassagem({ vale_pedagio_id: valePedagioId, numero: state.emitido.numero, praca_codigo: passagem.data.praca_codigo });
+    await this.deps.provedor.simularPassagem({
+      vale_pedagio_id: valePedagioId,
+      numero: state.emitido.numero,
+      praca_codigo: passagem.data.praca_codigo,
+    });
     await execute(this.deps, stream, valePedagioDecider, { ...command, praca_codigo: passagem.data.praca_codigo }, ctx);
   }
 
   /** A deposit: confirmed by the bank integration (sandbox: simulated), then credited; idempotent by `referencia`. */
-  async creditar(ctx: ContextoEmpresa, deposito: { referencia: string; valor_centavos: number }): Promise<{ sequencia: number; criado: boolean }> {
+  async creditar(
+    ctx: ContextoEmpresa,
+    deposito: { referencia: string; valor_centavos: number },
+  ): Promise<{ sequencia: number; criado: boolean }> {
     await this.deps.depositos.confirmar({ company_id: ctx.companyId, ...deposito });
-    const r = await execute(this.deps, contaOperacionalStream(ctx.companyId), contaOperacionalDecider, {
-      type: 'Creditar', company_id: ctx.companyId, referencia: deposito.referencia, valor_centavos: deposito.valor_centavos, origem: this.deps.depositos.origem,
-    }, ctx);
+    const r = await execute(
+      this.deps,
+      contaOperacionalStream(ctx.companyId),
+      contaOperacionalDecider,
+      {
+        type: 'Creditar',
+        company_id: ctx.companyId,
+        referencia: deposito.referencia,
+        valor_centavos: deposito.valor_centavos,
+        origem: this.deps.depositos.origem,
+      },
+      ctx,
+    );
     const credito = r.state.creditos[deposito.referencia];
     if (!credito) throw new Error(`the ledger lacks the credit ${deposito.referencia}`);
     if (r.events.length === 0) await this.leituraAposRepeticao(ctx, contaOperacionalStream(ctx.companyId));
@@ -178,8 +269,17 @@ export class ServicoValePedagio {
   }
 
   private async estornar(ctx: ContextoEmpresa, valePedagioId: string, motivo: 'cancelamento' | 'compra_nao_concluida'): Promise<void> {
-    await execute(this.deps, contaOperacionalStream(ctx.companyId), contaOperacionalDecider, {
-      type: 'Estornar', company_id: ctx.companyId, vale_pedagio_id: valePedagioId, motivo,
-    }, ctx);
+    await execute(
+      this.deps,
+      contaOperacionalStream(ctx.companyId),
+      contaOperacionalDecider,
+      {
+        type: 'Estornar',
+        company_id: ctx.companyId,
+        vale_pedagio_id: valePedagioId,
+        motivo,
+      },
+      ctx,
+    );
   }
 }

@@ -91,7 +91,8 @@ export function elementsNamed(doc: XmlDocument, spec: ElementSpec): XmlElement[]
   for (let i = 0; i < all.length; i++) {
     const el = all.item(i)!;
     if ((el.localName ?? el.nodeName) !== spec.name) continue;
-    if (spec.parent !== undefined && !(isElement(el.parentNode) && (el.parentNode.localName ?? el.parentNode.nodeName) === spec.parent)) continue;
+    if (spec.parent !== undefined && !(isElement(el.parentNode) && (el.parentNode.localName ?? el.parentNode.nodeName) === spec.parent))
+      continue;
     found.push(el);
   }
   return found;

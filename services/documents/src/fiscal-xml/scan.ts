@@ -61,7 +61,10 @@ export function parentEndTagOffset(xml: string, spec: { name: string; parent?: s
       }
       if (j >= xml.length) throw new Error(`unterminated tag at offset ${lt}`);
       const selfClosing = xml[j - 1] === '/';
-      if (localName(qName) === name && (spec.parent === undefined || (stack.length > 0 && localName(stack[stack.length - 1]!) === spec.parent))) {
+      if (
+        localName(qName) === name &&
+        (spec.parent === undefined || (stack.length > 0 && localName(stack[stack.length - 1]!) === spec.parent))
+      ) {
         found++;
         parentDepth = stack.length - 1;
       }

@@ -81,7 +81,8 @@ export function signFiscalXml(xml: string, options: SignFiscalXmlOptions): strin
   if (countIds(doc, id) !== 1) throw new FiscalSignatureError('duplicate_id', `more than one element has the Id ${id}`);
   const parent = target.parentNode;
   if (!isElement(parent)) throw new FiscalSignatureError('no_parent', `${element} is the root element; the signature goes into its parent`);
-  if (signatureChildren(parent).length > 0) throw new FiscalSignatureError('already_signed', `${parent.localName} already holds a Signature`);
+  if (signatureChildren(parent).length > 0)
+    throw new FiscalSignatureError('already_signed', `${parent.localName} already holds a Signature`);
 
   const { key, certificateBase64 } = keyMaterial(privateKeyPem, certificatePem);
 
@@ -111,16 +112,23 @@ function keyMaterial(privateKeyPem: string, certificatePem: string): { key: KeyO
   try {
     key = createPrivateKey(privateKeyPem);
   } catch (error) {
-    throw new FiscalSignatureError('invalid_key', `the private key cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new FiscalSignatureError(
+      'invalid_key',
+      `the private key cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new FiscalSignatureError('invalid_key', `the private key is ${key.asymmetricKeyType}, not RSA`);
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new FiscalSignatureError('invalid_key', `the private key is ${key.asymmetricKeyType}, not RSA`);
   let certificate: X509Certificate;
   let certificateBase64: string;
   try {
     certificate = new X509Certificate(certificatePem);
     certificateBase64 = pemBody(certificatePem);
   } catch (error) {
-    throw new FiscalSignatureError('invalid_key', `the certificate cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new FiscalSignatureError(
+      'invalid_key',
+      `the certificate cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!certificate.checkPrivateKey(key)) throw new FiscalSignatureError('key_mismatch', 'the certificate does not match the private key');
   return { key, certificateBase64 };

@@ -113,11 +113,16 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
     checker.loadSignature(signature);
     if (!checker.checkSignature(xml)) {
       const failure = checker.getReferences().find((r) => r.validationError)?.validationError;
-      return invalid(failure && /digest/i.test(failure.message) ? `the digest of ${element} does not match: the signed content was changed` : `the Reference to #${id} does not verify`);
+      return invalid(
+        failure && /digest/i.test(failure.message)
+          ? `the digest of ${element} does not match: the signed content was changed`
+          : `the Reference to #${id} does not verify`,
+      );
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/signature value .* is incorrect/s.test(message)) return invalid('the SignatureValue does not verify with the certificate in KeyInfo');
+    if (/signature value .* is incorrect/s.test(message))
+      return invalid('the SignatureValue does not verify with the certificate in KeyInfo');
     return invalid(`the signature cannot be checked: ${message.slice(0, 200)}`);
   }
   // Only what the check authenticated counts: exactly the one reference, to this element.

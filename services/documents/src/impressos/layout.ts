@@ -91,7 +91,12 @@ export interface Placed<T> {
   y: number;
 }
 
-export const gridFlow = (items: number, sides: number): FlowMetrics => ({ items, perLine: sides, lineHeight: ROW_H, chrome: BAND_H + 8 + 2 });
+export const gridFlow = (items: number, sides: number): FlowMetrics => ({
+  items,
+  perLine: sides,
+  lineHeight: ROW_H,
+  chrome: BAND_H + 8 + 2,
+});
 export const textFlow = (items: number): FlowMetrics => ({ items, perLine: 1, lineHeight: TEXT_LINE_H, chrome: BAND_H + 4 });
 export const flowHeight = (m: FlowMetrics, items: number): number => m.chrome + Math.ceil(items / m.perLine) * m.lineHeight;
 
@@ -185,7 +190,10 @@ export class PdfLayout {
     const f = this.fit(value, width, font, o.size ?? VALUE, o.min);
     const w = this.width(f.text, font, f.size);
     const dx = o.align === 'center' ? (width - w) / 2 : o.align === 'right' ? width - w : 0;
-    this.doc.font(font).fontSize(f.size).text(f.text, x + dx, y, { lineBreak: false });
+    this.doc
+      .font(font)
+      .fontSize(f.size)
+      .text(f.text, x + dx, y, { lineBreak: false });
   }
 
   /** Words into lines of at most `width`; a word longer than a line is split. */
@@ -228,7 +236,15 @@ export class PdfLayout {
   }
 
   /** A labelled box with one value, bottom-aligned. */
-  protected field(x: number, y: number, w: number, h: number, label: string, value: string | null | undefined, o: { size?: number; bold?: boolean; align?: Align } = {}) {
+  protected field(
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    label: string,
+    value: string | null | undefined,
+    o: { size?: number; bold?: boolean; align?: Align } = {},
+  ) {
     this.box(x, y, w, h);
     this.label(label, x, y, w);
     const size = o.size ?? VALUE;
@@ -271,10 +287,15 @@ export class PdfLayout {
     const h = o.height !== undefined ? o.height - BAND_H : 8 + o.lines * ROW_H + 2;
     const side = o.w / sides;
     this.box(o.x, top, o.w, h);
-    for (let s = 1; s < sides; s++) this.doc.lineWidth(0.5).moveTo(o.x + s * side, top).lineTo(o.x + s * side, top + h).stroke();
+    for (let s = 1; s < sides; s++)
+      this.doc
+        .lineWidth(0.5)
+        .moveTo(o.x + s * side, top)
+        .lineTo(o.x + s * side, top + h)
+        .stroke();
     let used = 0;
     const cols = o.columns.map((c, i) => {
-      const width = i === o.columns.length - 1 ? side - used : c.width ?? 0;
+      const width = i === o.columns.length - 1 ? side - used : (c.width ?? 0);
       // The first column keeps clear of the box's border; the others start at their rule.
       const col = { label: c.label, dx: i === 0 ? 2 : used, width };
       used += width;
@@ -332,7 +353,12 @@ export class PdfLayout {
       const w = this.width(m.text, 'Helvetica-Bold', m.size);
       this.doc.save();
       this.doc.translate(PAGE_W / 2, m.cy).rotate(-40);
-      this.doc.fillColor(RED).fillOpacity(0.16).font('Helvetica-Bold').fontSize(m.size).text(m.text, -w / 2, -m.size / 2, { lineBreak: false });
+      this.doc
+        .fillColor(RED)
+        .fillOpacity(0.16)
+        .font('Helvetica-Bold')
+        .fontSize(m.size)
+        .text(m.text, -w / 2, -m.size / 2, { lineBreak: false });
       this.doc.restore();
     }
     this.doc.fillColor('black').fillOpacity(1);

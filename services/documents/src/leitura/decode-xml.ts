@@ -8,7 +8,9 @@ const BOM = /^\uFEFF/;
  * XML is kept byte for byte, so a delivered ISO-8859-1 cteProc must be read in its own encoding.
  */
 export function decodeXml(bytes: Buffer): string {
-  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(bytes.subarray(0, 200).toString('latin1'))?.[1];
+  const declared = /^(?:\uFEFF)?\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(
+    bytes.subarray(0, 200).toString('latin1'),
+  )?.[1];
   const label = declared?.toLowerCase() ?? 'utf-8';
   let decoder: TextDecoder;
   try {

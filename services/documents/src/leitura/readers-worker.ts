@@ -26,9 +26,11 @@ parentPort?.on('message', ({ id, job }: { id: number; job: ReaderJob }) => {
     reply = { id, ok: true, value: run(job) };
   } catch (error) {
     const refusal =
-      error instanceof CteReadError ? { reader: 'cte' as const, code: error.code, message: error.message }
-      : error instanceof NfeReadError ? { reader: 'nfe' as const, code: error.code, message: error.message }
-      : null;
+      error instanceof CteReadError
+        ? { reader: 'cte' as const, code: error.code, message: error.message }
+        : error instanceof NfeReadError
+          ? { reader: 'nfe' as const, code: error.code, message: error.message }
+          : null;
     reply = { id, ok: false, refusal, message: error instanceof Error ? error.message : String(error) };
   }
   parentPort!.postMessage(reply);

@@ -130,7 +130,10 @@ export class DocumentReaders {
       this.next();
     });
     worker.on('error', (error: Error & { code?: string }) =>
-      this.fail(worker, (job) => (error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly(job, 'needs more memory to read than is accepted') : error)));
+      this.fail(worker, (job) =>
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly(job, 'needs more memory to read than is accepted') : error,
+      ),
+    );
     worker.on('exit', (code) => this.fail(worker, () => new Error(`the document reader stopped (exit ${code})`)));
     worker.unref();
     this.worker = worker;

@@ -41,9 +41,7 @@ export class ZipError extends Error {
   }
 }
 
-export type ZipItem =
-  | { name: string; content: Buffer }
-  | { name: string; error: { code: ZipErrorCode; message: string } };
+export type ZipItem = { name: string; content: Buffer } | { name: string; error: { code: ZipErrorCode; message: string } };
 
 /** Directories and the metadata that archivers add (`__MACOSX/`, `._*`, `.DS_Store`, `Thumbs.db`) are skipped. */
 export function isSkippedZipEntry(name: string): boolean {
@@ -55,7 +53,8 @@ export function isSkippedZipEntry(name: string): boolean {
 const open = (buffer: Buffer) =>
   new Promise<ZipFile>((resolve, reject) => {
     yauzl.fromBuffer(buffer, { lazyEntries: true, validateEntrySizes: true, decodeStrings: true, autoClose: false }, (err, zip) =>
-      err ? reject(err) : resolve(zip));
+      err ? reject(err) : resolve(zip),
+    );
   });
 
 /** Reads the central directory one entry at a time; an 'error' the ZipFile emits at any time is never left unheard. */
@@ -132,12 +131,18 @@ export async function* zipEntries(buffer: Buffer, limits: ZipLimits = ZIP_LIMITS
       if (isSkippedZipEntry(name)) continue;
       const refuse = (code: ZipErrorCode, message: string): ZipItem => ({ name, error: { code, message } });
       if (entry.uncompressedSize > limits.maxEntryBytes) {
-        yield refuse('zip_entrada_muito_grande', `${entry.uncompressedSize} bytes uncompressed; an entry may have at most ${limits.maxEntryBytes}`);
+        yield refuse(
+          'zip_entrada_muito_grande',
+          `${entry.uncompressedSize} bytes uncompressed; an entry may have at most ${limits.maxEntryBytes}`,
+        );
         continue;
       }
       const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
       if (entry.uncompressedSize >= limits.ratioFloorBytes && ratio > limits.maxRatio) {
-        yield refuse('zip_taxa_de_compressao', `compressed ${Math.round(ratio)}:1 (more than ${limits.maxRatio}:1): refused as a possible ZIP bomb`);
+        yield refuse(
+          'zip_taxa_de_compressao',
+          `compressed ${Math.round(ratio)}:1 (more than ${limits.maxRatio}:1): refused as a possible ZIP bomb`,
+        );
         continue;
       }
       if (entry.isEncrypted()) {
@@ -146,7 +151,10 @@ export async function* zipEntries(buffer: Buffer, limits: ZipLimits = ZIP_LIMITS
       }
       total += entry.uncompressedSize;
       if (total > limits.maxTotalBytes) {
-        throw new ZipError('zip_limite_excedido', `more than ${limits.maxTotalBytes} bytes uncompressed in all; entries from ${name} on were not read`);
+        throw new ZipError(
+          'zip_limite_excedido',
+          `more than ${limits.maxTotalBytes} bytes uncompressed in all; entries from ${name} on were not read`,
+        );
       }
       try {
         yield { name, content: await readEntry(zip, entry, Math.min(limits.maxEntryBytes, entry.uncompressedSize)) };

@@ -28,7 +28,9 @@ const SELECT = `SELECT c.credential_id, c.kind, c.environment, c.scopes, c.statu
                   FROM rm.credentials c JOIN rm.companies co ON co.company_id = c.company_id`;
 
 const otherEnvironment = (expected: Environment, got: Environment) =>
-  new AuthError(`credential of the ${got} environment; this is the ${expected} environment (${expected === 'homologacao' ? 'sandbox' : 'production'}): use a ${expected} credential`);
+  new AuthError(
+    `credential of the ${got} environment; this is the ${expected} environment (${expected === 'homologacao' ? 'sandbox' : 'production'}): use a ${expected} credential`,
+  );
 
 /** Tells a static key from a JWT by its shape (three dot-separated segments) and finds who is calling. */
 export class Authenticator {
@@ -70,7 +72,10 @@ export class Authenticator {
     const row = rows[0];
     // Revoking the client ends its tokens at once, not an hour later.
     if (!row || row.status !== 'active' || row.company_id !== claims.companyId) throw new AuthError('invalid or revoked credential');
-    return toPrincipal(row, claims.scopes.filter((s) => row.scopes.includes(s)));
+    return toPrincipal(
+      row,
+      claims.scopes.filter((s) => row.scopes.includes(s)),
+    );
   }
 
   /** OAuth client authentication at the token endpoint. */

@@ -29,7 +29,10 @@ const LEVELS: Record<KafkaLogLevel, logLevel> = {
 export function createKafka(options: KafkaClientOptions): Kafka {
   const brokers = Array.isArray(options.brokers)
     ? options.brokers
-    : options.brokers.split(',').map((b) => b.trim()).filter((b) => b.length > 0);
+    : options.brokers
+        .split(',')
+        .map((b) => b.trim())
+        .filter((b) => b.length > 0);
   if (brokers.length === 0) throw new Error('createKafka: no brokers given');
   return new Kafka({
     clientId: options.clientId ?? 'frete',

@@ -24,7 +24,14 @@ export class DerivationBudgetExceeded extends Error {
   }
 }
 
-type Pkcs12Kdf = (password: string | null, salt: forge.util.ByteStringBuffer, id: number, iterations: number, size: number, md?: unknown) => string;
+type Pkcs12Kdf = (
+  password: string | null,
+  salt: forge.util.ByteStringBuffer,
+  id: number,
+  iterations: number,
+  size: number,
+  md?: unknown,
+) => string;
 type Pbkdf2 = (password: string, salt: string, iterations: number, size: number, md?: unknown, callback?: unknown) => string;
 
 /** The parts of forge that derive keys, as its code calls them (not all are in its typings). */
@@ -39,7 +46,9 @@ let budget: (DerivationLimits & { spent: number }) | null = null;
 function charge(iterations: number): void {
   if (!budget) return;
   if (!(iterations <= budget.each)) {
-    throw new DerivationBudgetExceeded(`the file asks for ${iterations} key-derivation iterations at once, more than the ${budget.each} accepted`);
+    throw new DerivationBudgetExceeded(
+      `the file asks for ${iterations} key-derivation iterations at once, more than the ${budget.each} accepted`,
+    );
   }
   if (budget.spent + iterations > budget.total) {
     throw new DerivationBudgetExceeded(`the file asks for more than ${budget.total} key-derivation iterations in all`);
@@ -71,7 +80,14 @@ function install(): void {
     // forge runs PBKDF2 natively only when handed a digest name; PBES2 hands it a digest object, which makes it
     // run in JavaScript about thirty times slower. Within a budget, the same derivation runs in OpenSSL instead.
     const digest = md && typeof md === 'object' ? (md as { algorithm?: unknown }).algorithm : undefined;
-    if (budget && callback === undefined && typeof digest === 'string' && NATIVE_DIGESTS.has(digest) && isByteString(password) && isByteString(salt)) {
+    if (
+      budget &&
+      callback === undefined &&
+      typeof digest === 'string' &&
+      NATIVE_DIGESTS.has(digest) &&
+      isByteString(password) &&
+      isByteString(salt)
+    ) {
       return pbkdf2Sync(Buffer.from(password, 'binary'), Buffer.from(salt, 'binary'), iterations, size, digest).toString('binary');
     }
     return pbkdf2(password, salt, iterations, size, md, callback);

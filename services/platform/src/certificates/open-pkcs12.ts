@@ -46,7 +46,10 @@ export async function openPkcs12(file: Buffer, password: string, options: OpenPk
 
 function inWorker(file: Buffer, password: string, timeoutMs: number): Promise<Pkcs12Contents> {
   const data: Pkcs12WorkerInput = { file: new Uint8Array(file), password };
-  const worker = startModuleWorker(path.join(__dirname, 'pkcs12-worker'), { data, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
+  const worker = startModuleWorker(path.join(__dirname, 'pkcs12-worker'), {
+    data,
+    resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB },
+  });
   const tooCostly = (message: string) => new Pkcs12Error('too_costly', message);
   return oneAnswer<Pkcs12WorkerReply, Pkcs12Contents>(worker, {
     timeoutMs,
@@ -56,7 +59,8 @@ function inWorker(file: Buffer, password: string, timeoutMs: number): Promise<Pk
       throw new Pkcs12Error(reply.reason, reply.message);
     },
     // Running out of its heap is the file's doing too; any other failure of the worker is the service's.
-    error: (err) => (err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly('the certificate file needs more memory to open than is accepted') : err),
+    error: (err) =>
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooCostly('the certificate file needs more memory to open than is accepted') : err,
     exited: (code) => new Error(`the certificate worker stopped (exit ${code}) without an answer`),
   });
 }

@@ -80,13 +80,17 @@ export function readPkcs12(file: Buffer, password: string): Pkcs12Contents {
   if (keys.length === 0) {
     throw new Pkcs12Error(
       'no_private_key',
-      unreadableKeys > 0 ? 'the file holds a private key of a type other than RSA, which is not supported' : 'the file holds no private key',
+      unreadableKeys > 0
+        ? 'the file holds a private key of a type other than RSA, which is not supported'
+        : 'the file holds no private key',
     );
   }
   if (certificates.length === 0) {
     throw new Pkcs12Error(
       'no_certificate',
-      unreadableCertificates > 0 ? 'the file holds a certificate whose key is not RSA, which is not supported' : 'the file holds no certificate',
+      unreadableCertificates > 0
+        ? 'the file holds a certificate whose key is not RSA, which is not supported'
+        : 'the file holds no certificate',
     );
   }
 
@@ -105,9 +109,14 @@ export function readPkcs12(file: Buffer, password: string): Pkcs12Contents {
   return {
     certificatePem,
     privateKeyPem: normalizePem(forge.pki.privateKeyInfoToPem(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(pair.key)))),
-    chainPem: [...new Set(orderChain(pair.certificate, certificates.filter((c) => c !== pair.certificate)).map(toPem))].filter(
-      (pem) => pem !== certificatePem,
-    ),
+    chainPem: [
+      ...new Set(
+        orderChain(
+          pair.certificate,
+          certificates.filter((c) => c !== pair.certificate),
+        ).map(toPem),
+      ),
+    ].filter((pem) => pem !== certificatePem),
     lido: describeCertificate(pair.certificate),
   };
 }
@@ -293,7 +302,10 @@ function checkIterations(pfx: forge.asn1.Asn1): void {
   const count = (iterations: number | null, derivations: number) => {
     if (iterations === null) return;
     if (iterations > PKCS12_MAX_ITERATIONS_EACH) {
-      throw new Pkcs12Error('too_costly', `the file asks for ${iterations} key-derivation iterations at once, more than the ${PKCS12_MAX_ITERATIONS_EACH} accepted`);
+      throw new Pkcs12Error(
+        'too_costly',
+        `the file asks for ${iterations} key-derivation iterations at once, more than the ${PKCS12_MAX_ITERATIONS_EACH} accepted`,
+      );
     }
     total += iterations * derivations;
     if (total > PKCS12_MAX_ITERATIONS_TOTAL) {
@@ -404,7 +416,8 @@ function asn1Text(value: string, type: number | undefined): string {
       // UniversalString: UCS-4 big endian
       let out = '';
       for (let i = 0; i + 3 < value.length; i += 4) {
-        const code = ((value.charCodeAt(i) << 24) | (value.charCodeAt(i + 1) << 16) | (value.charCodeAt(i + 2) << 8) | value.charCodeAt(i + 3)) >>> 0;
+        const code =
+          ((value.charCodeAt(i) << 24) | (value.charCodeAt(i + 1) << 16) | (value.charCodeAt(i + 2) << 8) | value.charCodeAt(i + 3)) >>> 0;
         out += String.fromCodePoint(code);
       }
       return out;
@@ -482,6 +495,8 @@ function otherNameText(node: forge.asn1.Asn1): string | null {
 function isStringType(node: forge.asn1.Asn1): boolean {
   return (
     node.tagClass === forge.asn1.Class.UNIVERSAL &&
-    [forge.asn1.Type.UTF8, forge.asn1.Type.PRINTABLESTRING, forge.asn1.Type.IA5STRING, forge.asn1.Type.BMPSTRING, 20, 28].includes(node.type)
+    [forge.asn1.Type.UTF8, forge.asn1.Type.PRINTABLESTRING, forge.asn1.Type.IA5STRING, forge.asn1.Type.BMPSTRING, 20, 28].includes(
+      node.type,
+    )
   );
 }

@@ -71,10 +71,13 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_FISCAL_PER_MIN: integer(1, undefined, 600),
   RATE_LIMIT_IP_PER_MIN: integer(1, undefined, 3000),
   READ_YOUR_WRITES_TIMEOUT_MS: integer(0, undefined, 5000),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-    description: 'fatal, error, warn, info, debug, trace or silent',
-  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+      description: 'fatal, error, warn, info, debug, trace or silent',
+    },
+  ),
   PUBLIC_URL: Type.Optional(url(['http', 'https'], 'https://api.example.com')),
 });
 type Env = Static<typeof EnvSchema>;
@@ -92,7 +95,11 @@ function rawValues(env: NodeJS.ProcessEnv): Record<string, unknown> {
   for (const [name, schema] of Object.entries(EnvSchema.properties) as [string, TSchema][]) {
     const text = env[name];
     if (text === undefined || text === '') continue;
-    if (LISTS.has(name)) raw[name] = text.split(',').map((s) => s.trim()).filter(Boolean);
+    if (LISTS.has(name))
+      raw[name] = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (schema.type === 'integer' && /^\d+$/.test(text.trim())) raw[name] = Number(text.trim());
     else raw[name] = text;
   }

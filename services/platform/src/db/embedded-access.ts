@@ -16,7 +16,8 @@ interface Ids {
 /** The `postgres` user's ids, or null while it does not exist (the library then creates it, in a group of its own). */
 function postgresIds(): Ids | null {
   try {
-    const id = (flag: string) => Number.parseInt(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), 10);
+    const id = (flag: string) =>
+      Number.parseInt(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), 10);
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     return null;
@@ -70,9 +71,9 @@ export async function checkPostgresUserReach(dataDir: string): Promise<void> {
       const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
       throw new EmbeddedPostgresError(
         `embedded PostgreSQL cannot start: as root, it runs as the 'postgres' user, who cannot enter ${d} (mode ${mode}) to reach ` +
-        `${what} ${dir}. Run 'pnpm start' as a regular user; or put the checkout and DATA_DIR in a folder other users can ` +
-        `enter (e.g. under /opt or /srv; 'chmod o+x ${d}' lets them through it without listing it); or set DATABASE_URL ` +
-        '(and SECRETS_KEY) to use a PostgreSQL server of your own.',
+          `${what} ${dir}. Run 'pnpm start' as a regular user; or put the checkout and DATA_DIR in a folder other users can ` +
+          `enter (e.g. under /opt or /srv; 'chmod o+x ${d}' lets them through it without listing it); or set DATABASE_URL ` +
+          '(and SECRETS_KEY) to use a PostgreSQL server of your own.',
       );
     }
   }

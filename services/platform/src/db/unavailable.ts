@@ -14,5 +14,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_SOCKET.has(code))) return true;
   // node-postgres ends a query whose connection dropped with these, without a code.
-  return typeof message === 'string' && /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/.test(message);
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/.test(message)
+  );
 }

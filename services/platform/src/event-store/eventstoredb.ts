@@ -11,7 +11,14 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { type EventMetadata, type NewEvent, type Position, type RecordedEvent, START, comparePositions } from '@frete/contracts';
-import { type AppendResult, type EventStore, type ExpectedRevision, type SubscribeOptions, type Subscription, WrongExpectedRevision } from './port';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedRevision,
+} from './port';
 
 interface StoredMetadata extends EventMetadata {
   $schemaVersion: number;
@@ -88,7 +95,10 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(streamId: string, after?: bigint): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: after === undefined ? ESDB_START : after + 1n })) {
+      for await (const resolved of this.client.readStream(streamId, {
+        direction: FORWARDS,
+        fromRevision: after === undefined ? ESDB_START : after + 1n,
+      })) {
         const e = toRecorded(resolved);
         if (e) out.push(e);
       }

@@ -94,7 +94,15 @@ export class PostgresEventStore implements EventStore {
       const params: unknown[] = [];
       const values = events.map((e, i) => {
         const b = params.length;
-        params.push(streamId, (previous + 1n + BigInt(i)).toString(), e.id, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(e.metadata));
+        params.push(
+          streamId,
+          (previous + 1n + BigInt(i)).toString(),
+          e.id,
+          e.type,
+          e.schemaVersion,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+        );
         return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
       });
       let inserted: { rows: { global_position: string; transaction_id: string }[] };

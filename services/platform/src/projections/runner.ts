@@ -64,10 +64,11 @@ export class ProjectionRunner {
         applied++;
       }
       if (applied > 0) {
-        await client.query(
-          `UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`,
-          [this.name, checkpoint.commit.toString(), checkpoint.prepare.toString()],
-        );
+        await client.query(`UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`, [
+          this.name,
+          checkpoint.commit.toString(),
+          checkpoint.prepare.toString(),
+        ]);
       }
       await client.query('COMMIT');
       return applied;
@@ -107,7 +108,8 @@ export class ProjectionRunner {
     for (;;) {
       applied += await this.catchUp();
       if (comparePositions(await this.position(), target) >= 0) return applied;
-      if (Date.now() > deadline) throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
       await polls.next();
     }
   }

@@ -25,8 +25,7 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF = { baseMs: 10, capMs: 1000 } as const;
 
-const backoffCeilingMs = (retry: number, baseMs: number, capMs: number): number =>
-  Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
+const backoffCeilingMs = (retry: number, baseMs: number, capMs: number): number => Math.min(capMs, baseMs * 2 ** Math.max(0, retry - 1));
 
 /** Pause before retry `attempt` (1 = the first retry) under full jitter. */
 export function backoffDelayMs(
@@ -70,9 +69,10 @@ export class Backoff {
   async next(): Promise<boolean> {
     const { max = Infinity, signal, baseMs = DEFAULT_BACKOFF.baseMs, capMs = DEFAULT_BACKOFF.capMs } = this.options;
     if (this.attempt >= max || signal?.aborted) return false;
-    const ms = this.options.jitter === 'none'
-      ? backoffCeilingMs(this.attempt, baseMs, capMs)
-      : backoffDelayMs(this.attempt, this.options.random, baseMs, capMs);
+    const ms =
+      this.options.jitter === 'none'
+        ? backoffCeilingMs(this.attempt, baseMs, capMs)
+        : backoffDelayMs(this.attempt, this.options.random, baseMs, capMs);
     await (this.options.sleep ?? pause)(ms, signal);
     if (signal?.aborted) return false;
     this.attempt++;

@@ -4,7 +4,9 @@ import { parcelasRepasseRoutes } from './parcelas-repasse';
 import { parcelasRepasseMdfeRoutes } from './parcelas-repasse-mdfe';
 
 /** Everything under /v1/carriers: installments of the driver's payout (scope `operacao`, set on each route). */
-export const carriersRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
-  await app.register(parcelasRepasseRoutes(deps), { prefix: '/parcelas-repasse' });
-  await app.register(parcelasRepasseMdfeRoutes(deps), { prefix: '/parcelas-repasse' });
-};
+export const carriersRoutes =
+  (deps: ApiDeps): FastifyPluginAsync =>
+  async (app) => {
+    await app.register(parcelasRepasseRoutes(deps), { prefix: '/parcelas-repasse' });
+    await app.register(parcelasRepasseMdfeRoutes(deps), { prefix: '/parcelas-repasse' });
+  };

@@ -9,41 +9,54 @@ import { TAG } from './parcelas-repasse';
 
 const DESCRIPTION = (ato: string) =>
   `Body \`{ mdfe_id, posicao }\`. ${ato} the installment at \`posicao\` of every CT-e the MDF-e carries, and answers 200 with one result per ` +
-  'CT-e, in the manifest\'s order: `ok`; `ignorado` with `motivo` when there is nothing to act on (`sem_repasse`: not a counter-CT-e ' +
-  'with a payout; `motorista_fora_do_mdfe`: the payout\'s driver is not one of the MDF-e\'s drivers, including those added by the ' +
+  "CT-e, in the manifest's order: `ok`; `ignorado` with `motivo` when there is nothing to act on (`sem_repasse`: not a counter-CT-e " +
+  "with a payout; `motorista_fora_do_mdfe`: the payout's driver is not one of the MDF-e's drivers, including those added by the " +
   '`condutor` event; `documento_cancelado`; `parcelas_nao_geradas`: not scanned; `parcela_nao_encontrada`: no installment at that ' +
-  'position), since only existing installments of the MDF-e\'s drivers are touched; `erro` with the code the single operation would ' +
-  'answer. Any MDF-e of the company, whatever its situation. 404 `nao_encontrado` for an unknown MDF-e or another company\'s.';
+  "position), since only existing installments of the MDF-e's drivers are touched; `erro` with the code the single operation would " +
+  "answer. Any MDF-e of the company, whatever its situation. 404 `nao_encontrado` for an unknown MDF-e or another company's.";
 
 /** `liberar-por-mdfe` and `pagar-por-mdfe`: the same act on every CT-e of a manifest (spec section 4). */
-export const parcelasRepasseMdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const parcelasRepasseMdfeRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  const porMdfe = async (request: FastifyRequest, tipo: 'Liberar' | 'Pagar') => {
-    const body = request.body as ParcelaRepasseMdfeAcao;
-    const resultados = await deps.handlers.repasse.agirPorMdfe(commandContext(request, deps), body.mdfe_id, { type: tipo, posicao: body.posicao });
-    return { data: { mdfe_id: body.mdfe_id, posicao: body.posicao, resultados }, environment: env };
+    const porMdfe = async (request: FastifyRequest, tipo: 'Liberar' | 'Pagar') => {
+      const body = request.body as ParcelaRepasseMdfeAcao;
+      const resultados = await deps.handlers.repasse.agirPorMdfe(commandContext(request, deps), body.mdfe_id, {
+        type: tipo,
+        posicao: body.posicao,
+      });
+      return { data: { mdfe_id: body.mdfe_id, posicao: body.posicao, resultados }, environment: env };
+    };
+
+    app.post(
+      '/liberar-por-mdfe',
+      {
+        config: { scope: 'operacao' },
+        schema: {
+          tags: [TAG],
+          summary: 'Releases one position of the installments of every CT-e of an MDF-e',
+          description: DESCRIPTION('Releases'),
+          body: Type.Ref(ParcelaRepasseMdfeAcao),
+          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+        },
+      },
+      (request) => porMdfe(request, 'Liberar'),
+    );
+
+    app.post(
+      '/pagar-por-mdfe',
+      {
+        config: { scope: 'operacao' },
+        schema: {
+          tags: [TAG],
+          summary: 'Orders payment of one position of the installments of every CT-e of an MDF-e',
+          description: `${DESCRIPTION('Orders payment of')} An \`ok\` result carries its \`ordem_id\`; the payout processor settles each order.`,
+          body: Type.Ref(ParcelaRepasseMdfeAcao),
+          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+        },
+      },
+      (request) => porMdfe(request, 'Pagar'),
+    );
   };
-
-  app.post('/liberar-por-mdfe', {
-    config: { scope: 'operacao' },
-    schema: {
-      tags: [TAG],
-      summary: 'Releases one position of the installments of every CT-e of an MDF-e',
-      description: DESCRIPTION('Releases'),
-      body: Type.Ref(ParcelaRepasseMdfeAcao),
-      response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
-    },
-  }, (request) => porMdfe(request, 'Liberar'));
-
-  app.post('/pagar-por-mdfe', {
-    config: { scope: 'operacao' },
-    schema: {
-      tags: [TAG],
-      summary: 'Orders payment of one position of the installments of every CT-e of an MDF-e',
-      description: `${DESCRIPTION('Orders payment of')} An \`ok\` result carries its \`ordem_id\`; the payout processor settles each order.`,
-      body: Type.Ref(ParcelaRepasseMdfeAcao),
-      response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
-    },
-  }, (request) => porMdfe(request, 'Pagar'));
-};

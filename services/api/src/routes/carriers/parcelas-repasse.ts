@@ -9,16 +9,18 @@ import { releitura, toDocumentoRepasse } from './repasse-documento';
 
 export const TAG = 'carriers: parcelas-repasse';
 
-const DOCUMENTO = 'The document is a counter-CT-e\'s `counter_cte_id`, a leg\'s `documento_financeiro` (`ROUTE:...`) or the access key of ' +
-  'an authorized counter-CT-e; another company\'s document is 404 `nao_encontrado`.';
+const DOCUMENTO =
+  "The document is a counter-CT-e's `counter_cte_id`, a leg's `documento_financeiro` (`ROUTE:...`) or the access key of " +
+  "an authorized counter-CT-e; another company's document is 404 `nao_encontrado`.";
 
-const REGRAS = 'Installments exist only after the scan (bipagem). At the scan, the driver group\'s live documents (a batch\'s counter-CT-e ' +
+const REGRAS =
+  "Installments exist only after the scan (bipagem). At the scan, the driver group's live documents (a batch's counter-CT-e " +
   'of one driver, ordered by batch row; a single counter-CT-e is a group of one) decide them: with N documents and k installments, N ≥ k ' +
   'puts the whole document in one installment at the position its order falls in (60/20/20 with 15 documents: the first 9 at position 1, ' +
   'the next 3 at 2, the last 3 at 3; at least one per installment, largest remainder with ties to the last positions); N < k splits the ' +
   'document by the percentages, exact to the cent (leftover cents by largest remainder, ties to the last positions). The rule is the ' +
-  'batch\'s `repasse.parcelas`, else the driver\'s, else 100% at position 1 with dias 0 (ruling 14). The due date (`vencimento`) is the ' +
-  'release day in Brasília plus the installment\'s `dias`.';
+  "batch's `repasse.parcelas`, else the driver's, else 100% at position 1 with dias 0 (ruling 14). The due date (`vencimento`) is the " +
+  "release day in Brasília plus the installment's `dias`.";
 
 const ATO = (ato: string, posicao: number) =>
   `The driver app reports ${ato}. In automatic mode it releases installment ${posicao} of this document when the document has one and it is ` +
@@ -26,98 +28,124 @@ const ATO = (ato: string, posicao: number) =>
   `422 \`parcelas_nao_geradas\` before the scan, \`documento_cancelado\` for a cancelled counter-CT-e. ${DOCUMENTO}`;
 
 /** The installment area (spec section 4, scope `operacao`): read, driver-app acts, release and payment order. */
-export const parcelasRepasseRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
-  const config = { scope: 'operacao' as const };
+export const parcelasRepasseRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
+    const config = { scope: 'operacao' as const };
 
-  app.get('/:documento', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'The driver\'s payout of a counter-CT-e and its installments',
-      description: `200 with the document, its rule, mode, acts and installments (\`parcelas\` empty before the scan). ${REGRAS} ${DOCUMENTO}`,
-      params: DocumentoRepasseParam,
-      response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const row = await documentoRepasseDaEmpresa(deps, p.companyId, request.params.documento);
-    return { data: toDocumentoRepasse(request.params.documento, row), environment: env };
-  });
-
-  const atos = [
-    { path: 'bipagem', type: 'Bipar', ato: 'the scan (bipagem): the installments are created now', posicao: 1 },
-    { path: 'conclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
-    { path: 'prestacao-contas', type: 'PrestarContas', ato: 'the accountability (prestação de contas)', posicao: 3 },
-  ] as const;
-  for (const a of atos) {
-    app.post(`/:documento/${a.path}`, {
-      config,
-      schema: {
-        tags: [TAG],
-        summary: `Driver app: reports ${a.path}`,
-        description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
-        params: DocumentoRepasseParam,
-        response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 422) },
+    app.get(
+      '/:documento',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: "The driver's payout of a counter-CT-e and its installments",
+          description: `200 with the document, its rule, mode, acts and installments (\`parcelas\` empty before the scan). ${REGRAS} ${DOCUMENTO}`,
+          params: DocumentoRepasseParam,
+          response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404) },
+        },
       },
-    }, async (request) => {
-      const p = principalOf(request);
-      const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), request.params.documento, { type: a.type });
-      return { data: await releitura(deps, p.companyId, request.params.documento, cte_id), environment: env };
-    });
-  }
+      async (request) => {
+        const p = principalOf(request);
+        const row = await documentoRepasseDaEmpresa(deps, p.companyId, request.params.documento);
+        return { data: toDocumentoRepasse(request.params.documento, row), environment: env };
+      },
+    );
 
-  app.post('/liberar', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'Releases an installment (the act that makes it eligible for payment)',
-      description: 'Body `{ documento, posicao }`. 200 with the document; the installment is `liberada` with its `vencimento`. Works in ' +
-        'both modes (in automatic mode for an installment the driver app has not released yet). 422 `parcela_ja_liberada` (released, ordered ' +
-        'or paid), `parcela_nao_encontrada` (the document has no installment at that position), `parcelas_nao_geradas` (not scanned yet), ' +
-        `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
-      body: Type.Ref(ParcelaRepasseAcao),
-      response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(400, 404, 422) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const body = request.body as ParcelaRepasseAcao;
-    const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, { type: 'Liberar', posicao: body.posicao });
-    return { data: await releitura(deps, p.companyId, body.documento, cte_id), environment: env };
-  });
+    const atos = [
+      { path: 'bipagem', type: 'Bipar', ato: 'the scan (bipagem): the installments are created now', posicao: 1 },
+      { path: 'conclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
+      { path: 'prestacao-contas', type: 'PrestarContas', ato: 'the accountability (prestação de contas)', posicao: 3 },
+    ] as const;
+    for (const a of atos) {
+      app.post(
+        `/:documento/${a.path}`,
+        {
+          config,
+          schema: {
+            tags: [TAG],
+            summary: `Driver app: reports ${a.path}`,
+            description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
+            params: DocumentoRepasseParam,
+            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 422) },
+          },
+        },
+        async (request) => {
+          const p = principalOf(request);
+          const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), request.params.documento, { type: a.type });
+          return { data: await releitura(deps, p.companyId, request.params.documento, cte_id), environment: env };
+        },
+      );
+    }
 
-  app.post('/pagar', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'Orders payment of a released installment (puts it in the payout queue)',
-      description: 'Body `{ documento, posicao }`. 202 with the payment order: the payout processor settles it, and the installment goes ' +
-        'from `pagamento_solicitado` to `paga` (read it again with GET). One order per installment: 422 `parcela_ja_paga` when it already ' +
-        'has one (settled or not), `parcela_nao_liberada` when it was not released, `parcela_nao_encontrada`, `parcelas_nao_geradas`, ' +
-        `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
-      body: Type.Ref(ParcelaRepasseAcao),
-      response: { 202: DataEnvelope(Type.Ref(PagamentoRepasse)), ...errors(400, 404, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const body = request.body as ParcelaRepasseAcao;
-    const { cte_id, ordem_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, { type: 'Pagar', posicao: body.posicao });
-    const doc = await releitura(deps, p.companyId, body.documento, cte_id);
-    const parcela = doc.parcelas.find((x) => x.posicao === body.posicao);
-    if (!ordem_id || !parcela || !parcela.pagamento_solicitado_em) throw new Error(`read model lacks the payment order ${ordem_id}`);
-    const pagamento: PagamentoRepasse = {
-      ordem_id,
-      counter_cte_id: doc.counter_cte_id,
-      chave: doc.chave,
-      documento_financeiro: doc.documento_financeiro,
-      posicao: body.posicao,
-      motorista_cpf: doc.motorista_cpf,
-      valor: parcela.valor,
-      situacao: parcela.situacao === 'paga' ? 'paga' : 'pagamento_solicitado',
-      solicitado_em: parcela.pagamento_solicitado_em,
-      paga_em: parcela.paga_em,
-      consulta: `/v1/carriers/parcelas-repasse/${doc.counter_cte_id}`,
-    };
-    return reply.status(202).send({ data: pagamento, environment: env });
-  });
-};
+    app.post(
+      '/liberar',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: 'Releases an installment (the act that makes it eligible for payment)',
+          description:
+            'Body `{ documento, posicao }`. 200 with the document; the installment is `liberada` with its `vencimento`. Works in ' +
+            'both modes (in automatic mode for an installment the driver app has not released yet). 422 `parcela_ja_liberada` (released, ordered ' +
+            'or paid), `parcela_nao_encontrada` (the document has no installment at that position), `parcelas_nao_geradas` (not scanned yet), ' +
+            `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
+          body: Type.Ref(ParcelaRepasseAcao),
+          response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(400, 404, 422) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const body = request.body as ParcelaRepasseAcao;
+        const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
+          type: 'Liberar',
+          posicao: body.posicao,
+        });
+        return { data: await releitura(deps, p.companyId, body.documento, cte_id), environment: env };
+      },
+    );
+
+    app.post(
+      '/pagar',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: 'Orders payment of a released installment (puts it in the payout queue)',
+          description:
+            'Body `{ documento, posicao }`. 202 with the payment order: the payout processor settles it, and the installment goes ' +
+            'from `pagamento_solicitado` to `paga` (read it again with GET). One order per installment: 422 `parcela_ja_paga` when it already ' +
+            'has one (settled or not), `parcela_nao_liberada` when it was not released, `parcela_nao_encontrada`, `parcelas_nao_geradas`, ' +
+            `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
+          body: Type.Ref(ParcelaRepasseAcao),
+          response: { 202: DataEnvelope(Type.Ref(PagamentoRepasse)), ...errors(400, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const body = request.body as ParcelaRepasseAcao;
+        const { cte_id, ordem_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
+          type: 'Pagar',
+          posicao: body.posicao,
+        });
+        const doc = await releitura(deps, p.companyId, body.documento, cte_id);
+        const parcela = doc.parcelas.find((x) => x.posicao === body.posicao);
+        if (!ordem_id || !parcela || !parcela.pagamento_solicitado_em) throw new Error(`read model lacks the payment order ${ordem_id}`);
+        const pagamento: PagamentoRepasse = {
+          ordem_id,
+          counter_cte_id: doc.counter_cte_id,
+          chave: doc.chave,
+          documento_financeiro: doc.documento_financeiro,
+          posicao: body.posicao,
+          motorista_cpf: doc.motorista_cpf,
+          valor: parcela.valor,
+          situacao: parcela.situacao === 'paga' ? 'paga' : 'pagamento_solicitado',
+          solicitado_em: parcela.pagamento_solicitado_em,
+          paga_em: parcela.paga_em,
+          consulta: `/v1/carriers/parcelas-repasse/${doc.counter_cte_id}`,
+        };
+        return reply.status(202).send({ data: pagamento, environment: env });
+      },
+    );
+  };

@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  ContaOperacional, ContaOperacionalCredito, ContaOperacionalCreditoInput, ContaOperacionalMovimento, DataEnvelope, ExtratoQuery, ListEnvelope,
+  ContaOperacional,
+  ContaOperacionalCredito,
+  ContaOperacionalCreditoInput,
+  ContaOperacionalMovimento,
+  DataEnvelope,
+  ExtratoQuery,
+  ListEnvelope,
 } from '@frete/contracts';
 import { centavosDeReais, decimalDeCentavos, reaisDeCentavos } from '@frete/domain';
 import { type MovimentoContaRow, extratoContaOperacional, movimentoContaOperacional, resumoContaOperacional } from '@frete/projections';
@@ -21,8 +27,10 @@ function descricao(m: MovimentoContaRow): string {
     case 'debito':
       return `Compra de vale-pedágio ${m.vale_pedagio_id}: pedágio ${brl(m.valor_pedagio_centavos ?? 0)} + taxa ${brl(m.taxa_centavos ?? 0)}`;
     case 'estorno':
-      return `Estorno do vale-pedágio ${m.vale_pedagio_id} (${m.motivo_estorno === 'cancelamento' ? 'cancelamento' : 'compra não concluída'}): ` +
-        `pedágio ${brl(m.valor_pedagio_centavos ?? 0)} + taxa ${brl(m.taxa_centavos ?? 0)}`;
+      return (
+        `Estorno do vale-pedágio ${m.vale_pedagio_id} (${m.motivo_estorno === 'cancelamento' ? 'cancelamento' : 'compra não concluída'}): ` +
+        `pedágio ${brl(m.valor_pedagio_centavos ?? 0)} + taxa ${brl(m.taxa_centavos ?? 0)}`
+      );
   }
 }
 
@@ -44,70 +52,108 @@ export const toMovimento = (m: MovimentoContaRow): ContaOperacionalMovimento => 
  * The company's operational account (scope `operacao`): balance, statement and deposits. A ledger of events
  * (`conta_operacional.*`): every credit, debit and refund is one movement, the balance is their sum and never negative.
  */
-export const contaOperacionalRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
-  const config = { scope: 'operacao' as const };
+export const contaOperacionalRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
+    const config = { scope: 'operacao' as const };
 
-  app.get('', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'Balance of the operational account',
-      description: 'The balance available for toll passes, and the totals it comes from: saldo = total_creditos − total_debitos + total_estornos ' +
-        '(an account with no movement has 0.00). Works in both environments.',
-      response: { 200: DataEnvelope(Type.Ref(ContaOperacional)), ...errors() },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const r = await resumoContaOperacional(deps.pool, p.companyId);
-    const data: ContaOperacional = {
-      saldo: reaisDeCentavos(r.saldo_centavos), moeda: 'BRL', total_creditos: reaisDeCentavos(r.creditos_centavos), total_debitos: reaisDeCentavos(r.debitos_centavos),
-      total_estornos: reaisDeCentavos(r.estornos_centavos), quantidade_movimentos: r.movimentos, atualizado_em: r.atualizado_em?.toISOString() ?? null,
-    };
-    return { data, environment: env };
-  });
+    app.get(
+      '',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: 'Balance of the operational account',
+          description:
+            'The balance available for toll passes, and the totals it comes from: saldo = total_creditos − total_debitos + total_estornos ' +
+            '(an account with no movement has 0.00). Works in both environments.',
+          response: { 200: DataEnvelope(Type.Ref(ContaOperacional)), ...errors() },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const r = await resumoContaOperacional(deps.pool, p.companyId);
+        const data: ContaOperacional = {
+          saldo: reaisDeCentavos(r.saldo_centavos),
+          moeda: 'BRL',
+          total_creditos: reaisDeCentavos(r.creditos_centavos),
+          total_debitos: reaisDeCentavos(r.debitos_centavos),
+          total_estornos: reaisDeCentavos(r.estornos_centavos),
+          quantidade_movimentos: r.movimentos,
+          atualizado_em: r.atualizado_em?.toISOString() ?? null,
+        };
+        return { data, environment: env };
+      },
+    );
 
-  app.get('/extrato', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'Statement: the movements of the operational account',
-      description: 'One item per movement in ledger order (`sequencia` 1, 2, 3…; `ordem=desc` for the latest first): credits (deposits), ' +
-        'debits (a toll pass: toll + fee, negative `valor`) and refunds (a cancelled toll pass, toll + fee in full), each with the balance ' +
-        'after it. Filters: `tipo`, `from`/`to` (day, Brasília). Paging as ruling 9.',
-      querystring: ExtratoQuery,
-      response: { 200: ListEnvelope(Type.Ref(ContaOperacionalMovimento)), ...errors(400) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const q = request.query;
-    checkDateRange(q.from, q.to);
-    const paging = pageOf(q);
-    const { rows, total } = await extratoContaOperacional(deps.pool, p.companyId, { ...paging, tipo: q.tipo, from: q.from, to: q.to, ordem: q.ordem });
-    return listOf(rows.map(toMovimento), paging, total, env);
-  });
+    app.get(
+      '/extrato',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: 'Statement: the movements of the operational account',
+          description:
+            'One item per movement in ledger order (`sequencia` 1, 2, 3…; `ordem=desc` for the latest first): credits (deposits), ' +
+            'debits (a toll pass: toll + fee, negative `valor`) and refunds (a cancelled toll pass, toll + fee in full), each with the balance ' +
+            'after it. Filters: `tipo`, `from`/`to` (day, Brasília). Paging as ruling 9.',
+          querystring: ExtratoQuery,
+          response: { 200: ListEnvelope(Type.Ref(ContaOperacionalMovimento)), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const q = request.query;
+        checkDateRange(q.from, q.to);
+        const paging = pageOf(q);
+        const { rows, total } = await extratoContaOperacional(deps.pool, p.companyId, {
+          ...paging,
+          tipo: q.tipo,
+          from: q.from,
+          to: q.to,
+          ordem: q.ordem,
+        });
+        return listOf(rows.map(toMovimento), paging, total, env);
+      },
+    );
 
-  app.post('/creditos', {
-    config,
-    schema: {
-      tags: [TAG],
-      summary: 'Credits a deposit to the operational account',
-      description: 'Body `{ valor, referencia }`. In the sandbox a simulated deposit, credited at once (no money moves). 201 with the ' +
-        'movement and the balance; idempotent by `referencia`: the same `referencia` and `valor` again answer 200 with the same movement ' +
-        '(credited once); another `valor` is 422 `referencia_em_uso`. In production deposits come from the bank integration, which is not ' +
-        'contracted yet: 503 `provedor_indisponivel`, nothing credited.',
-      body: Type.Ref(ContaOperacionalCreditoInput),
-      response: { 200: DataEnvelope(Type.Ref(ContaOperacionalCredito)), 201: DataEnvelope(Type.Ref(ContaOperacionalCredito)), ...errors(400, 422, 503) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const body = request.body as ContaOperacionalCreditoInput;
-    const r = await deps.valePedagio.creditar(commandContext(request, deps), { referencia: body.referencia, valor_centavos: centavosDeReais(body.valor) });
-    await deps.readYourWrites.waitFor(p.companyId);
-    const [movimento, resumo] = await Promise.all([
-      movimentoContaOperacional(deps.pool, p.companyId, r.sequencia), resumoContaOperacional(deps.pool, p.companyId),
-    ]);
-    if (!movimento) throw new Error(`read model lacks movement ${r.sequencia}`);
-    return reply.status(r.criado ? 201 : 200).send({ data: { movimento: toMovimento(movimento), saldo: reaisDeCentavos(resumo.saldo_centavos) }, environment: env });
-  });
-};
+    app.post(
+      '/creditos',
+      {
+        config,
+        schema: {
+          tags: [TAG],
+          summary: 'Credits a deposit to the operational account',
+          description:
+            'Body `{ valor, referencia }`. In the sandbox a simulated deposit, credited at once (no money moves). 201 with the ' +
+            'movement and the balance; idempotent by `referencia`: the same `referencia` and `valor` again answer 200 with the same movement ' +
+            '(credited once); another `valor` is 422 `referencia_em_uso`. In production deposits come from the bank integration, which is not ' +
+            'contracted yet: 503 `provedor_indisponivel`, nothing credited.',
+          body: Type.Ref(ContaOperacionalCreditoInput),
+          response: {
+            200: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
+            201: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
+            ...errors(400, 422, 503),
+          },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const body = request.body as ContaOperacionalCreditoInput;
+        const r = await deps.valePedagio.creditar(commandContext(request, deps), {
+          referencia: body.referencia,
+          valor_centavos: centavosDeReais(body.valor),
+        });
+        await deps.readYourWrites.waitFor(p.companyId);
+        const [movimento, resumo] = await Promise.all([
+          movimentoContaOperacional(deps.pool, p.companyId, r.sequencia),
+          resumoContaOperacional(deps.pool, p.companyId),
+        ]);
+        if (!movimento) throw new Error(`read model lacks movement ${r.sequencia}`);
+        return reply
+          .status(r.criado ? 201 : 200)
+          .send({ data: { movimento: toMovimento(movimento), saldo: reaisDeCentavos(resumo.saldo_centavos) }, environment: env });
+      },
+    );
+  };

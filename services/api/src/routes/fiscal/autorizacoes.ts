@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type AutorizacaoEmissao, AutorizacaoEmissao as AutorizacaoEmissaoSchema, AutorizacaoInput, AutorizacoesLista, DataEnvelope } from '@frete/contracts';
+import {
+  type AutorizacaoEmissao,
+  AutorizacaoEmissao as AutorizacaoEmissaoSchema,
+  AutorizacaoInput,
+  AutorizacoesLista,
+  DataEnvelope,
+} from '@frete/contracts';
 import { type AutorizacaoRow, autorizacaoPorId, autorizacoesConcedidas, autorizacoesRecebidas } from '@frete/projections';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -21,64 +27,85 @@ export const toAutorizacao = (row: AutorizacaoRow): AutorizacaoEmissao => ({
  * Emission grants between carriers. The caller of POST and DELETE is the subcontractor; the contractor it names may
  * then trigger batches with `subcontratada.cnpj` equal to the caller's CNPJ.
  */
-export const autorizacoesRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const autorizacoesRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  /** The grant as the read model has it, once the read model has the caller's last write. */
-  const readBack = async (companyId: string, autorizacaoId: string): Promise<AutorizacaoEmissao> => {
-    await deps.readYourWrites.waitFor(companyId);
-    const row = await autorizacaoPorId(deps.pool, autorizacaoId);
-    if (!row) throw new Error(`read model has no grant ${autorizacaoId} after the wait`);
-    return toAutorizacao(row);
+    /** The grant as the read model has it, once the read model has the caller's last write. */
+    const readBack = async (companyId: string, autorizacaoId: string): Promise<AutorizacaoEmissao> => {
+      await deps.readYourWrites.waitFor(companyId);
+      const row = await autorizacaoPorId(deps.pool, autorizacaoId);
+      if (!row) throw new Error(`read model has no grant ${autorizacaoId} after the wait`);
+      return toAutorizacao(row);
+    };
+
+    app.get(
+      '/cte-subcontratacao/autorizacoes',
+      {
+        schema: {
+          tags: [TAG],
+          summary: 'Active emission grants in both directions',
+          description:
+            '`concedidas`: grants the caller gave as subcontractor; `recebidas`: grants the caller received as contractor. Revoked grants are not listed.',
+          response: { 200: DataEnvelope(AutorizacoesLista), ...errors() },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const [concedidas, recebidas] = await Promise.all([
+          autorizacoesConcedidas(deps.pool, p.companyId),
+          autorizacoesRecebidas(deps.pool, p.companyId),
+        ]);
+        return { data: { concedidas: concedidas.map(toAutorizacao), recebidas: recebidas.map(toAutorizacao) }, environment: env };
+      },
+    );
+
+    app.post(
+      '/cte-subcontratacao/autorizacoes',
+      {
+        schema: {
+          tags: [TAG],
+          summary: "Authorizes a contractor to trigger counter-CT-e batches on the caller's account",
+          description:
+            'The caller is the subcontractor. 201 with the new grant; 200 with the same grant when it is already active. ' +
+            "404 `contratante_nao_encontrada`: no carrier customer with that CNPJ. 422 `contratante_invalida`: the caller's own CNPJ, " +
+            'or a CNPJ whose check digits are wrong (`error.details.fields`).',
+          body: AutorizacaoInput,
+          response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), 201: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(400, 404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const subcontratada = { company_id: p.companyId, cnpj: p.company.cnpj, nome: p.company.razao_social };
+        const { autorizacao_id, nova } = await deps.handlers.autorizacao.conceder(
+          commandContext(request, deps),
+          subcontratada,
+          request.body.contratante.cnpj,
+        );
+        const data = await readBack(p.companyId, autorizacao_id);
+        return reply.status(nova ? 201 : 200).send({ data, environment: env });
+      },
+    );
+
+    app.delete(
+      '/cte-subcontratacao/autorizacoes/:cnpj',
+      {
+        schema: {
+          tags: [TAG],
+          summary: "Revokes the caller's grant to a contractor",
+          description:
+            "Path `cnpj` with or without punctuation (encode `/` as `%2F`). The contractor's next batch for the caller gets " +
+            '403 `emissao_nao_autorizada`; batches already created are unchanged. The revoked grant is kept for audit. ' +
+            '404 `autorizacao_nao_encontrada` when the caller has no active grant to that CNPJ.',
+          params: Type.Object({ cnpj: Type.String({ description: 'CNPJ of the contractor' }) }),
+          response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(404) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const autorizacaoId = await deps.handlers.autorizacao.revogar(commandContext(request, deps), request.params.cnpj);
+        return { data: await readBack(p.companyId, autorizacaoId), environment: env };
+      },
+    );
   };
-
-  app.get('/cte-subcontratacao/autorizacoes', {
-    schema: {
-      tags: [TAG],
-      summary: 'Active emission grants in both directions',
-      description: '`concedidas`: grants the caller gave as subcontractor; `recebidas`: grants the caller received as contractor. Revoked grants are not listed.',
-      response: { 200: DataEnvelope(AutorizacoesLista), ...errors() },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const [concedidas, recebidas] = await Promise.all([
-      autorizacoesConcedidas(deps.pool, p.companyId),
-      autorizacoesRecebidas(deps.pool, p.companyId),
-    ]);
-    return { data: { concedidas: concedidas.map(toAutorizacao), recebidas: recebidas.map(toAutorizacao) }, environment: env };
-  });
-
-  app.post('/cte-subcontratacao/autorizacoes', {
-    schema: {
-      tags: [TAG],
-      summary: 'Authorizes a contractor to trigger counter-CT-e batches on the caller\'s account',
-      description: 'The caller is the subcontractor. 201 with the new grant; 200 with the same grant when it is already active. ' +
-        '404 `contratante_nao_encontrada`: no carrier customer with that CNPJ. 422 `contratante_invalida`: the caller\'s own CNPJ, ' +
-        'or a CNPJ whose check digits are wrong (`error.details.fields`).',
-      body: AutorizacaoInput,
-      response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), 201: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(400, 404, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const subcontratada = { company_id: p.companyId, cnpj: p.company.cnpj, nome: p.company.razao_social };
-    const { autorizacao_id, nova } = await deps.handlers.autorizacao.conceder(commandContext(request, deps), subcontratada, request.body.contratante.cnpj);
-    const data = await readBack(p.companyId, autorizacao_id);
-    return reply.status(nova ? 201 : 200).send({ data, environment: env });
-  });
-
-  app.delete('/cte-subcontratacao/autorizacoes/:cnpj', {
-    schema: {
-      tags: [TAG],
-      summary: 'Revokes the caller\'s grant to a contractor',
-      description: 'Path `cnpj` with or without punctuation (encode `/` as `%2F`). The contractor\'s next batch for the caller gets ' +
-        '403 `emissao_nao_autorizada`; batches already created are unchanged. The revoked grant is kept for audit. ' +
-        '404 `autorizacao_nao_encontrada` when the caller has no active grant to that CNPJ.',
-      params: Type.Object({ cnpj: Type.String({ description: 'CNPJ of the contractor' }) }),
-      response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(404) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const autorizacaoId = await deps.handlers.autorizacao.revogar(commandContext(request, deps), request.params.cnpj);
-    return { data: await readBack(p.companyId, autorizacaoId), environment: env };
-  });
-};

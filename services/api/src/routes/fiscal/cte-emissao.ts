@@ -11,32 +11,34 @@ const envelope = envelopeDaEmissao('cte', ['autorizado', 'rejeitado', 'denegado'
 export const envelopeOf = (r: CteRow) => envelope(r.cte_id, r);
 
 /** Issue of a draft and polling of its result (spec section 3: never issue again while the result is unknown). */
-export const cteEmissaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  rotasDeEmissao(app, deps, {
-    recurso: '/cte/:cte_uuid',
-    parametro: 'cte_uuid',
-    params: CteIdParam,
-    envelopeSchema: CteIssueEnvelope,
-    tags: TAGS,
-    emissao: {
-      summary: 'Starts the issue of a draft; poll `consulta` for the result',
-      description:
-        '202 with a `CteIssueEnvelope`: the emission processor reserves the series\' next number (no gap, no duplicate), builds the XML, signs it ' +
-        'with the company\'s A1 certificate, validates it against cte_v4.00.xsd and sends it to the authority. Calling again while the result is ' +
-        'unknown issues nothing more (202, same envelope). A rejected CT-e can be corrected (PUT) and issued again with the same number. ' +
-        '422 `cte_com_pendencias` (with `error.details.pendencias`, the preview\'s list) or `cte_nao_editavel` for a CT-e already authorized, ' +
-        'denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority\'s sentinels.',
-    },
-    consulta: {
-      description:
-        'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
-        'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +
-        'recovered. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` for a draft that was never issued.',
-    },
-    ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
-    id: (row) => row.cte_id,
-    handler: deps.handlers.cte,
-    envelope: envelopeOf,
-    conhecido: (row) => row.situacao === 'sem_protocolo',
-  });
-};
+export const cteEmissaoRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    rotasDeEmissao(app, deps, {
+      recurso: '/cte/:cte_uuid',
+      parametro: 'cte_uuid',
+      params: CteIdParam,
+      envelopeSchema: CteIssueEnvelope,
+      tags: TAGS,
+      emissao: {
+        summary: 'Starts the issue of a draft; poll `consulta` for the result',
+        description:
+          "202 with a `CteIssueEnvelope`: the emission processor reserves the series' next number (no gap, no duplicate), builds the XML, signs it " +
+          "with the company's A1 certificate, validates it against cte_v4.00.xsd and sends it to the authority. Calling again while the result is " +
+          'unknown issues nothing more (202, same envelope). A rejected CT-e can be corrected (PUT) and issued again with the same number. ' +
+          "422 `cte_com_pendencias` (with `error.details.pendencias`, the preview's list) or `cte_nao_editavel` for a CT-e already authorized, " +
+          "denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority's sentinels.",
+      },
+      consulta: {
+        description:
+          'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
+          'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +
+          'recovered. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` for a draft that was never issued.',
+      },
+      ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
+      id: (row) => row.cte_id,
+      handler: deps.handlers.cte,
+      envelope: envelopeOf,
+      conhecido: (row) => row.situacao === 'sem_protocolo',
+    });
+  };

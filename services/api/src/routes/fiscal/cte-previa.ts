@@ -20,30 +20,67 @@ const CtePrevia = Type.Object(
     pronto: Type.Boolean({ description: 'True when nothing is pending and the XML passes cte_v4.00.xsd (but for the signature)' }),
     pendencias: Type.Array(
       Type.Object({
-        campo: Type.String({ description: 'A field path of CteDraftInput (`remetente.nome`), of the configuration (`configuracao.rntrc`), `certificado`, or else the XML path' }),
+        campo: Type.String({
+          description:
+            'A field path of CteDraftInput (`remetente.nome`), of the configuration (`configuracao.rntrc`), `certificado`, or else the XML path',
+        }),
         mensagem: Type.String(),
       }),
     ),
     xml: Type.Union([Type.String(), Type.Null()], {
-      description: 'The CT-e 4.00 as it would be sent, unsigned; null while the route, the taker, the values, the company address or the ICMS are missing',
+      description:
+        'The CT-e 4.00 as it would be sent, unsigned; null while the route, the taker, the values, the company address or the ICMS are missing',
     }),
     chave_provisoria: Type.Union([Type.String(), Type.Null()], { description: 'The access key of this XML: provisional number and cCT' }),
-    numero_provisorio: Type.Integer({ description: 'Always 0: the series\' next number is not reserved by a preview (the schema error nCT 0 causes is not reported)' }),
+    numero_provisorio: Type.Integer({
+      description: "Always 0: the series' next number is not reserved by a preview (the schema error nCT 0 causes is not reported)",
+    }),
   },
   { $id: 'CtePrevia' },
 );
 
 // ---- schema error paths → draft fields -----------------------------------------------------------------------
 
-const PARTES: Record<string, string> = { rem: 'remetente', exped: 'expedidor', receb: 'recebedor', dest: 'destinatario', 'ide/toma4': 'tomador.parte' };
-const PARTE_CAMPO: Record<string, string> = { CNPJ: 'documento', CPF: 'documento', IE: 'ie', xNome: 'nome', xFant: 'fantasia', fone: 'telefone', email: 'email' };
+const PARTES: Record<string, string> = {
+  rem: 'remetente',
+  exped: 'expedidor',
+  receb: 'recebedor',
+  dest: 'destinatario',
+  'ide/toma4': 'tomador.parte',
+};
+const PARTE_CAMPO: Record<string, string> = {
+  CNPJ: 'documento',
+  CPF: 'documento',
+  IE: 'ie',
+  xNome: 'nome',
+  xFant: 'fantasia',
+  fone: 'telefone',
+  email: 'email',
+};
 const ENDERECO_CAMPO: Record<string, string> = {
-  xLgr: 'logradouro', nro: 'numero', xCpl: 'complemento', xBairro: 'bairro', cMun: 'municipio', xMun: 'municipio', CEP: 'cep', UF: 'uf',
+  xLgr: 'logradouro',
+  nro: 'numero',
+  xCpl: 'complemento',
+  xBairro: 'bairro',
+  cMun: 'municipio',
+  xMun: 'municipio',
+  CEP: 'cep',
+  UF: 'uf',
 };
 const IDE_CAMPO: Record<string, string> = {
-  CFOP: 'cfop', natOp: 'natureza_operacao', tpServ: 'tipo_servico', serie: 'configuracao.serie_cte',
-  cMunIni: 'inicio.municipio', xMunIni: 'inicio.municipio', UFIni: 'inicio.uf', cMunFim: 'fim.municipio', xMunFim: 'fim.municipio', UFFim: 'fim.uf',
-  cMunEnv: 'configuracao.endereco.municipio', xMunEnv: 'configuracao.endereco.municipio', UFEnv: 'configuracao.endereco.uf',
+  CFOP: 'cfop',
+  natOp: 'natureza_operacao',
+  tpServ: 'tipo_servico',
+  serie: 'configuracao.serie_cte',
+  cMunIni: 'inicio.municipio',
+  xMunIni: 'inicio.municipio',
+  UFIni: 'inicio.uf',
+  cMunFim: 'fim.municipio',
+  xMunFim: 'fim.municipio',
+  UFFim: 'fim.uf',
+  cMunEnv: 'configuracao.endereco.municipio',
+  xMunEnv: 'configuracao.endereco.municipio',
+  UFEnv: 'configuracao.endereco.uf',
 };
 const CARGA_CAMPO: Record<string, string> = { vCarga: 'valor', proPred: 'produto_predominante', xOutCat: 'outras_caracteristicas' };
 const INFQ_CAMPO: Record<string, string> = { cUnid: 'unidade', tpMed: 'tipo_medida', qCarga: 'quantidade' };
@@ -63,7 +100,8 @@ export function campoDoErro(path: string | undefined): string {
   const parts = rel.split('/').map(step);
   const names = parts.map((p) => p[0]);
   const [a, b, c, d] = names;
-  const leafOf = (table: Record<string, string>, name: string | undefined, prefix: string) => (name && table[name] ? `${prefix}.${table[name]}` : prefix);
+  const leafOf = (table: Record<string, string>, name: string | undefined, prefix: string) =>
+    name && table[name] ? `${prefix}.${table[name]}` : prefix;
 
   const parteKey = a === 'ide' && b === 'toma4' ? 'ide/toma4' : a;
   const parte = parteKey ? PARTES[parteKey] : undefined;
@@ -102,7 +140,8 @@ export function campoDoErro(path: string | undefined): string {
       if (b === 'docAnt') {
         if (c !== 'emiDocAnt') return 'documentos_anteriores';
         const i = parts[2]![1];
-        if (d === 'idDocAnt') return names[5] === 'chCTe' ? `documentos_anteriores.${i}.chaves_cte.${parts[4]![1]}` : `documentos_anteriores.${i}.chaves_cte`;
+        if (d === 'idDocAnt')
+          return names[5] === 'chCTe' ? `documentos_anteriores.${i}.chaves_cte.${parts[4]![1]}` : `documentos_anteriores.${i}.chaves_cte`;
         return leafOf(EMI_DOC_ANT_CAMPO, d, `documentos_anteriores.${i}.emitente`);
       }
       if (b === 'infModal') return 'rodoviario.rntrc';
@@ -117,45 +156,64 @@ const esperado = (e: FiscalSchemaError) =>
   (e.path === '/CTe' && /Signature/.test(e.message)) || (e.path === '/CTe/infCte/ide/nCT' && NUMERO_PROVISORIO === 0);
 
 /** `POST /fiscal/cte/{cte_uuid}/previa`: what an issue of this draft would send, and what it still needs. */
-export const ctePreviaRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const ctePreviaRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  app.post('/cte/:cte_uuid/previa', {
-    schema: {
-      tags: TAGS,
-      summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
-      description:
-        'Builds the XML from the draft, the fiscal configuration, the company and the applicable tax rule, and validates it against ' +
-        'cte_v4.00.xsd (the road modal included). `pendencias` names draft fields (`remetente.nome`), configuration fields ' +
-        '(`configuracao.rntrc`), `certificado`, or the XML path for schema errors with no draft field. A missing ICMS with no tax rule ' +
-        'for the route reads `sem_regra_tributacao`. The number is provisional (0: the series\' next number is reserved only on issue) and ' +
-        'so is the key\'s cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` ' +
-        'for a CT-e that is no longer a draft.',
-      params: CteIdParam,
-      response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    if (row.situacao !== 'rascunho') throw new ApiError('cte_nao_editavel', `only a draft has a preview; this CT-e is ${row.situacao}`);
-    const dados: CteRascunho = row.dados ?? {};
-    const { pendencias, xml, chave } = await prepararCte({ pool: deps.pool, environment: env }, {
-      companyId: p.companyId, dados, numero: NUMERO_PROVISORIO, cCT: codigoNumerico(row.cte_id, NUMERO_PROVISORIO), now: deps.clock(),
-    });
-    if (xml) {
-      const validation = await deps.schemas.validate(xml, 'cte_v4.00.xsd');
-      const seen = new Set(pendencias.map((x) => x.campo));
-      for (const e of validation.errors.filter((x) => !esperado(x))) {
-        const campo = campoDoErro(e.path);
-        if (seen.has(campo)) continue;
-        seen.add(campo);
-        pendencias.push({ campo, mensagem: e.message.trim() });
-      }
-    }
-    return {
-      data: { pronto: xml !== null && pendencias.length === 0, pendencias, xml, chave_provisoria: chave, numero_provisorio: NUMERO_PROVISORIO },
-      environment: env,
-    };
-  });
-};
+    app.post(
+      '/cte/:cte_uuid/previa',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
+          description:
+            'Builds the XML from the draft, the fiscal configuration, the company and the applicable tax rule, and validates it against ' +
+            'cte_v4.00.xsd (the road modal included). `pendencias` names draft fields (`remetente.nome`), configuration fields ' +
+            '(`configuracao.rntrc`), `certificado`, or the XML path for schema errors with no draft field. A missing ICMS with no tax rule ' +
+            "for the route reads `sem_regra_tributacao`. The number is provisional (0: the series' next number is reserved only on issue) and " +
+            "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
+            'for a CT-e that is no longer a draft.',
+          params: CteIdParam,
+          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        await deps.readYourWrites.waitFor(p.companyId);
+        const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
+        if (row.situacao !== 'rascunho') throw new ApiError('cte_nao_editavel', `only a draft has a preview; this CT-e is ${row.situacao}`);
+        const dados: CteRascunho = row.dados ?? {};
+        const { pendencias, xml, chave } = await prepararCte(
+          { pool: deps.pool, environment: env },
+          {
+            companyId: p.companyId,
+            dados,
+            numero: NUMERO_PROVISORIO,
+            cCT: codigoNumerico(row.cte_id, NUMERO_PROVISORIO),
+            now: deps.clock(),
+          },
+        );
+        if (xml) {
+          const validation = await deps.schemas.validate(xml, 'cte_v4.00.xsd');
+          const seen = new Set(pendencias.map((x) => x.campo));
+          for (const e of validation.errors.filter((x) => !esperado(x))) {
+            const campo = campoDoErro(e.path);
+            if (seen.has(campo)) continue;
+            seen.add(campo);
+            pendencias.push({ campo, mensagem: e.message.trim() });
+          }
+        }
+        return {
+          data: {
+            pronto: xml !== null && pendencias.length === 0,
+            pendencias,
+            xml,
+            chave_provisoria: chave,
+            numero_provisorio: NUMERO_PROVISORIO,
+          },
+          environment: env,
+        };
+      },
+    );
+  };

@@ -2,7 +2,6 @@ import { type CteLido, type Environment, type ParteLida } from '@frete/contracts
 import { reaisDeCentavos } from '@frete/domain';
 import { type CteRow, type CteSubcontratacaoRow } from '@frete/projections';
 
-
 function parte(p: ParteLida | null, withAddress: boolean) {
   if (!p) return null;
   const base = { documento: p.documento, tipo_documento: p.tipo_documento, nome: p.nome, ie: p.ie };
@@ -11,7 +10,17 @@ function parte(p: ParteLida | null, withAddress: boolean) {
   return {
     ...base,
     endereco: e
-      ? { logradouro: e.logradouro, numero: e.numero, complemento: e.complemento, bairro: e.bairro, codigo_ibge: e.codigo_municipio, municipio: e.municipio, uf: e.uf, cep: e.cep, pais: e.pais }
+      ? {
+          logradouro: e.logradouro,
+          numero: e.numero,
+          complemento: e.complemento,
+          bairro: e.bairro,
+          codigo_ibge: e.codigo_municipio,
+          municipio: e.municipio,
+          uf: e.uf,
+          cep: e.cep,
+          pais: e.pais,
+        }
       : null,
   };
 }
@@ -41,7 +50,9 @@ export function documentView(c: CteLido, xml: { sha256: string; size_bytes: numb
     service_value: reaisDeCentavos(c.valor_prestacao_centavos),
     amount_receivable: reaisDeCentavos(c.valor_receber_centavos),
     nfe_keys: c.nfe_chaves,
-    protocol: c.protocolo ? { numero: c.protocolo.numero, recebido_em: c.protocolo.recebido_em, cstat: c.protocolo.status, motivo: c.protocolo.motivo } : null,
+    protocol: c.protocolo
+      ? { numero: c.protocolo.numero, recebido_em: c.protocolo.recebido_em, cstat: c.protocolo.status, motivo: c.protocolo.motivo }
+      : null,
     xml,
   };
 }
@@ -56,7 +67,9 @@ export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
     content_updated: r.content_updated,
     first_received_at: r.first_received_at.toISOString(),
     last_received_at: r.last_received_at.toISOString(),
-    delivered_by: r.delivered_by ? { cnpj: r.delivered_by.cnpj, nome: r.delivered_by.nome, cte_id: r.delivered_by.cte_id, observacao: r.delivered_by.observacao } : null,
+    delivered_by: r.delivered_by
+      ? { cnpj: r.delivered_by.cnpj, nome: r.delivered_by.nome, cte_id: r.delivered_by.cte_id, observacao: r.delivered_by.observacao }
+      : null,
     ...documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes }, withAddresses),
   };
 }
@@ -87,6 +100,7 @@ export function cteView(r: CteRow, environment: Environment, withAddresses = tru
           valor: reaisDeCentavos(r.contra_cte.valor_centavos),
         }
       : null,
-    documento: r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,
+    documento:
+      r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,
   };
 }

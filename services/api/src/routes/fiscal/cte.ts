@@ -23,83 +23,121 @@ export async function ownCte(deps: ApiDeps, companyId: string, cteId: string) {
 }
 
 /** Reads of own CT-e (spec section 4, "CT-e"; ruling 22). */
-export const cteRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const cteRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  app.get('/cte', {
-    schema: {
-      tags: TAGS,
-      summary: 'Own CT-e (issued here or delivered through POST /fiscal/cte-emitidos), newest first',
-      querystring: CteQuery,
-      response: { 200: ListEnvelope(Type.Ref(CteSummary)), ...errors(400) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const q = request.query;
-    checkDateRange(q.from, q.to);
-    const paging = pageOf(q);
-    const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
-    return listOf(rows.map((r) => cteView(r, env, false)), paging, total, env);
-  });
+    app.get(
+      '/cte',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Own CT-e (issued here or delivered through POST /fiscal/cte-emitidos), newest first',
+          querystring: CteQuery,
+          response: { 200: ListEnvelope(Type.Ref(CteSummary)), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const q = request.query;
+        checkDateRange(q.from, q.to);
+        const paging = pageOf(q);
+        const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
+        return listOf(
+          rows.map((r) => cteView(r, env, false)),
+          paging,
+          total,
+          env,
+        );
+      },
+    );
 
-  app.post('/cte', {
-    schema: {
-      tags: TAGS,
-      summary: 'Creates a CT-e draft (`CteDraftInput`)',
-      description:
-        'A draft may be incomplete; POST /fiscal/cte/{cte_uuid}/previa lists what an issue still needs. 400 `validacao` names each field ' +
-        '(shape, check digits of documents and keys, IBGE municipality pairs, vRec over vTPrest). An `Idempotency-Key` header makes a retry ' +
-        'return the draft the first call created instead of a second one.',
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })) }),
-      body: Type.Ref(CteDraftInput),
-      response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const cteId = await deps.handlers.cte.criarRascunho(commandContext(request, deps), request.body as CteDraftInput, request.headers['idempotency-key']);
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(201).send({ data: cteView(await ownCte(deps, p.companyId, cteId), env), environment: env });
-  });
+    app.post(
+      '/cte',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Creates a CT-e draft (`CteDraftInput`)',
+          description:
+            'A draft may be incomplete; POST /fiscal/cte/{cte_uuid}/previa lists what an issue still needs. 400 `validacao` names each field ' +
+            '(shape, check digits of documents and keys, IBGE municipality pairs, vRec over vTPrest). An `Idempotency-Key` header makes a retry ' +
+            'return the draft the first call created instead of a second one.',
+          headers: Type.Object({
+            'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
+          }),
+          body: Type.Ref(CteDraftInput),
+          response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const cteId = await deps.handlers.cte.criarRascunho(
+          commandContext(request, deps),
+          request.body as CteDraftInput,
+          request.headers['idempotency-key'],
+        );
+        await deps.readYourWrites.waitFor(p.companyId);
+        return reply.status(201).send({ data: cteView(await ownCte(deps, p.companyId, cteId), env), environment: env });
+      },
+    );
 
-  app.put('/cte/:cte_uuid', {
-    schema: {
-      tags: TAGS,
-      summary: 'Replaces the editable data of a draft',
-      description: 'Only a draft changes: a CT-e already sent is immutable (422 `cte_nao_editavel`). 400 `validacao` as on creation.',
-      params: CteIdParam,
-      body: Type.Ref(CteDraftInput),
-      response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-    await deps.handlers.cte.alterarRascunho(commandContext(request, deps), row.cte_id, request.body as CteDraftInput);
-    await deps.readYourWrites.waitFor(p.companyId);
-    return { data: cteView(await ownCte(deps, p.companyId, row.cte_id), env), environment: env };
-  });
+    app.put(
+      '/cte/:cte_uuid',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Replaces the editable data of a draft',
+          description: 'Only a draft changes: a CT-e already sent is immutable (422 `cte_nao_editavel`). 400 `validacao` as on creation.',
+          params: CteIdParam,
+          body: Type.Ref(CteDraftInput),
+          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        await deps.readYourWrites.waitFor(p.companyId);
+        const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
+        await deps.handlers.cte.alterarRascunho(commandContext(request, deps), row.cte_id, request.body as CteDraftInput);
+        await deps.readYourWrites.waitFor(p.companyId);
+        return { data: cteView(await ownCte(deps, p.companyId, row.cte_id), env), environment: env };
+      },
+    );
 
-  app.get('/cte/:cte_uuid', {
-    schema: { tags: TAGS, summary: 'One own CT-e', params: CteIdParam, response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(404) } },
-  }, async (request) => {
-    const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
-    return { data: cteView(row, env), environment: env };
-  });
+    app.get(
+      '/cte/:cte_uuid',
+      {
+        schema: { tags: TAGS, summary: 'One own CT-e', params: CteIdParam, response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(404) } },
+      },
+      async (request) => {
+        const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
+        return { data: cteView(row, env), environment: env };
+      },
+    );
 
-  app.get('/cte/:cte_uuid/xml', {
-    schema: {
-      tags: TAGS,
-      summary: 'The authorized cteProc, byte for byte as archived',
-      description: '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
-      params: CteIdParam,
-      produces: ['application/xml'],
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }), ...errors(404, 503) },
-    },
-  }, async (request, reply) => {
-    const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
-    if (!['autorizado', 'cancelado'].includes(row.situacao) || !row.xml_sha256) throw new ApiError('nao_encontrado', `no authorized XML for this CT-e (situacao ${row.situacao})`);
-    const doc = await deps.documents.get(row.xml_sha256);
-    if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-    return reply.type('application/xml').header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`).send(doc.content);
-  });
-};
+    app.get(
+      '/cte/:cte_uuid/xml',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The authorized cteProc, byte for byte as archived',
+          description:
+            '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
+          params: CteIdParam,
+          produces: ['application/xml'],
+          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }), ...errors(404, 503) },
+        },
+      },
+      async (request, reply) => {
+        const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
+        if (!['autorizado', 'cancelado'].includes(row.situacao) || !row.xml_sha256)
+          throw new ApiError('nao_encontrado', `no authorized XML for this CT-e (situacao ${row.situacao})`);
+        const doc = await deps.documents.get(row.xml_sha256);
+        if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
+        return reply
+          .type('application/xml')
+          .header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`)
+          .send(doc.content);
+      },
+    );
+  };

@@ -27,52 +27,59 @@ import { cteContraRoutes } from './cte-contra';
 import { loteRoutes } from './lote';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
-export const fiscalRoutes = (deps: ApiDeps): FastifyPluginAsync => async (app) => {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config ?? {}), scope: 'fiscal' };
-  });
-  // Operations that reach the fiscal authority (issue, counter-CT-e single and in batches, polling, the documents'
-  // events). Ruling 7: without a contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is
-  // recorded as if it could be sent.
-  const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)|\/cte\/contra$|\/cte-subcontratacao\/lote$/;
-  // Before body validation: without a provider no body could be sent anyway.
-  app.addHook('preValidation', async (request) => {
-    if (!deps.emissorCte.disponivel && reachesAuthority.test(request.routeOptions.url ?? '')) {
-      throw new ApiError('provedor_indisponivel', 'no fiscal provider is contracted for this environment yet');
-    }
-  });
-  await app.register(rateLimit, {
-    global: true,
-    hook: 'preHandler',
-    max: deps.config.rateLimitFiscalPerMin,
-    timeWindow: 60_000,
-    keyGenerator: (req) => `carrier:${req.principal?.companyId ?? req.ip}`,
-    errorResponseBuilder: (_req, ctx) =>
-      new ApiError('limite_requisicoes', `fiscal rate limit of ${ctx.max} requests per minute reached for this carrier; retry in ${Math.ceil(ctx.ttl / 1000)} s`, undefined, {
-        'Retry-After': String(Math.ceil(ctx.ttl / 1000)),
-      }),
-  });
-  await app.register(statusRoutes(deps));
-  await app.register(configuracaoRoutes(deps));
-  await app.register(certificadoRoutes(deps));
-  await app.register(nfeRoutes(deps));
-  await app.register(cteSubcontratacaoRoutes(deps));
-  await app.register(cteEmitidosRoutes(deps));
-  await app.register(cteRoutes(deps));
-  await app.register(dacteRoutes(deps));
-  await app.register(cteRepasseRoutes(deps));
-  await app.register(cteEmissaoRoutes(deps));
-  await app.register(autorizacoesRoutes(deps));
-  await app.register(veiculosRoutes(deps));
-  await app.register(motoristasRoutes(deps));
-  await app.register(regrasTributacaoRoutes(deps));
-  await app.register(ctePreviaRoutes(deps));
-  await app.register(mdfeRoutes(deps));
-  await app.register(mdfeEventosRoutes(deps));
-  await app.register(damdfeRoutes(deps));
-  await app.register(cteEventosRoutes(deps));
-  await app.register(cteContraRoutes(deps));
-  await app.register(loteRoutes(deps));
-  await app.register(ciotRoutes(deps));
-  await app.register(cteCiotRoutes(deps));
-};
+export const fiscalRoutes =
+  (deps: ApiDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.addHook('onRoute', (route) => {
+      route.config = { ...(route.config ?? {}), scope: 'fiscal' };
+    });
+    // Operations that reach the fiscal authority (issue, counter-CT-e single and in batches, polling, the documents'
+    // events). Ruling 7: without a contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is
+    // recorded as if it could be sent.
+    const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)|\/cte\/contra$|\/cte-subcontratacao\/lote$/;
+    // Before body validation: without a provider no body could be sent anyway.
+    app.addHook('preValidation', async (request) => {
+      if (!deps.emissorCte.disponivel && reachesAuthority.test(request.routeOptions.url ?? '')) {
+        throw new ApiError('provedor_indisponivel', 'no fiscal provider is contracted for this environment yet');
+      }
+    });
+    await app.register(rateLimit, {
+      global: true,
+      hook: 'preHandler',
+      max: deps.config.rateLimitFiscalPerMin,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `carrier:${req.principal?.companyId ?? req.ip}`,
+      errorResponseBuilder: (_req, ctx) =>
+        new ApiError(
+          'limite_requisicoes',
+          `fiscal rate limit of ${ctx.max} requests per minute reached for this carrier; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
+          undefined,
+          {
+            'Retry-After': String(Math.ceil(ctx.ttl / 1000)),
+          },
+        ),
+    });
+    await app.register(statusRoutes(deps));
+    await app.register(configuracaoRoutes(deps));
+    await app.register(certificadoRoutes(deps));
+    await app.register(nfeRoutes(deps));
+    await app.register(cteSubcontratacaoRoutes(deps));
+    await app.register(cteEmitidosRoutes(deps));
+    await app.register(cteRoutes(deps));
+    await app.register(dacteRoutes(deps));
+    await app.register(cteRepasseRoutes(deps));
+    await app.register(cteEmissaoRoutes(deps));
+    await app.register(autorizacoesRoutes(deps));
+    await app.register(veiculosRoutes(deps));
+    await app.register(motoristasRoutes(deps));
+    await app.register(regrasTributacaoRoutes(deps));
+    await app.register(ctePreviaRoutes(deps));
+    await app.register(mdfeRoutes(deps));
+    await app.register(mdfeEventosRoutes(deps));
+    await app.register(damdfeRoutes(deps));
+    await app.register(cteEventosRoutes(deps));
+    await app.register(cteContraRoutes(deps));
+    await app.register(loteRoutes(deps));
+    await app.register(ciotRoutes(deps));
+    await app.register(cteCiotRoutes(deps));
+  };

@@ -21,7 +21,11 @@ export async function ownMdfe(deps: ApiDeps, companyId: string, mdfeId: string):
 }
 
 /** The domain's totals (cents, grams) in the API's units (reais, kg). */
-const totaisView = (t: TotaisMdfe) => ({ qtd_cte: t.qtd_cte, valor_carga: reaisDeCentavos(t.valor_carga_centavos), peso_kg: kgDeGramas(t.peso_gramas) });
+const totaisView = (t: TotaisMdfe) => ({
+  qtd_cte: t.qtd_cte,
+  valor_carga: reaisDeCentavos(t.valor_carga_centavos),
+  peso_kg: kgDeGramas(t.peso_gramas),
+});
 
 export const mdfeView = (r: MdfeRow, env: Environment) => ({
   id: r.mdfe_id,
@@ -43,7 +47,15 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   motoristas: r.condutores,
   totais: totaisView(totaisMdfe(r.dados.ctes)),
   observacoes: r.dados.observacoes,
-  eventos: r.eventos.map((e) => ({ tipo: e.tipo, tp_evento: e.tp_evento, n_seq: e.n_seq, situacao: e.situacao, protocolo: e.protocolo, retorno: e.retorno, dados: e.dados })),
+  eventos: r.eventos.map((e) => ({
+    tipo: e.tipo,
+    tp_evento: e.tp_evento,
+    n_seq: e.n_seq,
+    situacao: e.situacao,
+    protocolo: e.protocolo,
+    retorno: e.retorno,
+    dados: e.dados,
+  })),
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
 });
@@ -52,94 +64,120 @@ const envelope = envelopeDaEmissao('mdfe', ['autorizado', 'rejeitado', 'encerrad
 const envelopeOf = (r: MdfeRow) => envelope(r.mdfe_id, r);
 
 /** MDF-e (road, model 58) of own authorized CT-e: create, list, read, issue, poll, XML. */
-export const mdfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const mdfeRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  app.post('/mdfe', {
-    schema: {
-      tags: TAGS,
-      summary: 'Creates an MDF-e (`MdfeInput`) from own authorized CT-e, a registered vehicle and registered drivers',
-      description:
-        'The CT-e must be own, authorized and not cancelled (422 `cte_nao_autorizado`, `error.details.fields` names each), and not in ' +
-        'another MDF-e still in force (422 `regra_de_negocio`). The vehicle is looked up by plate in /fiscal/veiculos (422 ' +
-        '`veiculo_nao_encontrado`; it must be `tracao` with tara_kg, tipo_carroceria and uf, trailers `reboque` with capacidade_kg too, ' +
-        'else 422 `veiculo_incompleto`); the drivers by CPF in /fiscal/motoristas (422 `motorista_nao_encontrado`). `uf_inicio`, ' +
-        '`carregamento`, `uf_fim` and the unloading municipality of each CT-e default from the CT-e routes; a loading municipality ' +
-        'outside `uf_inicio`, an unloading one outside `uf_fim`, or `percurso` naming the start or end UF is 400 `validacao`. ' +
-        'Totals: qCTe, vCarga (sum of the CT-e cargo values) and qCarga in KG (sum of the CT-e weights). Answers 201 with the MDF-e in ' +
-        '`rascunho`: issue it with POST .../emissao.',
-      body: Type.Ref(MdfeInput),
-      response: { 201: DataEnvelope(Type.Ref(Mdfe)), ...errors(400, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), request.body as MdfeInput);
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(201).send({ data: mdfeView(await ownMdfe(deps, p.companyId, mdfeId), env), environment: env });
-  });
+    app.post(
+      '/mdfe',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'Creates an MDF-e (`MdfeInput`) from own authorized CT-e, a registered vehicle and registered drivers',
+          description:
+            'The CT-e must be own, authorized and not cancelled (422 `cte_nao_autorizado`, `error.details.fields` names each), and not in ' +
+            'another MDF-e still in force (422 `regra_de_negocio`). The vehicle is looked up by plate in /fiscal/veiculos (422 ' +
+            '`veiculo_nao_encontrado`; it must be `tracao` with tara_kg, tipo_carroceria and uf, trailers `reboque` with capacidade_kg too, ' +
+            'else 422 `veiculo_incompleto`); the drivers by CPF in /fiscal/motoristas (422 `motorista_nao_encontrado`). `uf_inicio`, ' +
+            '`carregamento`, `uf_fim` and the unloading municipality of each CT-e default from the CT-e routes; a loading municipality ' +
+            'outside `uf_inicio`, an unloading one outside `uf_fim`, or `percurso` naming the start or end UF is 400 `validacao`. ' +
+            'Totals: qCTe, vCarga (sum of the CT-e cargo values) and qCarga in KG (sum of the CT-e weights). Answers 201 with the MDF-e in ' +
+            '`rascunho`: issue it with POST .../emissao.',
+          body: Type.Ref(MdfeInput),
+          response: { 201: DataEnvelope(Type.Ref(Mdfe)), ...errors(400, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const mdfeId = await deps.handlers.mdfe.criar(commandContext(request, deps), request.body as MdfeInput);
+        await deps.readYourWrites.waitFor(p.companyId);
+        return reply.status(201).send({ data: mdfeView(await ownMdfe(deps, p.companyId, mdfeId), env), environment: env });
+      },
+    );
 
-  app.get('/mdfe', {
-    schema: {
-      tags: TAGS,
-      summary: 'The carrier\'s MDF-e, newest first; `status` filters by `MdfeSituacao`',
-      querystring: MdfeQuery,
-      response: { 200: ListEnvelope(Type.Ref(Mdfe)), ...errors(400) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const paging = pageOf(request.query);
-    const { rows, total } = await mdfeList(deps.pool, p.companyId, { status: request.query.status, ...paging });
-    return listOf(rows.map((r) => mdfeView(r, env)), paging, total, env);
-  });
+    app.get(
+      '/mdfe',
+      {
+        schema: {
+          tags: TAGS,
+          summary: "The carrier's MDF-e, newest first; `status` filters by `MdfeSituacao`",
+          querystring: MdfeQuery,
+          response: { 200: ListEnvelope(Type.Ref(Mdfe)), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const paging = pageOf(request.query);
+        const { rows, total } = await mdfeList(deps.pool, p.companyId, { status: request.query.status, ...paging });
+        return listOf(
+          rows.map((r) => mdfeView(r, env)),
+          paging,
+          total,
+          env,
+        );
+      },
+    );
 
-  app.get('/mdfe/:mdfe_uuid', {
-    schema: { tags: TAGS, summary: 'One MDF-e', params: MdfeIdParam, response: { 200: DataEnvelope(Type.Ref(Mdfe)), ...errors(404) } },
-  }, async (request) => {
-    const row = await ownMdfe(deps, principalOf(request).companyId, request.params.mdfe_uuid);
-    return { data: mdfeView(row, env), environment: env };
-  });
+    app.get(
+      '/mdfe/:mdfe_uuid',
+      {
+        schema: { tags: TAGS, summary: 'One MDF-e', params: MdfeIdParam, response: { 200: DataEnvelope(Type.Ref(Mdfe)), ...errors(404) } },
+      },
+      async (request) => {
+        const row = await ownMdfe(deps, principalOf(request).companyId, request.params.mdfe_uuid);
+        return { data: mdfeView(row, env), environment: env };
+      },
+    );
 
-  rotasDeEmissao(app, deps, {
-    recurso: '/mdfe/:mdfe_uuid',
-    parametro: 'mdfe_uuid',
-    params: MdfeIdParam,
-    envelopeSchema: MdfeIssueEnvelope,
-    tags: TAGS,
-    emissao: {
-      summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
-      description:
-        '202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company\'s `serie_mdfe` (no gap, no ' +
-        'duplicate; 0 when the configuration has none), builds the MDF-e 3.00, signs `infMDFe` with the A1 certificate, validates it ' +
-        'against mdfe_v3.00.xsd (road modal included), archives it and sends it. Calling again while the result is unknown issues ' +
-        'nothing more. A rejected MDF-e may be issued again (same number). 422 `regra_de_negocio` with `error.details.pendencias` when ' +
-        'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
-        'sandbox, `observacoes` (`infCpl`) may carry the simulated authority\'s sentinels.',
-    },
-    consulta: {
-      description:
-        'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
-        'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
-    },
-    ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
-    id: (row) => row.mdfe_id,
-    handler: deps.handlers.mdfe,
-    envelope: envelopeOf,
-  });
-
-  app.get('/mdfe/:mdfe_uuid/xml', {
-    schema: {
-      tags: TAGS,
-      summary: 'The authorized mdfeProc, byte for byte as archived',
-      description: '404 before authorization; 503 `xml_indisponivel` when the archive cannot be read.',
+    rotasDeEmissao(app, deps, {
+      recurso: '/mdfe/:mdfe_uuid',
+      parametro: 'mdfe_uuid',
       params: MdfeIdParam,
-      produces: ['application/xml'],
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }), ...errors(404, 503) },
-    },
-  }, async (request, reply) => {
-    const row = await ownMdfe(deps, principalOf(request).companyId, request.params.mdfe_uuid);
-    if (!row.xml_sha256) throw new ApiError('nao_encontrado', `no authorized XML for this MDF-e (situacao ${row.situacao})`);
-    const doc = await deps.documents.get(row.xml_sha256);
-    if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-    return reply.type('application/xml').header('Content-Disposition', `attachment; filename="${row.chave}-mdfeProc.xml"`).send(doc.content);
-  });
-};
+      envelopeSchema: MdfeIssueEnvelope,
+      tags: TAGS,
+      emissao: {
+        summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
+        description:
+          "202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company's `serie_mdfe` (no gap, no " +
+          'duplicate; 0 when the configuration has none), builds the MDF-e 3.00, signs `infMDFe` with the A1 certificate, validates it ' +
+          'against mdfe_v3.00.xsd (road modal included), archives it and sends it. Calling again while the result is unknown issues ' +
+          'nothing more. A rejected MDF-e may be issued again (same number). 422 `regra_de_negocio` with `error.details.pendencias` when ' +
+          'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
+          "sandbox, `observacoes` (`infCpl`) may carry the simulated authority's sentinels.",
+      },
+      consulta: {
+        description:
+          'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
+          'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
+      },
+      ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
+      id: (row) => row.mdfe_id,
+      handler: deps.handlers.mdfe,
+      envelope: envelopeOf,
+    });
+
+    app.get(
+      '/mdfe/:mdfe_uuid/xml',
+      {
+        schema: {
+          tags: TAGS,
+          summary: 'The authorized mdfeProc, byte for byte as archived',
+          description: '404 before authorization; 503 `xml_indisponivel` when the archive cannot be read.',
+          params: MdfeIdParam,
+          produces: ['application/xml'],
+          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }), ...errors(404, 503) },
+        },
+      },
+      async (request, reply) => {
+        const row = await ownMdfe(deps, principalOf(request).companyId, request.params.mdfe_uuid);
+        if (!row.xml_sha256) throw new ApiError('nao_encontrado', `no authorized XML for this MDF-e (situacao ${row.situacao})`);
+        const doc = await deps.documents.get(row.xml_sha256);
+        if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
+        return reply
+          .type('application/xml')
+          .header('Content-Disposition', `attachment; filename="${row.chave}-mdfeProc.xml"`)
+          .send(doc.content);
+      },
+    );
+  };

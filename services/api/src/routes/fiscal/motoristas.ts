@@ -16,7 +16,8 @@ export const toMotorista = (row: MotoristaRow): Motorista => ({
   atualizado_em: row.atualizado_em.toISOString(),
 });
 
-const DESCRIPTION_BODY = '`cpf` and `nome` are required (ruling 20); CPF with or without punctuation, check digits validated, stored as ' +
+const DESCRIPTION_BODY =
+  '`cpf` and `nome` are required (ruling 20); CPF with or without punctuation, check digits validated, stored as ' +
   '11 digits. `telefone` 10–11 digits, optionally after +55 (stored +55…). `chave_pix` `{ tipo: cpf|cnpj|email|telefone|aleatoria, valor }` ' +
   'validated per type (phone key `+55` and 10–11 digits, random key a UUID). `repasse` `{ modo: automatico|manual, parcelas: ' +
   '[{ posicao 1..3, percentual, dias 0..30 }] }`: positions unique and consecutive from 1, percentages (two decimals) summing exactly 100, ' +
@@ -24,8 +25,16 @@ const DESCRIPTION_BODY = '`cpf` and `nome` are required (ruling 20); CPF with or
   'applies at payout).';
 
 /** The company's drivers (MDF-e `condutor`; payout recipients), with integer ids per company. */
-export const motoristasRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => registroRoutes(app, deps, {
-  path: '/motoristas', tag: 'fiscal: motoristas', handler: deps.handlers.motorista, porId: motoristaPorId, listar: motoristasList, toView: toMotorista,
-  schemas: { input: MotoristaInput, query: MotoristaListQuery, view: MotoristaSchema },
-  ...textosDoCadastro({ nome: 'driver', plural: 'drivers', chave: 'CPF', duplicado: 'motorista_duplicado', corpo: DESCRIPTION_BODY }),
-});
+export const motoristasRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) =>
+    registroRoutes(app, deps, {
+      path: '/motoristas',
+      tag: 'fiscal: motoristas',
+      handler: deps.handlers.motorista,
+      porId: motoristaPorId,
+      listar: motoristasList,
+      toView: toMotorista,
+      schemas: { input: MotoristaInput, query: MotoristaListQuery, view: MotoristaSchema },
+      ...textosDoCadastro({ nome: 'driver', plural: 'drivers', chave: 'CPF', duplicado: 'motorista_duplicado', corpo: DESCRIPTION_BODY }),
+    });

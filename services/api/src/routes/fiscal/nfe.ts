@@ -37,7 +37,9 @@ async function readFiles(request: FastifyRequest): Promise<ArquivoNfe[]> {
   const files: ArquivoNfe[] = [];
   const fields: FieldError[] = [];
   const parts = await readParts(request, {
-    fileSize: MAX_FILE, files: MAX_FILES, fileTooLarge: `a file is over ${MAX_FILE / 1024 / 1024} MB`,
+    fileSize: MAX_FILE,
+    files: MAX_FILES,
+    fileTooLarge: `a file is over ${MAX_FILE / 1024 / 1024} MB`,
     tooManyFiles: { field: NFE_PART, message: `at most ${MAX_FILES} files per request` },
   });
   for (const part of parts) {
@@ -53,7 +55,12 @@ async function readFiles(request: FastifyRequest): Promise<ArquivoNfe[]> {
   return files;
 }
 
-const parte = (p: { documento: string | null; tipo_documento: NfeParte['tipo_documento']; nome: string | null; endereco: { uf: string | null; municipio: string | null } | null }): NfeParte => ({
+const parte = (p: {
+  documento: string | null;
+  tipo_documento: NfeParte['tipo_documento'];
+  nome: string | null;
+  endereco: { uf: string | null; municipio: string | null } | null;
+}): NfeParte => ({
   documento: p.documento,
   tipo_documento: p.tipo_documento,
   nome: p.nome,
@@ -73,7 +80,13 @@ function resumoOf(row: NfeRow) {
     ambiente: row.ambiente_documento,
     emitente: nfe
       ? parte(nfe.emitente)
-      : { documento: row.emitente_documento, tipo_documento: row.emitente_tipo_documento, nome: row.emitente_nome, uf: row.emitente_uf, municipio: row.emitente_municipio },
+      : {
+          documento: row.emitente_documento,
+          tipo_documento: row.emitente_tipo_documento,
+          nome: row.emitente_nome,
+          uf: row.emitente_uf,
+          municipio: row.emitente_municipio,
+        },
     destinatario: nfe?.destinatario ? parte(nfe.destinatario) : null,
     valor_total: row.valor_total_centavos === null ? null : reaisDeCentavos(row.valor_total_centavos),
     xml_disponivel: row.xml_disponivel,
@@ -106,83 +119,110 @@ function detailOf(row: NfeRow, ctes: string[]) {
   };
 }
 
-export const nfeRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const nfeRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  app.post('/nfe/importacoes', {
-    // The body is multipart, not JSON: the schema documents it, readFiles validates it.
-    validatorCompiler: () => () => true,
-    schema: {
-      tags: ['fiscal: nfe'],
-      summary: 'Imports NF-e from XML, PDF (DANFE) or ZIP files',
-      description:
-        `multipart/form-data with 1 to ${MAX_FILES} file parts named \`${NFE_PART}\`, each at most 10 MB. The kind of each file is told from its ` +
-        'bytes, not its name. An XML (`nfeProc` or `NFe`, layout 4.00, model 55) imports the NF-e; a PDF yields the NF-e whose access key ' +
-        'it prints (the first valid key of each page), known only by its key until the XML arrives; a ZIP is opened safely (at most 1000 ' +
-        'entries and 100 MB uncompressed in all, 10 MB per entry, no entry over 1 MB compressed more than 100:1; directories and ' +
-        '`__MACOSX/` skipped; a ZIP inside is not opened) and each XML or PDF inside is imported. Every file received is archived byte for ' +
-        'byte. The answer has one result per file, with the NF-e keys and what happened to each, and per-file or per-entry errors. ' +
-        'Importing again is safe: it is recorded and changes only what is new. 422 `nenhuma_nfe_importada` when no file yielded an NF-e ' +
-        '(the per-file results are in `error.details.arquivos`). 400 `validacao` for no file, more than 20, or a part with another name; ' +
-        '413 for a file over 10 MB; 415 when the body is not multipart.',
-      consumes: ['multipart/form-data'],
-      body: Type.Object({
-        [NFE_PART]: Type.Array(Type.String({ format: 'binary' }), { minItems: 1, maxItems: MAX_FILES, description: 'XML, PDF or ZIP files' }),
-      }),
-      response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422) },
-    },
-  }, async (request, reply) => {
-    const p = principalOf(request);
-    const files = await readFiles(request);
-    const result = await deps.handlers.nfe.importar(commandContext(request, deps), files);
-    await deps.readYourWrites.waitFor(p.companyId);
-    return reply.status(201).send({ data: result, environment: env });
-  });
+    app.post(
+      '/nfe/importacoes',
+      {
+        // The body is multipart, not JSON: the schema documents it, readFiles validates it.
+        validatorCompiler: () => () => true,
+        schema: {
+          tags: ['fiscal: nfe'],
+          summary: 'Imports NF-e from XML, PDF (DANFE) or ZIP files',
+          description:
+            `multipart/form-data with 1 to ${MAX_FILES} file parts named \`${NFE_PART}\`, each at most 10 MB. The kind of each file is told from its ` +
+            'bytes, not its name. An XML (`nfeProc` or `NFe`, layout 4.00, model 55) imports the NF-e; a PDF yields the NF-e whose access key ' +
+            'it prints (the first valid key of each page), known only by its key until the XML arrives; a ZIP is opened safely (at most 1000 ' +
+            'entries and 100 MB uncompressed in all, 10 MB per entry, no entry over 1 MB compressed more than 100:1; directories and ' +
+            '`__MACOSX/` skipped; a ZIP inside is not opened) and each XML or PDF inside is imported. Every file received is archived byte for ' +
+            'byte. The answer has one result per file, with the NF-e keys and what happened to each, and per-file or per-entry errors. ' +
+            'Importing again is safe: it is recorded and changes only what is new. 422 `nenhuma_nfe_importada` when no file yielded an NF-e ' +
+            '(the per-file results are in `error.details.arquivos`). 400 `validacao` for no file, more than 20, or a part with another name; ' +
+            '413 for a file over 10 MB; 415 when the body is not multipart.',
+          consumes: ['multipart/form-data'],
+          body: Type.Object({
+            [NFE_PART]: Type.Array(Type.String({ format: 'binary' }), {
+              minItems: 1,
+              maxItems: MAX_FILES,
+              description: 'XML, PDF or ZIP files',
+            }),
+          }),
+          response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422) },
+        },
+      },
+      async (request, reply) => {
+        const p = principalOf(request);
+        const files = await readFiles(request);
+        const result = await deps.handlers.nfe.importar(commandContext(request, deps), files);
+        await deps.readYourWrites.waitFor(p.companyId);
+        return reply.status(201).send({ data: result, environment: env });
+      },
+    );
 
-  app.get('/nfe', {
-    schema: {
-      tags: ['fiscal: nfe'],
-      summary: 'Lists the company\'s NF-e, most recently imported first',
-      querystring: NfeListQuery,
-      response: { 200: ListEnvelope(NfeResumo), ...errors(400) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const paging = pageOf(request.query);
-    await deps.readYourWrites.waitFor(p.companyId);
-    const { rows, total } = await nfeList(deps.pool, p.companyId, { search: request.query.search, status: request.query.status, ...paging });
-    return listOf(rows.map(resumoOf), paging, total, env);
-  });
+    app.get(
+      '/nfe',
+      {
+        schema: {
+          tags: ['fiscal: nfe'],
+          summary: "Lists the company's NF-e, most recently imported first",
+          querystring: NfeListQuery,
+          response: { 200: ListEnvelope(NfeResumo), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const paging = pageOf(request.query);
+        await deps.readYourWrites.waitFor(p.companyId);
+        const { rows, total } = await nfeList(deps.pool, p.companyId, {
+          search: request.query.search,
+          status: request.query.status,
+          ...paging,
+        });
+        return listOf(rows.map(resumoOf), paging, total, env);
+      },
+    );
 
-  app.get('/nfe/:access_key', {
-    schema: {
-      tags: ['fiscal: nfe'],
-      summary: 'One NF-e of the company',
-      params: NfeParams,
-      response: { 200: DataEnvelope(Nfe), ...errors(404) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const chave = request.params.access_key;
-    await deps.readYourWrites.waitFor(p.companyId);
-    const row = isValidAccessKey(chave) ? await nfeOf(deps.pool, p.companyId, chave) : null;
-    if (!row) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
-    return { data: detailOf(row, await ctesCarryingNfe(deps.pool, p.companyId, chave)), environment: env };
-  });
+    app.get(
+      '/nfe/:access_key',
+      {
+        schema: {
+          tags: ['fiscal: nfe'],
+          summary: 'One NF-e of the company',
+          params: NfeParams,
+          response: { 200: DataEnvelope(Nfe), ...errors(404) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const chave = request.params.access_key;
+        await deps.readYourWrites.waitFor(p.companyId);
+        const row = isValidAccessKey(chave) ? await nfeOf(deps.pool, p.companyId, chave) : null;
+        if (!row) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
+        return { data: detailOf(row, await ctesCarryingNfe(deps.pool, p.companyId, chave)), environment: env };
+      },
+    );
 
-  app.delete('/nfe/:access_key', {
-    schema: {
-      tags: ['fiscal: nfe'],
-      summary: 'Removes an NF-e not carried by an own CT-e',
-      description: '204 with no body. 422 `nfe_vinculada` while an own CT-e of the company (issued here or delivered through ' +
-        'POST /fiscal/cte-emitidos) carries the key. The removal is recorded; importing the NF-e again brings it back.',
-      params: NfeParams,
-      response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
-    },
-  }, async (request, reply) => {
-    const chave = request.params.access_key;
-    if (!isValidAccessKey(chave)) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
-    await deps.handlers.nfe.remover(commandContext(request, deps), chave);
-    return reply.status(204).send(null);
-  });
-};
+    app.delete(
+      '/nfe/:access_key',
+      {
+        schema: {
+          tags: ['fiscal: nfe'],
+          summary: 'Removes an NF-e not carried by an own CT-e',
+          description:
+            '204 with no body. 422 `nfe_vinculada` while an own CT-e of the company (issued here or delivered through ' +
+            'POST /fiscal/cte-emitidos) carries the key. The removal is recorded; importing the NF-e again brings it back.',
+          params: NfeParams,
+          response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const chave = request.params.access_key;
+        if (!isValidAccessKey(chave)) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
+        await deps.handlers.nfe.remover(commandContext(request, deps), chave);
+        return reply.status(204).send(null);
+      },
+    );
+  };

@@ -5,7 +5,8 @@ import { type ErrorCode } from '@frete/contracts';
  * active with `duplicado`; `corpo` describes the body of POST and PUT.
  */
 export const textosDoCadastro = (o: { nome: string; plural: string; chave: string; duplicado: ErrorCode; corpo: string }) => {
-  const corpo = `${o.corpo} 400 \`validacao\` names each invalid field in \`error.details.fields\`; 422 \`${o.duplicado}\` when another ` +
+  const corpo =
+    `${o.corpo} 400 \`validacao\` names each invalid field in \`error.details.fields\`; 422 \`${o.duplicado}\` when another ` +
     `active ${o.nome} of the company has the ${o.chave}.`;
   return {
     docs: {

@@ -69,48 +69,82 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     return { data: o.toView(found), environment: env };
   };
 
-  app.post<{ Body: Static<TInput> }>(o.path, {
-    schema: { tags: [o.tag], ...documentado(o.docs.cadastrar), body: o.schemas.input, response: { 201: one, ...errors(400, 422) } },
-  }, async (request, reply) => {
-    const ctx = commandContext(request, deps);
-    const id = await o.handler.cadastrar(ctx, request.body);
-    return reply.status(201).send(await readBack(ctx.companyId, id));
-  });
-
-  app.get<{ Querystring: Static<TQuery> }>(o.path, {
-    schema: { tags: [o.tag], ...documentado(o.docs.listar), querystring: o.schemas.query, response: { 200: ListEnvelope(o.schemas.view), ...errors(400) } },
-  }, async (request) => {
-    const p = principalOf(request);
-    const paging = pageOf(request.query as { page?: number; per_page?: number });
-    await deps.readYourWrites.waitFor(p.companyId);
-    const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
-    return listOf(rows.map(o.toView), paging, total, env);
-  });
-
-  app.get<{ Params: { id: string } }>(byId, {
-    schema: { tags: [o.tag], ...documentado(o.docs.ler), params, response: { 200: one, ...errors(404) } },
-  }, async (request) => {
-    const p = principalOf(request);
-    const found = await row(p.companyId, idOf(request.params.id));
-    if (!found) throw new ApiError('nao_encontrado', o.naoEncontrado(request.params.id));
-    return { data: o.toView(found), environment: env };
-  });
-
-  app.put<{ Params: { id: string }; Body: Static<TInput> }>(byId, {
-    schema: { tags: [o.tag], ...documentado(o.docs.alterar), params, body: o.schemas.input, response: { 200: one, ...errors(400, 404, 422) } },
-  }, async (request) => {
-    const ctx = commandContext(request, deps);
-    const id = idOf(request.params.id);
-    await o.handler.alterar(ctx, id, request.body);
-    return readBack(ctx.companyId, id);
-  });
-
-  app.delete<{ Params: { id: string } }>(byId, {
-    schema: {
-      tags: [o.tag], ...documentado(o.docs.remover), params, response: { 204: Type.Null({ description: 'Removed' }), ...errors(404) },
+  app.post<{ Body: Static<TInput> }>(
+    o.path,
+    {
+      schema: { tags: [o.tag], ...documentado(o.docs.cadastrar), body: o.schemas.input, response: { 201: one, ...errors(400, 422) } },
     },
-  }, async (request, reply) => {
-    await o.handler.remover(commandContext(request, deps), idOf(request.params.id));
-    return reply.status(204).send(null);
-  });
+    async (request, reply) => {
+      const ctx = commandContext(request, deps);
+      const id = await o.handler.cadastrar(ctx, request.body);
+      return reply.status(201).send(await readBack(ctx.companyId, id));
+    },
+  );
+
+  app.get<{ Querystring: Static<TQuery> }>(
+    o.path,
+    {
+      schema: {
+        tags: [o.tag],
+        ...documentado(o.docs.listar),
+        querystring: o.schemas.query,
+        response: { 200: ListEnvelope(o.schemas.view), ...errors(400) },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const paging = pageOf(request.query as { page?: number; per_page?: number });
+      await deps.readYourWrites.waitFor(p.companyId);
+      const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
+      return listOf(rows.map(o.toView), paging, total, env);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    byId,
+    {
+      schema: { tags: [o.tag], ...documentado(o.docs.ler), params, response: { 200: one, ...errors(404) } },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      const found = await row(p.companyId, idOf(request.params.id));
+      if (!found) throw new ApiError('nao_encontrado', o.naoEncontrado(request.params.id));
+      return { data: o.toView(found), environment: env };
+    },
+  );
+
+  app.put<{ Params: { id: string }; Body: Static<TInput> }>(
+    byId,
+    {
+      schema: {
+        tags: [o.tag],
+        ...documentado(o.docs.alterar),
+        params,
+        body: o.schemas.input,
+        response: { 200: one, ...errors(400, 404, 422) },
+      },
+    },
+    async (request) => {
+      const ctx = commandContext(request, deps);
+      const id = idOf(request.params.id);
+      await o.handler.alterar(ctx, id, request.body);
+      return readBack(ctx.companyId, id);
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    byId,
+    {
+      schema: {
+        tags: [o.tag],
+        ...documentado(o.docs.remover),
+        params,
+        response: { 204: Type.Null({ description: 'Removed' }), ...errors(404) },
+      },
+    },
+    async (request, reply) => {
+      await o.handler.remover(commandContext(request, deps), idOf(request.params.id));
+      return reply.status(204).send(null);
+    },
+  );
 }

@@ -18,11 +18,13 @@ import { registroRoutes } from './registro';
 
 const TAG = 'fiscal: regras-tributacao';
 
-const PRECEDENCIA = 'Precedence: for an origin UF, a destination UF and a `tp_serv`, the rule of that UF pair with exactly that ' +
+const PRECEDENCIA =
+  'Precedence: for an origin UF, a destination UF and a `tp_serv`, the rule of that UF pair with exactly that ' +
   '`tp_serv` wins over the general rule of the pair (no `tp_serv`); otherwise the general rule applies; otherwise none ' +
   '(CT-e issue and batch rows answer `sem_regra_tributacao`).';
 
-const REGRAS_CAMPOS = 'ICMS CSTs: 00 (rate above 0), 20 (rate above 0 and `reducao_base` above 0 and below 100), 40/41/51 and SN ' +
+const REGRAS_CAMPOS =
+  'ICMS CSTs: 00 (rate above 0), 20 (rate above 0 and `reducao_base` above 0 and below 100), 40/41/51 and SN ' +
   '(no rate: omit `aliquota` or send 0), 60 (rate above 0, the retained pICMSSTRet), 90 (rate required, `reducao_base` optional). ' +
   '`reducao_base` is refused for every CST but 20 and 90. Percentages 0–100 with up to 2 decimals. `cfop` starts with 5 when ' +
   'origin and destination are the same UF and with 6 otherwise. Wrong fields: 400 `validacao` naming each (`icms.aliquota`). ' +
@@ -53,58 +55,73 @@ export const toRegraTributacao = (row: RegraTributacaoRow): RegraTributacao => (
 });
 
 /** Tax-rule registry (regras de tributação): ICMS and IBS/CBS per UF → UF route, optionally per service type. */
-export const regrasTributacaoRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const env = deps.config.environment;
+export const regrasTributacaoRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const env = deps.config.environment;
 
-  registroRoutes(app, deps, {
-    path: '/regras-tributacao',
-    tag: TAG,
-    schemas: { input: RegraTributacaoInput, query: RegraTributacaoQuery, view: RegraTributacaoSchema, params: IdParam },
-    docs: {
-      cadastrar: {
-        summary: 'Registers a tax rule',
-        description: 'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
-          `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
+    registroRoutes(app, deps, {
+      path: '/regras-tributacao',
+      tag: TAG,
+      schemas: { input: RegraTributacaoInput, query: RegraTributacaoQuery, view: RegraTributacaoSchema, params: IdParam },
+      docs: {
+        cadastrar: {
+          summary: 'Registers a tax rule',
+          description:
+            'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
+            `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
+        },
+        listar: {
+          summary: 'Tax rules of the carrier',
+          description:
+            'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
+            '`tp_serv` lists only the rules of that service type (not the general ones). ' +
+            PRECEDENCIA,
+        },
+        ler: { summary: 'One tax rule' },
+        alterar: {
+          summary: 'Replaces a tax rule',
+          description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
+        },
+        remover: {
+          summary: 'Removes a tax rule',
+          description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
+        },
       },
-      listar: {
-        summary: 'Tax rules of the carrier',
-        description: 'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
-          '`tp_serv` lists only the rules of that service type (not the general ones). ' + PRECEDENCIA,
-      },
-      ler: { summary: 'One tax rule' },
-      alterar: {
-        summary: 'Replaces a tax rule',
-        description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
-      },
-      remover: {
-        summary: 'Removes a tax rule',
-        description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
-      },
-    },
-    handler: deps.handlers.regraTributacao,
-    porId: regraTributacaoPorId,
-    listar: regrasTributacao,
-    toView: toRegraTributacao,
-    naoEncontrado: (id) => `no tax rule ${id}`,
-  });
+      handler: deps.handlers.regraTributacao,
+      porId: regraTributacaoPorId,
+      listar: regrasTributacao,
+      toView: toRegraTributacao,
+      naoEncontrado: (id) => `no tax rule ${id}`,
+    });
 
-  app.get('/regras-tributacao/aplicavel', {
-    schema: {
-      tags: [TAG],
-      summary: 'The tax rule that applies to a route and service type',
-      description: `${PRECEDENCIA} Without \`tp_serv\` only the general rule can apply. 422 \`sem_regra_tributacao\` when none applies.`,
-      querystring: RegraAplicavelQuery,
-      response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
-    },
-  }, async (request) => {
-    const p = principalOf(request);
-    const { uf_origem, uf_destino, tp_serv } = request.query;
-    const regra = regraAplicavel(await regrasDaRota(deps.pool, p.companyId, uf_origem, uf_destino), uf_origem, uf_destino, tp_serv);
-    if (!regra) {
-      throw new Rejection('sem_regra_tributacao', `no tax rule for ${uf_origem} → ${uf_destino}${tp_serv === undefined ? '' : ` with tp_serv ${tp_serv}`}`, {
-        uf_origem, uf_destino, tp_serv: tp_serv ?? null,
-      });
-    }
-    return { data: toRegraTributacao(regra), environment: env };
-  });
-};
+    app.get(
+      '/regras-tributacao/aplicavel',
+      {
+        schema: {
+          tags: [TAG],
+          summary: 'The tax rule that applies to a route and service type',
+          description: `${PRECEDENCIA} Without \`tp_serv\` only the general rule can apply. 422 \`sem_regra_tributacao\` when none applies.`,
+          querystring: RegraAplicavelQuery,
+          response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const { uf_origem, uf_destino, tp_serv } = request.query;
+        const regra = regraAplicavel(await regrasDaRota(deps.pool, p.companyId, uf_origem, uf_destino), uf_origem, uf_destino, tp_serv);
+        if (!regra) {
+          throw new Rejection(
+            'sem_regra_tributacao',
+            `no tax rule for ${uf_origem} → ${uf_destino}${tp_serv === undefined ? '' : ` with tp_serv ${tp_serv}`}`,
+            {
+              uf_origem,
+              uf_destino,
+              tp_serv: tp_serv ?? null,
+            },
+          );
+        }
+        return { data: toRegraTributacao(regra), environment: env };
+      },
+    );
+  };

@@ -22,14 +22,23 @@ export const toVeiculo = (row: VeiculoRow): Veiculo => ({
   atualizado_em: row.atualizado_em.toISOString(),
 });
 
-const DESCRIPTION_BODY = 'Only `placa` is required (ruling 20): old `ABC1234` or Mercosur `ABC1D23`, case and hyphen ignored, stored ' +
+const DESCRIPTION_BODY =
+  'Only `placa` is required (ruling 20): old `ABC1234` or Mercosur `ABC1D23`, case and hyphen ignored, stored ' +
   'upper case without hyphen. `renavam` 9–11 digits with its check digit (stored padded to 11); `rntrc` 8 digits; `tipo_rodado` tpRod ' +
   '01–06; `tipo_carroceria` tpCar 00–05; `tipo` `tracao` (default) or `reboque`; `proprietario` null for the own fleet, otherwise ' +
   '`{ documento (CPF or CNPJ), nome, rntrc, ie?, uf?, tipo_proprietario (tpProp 0 TAC agregado, 1 TAC independente, 2 outros) }`.';
 
 /** The company's vehicles (MDF-e `veicTracao`/`veicReboque`), with integer ids per company. */
-export const veiculosRoutes = (deps: ApiDeps): FastifyPluginAsyncTypebox => async (app) => registroRoutes(app, deps, {
-  path: '/veiculos', tag: 'fiscal: veiculos', handler: deps.handlers.veiculo, porId: veiculoPorId, listar: veiculosList, toView: toVeiculo,
-  schemas: { input: VeiculoInput, query: VeiculoListQuery, view: VeiculoSchema },
-  ...textosDoCadastro({ nome: 'vehicle', plural: 'vehicles', chave: 'plate', duplicado: 'veiculo_duplicado', corpo: DESCRIPTION_BODY }),
-});
+export const veiculosRoutes =
+  (deps: ApiDeps): FastifyPluginAsyncTypebox =>
+  async (app) =>
+    registroRoutes(app, deps, {
+      path: '/veiculos',
+      tag: 'fiscal: veiculos',
+      handler: deps.handlers.veiculo,
+      porId: veiculoPorId,
+      listar: veiculosList,
+      toView: toVeiculo,
+      schemas: { input: VeiculoInput, query: VeiculoListQuery, view: VeiculoSchema },
+      ...textosDoCadastro({ nome: 'vehicle', plural: 'vehicles', chave: 'plate', duplicado: 'veiculo_duplicado', corpo: DESCRIPTION_BODY }),
+    });

@@ -48,7 +48,11 @@ export function xmlBytesOf(xml: string): Buffer {
   const base64 = xml.replace(/\s+/g, '');
   if (!BASE64.test(base64)) throw invalid('xml', 'neither an XML document nor base64');
   const bytes = Buffer.from(base64, 'base64');
-  const start = bytes.subarray(0, 64).toString('latin1').replace(/^\u00EF\u00BB\u00BF/, '').trimStart();
+  const start = bytes
+    .subarray(0, 64)
+    .toString('latin1')
+    .replace(/^\u00EF\u00BB\u00BF/, '')
+    .trimStart();
   if (!start.startsWith('<')) throw invalid('xml', 'the base64 does not hold an XML document');
   return bytes;
 }
@@ -77,7 +81,10 @@ export async function readCteUpload(request: FastifyRequest): Promise<CteUpload>
   if (request.isMultipart()) {
     let file: Buffer | null = null;
     const parts = await readParts(request, {
-      fileSize: MAX_CTE_XML, files: 1, fileTooLarge: 'the XML file is over 2 MB', tooManyFiles: { field: 'arquivo', message: 'send exactly one file' },
+      fileSize: MAX_CTE_XML,
+      files: 1,
+      fileTooLarge: 'the XML file is over 2 MB',
+      tooManyFiles: { field: 'arquivo', message: 'send exactly one file' },
     });
     for (const part of parts) {
       if (part.name !== 'arquivo') continue;
@@ -87,7 +94,8 @@ export async function readCteUpload(request: FastifyRequest): Promise<CteUpload>
     bytes = file;
   } else {
     const body = request.body as unknown;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('xml', 'required: send JSON `{ "xml": ... }` or multipart `arquivo`');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw invalid('xml', 'required: send JSON `{ "xml": ... }` or multipart `arquivo`');
     const xml = (body as Record<string, unknown>).xml;
     if (typeof xml !== 'string' || xml.length === 0) throw invalid('xml', 'required: the CT-e XML, raw or base64');
     if (xml.length > MAX_CTE_XML) throw invalid('xml', `longer than ${MAX_CTE_XML} characters`);

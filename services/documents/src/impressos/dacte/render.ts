@@ -1,8 +1,25 @@
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
 import { qrCodeText } from '@frete/domain';
 import {
-  BAND_H, BOTTOM, COMPACT_HEADER_H, CONTENT_TOP, CW, GAP, LABEL, PdfLayout, ROW_H, TEXT_LINE_H, TEXT_SIZE, VALUE, X0,
-  code128Png, gridFlow, paginate, qrCodePng, renderPdf, textFlow,
+  BAND_H,
+  BOTTOM,
+  COMPACT_HEADER_H,
+  CONTENT_TOP,
+  CW,
+  GAP,
+  LABEL,
+  PdfLayout,
+  ROW_H,
+  TEXT_LINE_H,
+  TEXT_SIZE,
+  VALUE,
+  X0,
+  code128Png,
+  gridFlow,
+  paginate,
+  qrCodePng,
+  renderPdf,
+  textFlow,
 } from '../layout';
 import { cep, dateTime, decimal, document, groupedKey, money, phone, printableText } from '../format';
 
@@ -25,13 +42,26 @@ export interface DacteOptions {
 
 const TIPO_CTE: Record<number, string> = { 0: 'NORMAL', 1: 'COMPLEMENTO DE VALORES', 2: 'ANULAÇÃO', 3: 'SUBSTITUTO' };
 const TIPO_SERVICO: Record<number, string> = {
-  0: 'NORMAL', 1: 'SUBCONTRATAÇÃO', 2: 'REDESPACHO', 3: 'REDESPACHO INTERMEDIÁRIO', 4: 'SERVIÇO VINCULADO A MULTIMODAL',
+  0: 'NORMAL',
+  1: 'SUBCONTRATAÇÃO',
+  2: 'REDESPACHO',
+  3: 'REDESPACHO INTERMEDIÁRIO',
+  4: 'SERVIÇO VINCULADO A MULTIMODAL',
 };
 const TOMADOR: Record<string, string> = {
-  remetente: 'REMETENTE', expedidor: 'EXPEDIDOR', recebedor: 'RECEBEDOR', destinatario: 'DESTINATÁRIO', outros: 'OUTROS',
+  remetente: 'REMETENTE',
+  expedidor: 'EXPEDIDOR',
+  recebedor: 'RECEBEDOR',
+  destinatario: 'DESTINATÁRIO',
+  outros: 'OUTROS',
 };
 const MODAL: Record<string, string> = {
-  '01': 'RODOVIÁRIO', '02': 'AÉREO', '03': 'AQUAVIÁRIO', '04': 'FERROVIÁRIO', '05': 'DUTOVIÁRIO', '06': 'MULTIMODAL',
+  '01': 'RODOVIÁRIO',
+  '02': 'AÉREO',
+  '03': 'AQUAVIÁRIO',
+  '04': 'FERROVIÁRIO',
+  '05': 'DUTOVIÁRIO',
+  '06': 'MULTIMODAL',
 };
 const FORMA_EMISSAO: Record<number, string> = { 1: 'NORMAL', 4: 'EPEC PELA SVC', 5: 'CONTINGÊNCIA FSDA', 7: 'SVC-RS', 8: 'SVC-SP' };
 const UNIDADE: Record<string, string> = { '00': 'M3', '01': 'KG', '02': 'TON', '03': 'UNIDADE', '04': 'LITROS', '05': 'MMBTU' };
@@ -63,13 +93,17 @@ function icmsSituacao(icms: CteLido['icms']): string {
 
 /** The originating documents as the DACTE lists them: NF-e by key (issuer's CNPJ read from it), then the rest. */
 function documentRows(cte: CteLido): DocRow[] {
-  const byKey = (tipo: string) => (key: string): DocRow => ({ tipo, emitente: document(key.slice(6, 20)), documento: key });
+  const byKey =
+    (tipo: string) =>
+    (key: string): DocRow => ({ tipo, emitente: document(key.slice(6, 20)), documento: key });
   return [
     ...cte.nfe_chaves.map(byKey('NF-E')),
     ...(cte.outros_documentos ?? []).map((d) => ({
       tipo: d.tipo === 'nf' ? `NF ${d.modelo ?? ''}`.trim() : d.descricao ? `OUTROS` : `OUTROS ${d.modelo ?? ''}`.trim(),
       emitente: d.tipo === 'nf' ? document(cte.remetente?.documento) : '',
-      documento: [d.descricao, [d.serie, d.numero].filter(Boolean).join('/'), d.emissao ? dateTime(d.emissao) : null].filter(Boolean).join(' - '),
+      documento: [d.descricao, [d.serie, d.numero].filter(Boolean).join('/'), d.emissao ? dateTime(d.emissao) : null]
+        .filter(Boolean)
+        .join(' - '),
     })),
     ...cte.cte_anteriores.map(byKey('CT-E ANT.')),
   ];
@@ -102,8 +136,11 @@ class DacteWriter extends PdfLayout {
   // ---- sections ----------------------------------------------------------------------------------------------
 
   private marks() {
-    this.notices([this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null, this.options.cancelado ? 'CT-E CANCELADO' : null]
-      .filter((n): n is string => n !== null));
+    this.notices(
+      [this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null, this.options.cancelado ? 'CT-E CANCELADO' : null].filter(
+        (n): n is string => n !== null,
+      ),
+    );
   }
 
   private receipt(y: number): number {
@@ -111,7 +148,10 @@ class DacteWriter extends PdfLayout {
     this.box(X0, y, CW, BAND_H);
     this.line(
       'DECLARO QUE RECEBI OS VOLUMES DESTE CONHECIMENTO EM PERFEITO ESTADO PELO QUE DOU POR CUMPRIDO O PRESENTE CONTRATO DE TRANSPORTE',
-      X0 + 2, y + 2, CW - 4, { size: 5.5, align: 'center' },
+      X0 + 2,
+      y + 2,
+      CW - 4,
+      { size: 5.5, align: 'center' },
     );
     const r = y + BAND_H;
     const h = 17;
@@ -127,7 +167,15 @@ class DacteWriter extends PdfLayout {
     this.line(`Nº DOCUMENTO ${c.numero}`, x, r + 14, w, { size: 6.5, align: 'center' });
     this.line(`SÉRIE ${c.serie}`, x, r + 23, w, { size: 6.5, align: 'center' });
     const cut = r + 2 * h + 3.5;
-    this.doc.save().lineWidth(0.5).dash(3, { space: 2 }).moveTo(X0, cut).lineTo(X0 + CW, cut).stroke().undash().restore();
+    this.doc
+      .save()
+      .lineWidth(0.5)
+      .dash(3, { space: 2 })
+      .moveTo(X0, cut)
+      .lineTo(X0 + CW, cut)
+      .stroke()
+      .undash()
+      .restore();
     return r + 2 * h + 7;
   }
 
@@ -165,7 +213,11 @@ class DacteWriter extends PdfLayout {
     this.line('Documento Auxiliar do', dx, y + 24, 95, { size: 5.8, align: 'center' });
     this.line('Conhecimento de Transporte', dx, y + 31, 95, { size: 5.8, align: 'center' });
     this.line('Eletrônico', dx, y + 38, 95, { size: 5.8, align: 'center' });
-    this.doc.lineWidth(0.5).moveTo(dx, y + 50).lineTo(dx + 95, y + 50).stroke();
+    this.doc
+      .lineWidth(0.5)
+      .moveTo(dx, y + 50)
+      .lineTo(dx + 95, y + 50)
+      .stroke();
     this.label('MODAL', dx, y + 51, 95, 'center');
     this.line(MODAL[c.modal] ?? c.modal, dx, y + 63, 95, { font: 'Helvetica-Bold', size: 8, align: 'center' });
 
@@ -177,7 +229,10 @@ class DacteWriter extends PdfLayout {
     this.label('CHAVE DE ACESSO', bx, y + 45, bw);
     this.line(groupedKey(c.chave), bx + 2, y + 54, bw - 4, { font: 'Helvetica-Bold', size: 7, align: 'center' });
     this.line('Consulta de autenticidade no portal nacional do CT-e,', bx + 2, y + 64, bw - 4, { size: 5, align: 'center' });
-    this.line('no site da Sefaz autorizadora ou em http://www.cte.fazenda.gov.br/portal', bx + 2, y + 70.5, bw - 4, { size: 5, align: 'center' });
+    this.line('no site da Sefaz autorizadora ou em http://www.cte.fazenda.gov.br/portal', bx + 2, y + 70.5, bw - 4, {
+      size: 5,
+      align: 'center',
+    });
 
     const qx = bx + bw;
     const qw = X0 + CW - qx;
@@ -192,8 +247,15 @@ class DacteWriter extends PdfLayout {
     this.field(X0 + 76, r, 66, rh, 'NÚMERO', String(c.numero), { align: 'center', bold: true });
     this.sheetNumber(X0 + 142, r, 38, rh);
     this.field(X0 + 180, r, 120, rh, 'DATA E HORA DE EMISSÃO', dateTime(c.data_emissao), { align: 'center' });
-    this.field(bx, r, CW - 300, rh, 'PROTOCOLO DE AUTORIZAÇÃO DE USO',
-      c.protocolo ? `${c.protocolo.numero} - ${dateTime(c.protocolo.recebido_em)}` : '', { bold: true, align: 'center' });
+    this.field(
+      bx,
+      r,
+      CW - 300,
+      rh,
+      'PROTOCOLO DE AUTORIZAÇÃO DE USO',
+      c.protocolo ? `${c.protocolo.numero} - ${dateTime(c.protocolo.recebido_em)}` : '',
+      { bold: true, align: 'center' },
+    );
     r += rh;
     this.field(X0, r, 90, rh, 'TIPO DO CT-E', TIPO_CTE[c.tipo_cte] ?? String(c.tipo_cte));
     this.field(X0 + 90, r, 110, rh, 'TIPO DO SERVIÇO', TIPO_SERVICO[c.tipo_servico] ?? String(c.tipo_servico));
@@ -219,7 +281,13 @@ class DacteWriter extends PdfLayout {
     let ly = y + 9;
     this.pair('NOME', p.nome, ix, ly, iw);
     ly += 9;
-    this.pair('ENDEREÇO', a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '', ix, ly, iw);
+    this.pair(
+      'ENDEREÇO',
+      a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '',
+      ix,
+      ly,
+      iw,
+    );
     ly += 9;
     this.pair('MUNICÍPIO', a?.municipio, ix, ly, iw * 0.64);
     this.pair('CEP', cep(a?.cep), ix + iw * 0.64, ly, iw * 0.36);
@@ -247,7 +315,13 @@ class DacteWriter extends PdfLayout {
     this.pair('UF', a?.uf, ix + iw * 0.78, ly, iw * 0.07);
     this.pair('CEP', cep(a?.cep), ix + iw * 0.85, ly, iw * 0.15);
     ly += 9;
-    this.pair('ENDEREÇO', a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '', ix, ly, iw * 0.78);
+    this.pair(
+      'ENDEREÇO',
+      a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '',
+      ix,
+      ly,
+      iw * 0.78,
+    );
     this.pair('PAÍS', a?.pais, ix + iw * 0.78, ly, iw * 0.22);
     ly += 9;
     this.pair('CNPJ/CPF', document(p.documento), ix, ly, iw * 0.35);
@@ -288,7 +362,9 @@ class DacteWriter extends PdfLayout {
     const sw = CW / slots;
     for (let i = 0; i < slots; i++) {
       const item = q[i];
-      const label = item ? `${item.tipo_medida ?? 'QUANTIDADE'} / ${(item.unidade && UNIDADE[item.unidade]) ?? item.unidade ?? ''}` : 'TP MED. / UN.';
+      const label = item
+        ? `${item.tipo_medida ?? 'QUANTIDADE'} / ${(item.unidade && UNIDADE[item.unidade]) ?? item.unidade ?? ''}`
+        : 'TP MED. / UN.';
       this.field(X0 + i * sw, y + rh, sw, rh, label.toUpperCase(), item ? decimal(item.quantidade) : '', { align: 'right' });
     }
     return y + 2 * rh;
@@ -309,7 +385,12 @@ class DacteWriter extends PdfLayout {
     this.box(X0, top, gridW, h);
     for (let col = 0; col < DacteWriter.COMP_COLS; col++) {
       const cx = X0 + col * colW;
-      if (col > 0) this.doc.lineWidth(0.5).moveTo(cx, top).lineTo(cx, top + h).stroke();
+      if (col > 0)
+        this.doc
+          .lineWidth(0.5)
+          .moveTo(cx, top)
+          .lineTo(cx, top + h)
+          .stroke();
       this.line('NOME', cx + 2, top + 1.5, colW * 0.6, { font: 'Helvetica-Bold', size: LABEL });
       this.line('VALOR', cx + colW * 0.6, top + 1.5, colW * 0.4 - 3, { font: 'Helvetica-Bold', size: LABEL, align: 'right' });
     }
@@ -319,8 +400,16 @@ class DacteWriter extends PdfLayout {
       this.line(comp.nome, cx + 2, ry, colW * 0.62 - 2, { size: 6.5 });
       this.line(money(comp.valor_centavos), cx + colW * 0.62, ry, colW * 0.38 - 3, { size: 6.5, align: 'right' });
     });
-    this.field(X0 + gridW, top, CW - gridW, h / 2, 'VALOR TOTAL DO SERVIÇO', money(c.valor_prestacao_centavos), { bold: true, size: 9, align: 'right' });
-    this.field(X0 + gridW, top + h / 2, CW - gridW, h / 2, 'VALOR A RECEBER', money(c.valor_receber_centavos), { bold: true, size: 9, align: 'right' });
+    this.field(X0 + gridW, top, CW - gridW, h / 2, 'VALOR TOTAL DO SERVIÇO', money(c.valor_prestacao_centavos), {
+      bold: true,
+      size: 9,
+      align: 'right',
+    });
+    this.field(X0 + gridW, top + h / 2, CW - gridW, h / 2, 'VALOR A RECEBER', money(c.valor_receber_centavos), {
+      bold: true,
+      size: 9,
+      align: 'right',
+    });
     return top + h;
   }
 
@@ -341,8 +430,18 @@ class DacteWriter extends PdfLayout {
   /** The documents grid: two halves, each with type, issuer and number or key; `rows` lines tall. */
   private docsGrid(title: string, docs: DocRow[], y: number, rows: number, height?: number): number {
     return this.grid({
-      title, x: X0, y, w: CW, lines: rows, height, sides: 2,
-      columns: [{ label: 'TIPO DOC', width: 34 }, { label: 'CNPJ/CPF EMITENTE', width: 74 }, { label: 'SÉRIE/NRO. DOCUMENTO OU CHAVE DE ACESSO' }],
+      title,
+      x: X0,
+      y,
+      w: CW,
+      lines: rows,
+      height,
+      sides: 2,
+      columns: [
+        { label: 'TIPO DOC', width: 34 },
+        { label: 'CNPJ/CPF EMITENTE', width: 74 },
+        { label: 'SÉRIE/NRO. DOCUMENTO OU CHAVE DE ACESSO' },
+      ],
       rows: docs.map((d) => [d.tipo, d.emitente, d.documento]),
     });
   }
@@ -356,7 +455,11 @@ class DacteWriter extends PdfLayout {
     if (rodoviario) {
       this.field(X0, r, 120, rh, 'RNTRC DA EMPRESA', c.rntrc ?? '', { bold: true });
       this.box(X0 + 120, r, CW - 120, rh);
-      this.line('ESTE CONHECIMENTO DE TRANSPORTE ATENDE À LEGISLAÇÃO DE TRANSPORTE RODOVIÁRIO EM VIGOR', X0 + 122, r + 7, CW - 124, { font: 'Helvetica-Bold', size: 6.5, align: 'center' });
+      this.line('ESTE CONHECIMENTO DE TRANSPORTE ATENDE À LEGISLAÇÃO DE TRANSPORTE RODOVIÁRIO EM VIGOR', X0 + 122, r + 7, CW - 124, {
+        font: 'Helvetica-Bold',
+        size: 6.5,
+        align: 'center',
+      });
     } else {
       this.field(X0, r, CW, rh, 'INFORMAÇÕES DO MODAL', 'CONFORME O XML DO CT-E');
     }
@@ -372,8 +475,14 @@ class DacteWriter extends PdfLayout {
   private continuationHeader(y: number): number {
     const c = this.cte;
     return this.compactHeader(y, {
-      title: 'DACTE', issuer: c.emitente.nome ?? '', issuerLine: `CNPJ/CPF: ${document(c.emitente.documento)}`,
-      modelo: c.modelo, serie: String(c.serie), numero: String(c.numero), emissao: dateTime(c.data_emissao), chave: c.chave,
+      title: 'DACTE',
+      issuer: c.emitente.nome ?? '',
+      issuerLine: `CNPJ/CPF: ${document(c.emitente.documento)}`,
+      modelo: c.modelo,
+      serie: String(c.serie),
+      numero: String(c.numero),
+      emissao: dateTime(c.data_emissao),
+      chave: c.chave,
       sheet: (x, sy, w, h) => this.sheetNumber(x, sy, w, h),
     });
   }
@@ -410,20 +519,34 @@ class DacteWriter extends PdfLayout {
     const obsLines = observationText(c).flatMap((p) => this.wrap(p, CW - 6, 'Helvetica', TEXT_SIZE));
     const shownComponents = DacteWriter.COMP_COLS * DacteWriter.COMP_MAX_ROWS;
     const extraComponents = c.componentes.slice(shownComponents).map((k) => printableText(`${k.nome}: ${money(k.valor_centavos)}`));
-    const extraQuantities = (c.carga?.quantidades ?? []).slice(DacteWriter.QTY_SLOTS)
-      .map((q) => printableText(`${q.tipo_medida ?? 'QUANTIDADE'} / ${(q.unidade && UNIDADE[q.unidade]) ?? q.unidade ?? ''}: ${decimal(q.quantidade)}`));
+    const extraQuantities = (c.carga?.quantidades ?? [])
+      .slice(DacteWriter.QTY_SLOTS)
+      .map((q) =>
+        printableText(
+          `${q.tipo_medida ?? 'QUANTIDADE'} / ${(q.unidade && UNIDADE[q.unidade]) ?? q.unidade ?? ''}: ${decimal(q.quantidade)}`,
+        ),
+      );
 
     const docsFirst = docs.slice(0, docRowsFit * 2);
     const obsFirst = obsLines.length > obsRows ? obsLines.slice(0, obsRows - 1) : obsLines;
     const blocks: Continuation[] = [];
-    if (docsFirst.length < docs.length) blocks.push({ kind: 'docs', title: 'DOCUMENTOS ORIGINÁRIOS (CONTINUAÇÃO)', rows: docs.slice(docsFirst.length) });
-    if (extraComponents.length > 0) blocks.push({ kind: 'text', title: 'COMPONENTES DO VALOR DA PRESTAÇÃO DO SERVIÇO (CONTINUAÇÃO)', lines: extraComponents });
+    if (docsFirst.length < docs.length)
+      blocks.push({ kind: 'docs', title: 'DOCUMENTOS ORIGINÁRIOS (CONTINUAÇÃO)', rows: docs.slice(docsFirst.length) });
+    if (extraComponents.length > 0)
+      blocks.push({ kind: 'text', title: 'COMPONENTES DO VALOR DA PRESTAÇÃO DO SERVIÇO (CONTINUAÇÃO)', lines: extraComponents });
     if (extraQuantities.length > 0) blocks.push({ kind: 'text', title: 'QUANTIDADES DA CARGA (CONTINUAÇÃO)', lines: extraQuantities });
-    if (obsFirst.length < obsLines.length) blocks.push({ kind: 'text', title: 'OBSERVAÇÕES (CONTINUAÇÃO)', lines: obsLines.slice(obsFirst.length) });
+    if (obsFirst.length < obsLines.length)
+      blocks.push({ kind: 'text', title: 'OBSERVAÇÕES (CONTINUAÇÃO)', lines: obsLines.slice(obsFirst.length) });
     const continuation = paginate(blocks, DacteWriter.metrics, CONTENT_TOP + COMPACT_HEADER_H + GAP);
     const pages = 1 + continuation.length;
 
-    this.docsGrid(`DOCUMENTOS ORIGINÁRIOS${docsFirst.length < docs.length ? ' (CONTINUA NA FOLHA 2)' : ''}`, docsFirst, docsTop, docRowsFit, obsTop - GAP - docsTop);
+    this.docsGrid(
+      `DOCUMENTOS ORIGINÁRIOS${docsFirst.length < docs.length ? ' (CONTINUA NA FOLHA 2)' : ''}`,
+      docsFirst,
+      docsTop,
+      docRowsFit,
+      obsTop - GAP - docsTop,
+    );
     const obsShown = obsFirst.length < obsLines.length ? [...obsFirst, '(continua na folha 2)'] : obsFirst;
     y = this.textBox('OBSERVAÇÕES', obsShown, obsTop, obsRows) + GAP;
     y = this.modal(y) + GAP;
@@ -454,8 +577,7 @@ class DacteWriter extends PdfLayout {
 export async function renderDacte(cte: CteLido, options: DacteOptions): Promise<Buffer> {
   const qrText = qrCodeText(cte);
   const [barcode, qr] = await Promise.all([code128Png(cte.chave), qrText ? qrCodePng(qrText) : Promise.resolve(null)]);
-  return renderPdf(
-    { Title: `DACTE ${cte.chave}`, Subject: `CT-e ${cte.serie}/${cte.numero}` },
-    (doc) => new DacteWriter(doc, cte, options, barcode, qr).draw(),
+  return renderPdf({ Title: `DACTE ${cte.chave}`, Subject: `CT-e ${cte.serie}/${cte.numero}` }, (doc) =>
+    new DacteWriter(doc, cte, options, barcode, qr).draw(),
   );
 }

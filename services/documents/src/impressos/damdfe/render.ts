@@ -1,8 +1,24 @@
 import { type Environment } from '@frete/contracts';
 import { dateTime, decimal, document, groupedKey } from '../format';
 import {
-  BAND_H, BOTTOM, COMPACT_HEADER_H, CONTENT_TOP, CW, GAP, PdfLayout, ROW_H, TEXT_LINE_H, TEXT_SIZE, X0,
-  code128Png, gridFlow, paginate, type Placed, qrCodePng, renderPdf, textFlow,
+  BAND_H,
+  BOTTOM,
+  COMPACT_HEADER_H,
+  CONTENT_TOP,
+  CW,
+  GAP,
+  PdfLayout,
+  ROW_H,
+  TEXT_LINE_H,
+  TEXT_SIZE,
+  X0,
+  code128Png,
+  gridFlow,
+  paginate,
+  type Placed,
+  qrCodePng,
+  renderPdf,
+  textFlow,
 } from '../layout';
 
 /**
@@ -131,15 +147,21 @@ class DamdfeWriter extends PdfLayout {
     const unloading = DamdfeWriter.firstPart(unloadingAll, PLACE_MAX_LINES);
     const obsFirst = DamdfeWriter.firstPart(obsAll, OBS_ROWS);
     const blocks: Continuation[] = [];
-    if (keysFirst.length < d.ctes.length) blocks.push({ kind: 'keys', title: 'DOCUMENTOS VINCULADOS (CONTINUAÇÃO)', keys: d.ctes.slice(keysFirst.length) });
-    if (loading.length < loadingAll.length) blocks.push({ kind: 'text', title: 'MUNICÍPIOS DE CARREGAMENTO (CONTINUAÇÃO)', lines: loadingAll.slice(loading.length) });
-    if (unloading.length < unloadingAll.length) blocks.push({ kind: 'text', title: 'MUNICÍPIOS DE DESCARREGAMENTO (CONTINUAÇÃO)', lines: unloadingAll.slice(unloading.length) });
-    if (obsFirst.length < obsAll.length) blocks.push({ kind: 'text', title: 'OBSERVAÇÕES (CONTINUAÇÃO)', lines: obsAll.slice(obsFirst.length) });
+    if (keysFirst.length < d.ctes.length)
+      blocks.push({ kind: 'keys', title: 'DOCUMENTOS VINCULADOS (CONTINUAÇÃO)', keys: d.ctes.slice(keysFirst.length) });
+    if (loading.length < loadingAll.length)
+      blocks.push({ kind: 'text', title: 'MUNICÍPIOS DE CARREGAMENTO (CONTINUAÇÃO)', lines: loadingAll.slice(loading.length) });
+    if (unloading.length < unloadingAll.length)
+      blocks.push({ kind: 'text', title: 'MUNICÍPIOS DE DESCARREGAMENTO (CONTINUAÇÃO)', lines: unloadingAll.slice(unloading.length) });
+    if (obsFirst.length < obsAll.length)
+      blocks.push({ kind: 'text', title: 'OBSERVAÇÕES (CONTINUAÇÃO)', lines: obsAll.slice(obsFirst.length) });
     const continuation = paginate(blocks, metrics, CONTENT_TOP + COMPACT_HEADER_H + GAP);
     const continuesOn = new Map<string, number>();
-    continuation.forEach((sheet, i) => sheet.forEach((p) => {
-      if (!continuesOn.has(p.block.title)) continuesOn.set(p.block.title, i + 2);
-    }));
+    continuation.forEach((sheet, i) =>
+      sheet.forEach((p) => {
+        if (!continuesOn.has(p.block.title)) continuesOn.set(p.block.title, i + 2);
+      }),
+    );
     return { peopleLines, loading, unloading, placeLines, keysTop: y, keysHeight, keysFirst, obsTop, obsFirst, continuation, continuesOn };
   }
 
@@ -150,7 +172,9 @@ class DamdfeWriter extends PdfLayout {
   // ---- sections -----------------------------------------------------------------------------------------------
 
   private marks() {
-    this.notices([this.sandbox ? SANDBOX_NOTICE : null, this.status ? `MDF-E ${this.status}` : null].filter((n): n is string => n !== null));
+    this.notices(
+      [this.sandbox ? SANDBOX_NOTICE : null, this.status ? `MDF-E ${this.status}` : null].filter((n): n is string => n !== null),
+    );
   }
 
   private header(y: number): number {
@@ -215,7 +239,10 @@ class DamdfeWriter extends PdfLayout {
     this.field(X0 + 461, y, CW - 461, h, 'UF DESCARREG.', d.uf_fim, center);
     const r = y + h;
     const p = d.protocolo;
-    this.field(X0, r, 250, h, 'PROTOCOLO DE AUTORIZAÇÃO', p ? `${p.numero} - ${dateTime(p.recebido_em)}` : '', { align: 'center', bold: true });
+    this.field(X0, r, 250, h, 'PROTOCOLO DE AUTORIZAÇÃO', p ? `${p.numero} - ${dateTime(p.recebido_em)}` : '', {
+      align: 'center',
+      bold: true,
+    });
     this.field(X0 + 250, r, CW - 250, h, 'PERCURSO', d.percurso.join(' / '));
     return r + h;
   }
@@ -237,13 +264,23 @@ class DamdfeWriter extends PdfLayout {
     const d = this.d;
     const half = CW / 2;
     this.grid({
-      title: 'VEÍCULO', x: X0, y, w: half, lines, size: 7,
+      title: 'VEÍCULO',
+      x: X0,
+      y,
+      w: half,
+      lines,
+      size: 7,
       columns: [{ label: 'PLACA', width: 70 }, { label: 'UF', width: 30 }, { label: 'RNTRC', width: 85 }, { label: 'TIPO' }],
       // A vehicle of the issuer's own fleet runs under the issuer's RNTRC: the XML names an owner only for a third party's.
       rows: d.veiculos.map((v) => [v.placa, v.uf, v.rntrc ?? d.rntrc ?? '', v.tipo]),
     });
     return this.grid({
-      title: 'CONDUTOR', x: X0 + half, y, w: half, lines, size: 7,
+      title: 'CONDUTOR',
+      x: X0 + half,
+      y,
+      w: half,
+      lines,
+      size: 7,
       columns: [{ label: 'CPF', width: 85 }, { label: 'NOME' }],
       rows: d.condutores.map((c) => [document(c.cpf), c.nome]),
     });
@@ -272,7 +309,14 @@ class DamdfeWriter extends PdfLayout {
 
   private keysGrid(title: string, keys: string[], y: number, lines: number, height?: number): number {
     return this.grid({
-      title, x: X0, y, w: CW, lines, height, sides: KEY_SIDES, size: 7,
+      title,
+      x: X0,
+      y,
+      w: CW,
+      lines,
+      height,
+      sides: KEY_SIDES,
+      size: 7,
       columns: [{ label: 'TIPO', width: 32 }, { label: 'CHAVE DE ACESSO' }],
       rows: keys.map((k) => ['CT-E', groupedKey(k)]),
     });
@@ -281,8 +325,14 @@ class DamdfeWriter extends PdfLayout {
   private continuationHeader(y: number, sheet: string): number {
     const d = this.d;
     return this.compactHeader(y, {
-      title: 'DAMDFE', issuer: d.emitente.nome, issuerLine: `CNPJ: ${document(d.emitente.cnpj)}`,
-      modelo: MODELO, serie: String(d.serie), numero: String(d.numero), emissao: dateTime(d.data_emissao), chave: d.chave,
+      title: 'DAMDFE',
+      issuer: d.emitente.nome,
+      issuerLine: `CNPJ: ${document(d.emitente.cnpj)}`,
+      modelo: MODELO,
+      serie: String(d.serie),
+      numero: String(d.numero),
+      emissao: dateTime(d.data_emissao),
+      chave: d.chave,
       sheet: (x, sy, w, h) => this.field(x, sy, w, h, 'FL', sheet, { align: 'center' }),
     });
   }
@@ -304,7 +354,13 @@ class DamdfeWriter extends PdfLayout {
     this.places(y, plan);
     const keysOn = plan.continuesOn.get('DOCUMENTOS VINCULADOS (CONTINUAÇÃO)');
     const keyLines = Math.ceil(plan.keysFirst.length / KEY_SIDES);
-    this.keysGrid(`DOCUMENTOS VINCULADOS${keysOn ? ` (CONTINUA NA FOLHA ${keysOn})` : ''}`, plan.keysFirst, plan.keysTop, Math.max(1, keyLines), plan.keysHeight);
+    this.keysGrid(
+      `DOCUMENTOS VINCULADOS${keysOn ? ` (CONTINUA NA FOLHA ${keysOn})` : ''}`,
+      plan.keysFirst,
+      plan.keysTop,
+      Math.max(1, keyLines),
+      plan.keysHeight,
+    );
     const obs = this.withNote(plan.obsFirst, plan.continuesOn.get('OBSERVAÇÕES (CONTINUAÇÃO)'));
     this.textBox('OBSERVAÇÕES', obs, plan.obsTop, OBS_ROWS);
     this.watermarks(this.status, this.sandbox);
@@ -314,7 +370,8 @@ class DamdfeWriter extends PdfLayout {
       this.marks();
       this.continuationHeader(CONTENT_TOP, `${i + 2}/${pages}`);
       for (const p of placed) {
-        if (p.block.kind === 'keys') this.keysGrid(p.block.title, p.block.keys.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / KEY_SIDES));
+        if (p.block.kind === 'keys')
+          this.keysGrid(p.block.title, p.block.keys.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / KEY_SIDES));
         else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
       }
       this.watermarks(this.status, this.sandbox);
@@ -325,8 +382,7 @@ class DamdfeWriter extends PdfLayout {
 /** The DAMDFE of an MDF-e as a PDF. */
 export async function renderDamdfe(d: DamdfeDados, o: DamdfeOptions): Promise<Buffer> {
   const [barcode, qr] = await Promise.all([code128Png(d.chave), d.qr_code ? qrCodePng(d.qr_code) : Promise.resolve(null)]);
-  return renderPdf(
-    { Title: `DAMDFE ${d.chave}`, Subject: `MDF-e ${d.serie}/${d.numero}` },
-    (doc) => new DamdfeWriter(doc, d, o, barcode, qr).draw(),
+  return renderPdf({ Title: `DAMDFE ${d.chave}`, Subject: `MDF-e ${d.serie}/${d.numero}` }, (doc) =>
+    new DamdfeWriter(doc, d, o, barcode, qr).draw(),
   );
 }

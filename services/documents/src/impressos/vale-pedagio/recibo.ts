@@ -25,7 +25,10 @@ class ReciboValePedagio extends PdfLayout {
     const v = d.vale;
     this.doc.addPage({ size: 'A4', margin: 0 });
     const sandbox = environment === 'homologacao';
-    const notes = [...(sandbox ? [SANDBOX_NOTICE] : []), ...(v.situacao === 'cancelado' ? [`CANCELADO EM ${instante(v.cancelado_em)}`] : [])];
+    const notes = [
+      ...(sandbox ? [SANDBOX_NOTICE] : []),
+      ...(v.situacao === 'cancelado' ? [`CANCELADO EM ${instante(v.cancelado_em)}`] : []),
+    ];
     this.notices(notes);
     this.watermarks(v.situacao === 'cancelado' ? 'CANCELADO' : null, sandbox);
 
@@ -46,7 +49,14 @@ class ReciboValePedagio extends PdfLayout {
     y += FIELD_H;
     this.field(X0, y, w4, FIELD_H, 'PLACA', v.placa, { bold: true });
     this.field(X0 + w4, y, w4, FIELD_H, 'CATEGORIA (categCombVeic)', `${v.categoria} - ${v.eixos} EIXOS`);
-    this.field(X0 + 2 * w4, y, 2 * w4, FIELD_H, 'MOTORISTA', v.motorista ? `${document(v.motorista.cpf)}${v.motorista.nome ? ` - ${v.motorista.nome}` : ''}` : '');
+    this.field(
+      X0 + 2 * w4,
+      y,
+      2 * w4,
+      FIELD_H,
+      'MOTORISTA',
+      v.motorista ? `${document(v.motorista.cpf)}${v.motorista.nome ? ` - ${v.motorista.nome}` : ''}` : '',
+    );
     y += FIELD_H;
     this.field(X0, y, CW / 2, FIELD_H, 'ORIGEM', `${v.origem.municipio}/${v.origem.uf} (IBGE ${v.origem.codigo_ibge})`);
     this.field(X0 + CW / 2, y, CW / 2, FIELD_H, 'DESTINO', `${v.destino.municipio}/${v.destino.uf} (IBGE ${v.destino.codigo_ibge})`);
@@ -58,16 +68,34 @@ class ReciboValePedagio extends PdfLayout {
     y += FIELD_H + GAP;
 
     const rows = v.pracas.map((p) => [
-      String(p.ordem), p.nome, p.rodovia, p.km.toFixed(1).replace('.', ','), p.uf, p.concessionaria, brl(p.tarifa), instante(p.passou_em),
+      String(p.ordem),
+      p.nome,
+      p.rodovia,
+      p.km.toFixed(1).replace('.', ','),
+      p.uf,
+      p.concessionaria,
+      brl(p.tarifa),
+      instante(p.passou_em),
     ]);
-    y = this.grid({
-      title: 'PRAÇAS DE PEDÁGIO DO PERCURSO (ORDEM DE PASSAGEM)',
-      x: X0, y, w: CW, lines: Math.max(1, rows.length), rows,
-      columns: [
-        { label: 'ORD', width: 22 }, { label: 'PRAÇA', width: 150 }, { label: 'RODOVIA', width: 48 }, { label: 'KM', width: 36 },
-        { label: 'UF', width: 20 }, { label: 'CONCESSIONÁRIA', width: 120 }, { label: 'TARIFA', width: 70 }, { label: 'PASSAGEM' },
-      ],
-    }) + GAP;
+    y =
+      this.grid({
+        title: 'PRAÇAS DE PEDÁGIO DO PERCURSO (ORDEM DE PASSAGEM)',
+        x: X0,
+        y,
+        w: CW,
+        lines: Math.max(1, rows.length),
+        rows,
+        columns: [
+          { label: 'ORD', width: 22 },
+          { label: 'PRAÇA', width: 150 },
+          { label: 'RODOVIA', width: 48 },
+          { label: 'KM', width: 36 },
+          { label: 'UF', width: 20 },
+          { label: 'CONCESSIONÁRIA', width: 120 },
+          { label: 'TARIFA', width: 70 },
+          { label: 'PASSAGEM' },
+        ],
+      }) + GAP;
 
     this.band('VALORES', X0, y, CW);
     y += BAND_H;
@@ -77,24 +105,35 @@ class ReciboValePedagio extends PdfLayout {
     this.field(X0 + 2 * w3, y, w3, FIELD_H, 'TOTAL DEBITADO DA CONTA OPERACIONAL', brl(v.valor_total), { bold: true, align: 'right' });
     y += FIELD_H;
     if (v.estornado_em) {
-      this.field(X0, y, CW, FIELD_H, 'ESTORNO', `${brl(v.valor_total)} (pedágio e taxa) devolvidos à conta operacional em ${instante(v.estornado_em)}`);
+      this.field(
+        X0,
+        y,
+        CW,
+        FIELD_H,
+        'ESTORNO',
+        `${brl(v.valor_total)} (pedágio e taxa) devolvidos à conta operacional em ${instante(v.estornado_em)}`,
+      );
       y += FIELD_H;
     }
     y += GAP;
 
     const m = v.mdfe_vale_ped;
-    this.textBox('MDF-e - infANTT/valePed (para o manifesto da viagem)', [
-      `CNPJForn ${m.CNPJForn}   CNPJPg ${m.CNPJPg}   nCompra ${m.nCompra}   vValePed ${m.vValePed}   tpValePed ${m.tpValePed}   categCombVeic ${m.categCombVeic}`,
-      `Cancelamento aceito somente antes de ${instante(v.cancelavel_ate)} (3 horas após a emissão) e antes da primeira passagem por praça.`,
-      `Identificador: ${v.id}${v.referencia_externa ? `   Referência externa: ${v.referencia_externa}` : ''}`,
-    ], y, 3);
+    this.textBox(
+      'MDF-e - infANTT/valePed (para o manifesto da viagem)',
+      [
+        `CNPJForn ${m.CNPJForn}   CNPJPg ${m.CNPJPg}   nCompra ${m.nCompra}   vValePed ${m.vValePed}   tpValePed ${m.tpValePed}   categCombVeic ${m.categCombVeic}`,
+        `Cancelamento aceito somente antes de ${instante(v.cancelavel_ate)} (3 horas após a emissão) e antes da primeira passagem por praça.`,
+        `Identificador: ${v.id}${v.referencia_externa ? `   Referência externa: ${v.referencia_externa}` : ''}`,
+      ],
+      y,
+      3,
+    );
   }
 }
 
 /** The toll pass's receipt as a PDF (A4 portrait). */
 export function renderReciboValePedagio(d: ReciboValePedagioDados, options: { environment: Environment }): Promise<Buffer> {
-  return renderPdf(
-    { Title: `Recibo de Vale-Pedágio ${d.vale.numero}`, Subject: 'Vale-Pedágio obrigatório (VPO)' },
-    (doc) => new ReciboValePedagio(doc).draw(d, options.environment),
+  return renderPdf({ Title: `Recibo de Vale-Pedágio ${d.vale.numero}`, Subject: 'Vale-Pedágio obrigatório (VPO)' }, (doc) =>
+    new ReciboValePedagio(doc).draw(d, options.environment),
   );
 }
