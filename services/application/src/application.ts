@@ -80,6 +80,11 @@ export function createApplication(platform: Platform): Application {
   });
   const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
   const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
+  const valePedagio = new ServicoValePedagio(
+    homologacao
+      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
+      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
+  );
   return {
     handlers: createHandlers({
       store,
@@ -89,6 +94,7 @@ export function createApplication(platform: Platform): Application {
       documents,
       environment,
       servicoCiot: ciot,
+      servicoValePedagio: valePedagio,
       contraCte,
       emissorCte,
       eventosCte,
@@ -100,11 +106,7 @@ export function createApplication(platform: Platform): Application {
     emissorMdfe,
     eventosCte,
     ciot,
-    valePedagio: new ServicoValePedagio(
-      homologacao
-        ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
-        : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
-    ),
+    valePedagio,
     contraCte,
     lote: new ProcessadorLote({ store, contraCte, clock, readYourWrites }),
     regulador: reguladorDoAmbiente(environment),

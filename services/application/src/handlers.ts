@@ -11,6 +11,7 @@ import { conviteHandler } from './convite/handler';
 import { repasseHandler } from './repasse/handler';
 import { ciotHandler } from './ciot/handler';
 import { type ServicoCiot } from './ciot/servico';
+import { type ServicoValePedagio } from './vale-pedagio/servico';
 import { cteHandler, type CteHandlerDeps } from './cte/handler';
 import { mdfeHandler } from './mdfe/handler';
 import { type EmissorMdfe } from './mdfe/emissor';
@@ -28,6 +29,8 @@ export interface HandlerDeps extends Required<CommandDeps> {
   certificates: CertificateVault;
   environment: Environment;
   servicoCiot: ServicoCiot;
+  /** The toll pass and the operational account: the service drives the supplier and deposits, then appends. */
+  servicoValePedagio: ServicoValePedagio;
 }
 
 /** What the handlers of issued documents drive besides the event store: the emitters and the event registration. */
@@ -56,6 +59,8 @@ export const createHandlers = (
   contraCte: contraCteHandler(deps),
   lote: loteHandler(deps),
   nfe: nfeHandler(deps),
+  // Toll pass and operational account (its ledger): one flow through the supplier and the deposits, then the decider.
+  valePedagio: deps.servicoValePedagio,
   motorista: registroHandler(deps, registroMotoristas),
   veiculo: registroHandler(deps, registroVeiculos),
   regraTributacao: registroHandler(deps, registroRegrasTributacao),

@@ -35,7 +35,6 @@ export function compose(platform: Platform, application: Application, ready: () 
         documents: p.documents,
         emissorCte: a.emissorCte,
         ciot: a.ciot,
-        valePedagio: a.valePedagio,
         schemas: a.schemas,
         regulador: a.regulador,
         diretorioPix: a.diretorioPix,

@@ -141,7 +141,7 @@ export const contaOperacionalRoutes =
       async (request, reply) => {
         const p = principalOf(request);
         const body = request.body as ContaOperacionalCreditoInput;
-        const r = await deps.valePedagio.creditar(commandContext(request, deps), {
+        const r = await deps.handlers.valePedagio.creditar(commandContext(request, deps), {
           referencia: body.referencia,
           valor_centavos: centavosDeReais(body.valor),
         });

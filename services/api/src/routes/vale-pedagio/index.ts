@@ -191,7 +191,7 @@ export const valePedagioRoutes =
       async (request) => {
         const body = request.body as ValePedagioRotaInput;
         const rota = rotaConsultada(body);
-        const roteiro = await deps.valePedagio.roteirizar(rota.origem, rota.destino, body.categoria);
+        const roteiro = await deps.handlers.valePedagio.roteirizar(rota.origem, rota.destino, body.categoria);
         const pedagio = somaCentavos(roteiro.pracas.map((p) => p.tarifa_centavos));
         const data: ValePedagioRoteirizacao = {
           ...rota,
@@ -225,7 +225,7 @@ export const valePedagioRoutes =
       async (request) => {
         const body = request.body as ValePedagioRotaInput;
         const rota = rotaConsultada(body);
-        const { roteiro, valores } = await deps.valePedagio.calcular(rota.origem, rota.destino, body.categoria);
+        const { roteiro, valores } = await deps.handlers.valePedagio.calcular(rota.origem, rota.destino, body.categoria);
         const v = roteiro.pracas.length === 0 ? { valor_pedagio_centavos: 0, taxa_centavos: 0, valor_total_centavos: 0 } : valores;
         const data: ValePedagioCalculo = {
           ...rota,
@@ -280,7 +280,7 @@ export const valePedagioRoutes =
         const cte = documentoDe('cte', body.cte, fields);
         const mdfe = documentoDe('mdfe', body.mdfe, fields);
         if (fields.length > 0) throw validacao(fields);
-        const r = await deps.valePedagio.comprar(commandContext(request, deps), p.company.cnpj, {
+        const r = await deps.handlers.valePedagio.comprar(commandContext(request, deps), p.company.cnpj, {
           ...rota,
           categoria: body.categoria,
           placa,
@@ -399,7 +399,7 @@ export const valePedagioRoutes =
         const p = principalOf(request);
         const id = idDe(request.params.uuid);
         const body = request.body as ValePedagioPassagemInput;
-        await deps.valePedagio.registrarPassagem(commandContext(request, deps), id, body.praca);
+        await deps.handlers.valePedagio.registrarPassagem(commandContext(request, deps), id, body.praca);
         return { data: await releitura(p.companyId, id), environment: env };
       },
     );
@@ -423,7 +423,7 @@ export const valePedagioRoutes =
       async (request) => {
         const p = principalOf(request);
         const id = idDe(request.params.uuid);
-        await deps.valePedagio.cancelar(commandContext(request, deps), id);
+        await deps.handlers.valePedagio.cancelar(commandContext(request, deps), id);
         return { data: await releitura(p.companyId, id), environment: env };
       },
     );
