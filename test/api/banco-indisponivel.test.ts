@@ -51,6 +51,7 @@ describe('the database unreachable', () => {
   afterAll(async () => {
     await relay?.open();
     await app?.close();
+    await relay?.cut();
     await db?.drop();
   });
 
