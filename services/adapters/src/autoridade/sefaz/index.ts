@@ -1,0 +1,2 @@
+export * from './autorizadores';
+export * from './roteamento';

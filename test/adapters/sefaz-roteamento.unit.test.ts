@@ -1,0 +1,54 @@
+import { UFS } from '@frete/domain';
+import { autorizadorCte, destinoSefaz, SemEnderecoSefaz, SERVICOS_CTE, SERVICOS_MDFE, tpAmbDe } from '@frete/adapters';
+
+/** Routing as data (issue 13, point 2): the emitter's UF picks the authorizer, the environment the address. */
+describe('SEFAZ routing', () => {
+  it('gives each UF its CT-e authorizer: six authorize their own, AP, PE and RR use SVSP, the rest SVRS', () => {
+    const por = Object.fromEntries(UFS.map((u) => [u.sigla, autorizadorCte(u.sigla)]));
+    expect(por).toMatchObject({ MG: 'MG', MS: 'MS', MT: 'MT', PR: 'PR', RS: 'RS', SP: 'SP', AP: 'SVSP', PE: 'SVSP', RR: 'SVSP' });
+    const svrs = ['AC', 'AL', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'PA', 'PB', 'PI', 'RJ', 'RN', 'RO', 'SC', 'SE', 'TO'];
+    for (const uf of svrs) expect(por[uf]).toBe('SVRS');
+    expect(Object.keys(por)).toHaveLength(27);
+  });
+
+  it('addresses CT-e and MDF-e services per environment from the built-in table', () => {
+    expect(destinoSefaz('BA', 'CTeRecepcaoSincV4', 'homologacao')).toEqual({
+      autorizador: 'SVRS',
+      url: 'https://cte-homologacao.svrs.rs.gov.br/ws/CTeRecepcaoSincV4/CTeRecepcaoSincV4.asmx',
+    });
+    expect(destinoSefaz('SP', 'CTeConsultaV4', 'producao').url).toBe('https://nfe.fazenda.sp.gov.br/CTeWS/WS/CTeConsultaV4.asmx');
+    expect(destinoSefaz('MG', 'CTeRecepcaoEventoV4', 'homologacao').url).toBe(
+      'https://hcte.fazenda.mg.gov.br/cte/services/CTeRecepcaoEventoV4',
+    );
+    // MDF-e goes to SVRS whatever the UF.
+    expect(destinoSefaz('SP', 'MDFeRecepcaoSinc', 'producao')).toEqual({
+      autorizador: 'SVRS',
+      url: 'https://mdfe.svrs.rs.gov.br/ws/MDFeRecepcaoSinc/MDFeRecepcaoSinc.asmx',
+    });
+    for (const uf of UFS.map((u) => u.sigla).filter((u) => autorizadorCte(u) !== 'SVSP')) {
+      for (const s of SERVICOS_CTE) expect(destinoSefaz(uf, s, 'producao').url).toMatch(/^https:\/\/[a-z0-9.-]+\.gov\.br\/.*\b/);
+    }
+    for (const s of SERVICOS_MDFE) expect(destinoSefaz('RJ', s, 'homologacao').url).toContain(`/ws/${s}/${s}.asmx`);
+  });
+
+  it('refuses to guess SVSP: without SEFAZ_ENDPOINTS it names what to configure', () => {
+    expect(() => destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao')).toThrow(SemEnderecoSefaz);
+    expect(() => destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao')).toThrow(/SEFAZ_ENDPOINTS/);
+    const url = 'https://svsp.example/CTeRecepcaoSincV4';
+    expect(destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao', { endpoints: { SVSP: { CTeRecepcaoSincV4: url } } }).url).toBe(url);
+  });
+
+  it('lets SEFAZ_ENDPOINTS win over SEFAZ_BASE_URL, which wins over the table', () => {
+    const base = { baseUrl: 'https://127.0.0.1:8443/' };
+    expect(destinoSefaz('BA', 'CTeConsultaV4', 'homologacao', base).url).toBe('https://127.0.0.1:8443/SVRS/CTeConsultaV4');
+    expect(destinoSefaz('PE', 'CTeConsultaV4', 'homologacao', base).url).toBe('https://127.0.0.1:8443/SVSP/CTeConsultaV4');
+    const both = { ...base, endpoints: { SVRS: { CTeConsultaV4: 'https://other/x' } } };
+    expect(destinoSefaz('BA', 'CTeConsultaV4', 'homologacao', both).url).toBe('https://other/x');
+    expect(destinoSefaz('BA', 'CTeStatusServicoV4', 'homologacao', both).url).toBe('https://127.0.0.1:8443/SVRS/CTeStatusServicoV4');
+  });
+
+  it('maps the environment to tpAmb', () => {
+    expect(tpAmbDe('homologacao')).toBe(2);
+    expect(tpAmbDe('producao')).toBe(1);
+  });
+});
