@@ -1,9 +1,9 @@
 import { type FastifyRequest } from 'fastify';
-import { type CommandContext } from '@frete/application';
+import { type ContextoEmpresa } from '@frete/application';
 import { type ApiDeps } from './deps';
 
 /** Who acts and why, for the events a request appends. */
-export function commandContext(request: FastifyRequest, deps: ApiDeps): CommandContext & { companyId: string } {
+export function commandContext(request: FastifyRequest, deps: ApiDeps): ContextoEmpresa {
   const p = request.principal;
   if (!p) throw new Error('command outside an authenticated route');
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj, type ParteAutorizacao, Rejection } from '@frete/domain';
 import { companyOf } from '@frete/projections';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface AutorizacaoHandlerDeps extends Required<CommandDeps> {
@@ -26,11 +26,7 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
       : autorizacaoStream(c.subcontratada_id, c.contratante_cnpj),
   );
   return {
-    conceder: async (
-      ctx: CommandContext & { companyId: string },
-      subcontratada: ParteAutorizacao,
-      contratanteCnpj: string,
-    ): Promise<AutorizacaoConcedida> => {
+    conceder: async (ctx: ContextoEmpresa, subcontratada: ParteAutorizacao, contratanteCnpj: string): Promise<AutorizacaoConcedida> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
       // Only a well-formed CNPJ is looked up (it can never match a company id); the decider judges the rest.
       const found = isValidCnpj(cnpj) ? await companyOf(deps.pool, cnpj, cnpj) : null;
@@ -53,7 +49,7 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
       return { autorizacao_id: state.ativa.autorizacao_id, nova: events.length > 0 };
     },
     /** The id of the grant revoked. */
-    revogar: async (ctx: CommandContext & { companyId: string }, contratanteCnpj: string): Promise<string> => {
+    revogar: async (ctx: ContextoEmpresa, contratanteCnpj: string): Promise<string> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
       // A malformed CNPJ names no stream a grant could be in.
       if (!isValidCnpj(cnpj)) throw new Rejection('autorizacao_nao_encontrada', `no active grant to CNPJ ${cnpj}`);

@@ -1,9 +1,9 @@
 import { type DomainEvent } from '@frete/contracts';
 import { type Registro } from '@frete/domain';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
-type Contexto = CommandContext & { companyId: string };
+type Contexto = ContextoEmpresa;
 
 /** What a registry's routes may do to it: the input goes in as the API received it, the decider judges it. */
 export interface RegistroHandler<I> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { certificadoDecider, certificadoStream, Rejection } from '@frete/domain';
 import { type CertificateVault, Pkcs12Error, openPkcs12 } from '@frete/platform';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface CertificadoHandlerDeps extends CommandDeps {
@@ -26,7 +26,7 @@ function rejeicaoDoArquivo(err: Pkcs12Error): Rejection {
 export const certificadoHandler = (deps: CertificadoHandlerDeps) => {
   const run = handles(deps, certificadoDecider, (c) => certificadoStream(c.company_id));
   return {
-    enviar: async (ctx: CommandContext & { companyId: string }, companyCnpj: string, upload: CertificadoEnviado): Promise<void> => {
+    enviar: async (ctx: ContextoEmpresa, companyCnpj: string, upload: CertificadoEnviado): Promise<void> => {
       let contents;
       try {
         contents = await openPkcs12(upload.file, upload.password);
@@ -53,7 +53,7 @@ export const certificadoHandler = (deps: CertificadoHandlerDeps) => {
       await deps.certificates.discardExcept(ctx.companyId, blobId);
     },
     /** True when a certificate was there to remove. */
-    remover: async (ctx: CommandContext & { companyId: string }): Promise<boolean> => {
+    remover: async (ctx: ContextoEmpresa): Promise<boolean> => {
       const { events } = await run(ctx, { type: 'RemoverCertificado', company_id: ctx.companyId });
       // Crypto-shredding: once the event says it is gone, the sealed file and password go too.
       if (events.length > 0) await deps.certificates.discardAll(ctx.companyId);

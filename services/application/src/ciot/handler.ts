@@ -15,7 +15,7 @@ import {
 import { derivedEventId, type ReadYourWrites } from '@frete/platform';
 import { eSentinelaCiot } from '@frete/adapters';
 import { type CiotRow, ciotsDoCte, configuracaoOf, cteOf, type CteRow, mdfeAutorizadoDoCte, motoristaPorCpf } from '@frete/projections';
-import { type CommandContext } from '../commands/execute';
+import { type ContextoEmpresa } from '../commands/execute';
 import { type ServicoCiot } from './servico';
 
 export interface CiotHandlerDeps {
@@ -96,7 +96,7 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
 
   return {
     /** `POST /fiscal/ciot`: a declaration in the company's own name. Returns the operation's state after. */
-    declarar: async (ctx: CommandContext & { companyId: string }, cnpjEmpresa: string, body: DeclaracaoCiot): Promise<CiotState> => {
+    declarar: async (ctx: ContextoEmpresa, cnpjEmpresa: string, body: DeclaracaoCiot): Promise<CiotState> => {
       const declaracao = normalizarDeclaracaoCiot(body);
       const referencia = body.referencia_externa ?? null;
       // The id is derived from the reference, so that the event store itself keeps it unique per company.
@@ -119,12 +119,7 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
     ciotDoCte,
 
     /** Issues the CIOT of an own authorized CT-e, when its slot is free and nothing is missing. */
-    emitirDoCte: async (
-      ctx: CommandContext & { companyId: string },
-      empresa: EmpresaCiot,
-      cteUuid: string,
-      input: CteCiotInput,
-    ): Promise<CiotState> => {
+    emitirDoCte: async (ctx: ContextoEmpresa, empresa: EmpresaCiot, cteUuid: string, input: CteCiotInput): Promise<CiotState> => {
       const { cte, avaliacao, atual, emVigor } = await avaliarDoCte(ctx.companyId, empresa, cteUuid, input);
       exigirVagaDoCteLivre(emVigor);
       if (!avaliacao.declaracao) {
@@ -151,28 +146,24 @@ export const ciotHandler = (deps: CiotHandlerDeps) => {
     },
 
     /** The acts on the CT-e's latest operation return its id, for the reread. */
-    iniciarViagemDoCte: async (ctx: CommandContext & { companyId: string }, cteUuid: string): Promise<string> => {
+    iniciarViagemDoCte: async (ctx: ContextoEmpresa, cteUuid: string): Promise<string> => {
       const atual = await ciotDoCte(ctx.companyId, cteUuid);
       await deps.servicoCiot.iniciarViagem(ctx.companyId, atual.ciot_id, ctx);
       return atual.ciot_id;
     },
-    cancelarDoCte: async (ctx: CommandContext & { companyId: string }, cteUuid: string, justificativa: string): Promise<string> => {
+    cancelarDoCte: async (ctx: ContextoEmpresa, cteUuid: string, justificativa: string): Promise<string> => {
       const atual = await ciotDoCte(ctx.companyId, cteUuid);
       // An authorized MDF-e carrying the CT-e means the trip happened: the regulator no longer cancels.
       const mdfe = await mdfeAutorizadoDoCte(deps.pool, ctx.companyId, atual.cte_id!);
       await deps.servicoCiot.cancelar(ctx.companyId, atual.ciot_id, justificativa, mdfe !== null, ctx);
       return atual.ciot_id;
     },
-    retificarDoCte: async (ctx: CommandContext & { companyId: string }, cteUuid: string, alteracoes: AlteracoesCiot): Promise<string> => {
+    retificarDoCte: async (ctx: ContextoEmpresa, cteUuid: string, alteracoes: AlteracoesCiot): Promise<string> => {
       const atual = await ciotDoCte(ctx.companyId, cteUuid);
       await deps.servicoCiot.retificar(ctx.companyId, atual.ciot_id, alteracoes, ctx);
       return atual.ciot_id;
     },
-    encerrarDoCte: async (
-      ctx: CommandContext & { companyId: string },
-      cteUuid: string,
-      pesoEntregueGramas: number | null,
-    ): Promise<string> => {
+    encerrarDoCte: async (ctx: ContextoEmpresa, cteUuid: string, pesoEntregueGramas: number | null): Promise<string> => {
       const atual = await ciotDoCte(ctx.companyId, cteUuid);
       await deps.servicoCiot.encerrar(ctx.companyId, atual.ciot_id, pesoEntregueGramas, ctx);
       return atual.ciot_id;

@@ -17,6 +17,9 @@ export interface CommandContext {
   now: Date;
 }
 
+/** A command of an authenticated carrier: the company is known. */
+export type ContextoEmpresa = CommandContext & { companyId: string };
+
 export interface ExecuteOptions<E, S = unknown> {
   /** Deterministic ids make a redelivered command append nothing new (processors derive them from the cause). */
   eventId?: (index: number, event: E) => string;

@@ -1,13 +1,13 @@
 import { type FiscalConfigurationUpdate } from '@frete/contracts';
 import { configuracaoDecider, configuracaoStream } from '@frete/domain';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 /** The carrier's fiscal configuration (one per company). */
 export const configuracaoHandler = (deps: CommandDeps) => {
   const run = handles(deps, configuracaoDecider, (c) => configuracaoStream(c.company_id));
   return {
-    atualizar: async (ctx: CommandContext & { companyId: string }, changes: FiscalConfigurationUpdate): Promise<void> => {
+    atualizar: async (ctx: ContextoEmpresa, changes: FiscalConfigurationUpdate): Promise<void> => {
       await run(ctx, { type: 'AtualizarConfiguracao', company_id: ctx.companyId, changes });
     },
   };

@@ -3,7 +3,7 @@ import { type Pool } from 'pg';
 import { type PedidoContraCte, Rejection, normalizePlaca, valorSugeridoContraCte } from '@frete/domain';
 import { configuracaoOf, cteSubcontratacaoOf, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { type CommandContext } from '../commands/execute';
+import { type ContextoEmpresa } from '../commands/execute';
 import { type ResultadoContraCte, type ServicoContraCte } from './servico';
 
 export interface ContraCteHandlerDeps {
@@ -11,7 +11,7 @@ export interface ContraCteHandlerDeps {
   contraCte: ServicoContraCte;
 }
 
-type Contexto = CommandContext & { companyId: string };
+type Contexto = ContextoEmpresa;
 
 /** One counter-CT-e asked for by a carrier; `valor_centavos` null asks for the configured pricing rule's value. */
 export interface PedidoContraCteAvulso extends Omit<PedidoContraCte, 'valor_centavos'> {

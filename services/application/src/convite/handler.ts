@@ -3,7 +3,7 @@ import { type Pool } from 'pg';
 import { type ConviteTransportadoraInput } from '@frete/contracts';
 import { conviteDecider, conviteStream, normalizarConvite } from '@frete/domain';
 import { companyOf } from '@frete/projections';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface ConviteHandlerDeps extends CommandDeps {
@@ -20,11 +20,7 @@ export interface ConviteEnviado {
 export const conviteHandler = (deps: ConviteHandlerDeps) => {
   const run = handles(deps, conviteDecider, (c) => conviteStream(c.company_id, normalizarConvite(c.dados).cnpj));
   return {
-    enviar: async (
-      ctx: CommandContext & { companyId: string },
-      companyCnpj: string,
-      dados: ConviteTransportadoraInput,
-    ): Promise<ConviteEnviado> => {
+    enviar: async (ctx: ContextoEmpresa, companyCnpj: string, dados: ConviteTransportadoraInput): Promise<ConviteEnviado> => {
       // 400 before anything else: the stream is named by the normalized CNPJ.
       const { cnpj } = normalizarConvite(dados);
       const company = await companyOf(deps.pool, cnpj, cnpj);

@@ -13,7 +13,7 @@ import {
 import { companyOf } from '@frete/projections';
 import { type DocumentStore } from '@frete/platform';
 import { decodeXml, readCteDocument } from '@frete/documents';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface CteSubcontratacaoHandlerDeps extends Required<CommandDeps> {
@@ -22,7 +22,7 @@ export interface CteSubcontratacaoHandlerDeps extends Required<CommandDeps> {
   environment: Environment;
 }
 
-type Contexto = CommandContext & { companyId: string };
+type Contexto = ContextoEmpresa;
 
 /** A CT-e XML as uploaded: the bytes are what is archived and hashed. */
 export interface CteRecebido {

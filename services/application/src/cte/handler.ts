@@ -3,9 +3,9 @@ import { type CteDraftInput } from '@frete/contracts';
 import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
 import { mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { load } from '../commands/execute';
+import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type CompanyContext, type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
 import { prepararCte } from './preparar';
 import { type EmissorCte } from './emissor';
 import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
@@ -15,7 +15,7 @@ export interface CteHandlerDeps extends DocumentoHandlerDeps {
   eventos: EventosCte;
 }
 
-type Ctx = CompanyContext;
+type Ctx = ContextoEmpresa;
 
 /**
  * The carrier's own CT-e: drafts (spec section 4, "CT-e"), issue and its polling, fiscal events, CT-e issued elsewhere and

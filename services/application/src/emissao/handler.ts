@@ -2,7 +2,7 @@ import { type Pool } from 'pg';
 import { type Rejection } from '@frete/domain';
 import { configuracaoOf, type ConfiguracaoRow } from '@frete/projections';
 import { type Environment } from '@frete/contracts';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { type EstadoEmitido } from './emissor';
 
 export interface Pendencia {
@@ -10,9 +10,7 @@ export interface Pendencia {
   mensagem: string;
 }
 
-/** A command of an authenticated carrier: the company is known. */
-export type CompanyContext = CommandContext & { companyId: string };
-type Ctx = CompanyContext;
+type Ctx = ContextoEmpresa;
 
 /** What the handlers of issued documents read besides the event store. */
 export interface DocumentoHandlerDeps extends CommandDeps {

@@ -4,7 +4,7 @@ import { type ContraCteLoteInput, type Environment } from '@frete/contracts';
 import { Rejection, identificacoesDoLote, isValidCnpj, loteDecider, loteStream, normalizeCnpj, resolverLote } from '@frete/domain';
 import { autorizacaoAtiva, companyOf, registroDeFrota } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface LoteHandlerDeps extends Required<CommandDeps> {
@@ -12,7 +12,7 @@ export interface LoteHandlerDeps extends Required<CommandDeps> {
   environment: Environment;
 }
 
-type Contexto = CommandContext & { companyId: string };
+type Contexto = ContextoEmpresa;
 
 /** Counter-CT-e batches (spec section 4, batch rules 1–8); the rows are walked by `ProcessadorLote`. */
 export const loteHandler = (deps: LoteHandlerDeps) => {

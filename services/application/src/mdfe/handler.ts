@@ -22,9 +22,9 @@ import {
 } from '@frete/domain';
 import { type ReadYourWrites } from '@frete/platform';
 import { cteOf, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
-import { load } from '../commands/execute';
+import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type CompanyContext, type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
 import { type EmissorMdfe, type ResultadoEventoMdfe } from './emissor';
 import { pendenciasMdfe } from './montar-xml';
 
@@ -33,7 +33,7 @@ export interface MdfeHandlerDeps extends DocumentoHandlerDeps {
   emissor: EmissorMdfe;
 }
 
-type Ctx = CompanyContext;
+type Ctx = ContextoEmpresa;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The carrier's MDF-e: creation, issue and its polling, events. */

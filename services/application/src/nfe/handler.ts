@@ -9,7 +9,7 @@ import {
 import { type NfeEvent, Rejection, nfeDecider, nfeStream } from '@frete/domain';
 import { ctesCarryingNfe } from '@frete/projections';
 import { type DocumentStore } from '@frete/platform';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 import { type ArquivoNfe, importarArquivos } from './importacao';
 
@@ -19,7 +19,7 @@ export interface NfeHandlerDeps extends Required<CommandDeps> {
   environment: Environment;
 }
 
-type Contexto = CommandContext & { companyId: string };
+type Contexto = ContextoEmpresa;
 
 const outcomeOf = (event: NfeEvent): NfeImportOutcome => {
   switch (event.type) {

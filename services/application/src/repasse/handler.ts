@@ -3,7 +3,7 @@ import { type Pool } from 'pg';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
 import { type RepasseCommand, repasseDecider, repasseStream, Rejection } from '@frete/domain';
 import { mdfeParaRepasse, type RepasseDocumentoRow, repasseDocumentosDosCtes } from '@frete/projections';
-import { type CommandContext, type CommandDeps } from '../commands/execute';
+import { type CommandContext, type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 import { documentoRepasseDaEmpresa } from './documento';
 
@@ -93,7 +93,7 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
 
   return {
     /** One act on the company's document named by `documento`; 404 `nao_encontrado` for another company's. */
-    agir: async (ctx: CommandContext & { companyId: string }, documento: string, pedido: PedidoRepasse): Promise<AtoRepasse> =>
+    agir: async (ctx: ContextoEmpresa, documento: string, pedido: PedidoRepasse): Promise<AtoRepasse> =>
       agirNo(ctx, await documentoRepasseDaEmpresa(deps, ctx.companyId, documento), pedido),
 
     /**
@@ -101,7 +101,7 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
      * manifest's order; a rejected act is that CT-e's `erro`, not the whole request's.
      */
     agirPorMdfe: async (
-      ctx: CommandContext & { companyId: string },
+      ctx: ContextoEmpresa,
       mdfeId: string,
       pedido: Extract<PedidoRepasse, { posicao: number }>,
     ): Promise<ResultadoRepasseDoCte[]> => {

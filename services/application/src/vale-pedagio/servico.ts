@@ -11,7 +11,7 @@ import {
   valePedagioStream,
   valoresValePedagio,
 } from '@frete/domain';
-import { type CommandContext, execute, load } from '../commands/execute';
+import { execute, load, type ContextoEmpresa } from '../commands/execute';
 import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
@@ -35,8 +35,6 @@ export interface PedidoValePedagio {
   mdfe: string | null;
   referencia_externa: string | null;
 }
-
-export type ContextoEmpresa = CommandContext & { companyId: string };
 
 /** Two purchases with one `referencia_externa` must ask for the same toll pass. */
 const mesmoPedido = (v: ValePedagioEmitido, p: PedidoValePedagio) =>

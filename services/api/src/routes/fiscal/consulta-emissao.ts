@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyRequest } from 'fastify';
 import { DataEnvelope } from '@frete/contracts';
-import { type CommandContext } from '@frete/application';
+import { type ContextoEmpresa } from '@frete/application';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -75,8 +75,8 @@ export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { co
   ler: (companyId: string, uuid: string) => Promise<R>;
   id: (row: R) => string;
   handler: {
-    solicitarEmissao: (ctx: CommandContext & { companyId: string }, id: string) => Promise<void>;
-    consultar: (ctx: CommandContext & { companyId: string }, id: string) => Promise<void>;
+    solicitarEmissao: (ctx: ContextoEmpresa, id: string) => Promise<void>;
+    consultar: (ctx: ContextoEmpresa, id: string) => Promise<void>;
   };
   envelope: (row: R) => E;
   conhecido?: (row: R) => boolean;
