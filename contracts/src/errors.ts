@@ -24,12 +24,19 @@ export const ErrorCodes = {
   erro_interno: 500,
   consulta_indisponivel: 503,
   provedor_indisponivel: 503,
+  /**
+   * The fiscal authority's channel is down or refusing (108/109 paralysed, 656 consumo indevido, HTTP 5xx, SOAP fault):
+   * nothing was processed; `Retry-After` and `error.details.tentar_apos` say when to try again.
+   */
+  autoridade_indisponivel: 503,
   // configuration and certificate
   serie_reservada: 422,
   certificado_invalido: 422,
   certificado_senha_incorreta: 422,
   certificado_expirado: 422,
   certificado_cnpj_divergente: 422,
+  /** The authority's server refused the company's A1 as TLS client certificate: nothing was processed. */
+  certificado_recusado_pela_autoridade: 422,
   // document intake (CT-e inbox, own CT-e delivered by the carrier, NF-e)
   /** The XML declares a DOCTYPE or entities, or nests absurdly deep: refused before any parsing. */
   xml_hostil: 400,

@@ -409,9 +409,11 @@ describe('CT-e sentinels (compl/xObs)', () => {
   });
 
   it('SIMULAR:REJEICAO:<cStat> rejects with that code and its text; a code the manual does not list is refused (999)', async () => {
-    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:678' }).xml)).toEqual(
-      rejeitado(678, 'Rejeição: Consumo Indevido'),
+    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:219' }).xml)).toEqual(
+      rejeitado(219, 'Rejeição: Circulação do CT-e verificada'),
     );
+    // Statuses of the channel (108, 109, 656, 678) are not a document's rejection: the local server injects them.
+    expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:678' }).xml)).toEqual(rejeitado(999));
     expect(await autoridade.autorizarCte(cteAssinado({ xObs: 'SIMULAR:REJEICAO:531' }).xml)).toEqual(
       rejeitado(531, 'Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação'),
     );
@@ -940,7 +942,7 @@ describe('AutoridadeFiscalIndisponivel (production without a provider)', () => {
   it('is what a production deployment gets; the sandbox gets the simulated authority', async () => {
     const producao = autoridadeFiscalDoAmbiente('producao', { pool: db.pool, clock, schemas });
     expect(producao).toBeInstanceOf(AutoridadeFiscalIndisponivel);
-    await expect(producao.autorizarCte(cteAssinado().xml)).rejects.toBeInstanceOf(ProvedorIndisponivel);
+    await expect(producao.autorizarCte(cteAssinado().xml, { companyId: 'c' })).rejects.toBeInstanceOf(ProvedorIndisponivel);
     const homologacao = autoridadeFiscalDoAmbiente('homologacao', { pool: db.pool, clock, schemas });
     expect(homologacao).toBeInstanceOf(AutoridadeFiscalSimulada);
     await Promise.all([producao.close(), homologacao.close()]);

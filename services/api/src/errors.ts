@@ -51,6 +51,11 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     if (error.headers) reply.headers(error.headers);
     return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
   }
+  if (error instanceof Rejection) {
+    const tentarApos = error.details?.tentar_apos;
+    if (typeof tentarApos === 'string')
+      reply.header('Retry-After', String(Math.max(1, Math.ceil((Date.parse(tentarApos) - Date.now()) / 1000))));
+  }
   if (error instanceof Rejection) return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));
   // Concurrent writes to the same resource outlasted the retries: a transient state, which a later retry gets past.
   if (error instanceof WrongExpectedRevision) {

@@ -10,6 +10,9 @@ const CTE: Record<number, string> = {
   100: 'Autorizado o uso do CT-e',
   101: 'Cancelamento de CT-e homologado',
   105: 'Lote em processamento',
+  107: 'Serviço em Operação',
+  108: 'Serviço Paralisado Momentaneamente (curto prazo)',
+  109: 'Serviço Paralisado sem Previsão',
   110: 'Uso Denegado',
   135: 'Evento registrado e vinculado a CT-e',
   136: 'Evento registrado, mas não vinculado a CT-e',
@@ -82,6 +85,7 @@ const CTE: Record<number, string> = {
   636: 'Rejeição: O número sequencial do evento é maior que o permitido',
   637: 'Rejeição: A data do evento não pode ser menor que a data de autorização do CT-e',
   650: 'Rejeição: Valor total do serviço superior ao limite permitido (R$ 9.999.999,99)',
+  656: 'Rejeição: Consumo Indevido (Deve ser aguardado 1 hora para efetuar nova solicitação)',
   660: 'Rejeição: Vedado o cancelamento se possuir CT-e Complementar associado',
   675: 'Rejeição: Valor do imposto não corresponde à base de cálculo X alíquota',
   676: 'Rejeição: CFOP informado inválido',
@@ -109,6 +113,11 @@ const MDFE: Record<number, string> = {
   100: 'Autorizado o uso do MDF-e',
   101: 'Cancelamento de MDF-e homologado',
   105: 'Arquivo em processamento',
+  107: 'Serviço em Operação',
+  108: 'Serviço Paralisado Momentaneamente (curto prazo)',
+  109: 'Serviço Paralisado sem Previsão',
+  111: 'Consulta não encerrados localizou MDF-e nessa situação',
+  112: 'Consulta não encerrados não localizou MDF-e nessa situação',
   132: 'Encerramento de MDF-e homologado',
   135: 'Evento registrado e vinculado a MDF-e',
   136: 'Evento registrado, mas não vinculado a MDF-e',
@@ -155,6 +164,7 @@ const MDFE: Record<number, string> = {
   632: 'Rejeição: O autor do evento diverge do emissor do MDF-e',
   636: 'Rejeição: O número sequencial do evento é maior que o permitido',
   645: 'Rejeição: CPF do condutor inválido',
+  656: 'Rejeição: Consumo Indevido (Deve ser aguardado 1 hora para efetuar nova solicitação)',
   662: 'Rejeição: Existe MDF-e não encerrado para esta placa, tipo de emitente no sentido oposto da viagem',
   671: 'Rejeição: CT-e informado não existe na base de dados da SEFAZ',
   678: 'Rejeição: Uso Indevido',
@@ -184,8 +194,15 @@ export const cStatConhecido = (modelo: ModeloFiscal, cStat: number): boolean => 
 export function rejeicaoSimulavel(modelo: ModeloFiscal, cStat: number): boolean {
   if (!cStatConhecido(modelo, cStat) || cStat < 200) return false;
   if (cStat >= 301 && cStat <= 306) return false;
-  return ![204, 539, 631].includes(cStat);
+  return ![204, 539, 631].includes(cStat) && !cStatDoCanal(cStat);
 }
+
+/**
+ * Statuses about the channel, not the document (facts file, "Transport"): 108/109 paralysed, 656 (and the manuals'
+ * 678) consumo indevido. They never become a document's rejection: the call is tried again later.
+ */
+export const CSTAT_CANAL = [108, 109, 656, 678] as const;
+export const cStatDoCanal = (cStat: number): boolean => (CSTAT_CANAL as readonly number[]).includes(cStat);
 
 /** Codes of use denied (CT-e only: MDF-e has no denial). */
 export const DENEGACOES_CTE = [301, 302, 303, 304, 305, 306] as const;

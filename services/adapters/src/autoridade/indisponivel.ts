@@ -1,5 +1,12 @@
 import { ProvedorIndisponivel } from '../provedor-indisponivel';
-import { type AutoridadeFiscal, type RetornoAutorizacao, type RetornoConsulta, type RetornoEvento } from './port';
+import {
+  type AutoridadeFiscal,
+  type RetornoAutorizacao,
+  type RetornoConsulta,
+  type RetornoEvento,
+  type RetornoNaoEncerrados,
+  type RetornoStatusServico,
+} from './port';
 
 /**
  * Production while no provider is contracted (ruling 7): every call rejects with `ProvedorIndisponivel`. It never
@@ -30,5 +37,13 @@ export class AutoridadeFiscalIndisponivel implements AutoridadeFiscal {
 
   registrarEventoMdfe(_xmlEventoAssinado: string): Promise<RetornoEvento> {
     return Promise.reject(new ProvedorIndisponivel('fiscal authority provider', 'registrarEventoMdfe'));
+  }
+
+  statusServico(): Promise<RetornoStatusServico> {
+    return Promise.reject(new ProvedorIndisponivel('fiscal authority provider', 'statusServico'));
+  }
+
+  consultarMdfeNaoEncerrados(): Promise<RetornoNaoEncerrados> {
+    return Promise.reject(new ProvedorIndisponivel('fiscal authority provider', 'consultarMdfeNaoEncerrados'));
   }
 }

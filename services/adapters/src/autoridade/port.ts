@@ -1,3 +1,5 @@
+import { Rejection } from '@frete/domain';
+
 /**
  * The fiscal authority behind a port: who authorizes CT-e and MDF-e and registers their events. The sandbox answers
  * through the simulated authority (`simulada.ts`, ruling 12); production, while no provider is contracted, through
@@ -135,6 +137,84 @@ export type RetornoEvento =
   | EmProcessamento
   | SemResposta;
 
+/**
+ * Who calls: the company whose A1 certificate opens the channel (mutual TLS with the authority's web services, the
+ * same certificate that signed the document). The simulated authority in process does not need it.
+ */
+export interface Remetente {
+  companyId: string;
+}
+
+/**
+ * The authority's service status (`consStatServCTe`/`consStatServMDFe`): 107 in operation, 108 paralysed briefly,
+ * 109 paralysed without forecast.
+ */
+export type RetornoStatusServico =
+  | {
+      tipo: 'status';
+      cStat: number;
+      xMotivo: string;
+      /** 1 production, 2 homologação. */
+      tpAmb: 1 | 2;
+      verAplic: string;
+      cUF: string;
+      dhRecbto: string;
+      /** Average answer time in seconds, when the authority tells it. */
+      tMed: number | null;
+      /** When the authority expects to be back (108/109), when it tells it. */
+      dhRetorno: string | null;
+      xObs: string | null;
+    }
+  | Rejeitado
+  | SemResposta;
+
+/** The MDF-e of an emitter still not closed (`consMDFeNaoEnc`): 111 some found, 112 none. */
+export type RetornoNaoEncerrados =
+  | { tipo: 'consultado'; cStat: 111 | 112; xMotivo: string; mdfes: { chave: string; nProt: string }[] }
+  | Rejeitado
+  | SemResposta;
+
+/**
+ * The channel itself said no (108/109 service paralysed, 656 consumo indevido) or broke before the authority could
+ * process anything (an HTTP 5xx, a SOAP fault, a refused connection): the request was not processed; try again after
+ * `tentarApos`. The edge answers 503 `autoridade_indisponivel` with `Retry-After`; an issue or a batch waits and
+ * resumes. Never a verdict on the document.
+ */
+export class AutoridadeIndisponivel extends Rejection {
+  constructor(
+    readonly motivo: 'paralisada' | 'consumo_indevido' | 'falha_no_servidor' | 'sem_conexao',
+    readonly cStat: number | null,
+    readonly xMotivo: string,
+    /** When to try again (the adapter sends nothing to that authorizer for that emitter before it). */
+    readonly tentarApos: Date,
+  ) {
+    super(
+      'autoridade_indisponivel',
+      `the fiscal authority is unavailable (${cStat ?? motivo}: ${xMotivo}); try again after ${tentarApos.toISOString()}`,
+      {
+        cstat: cStat,
+        motivo: xMotivo,
+        tentar_apos: tentarApos.toISOString(),
+      },
+    );
+    this.name = 'AutoridadeIndisponivel';
+  }
+}
+
+/**
+ * The authority's server refused the TLS client certificate (the company's A1): nothing was processed. 422
+ * `certificado_recusado_pela_autoridade`: the carrier must send a valid ICP-Brasil A1 (`POST /fiscal/certificado`).
+ */
+export class CertificadoRecusadoPelaAutoridade extends Rejection {
+  constructor(readonly detalhe: string) {
+    super(
+      'certificado_recusado_pela_autoridade',
+      `the fiscal authority refused the company's A1 certificate as TLS client certificate (${detalhe}); send a valid ICP-Brasil A1 (POST /fiscal/certificado)`,
+    );
+    this.name = 'CertificadoRecusadoPelaAutoridade';
+  }
+}
+
 export interface AutoridadeFiscal {
   /**
    * False when no provider is contracted (production before one is): callers refuse at once with 503
@@ -142,16 +222,20 @@ export interface AutoridadeFiscal {
    */
   readonly disponivel: boolean;
   /** Authorizes a signed CT-e 4.00 (`<CTe>`, XML declaration optional), synchronously, one per call. */
-  autorizarCte(xmlAssinado: string): Promise<RetornoAutorizacao>;
-  consultarCte(chave: string): Promise<RetornoConsulta>;
+  autorizarCte(xmlAssinado: string, remetente: Remetente): Promise<RetornoAutorizacao>;
+  consultarCte(chave: string, remetente: Remetente): Promise<RetornoConsulta>;
   /**
    * Registers a signed `eventoCTe` 4.00: cancelamento 110111, carta de correção 110110, comprovante de entrega 110180 and its
    * cancelamento 110181.
    */
-  registrarEventoCte(xmlEventoAssinado: string): Promise<RetornoEvento>;
+  registrarEventoCte(xmlEventoAssinado: string, remetente: Remetente): Promise<RetornoEvento>;
   /** Authorizes a signed MDF-e 3.00 (`<MDFe>`). */
-  autorizarMdfe(xmlAssinado: string): Promise<RetornoAutorizacao>;
-  consultarMdfe(chave: string): Promise<RetornoConsulta>;
+  autorizarMdfe(xmlAssinado: string, remetente: Remetente): Promise<RetornoAutorizacao>;
+  consultarMdfe(chave: string, remetente: Remetente): Promise<RetornoConsulta>;
   /** Registers a signed `eventoMDFe` 3.00: cancelamento 110111, encerramento 110112, inclusão de condutor 110114. */
-  registrarEventoMdfe(xmlEventoAssinado: string): Promise<RetornoEvento>;
+  registrarEventoMdfe(xmlEventoAssinado: string, remetente: Remetente): Promise<RetornoEvento>;
+  /** The service status of the authorizer of `cUF` (IBGE code) for the model. */
+  statusServico(modelo: ModeloFiscal, cUF: string, remetente: Remetente): Promise<RetornoStatusServico>;
+  /** The emitter's (CNPJ, or CPF) MDF-e not yet closed, asked of the authorizer of `cUF`. */
+  consultarMdfeNaoEncerrados(documento: string, cUF: string, remetente: Remetente): Promise<RetornoNaoEncerrados>;
 }

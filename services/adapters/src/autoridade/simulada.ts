@@ -34,6 +34,8 @@ import {
   type RetornoAutorizacao,
   type RetornoConsulta,
   type RetornoEvento,
+  type RetornoNaoEncerrados,
+  type RetornoStatusServico,
   type SituacaoDocumento,
 } from './port';
 import { type SentinelaDocumento, type SentinelaEvento, lerSentinelaDocumento, lerSentinelaEvento } from './sentinelas';
@@ -69,10 +71,11 @@ export interface AutoridadeSimuladaOptions {
   schemas?: FiscalSchemas;
   /** The IBGE codes of the UFs this authority serves (226 for others); all of them by default. */
   ufsAtendidas?: readonly string[];
+  /** The environment it plays: homologação (2, the default) or produção (1, a local server rehearsing production). */
+  tpAmb?: 1 | 2;
 }
 
 export const VER_APLIC_SIMULADA = 'SIMULADA-1.0';
-const TP_AMB = 2;
 /** Serialises the simulated authority's decisions across connections and processes. */
 const LOCK = 7_301_512_026;
 const HORA = 3_600_000;
@@ -279,10 +282,10 @@ interface EventoRow {
   ordem: string;
 }
 
-const protocoloDe = (layout: Layout, r: DocumentoRow): ProtocoloDocumento => ({
+const protocoloDe = (layout: Layout, r: DocumentoRow, tpAmb: 1 | 2): ProtocoloDocumento => ({
   modelo: layout.modelo,
   chave: r.chave,
-  tpAmb: TP_AMB,
+  tpAmb,
   verAplic: r.ver_aplic,
   cStat: r.c_stat,
   xMotivo: r.x_motivo,
@@ -292,14 +295,14 @@ const protocoloDe = (layout: Layout, r: DocumentoRow): ProtocoloDocumento => ({
   xml: r.prot_xml,
 });
 
-const protocoloEventoDe = (layout: Layout, r: EventoRow): ProtocoloEvento => ({
+const protocoloEventoDe = (layout: Layout, r: EventoRow, tpAmb: 1 | 2): ProtocoloEvento => ({
   modelo: layout.modelo,
   idEvento: r.id_evento,
   chave: r.chave,
   tpEvento: r.tp_evento,
   nSeqEvento: r.n_seq_evento,
   cOrgao: r.c_orgao,
-  tpAmb: TP_AMB,
+  tpAmb,
   verAplic: r.ver_aplic,
   cStat: r.c_stat,
   xMotivo: r.x_motivo,
@@ -344,8 +347,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   private readonly schemas: FiscalSchemas;
   private readonly ownSchemas: boolean;
   private readonly ufsAtendidas: ReadonlySet<string>;
+  private readonly tpAmb: 1 | 2;
 
   constructor(options: AutoridadeSimuladaOptions) {
+    this.tpAmb = options.tpAmb ?? 2;
     this.pool = options.pool;
     this.clock = options.clock ?? (() => new Date());
     this.ownSchemas = !options.schemas;
@@ -358,6 +363,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     if (this.ownSchemas) await this.schemas.close();
   }
 
+  // The caller (`Remetente`) opens a channel to a real authority; here the rules run in this process.
   autorizarCte(xmlAssinado: string): Promise<RetornoAutorizacao> {
     return this.responder(CTE, () => this.autorizar(CTE, xmlAssinado));
   }
@@ -380,6 +386,46 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
 
   registrarEventoMdfe(xmlEventoAssinado: string): Promise<RetornoEvento> {
     return this.responder(MDFE, () => this.registrarEvento(MDFE, xmlEventoAssinado));
+  }
+
+  /** Always in operation (107): paralysis is a fault the local server's front door injects, not a rule. */
+  statusServico(modelo: ModeloFiscal, cUF: string): Promise<RetornoStatusServico> {
+    const layout = modelo === 'cte' ? CTE : MDFE;
+    return this.responder(layout, async () => {
+      if (!this.ufsAtendidas.has(cUF)) throw new Recusa(226);
+      return {
+        tipo: 'status',
+        cStat: 107,
+        xMotivo: xMotivoDe(modelo, 107),
+        tpAmb: this.tpAmb,
+        verAplic: VER_APLIC_SIMULADA,
+        cUF,
+        dhRecbto: dhSaoPaulo(this.clock()),
+        tMed: 1,
+        dhRetorno: null,
+        xObs: null,
+      };
+    });
+  }
+
+  /** The emitter's MDF-e authorized and neither closed nor cancelled (111), or none (112). */
+  consultarMdfeNaoEncerrados(documento: string): Promise<RetornoNaoEncerrados> {
+    return this.responder(MDFE, async () => {
+      const emitente = /^[0-9]{11}$/.test(documento) ? `000${documento}` : documento;
+      if (!/^[0-9]{14}$|^[A-Z0-9]{12}[0-9]{2}$/.test(emitente)) throw new Recusa(215);
+      const { rows } = await this.pool.query<{ chave: string; n_prot: string }>(
+        `SELECT chave, n_prot FROM autoridade_simulada_documentos
+          WHERE modelo = '58' AND emitente = $1 AND situacao = 'autorizado' ORDER BY recebido_em, chave`,
+        [emitente],
+      );
+      const cStat = rows.length > 0 ? 111 : 112;
+      return {
+        tipo: 'consultado',
+        cStat,
+        xMotivo: xMotivoDe('mdfe', cStat),
+        mdfes: rows.map((r) => ({ chave: r.chave, nProt: r.n_prot })),
+      };
+    });
   }
 
   private async responder<T>(layout: Layout, run: () => Promise<T>): Promise<T | Rejeitado> {
@@ -463,7 +509,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const inf = filho(raiz, layout.inf)!;
     const ide = filho(inf, 'ide');
     const campo = (n: string) => texto(ide, n) ?? '';
-    if (campo('tpAmb') !== String(TP_AMB)) throw new Recusa(252);
+    if (campo('tpAmb') !== String(this.tpAmb)) throw new Recusa(252);
     const cUF = campo('cUF');
     if (!this.ufsAtendidas.has(cUF)) throw new Recusa(226);
     if (ufBySigla(texto(inf, 'emit', 'enderEmit', 'UF') ?? '')?.codigo_ibge !== cUF) throw new Recusa(247);
@@ -533,7 +579,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       const cStat = s?.tipo === 'denegacao' ? s.cStat : 100;
       const xMotivo = xMotivoDe(layout.modelo, cStat);
       const protXml =
-        `<${layout.prot} xmlns="${layout.ns}" versao="${layout.versao}"><infProt Id="ID${nProt}"><tpAmb>${TP_AMB}</tpAmb>` +
+        `<${layout.prot} xmlns="${layout.ns}" versao="${layout.versao}"><infProt Id="ID${nProt}"><tpAmb>${this.tpAmb}</tpAmb>` +
         `<verAplic>${VER_APLIC_SIMULADA}</verAplic><${layout.chaveTag}>${doc.chave}</${layout.chaveTag}><dhRecbto>${dhRecbto}</dhRecbto>` +
         `<nProt>${nProt}</nProt><digVal>${doc.digVal}</digVal><cStat>${cStat}</cStat><xMotivo>${escapar(xMotivo)}</xMotivo></infProt></${layout.prot}>`;
       const situacao = s?.tipo === 'denegacao' ? 'denegado' : s?.tipo === 'pendente' ? 'processando' : 'autorizado';
@@ -566,7 +612,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
           doc.nfes,
         ],
       );
-      const protocolo = protocoloDe(layout, rows[0]!);
+      const protocolo = protocoloDe(layout, rows[0]!, this.tpAmb);
       if (s?.tipo === 'denegacao') return { tipo: 'denegado', cStat, xMotivo, protocolo };
       if (s?.tipo === 'pendente') return this.emProcessamento(layout);
       if (s?.tipo === 'timeout') return { tipo: 'sem_resposta', motivo: 'SIMULAR:TIMEOUT: authorized, the answer was lost' };
@@ -611,7 +657,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       xMotivo: xMotivoDe(layout.modelo, cStat, mesmaChave ? dados : `[${layout.chaveTag}: ${row.chave}]${dados}`),
       situacao,
       mesmoConteudo: mesmaChave && row.dig_val === doc.digVal,
-      protocolo: protocoloDe(layout, row),
+      protocolo: protocoloDe(layout, row, this.tpAmb),
     };
   }
 
@@ -643,8 +689,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
         cStat,
         xMotivo: xMotivoDe(layout.modelo, cStat),
         situacao,
-        protocolo: protocoloDe(layout, atual),
-        eventos: eventos.filter((e) => e.situacao !== 'processando').map((e) => protocoloEventoDe(layout, e)),
+        protocolo: protocoloDe(layout, atual, this.tpAmb),
+        eventos: eventos.filter((e) => e.situacao !== 'processando').map((e) => protocoloEventoDe(layout, e, this.tpAmb)),
         eventosEmProcessamento: eventos.filter((e) => e.situacao === 'processando').map((e) => e.id_evento),
       };
     });
@@ -668,7 +714,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
 
     const inf = filho(raiz, 'infEvento')!;
     const campo = (n: string) => texto(inf, n) ?? '';
-    if (campo('tpAmb') !== String(TP_AMB)) throw new Recusa(252);
+    if (campo('tpAmb') !== String(this.tpAmb)) throw new Recusa(252);
     const chave = campo(layout.chaveTag);
     const cte = layout.modelo === 'cte';
     if (!isValidAccessKey(chave)) throw new Recusa(236, cte ? undefined : '[Motivo: DV inválido]');
@@ -724,7 +770,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
           tipo: 'duplicidade',
           cStat: 631,
           xMotivo: xMotivoDe(layout.modelo, 631, `[nProt:${atual.n_prot}][dhRegEvento: ${atual.dh_reg_evento}]`),
-          protocolo: protocoloEventoDe(layout, atual),
+          protocolo: protocoloEventoDe(layout, atual, this.tpAmb),
         };
       }
 
@@ -739,7 +785,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       const tipo = layout.evento.tipos[ev.tpEvento]!;
       const xMotivo = xMotivoDe(layout.modelo, 135);
       const retXml =
-        `<${layout.evento.ret} xmlns="${layout.ns}" versao="${layout.versao}"><infEvento Id="ID${nProt}"><tpAmb>${TP_AMB}</tpAmb>` +
+        `<${layout.evento.ret} xmlns="${layout.ns}" versao="${layout.versao}"><infEvento Id="ID${nProt}"><tpAmb>${this.tpAmb}</tpAmb>` +
         `<verAplic>${VER_APLIC_SIMULADA}</verAplic><cOrgao>${ev.cOrgao}</cOrgao><cStat>135</cStat><xMotivo>${escapar(xMotivo)}</xMotivo>` +
         `<${layout.chaveTag}>${ev.chave}</${layout.chaveTag}><tpEvento>${ev.tpEvento}</tpEvento><xEvento>${escapar(tipo.xEvento)}</xEvento>` +
         `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento><dhRegEvento>${dhRegEvento}</dhRegEvento><nProt>${nProt}</nProt></infEvento></${layout.evento.ret}>`;
@@ -773,7 +819,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       if (pendente) return this.emProcessamento(layout);
       await this.efeito(c, layout, registrado);
       if (s?.tipo === 'timeout') return { tipo: 'sem_resposta', motivo: 'SIMULAR:TIMEOUT: registered, the answer was lost' };
-      return { tipo: 'registrado', cStat: 135, xMotivo, protocolo: protocoloEventoDe(layout, registrado) };
+      return { tipo: 'registrado', cStat: 135, xMotivo, protocolo: protocoloEventoDe(layout, registrado, this.tpAmb) };
     });
   }
 

@@ -45,8 +45,8 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
   },
   denegacao: true,
   montarXml: ({ id, ...input }) => montarXml({ ...input, cteId: id }),
-  autorizar: (autoridade, xml) => autoridade.autorizarCte(xml),
-  consultar: (autoridade, chave) => autoridade.consultarCte(chave),
+  autorizar: (autoridade, xml, remetente) => autoridade.autorizarCte(xml, remetente),
+  consultar: (autoridade, chave, remetente) => autoridade.consultarCte(chave, remetente),
   proc: montarCteProc,
   comando: ({ id, companyId }, passo) => {
     const base = { cte_id: id, company_id: companyId };

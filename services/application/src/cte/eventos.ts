@@ -172,7 +172,7 @@ export class EventosCte {
     // The event_key is a resource of the path: one this CT-e never requested does not exist (404, like any unknown id).
     if (!evento) throw new Rejection('nao_encontrado', `no fiscal event ${eventKey} of this CT-e`, { event_key: eventKey });
     if (evento.situacao !== 'pendente') return this.resultado(cteId, state, eventKey);
-    const r = await this.deps.autoridade.consultarCte(state.chave!);
+    const r = await this.deps.autoridade.consultarCte(state.chave!, { companyId });
     if (r.tipo === 'encontrado') {
       const registrado = r.eventos.find((e) => e.idEvento === eventKey);
       if (registrado) return this.registrado(companyId, cteId, evento, registrado, cause);
@@ -234,7 +234,7 @@ export class EventosCte {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
-    const r = await enviarEvento(this.deps.documents, signed, (xml) => this.deps.autoridade.registrarEventoCte(xml), montarProcEventoCte);
+    const r = await enviarEvento(this.deps.documents, signed, (xml) => this.deps.autoridade.registrarEventoCte(xml, { companyId }), montarProcEventoCte);
     const base = { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento };
     let after: CteState;
     switch (r.tipo) {

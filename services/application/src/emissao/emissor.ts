@@ -5,6 +5,7 @@ import {
   type AutoridadeFiscal,
   type ProtocoloDocumento,
   type ProtocoloEvento,
+  type Remetente,
   type RetornoAutorizacao,
   type RetornoConsulta,
 } from '@frete/adapters';
@@ -59,8 +60,8 @@ export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent
   /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
   denegacao: boolean;
   montarXml: (input: { companyId: string; id: string; state: S; serie: number; numero: number }) => Promise<XmlDaEmissao>;
-  autorizar: (autoridade: AutoridadeFiscal, xml: string) => Promise<RetornoAutorizacao>;
-  consultar: (autoridade: AutoridadeFiscal, chave: string) => Promise<RetornoConsulta>;
+  autorizar: (autoridade: AutoridadeFiscal, xml: string, remetente: Remetente) => Promise<RetornoAutorizacao>;
+  consultar: (autoridade: AutoridadeFiscal, chave: string, remetente: Remetente) => Promise<RetornoConsulta>;
   /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */
   proc: (signed: string, protocolo: ProtocoloDocumento) => string;
   comando: (documento: { id: string; companyId: string }, passo: PassoDaEmissao) => C;
@@ -152,7 +153,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     const state = await this.estado(id);
     const emissao = state.emissao;
     if (state.situacao !== 'em_processamento' || !emissao) return;
-    const r = await this.tipo.consultar(this.deps.autoridade, emissao.chave);
+    const r = await this.tipo.consultar(this.deps.autoridade, emissao.chave, { companyId });
     switch (r.tipo) {
       case 'encontrado':
         if (this.tipo.denegacao && r.situacao === 'denegado') {
@@ -184,7 +185,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
 
   private async enviar(companyId: string, id: string, cause: string, emissao: { chave: string; sha256: string }): Promise<void> {
     const { chave, sha256 } = emissao;
-    const r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id));
+    const r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id), { companyId });
     const denegado = this.tipo.denegacao;
     switch (r.tipo) {
       case 'autorizado':

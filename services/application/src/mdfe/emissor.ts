@@ -58,8 +58,8 @@ const mdfe = (
   },
   denegacao: false,
   montarXml: ({ id, ...input }) => montarXml({ ...input, mdfeId: id }),
-  autorizar: (autoridade, xml) => autoridade.autorizarMdfe(xml),
-  consultar: (autoridade, chave) => autoridade.consultarMdfe(chave),
+  autorizar: (autoridade, xml, remetente) => autoridade.autorizarMdfe(xml, remetente),
+  consultar: (autoridade, chave, remetente) => autoridade.consultarMdfe(chave, remetente),
   proc: montarMdfeProc,
   comando: ({ id, companyId }, passo) => {
     const base = { mdfe_id: id, company_id: companyId };
@@ -138,7 +138,7 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
     const r = await enviarEvento(
       this.deps.documents,
       signedXml,
-      (xml) => this.deps.autoridade.registrarEventoMdfe(xml),
+      (xml) => this.deps.autoridade.registrarEventoMdfe(xml, { companyId }),
       montarProcEventoMdfe,
     );
     switch (r.tipo) {
