@@ -1,5 +1,15 @@
 import { UFS } from '@frete/domain';
-import { autorizadorCte, destinoSefaz, SemEnderecoSefaz, SERVICOS_CTE, SERVICOS_MDFE, tpAmbDe } from '@frete/adapters';
+import {
+  autorizadorContingenciaCte,
+  autorizadorCte,
+  destinoDaChave,
+  destinoSefaz,
+  SemEnderecoSefaz,
+  SERVICOS_CTE,
+  SERVICOS_MDFE,
+  TP_EMIS_CONTINGENCIA,
+  tpAmbDe,
+} from '@frete/adapters';
 
 /** Routing as data (issue 13, point 2): the emitter's UF picks the authorizer, the environment the address. */
 describe('SEFAZ routing', () => {
@@ -50,5 +60,35 @@ describe('SEFAZ routing', () => {
   it('maps the environment to tpAmb', () => {
     expect(tpAmbDe('homologacao')).toBe(2);
     expect(tpAmbDe('producao')).toBe(1);
+  });
+});
+
+describe('SEFAZ routing by access key (contingency)', () => {
+  const chave = (cUF: string, tpEmis: string) => `${cUF}2611${'1'.repeat(14)}57001${'0'.repeat(8)}1${tpEmis}${'0'.repeat(8)}0`;
+
+  it('sends a key to its UF authorizer, and a key issued in contingency to SVC-RS (7) or SVC-SP (8)', () => {
+    expect(chave('29', '1')).toHaveLength(44);
+    expect(destinoDaChave(chave('29', '1'), 'CTeConsultaV4', 'homologacao').autorizador).toBe('SVRS');
+    expect(destinoDaChave(chave('35', '1'), 'CTeConsultaV4', 'homologacao').autorizador).toBe('SP');
+    expect(destinoDaChave(chave('35', '7'), 'CTeConsultaV4', 'homologacao')).toEqual({
+      autorizador: 'SVC-RS',
+      url: 'https://cte-homologacao.svrs.rs.gov.br/ws/CTeConsultaV4/CTeConsultaV4.asmx',
+    });
+    expect(destinoDaChave(chave('29', '8'), 'CTeRecepcaoEventoV4', 'producao')).toEqual({
+      autorizador: 'SVC-SP',
+      url: 'https://nfe.fazenda.sp.gov.br/CTeWS/WS/CTeRecepcaoEventoV4.asmx',
+    });
+    expect(destinoDaChave(chave('29', '8'), 'CTeConsultaV4', 'homologacao', { baseUrl: 'https://h:1' }).url).toBe(
+      'https://h:1/SVC-SP/CTeConsultaV4',
+    );
+    // MDF-e has no virtual contingency authorizer: SVRS whatever the key says.
+    expect(destinoDaChave(chave('35', '7'), 'MDFeConsulta', 'homologacao').autorizador).toBe('SVRS');
+  });
+
+  it('assigns the states SP authorizes (itself or through SVSP) to SVC-RS and the others to SVC-SP, with their tpEmis', () => {
+    const rs = UFS.map((u) => u.sigla).filter((u) => autorizadorContingenciaCte(u) === 'SVC-RS');
+    expect(rs.sort()).toEqual(['AP', 'PE', 'RR', 'SP']);
+    expect(autorizadorContingenciaCte('BA')).toBe('SVC-SP');
+    expect(TP_EMIS_CONTINGENCIA).toEqual({ 'SVC-RS': 7, 'SVC-SP': 8 });
   });
 });
