@@ -1,2 +1,3 @@
 export * from './autorizadores';
 export * from './roteamento';
+export * from './soap';
