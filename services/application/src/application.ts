@@ -1,8 +1,6 @@
 import { type Platform } from '@frete/platform';
 import {
   type AutoridadeFiscal,
-  AutoridadeFiscalIndisponivel,
-  AutoridadeFiscalSimulada,
   DepositosIndisponiveis,
   DepositosSimulados,
   type DiretorioPix,
@@ -25,6 +23,7 @@ import { ServicoContraCte } from './contra-cte/servico';
 import { ProcessadorLote } from './lote/processador';
 import { Operator } from './operator/operator';
 import { createHandlers, type Handlers } from './handlers';
+import { autoridadeFiscalDe } from './autoridade';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -61,9 +60,7 @@ export function createApplication(platform: Platform): Application {
   const environment = config.environment;
   const homologacao = environment === 'homologacao';
   const schemas = new FiscalSchemas();
-  const autoridade: AutoridadeFiscal = homologacao
-    ? new AutoridadeFiscalSimulada({ pool, clock, schemas })
-    : new AutoridadeFiscalIndisponivel();
+  const autoridade = autoridadeFiscalDe(platform, schemas);
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   const emissorCte = new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) });
@@ -112,6 +109,9 @@ export function createApplication(platform: Platform): Application {
     regulador: reguladorDoAmbiente(environment),
     diretorioPix: diretorioPixDoAmbiente(environment),
     operator: new Operator(store, pool, platform.projections, environment, clock),
-    close: () => schemas.close(),
+    close: async () => {
+      await autoridade.close();
+      await schemas.close();
+    },
   };
 }

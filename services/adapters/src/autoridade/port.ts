@@ -182,7 +182,7 @@ export type RetornoNaoEncerrados =
  */
 export class AutoridadeIndisponivel extends Rejection {
   constructor(
-    readonly motivo: 'paralisada' | 'consumo_indevido' | 'falha_no_servidor' | 'sem_conexao',
+    readonly motivo: 'paralisada' | 'consumo_indevido' | 'falha_no_servidor' | 'sem_conexao' | 'servidor_nao_confiavel',
     readonly cStat: number | null,
     readonly xMotivo: string,
     /** When to try again (the adapter sends nothing to that authorizer for that emitter before it). */

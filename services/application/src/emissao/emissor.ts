@@ -3,6 +3,7 @@ import { type Decider, type NumeracaoState, numeroReservado } from '@frete/domai
 import { type DocumentStore, type EventStore, type ReadYourWrites, derivedEventId } from '@frete/platform';
 import {
   type AutoridadeFiscal,
+  CertificadoRecusadoPelaAutoridade,
   type ProtocoloDocumento,
   type ProtocoloEvento,
   type Remetente,
@@ -19,6 +20,10 @@ export type XmlDaEmissao =
 
 /** Local refusals use the authority's generic code: nothing was sent, the document can be corrected. */
 export const CSTAT_ERRO_NAO_CATALOGADO = 999;
+
+/** How a refused client certificate is recorded as a local refusal (999: the authority never read the document). */
+export const motivoDaRecusa = (error: CertificadoRecusadoPelaAutoridade): string =>
+  `certificado_recusado_pela_autoridade: ${error.detalhe}`.slice(0, 255);
 
 /** A protocol of the authority as the events record it. */
 export const protocoloDe = (p: ProtocoloDocumento | ProtocoloEvento) => ({
@@ -185,7 +190,16 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
 
   private async enviar(companyId: string, id: string, cause: string, emissao: { chave: string; sha256: string }): Promise<void> {
     const { chave, sha256 } = emissao;
-    const r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id), { companyId });
+    let r: RetornoAutorizacao;
+    try {
+      r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id), { companyId });
+    } catch (error) {
+      // The channel refused the company's certificate before reading anything: the document was not sent, and can be
+      // issued again (same number) once the certificate is replaced. Any other failure is retried from the checkpoint.
+      if (!(error instanceof CertificadoRecusadoPelaAutoridade)) throw error;
+      await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: motivoDaRecusa(error) });
+      return;
+    }
     const denegado = this.tipo.denegacao;
     switch (r.tipo) {
       case 'autorizado':

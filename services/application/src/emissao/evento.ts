@@ -1,11 +1,16 @@
-import { type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
+import { CertificadoRecusadoPelaAutoridade, type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
+import { CSTAT_ERRO_NAO_CATALOGADO, motivoDaRecusa } from './emissor';
 import { type DocumentStore } from '@frete/platform';
 
 /** The authority's answer to a signed fiscal event, as both kinds of document record it. */
 export type RespostaEvento =
   /** `sha256` names the archived event with its protocol (`procEventoCTe`, `procEventoMDFe`). */
   | { tipo: 'registrado'; protocolo: ProtocoloEvento; sha256: string }
-  | { tipo: 'rejeitado'; cstat: number; motivo: string }
+  /**
+   * `recusa`: the authority refused the company's client certificate before reading the event; the caller records the
+   * refusal (the event can be asked again, with another certificate) and then throws it (422).
+   */
+  | { tipo: 'rejeitado'; cstat: number; motivo: string; recusa?: CertificadoRecusadoPelaAutoridade }
   /** No verdict yet: `motivo` is the authority's "in processing", or null when it did not answer. */
   | { tipo: 'pendente'; motivo: string | null };
 
@@ -24,7 +29,13 @@ export async function enviarEvento(
   registrar: (xml: string) => Promise<RetornoEvento>,
   procDe: (signed: string, protocolo: ProtocoloEvento) => string,
 ): Promise<RespostaEvento> {
-  const r = await registrar(signed);
+  let r: RetornoEvento;
+  try {
+    r = await registrar(signed);
+  } catch (error) {
+    if (!(error instanceof CertificadoRecusadoPelaAutoridade)) throw error;
+    return { tipo: 'rejeitado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: motivoDaRecusa(error), recusa: error };
+  }
   switch (r.tipo) {
     case 'registrado':
     case 'duplicidade':

@@ -153,6 +153,7 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
           type: 'RegistrarEventoRejeitadoMdfe',
           data: { ...base, cstat: r.cstat, motivo: r.motivo },
         });
+        if (r.recusa) throw r.recusa;
         return { situacao: 'rejeitado', tp_evento, n_seq, cstat: r.cstat, motivo: r.motivo };
       case 'pendente': {
         const motivo = r.motivo ?? 'the authority did not answer; send the same request again';

@@ -27,7 +27,30 @@ export interface AppConfig {
   logLevel: string;
   /** Public base address (without /v1), written in the OpenAPI document's servers and the token issuer. */
   publicUrl: string | null;
+  /** Who authorizes CT-e and MDF-e (`FISCAL_AUTHORITY` and the `SEFAZ_*` variables). */
+  autoridadeFiscal: ConfigAutoridadeFiscal;
 }
+
+/**
+ * `simulada`: the rules in this process (the sandbox's default, ruling 12). `sefaz`: the state authorities' web
+ * services (or a local authority server) over mutual TLS. `nenhuma`: production without `FISCAL_AUTHORITY`, where
+ * every fiscal call answers 503 `provedor_indisponivel` (ruling 7).
+ */
+export type ConfigAutoridadeFiscal =
+  | { tipo: 'simulada' }
+  | { tipo: 'nenhuma' }
+  | {
+      tipo: 'sefaz';
+      /** `SEFAZ_ENDPOINTS`' content: `{ "<authorizer>": { "<Service>": "<url>" } }`. */
+      endpoints: Record<string, Record<string, string>> | null;
+      /** `SEFAZ_BASE_URL`: every service at `<base>/<authorizer>/<Service>`. */
+      baseUrl: string | null;
+      /** `SEFAZ_CA_FILE`'s PEM bundle (the servers' certificates must chain to it) and its path. */
+      caPem: string;
+      caFile: string;
+      timeoutMs: number;
+      pausaBaseMs: number;
+    };
 
 export class ConfigError extends Error {}
 
@@ -79,6 +102,12 @@ const EnvSchema = Type.Object({
     },
   ),
   PUBLIC_URL: Type.Optional(url(['http', 'https'], 'https://api.example.com')),
+  FISCAL_AUTHORITY: Type.Optional(Type.Union([Type.Literal('simulada'), Type.Literal('sefaz')], { description: 'simulada or sefaz' })),
+  SEFAZ_ENDPOINTS: Type.Optional(Type.String({ description: 'the path of a JSON file { "<authorizer>": { "<Service>": "<url>" } }' })),
+  SEFAZ_BASE_URL: Type.Optional(url(['https'], 'https://127.0.0.1:8443')),
+  SEFAZ_CA_FILE: Type.Optional(Type.String({ description: "the path of a PEM bundle of the authorities' CAs (ICP-Brasil)" })),
+  SEFAZ_TIMEOUT_MS: integer(100, 600_000, 30_000),
+  SEFAZ_PAUSA_MS: integer(1, undefined, 60_000),
 });
 type Env = Static<typeof EnvSchema>;
 type EnvName = keyof Env & string;
@@ -156,7 +185,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     services: e.SERVICES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL ?? null,
+    autoridadeFiscal: autoridadeFiscal(e, environment),
   };
+}
+
+const SEFAZ_ENDPOINTS_SCHEMA = Type.Record(
+  Type.String({ pattern: '^[A-Z-]{2,8}$' }),
+  Type.Record(Type.String({ pattern: '^(CTe|MDFe)[A-Za-z0-9]+$' }), Type.String({ pattern: '^https://\\S+$' })),
+);
+
+function autoridadeFiscal(e: Env, environment: Environment): ConfigAutoridadeFiscal {
+  const tipo = e.FISCAL_AUTHORITY ?? (environment === 'homologacao' ? 'simulada' : null);
+  if (tipo === null) return { tipo: 'nenhuma' };
+  if (tipo === 'simulada') {
+    if (environment === 'producao')
+      throw new ConfigError('FISCAL_AUTHORITY=simulada serves only the sandbox (APP_ENVIRONMENT=homologacao)');
+    return { tipo };
+  }
+  if (!e.SEFAZ_CA_FILE)
+    throw new ConfigError("FISCAL_AUTHORITY=sefaz needs SEFAZ_CA_FILE (the PEM bundle the authorities' server certificates chain to)");
+  const caPem = lerArquivo('SEFAZ_CA_FILE', e.SEFAZ_CA_FILE);
+  if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`SEFAZ_CA_FILE must hold PEM certificates: ${e.SEFAZ_CA_FILE}`);
+  let endpoints: Record<string, Record<string, string>> | null = null;
+  if (e.SEFAZ_ENDPOINTS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(lerArquivo('SEFAZ_ENDPOINTS', e.SEFAZ_ENDPOINTS));
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`SEFAZ_ENDPOINTS must be a JSON file: ${e.SEFAZ_ENDPOINTS}: ${(error as Error).message}`);
+    }
+    if (!Value.Check(SEFAZ_ENDPOINTS_SCHEMA, json))
+      throw new ConfigError(`SEFAZ_ENDPOINTS must map authorizers to { "<Service>": "https://…" }: ${e.SEFAZ_ENDPOINTS}`);
+    endpoints = json;
+  }
+  return {
+    tipo,
+    endpoints,
+    baseUrl: e.SEFAZ_BASE_URL ?? null,
+    caPem,
+    caFile: path.resolve(e.SEFAZ_CA_FILE),
+    timeoutMs: e.SEFAZ_TIMEOUT_MS,
+    pausaBaseMs: e.SEFAZ_PAUSA_MS,
+  };
+}
+
+function lerArquivo(nome: string, arquivo: string): string {
+  try {
+    return fs.readFileSync(arquivo, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${nome} cannot be read: ${arquivo}: ${(error as Error).message}`);
+  }
 }
 
 /** Only for the embedded default: a key made once and kept beside the data it protects. */

@@ -1,3 +1,6 @@
 export * from './autorizadores';
 export * from './roteamento';
 export * from './soap';
+export * from './adapter';
+export * from './transporte';
+export * from './canal';

@@ -1,0 +1,141 @@
+import https from 'node:https';
+import { createHash } from 'node:crypto';
+import { type TLSSocket } from 'node:tls';
+import { SOAP12_CONTENT_TYPE } from './soap';
+
+/** The company's A1 as TLS client certificate (the same certificate that signs its documents). */
+export interface CredencialTls {
+  certificadoPem: string;
+  chavePrivadaPem: string;
+  /** The issuers, when the file carried them: sent so that the server can build the chain. */
+  cadeiaPem?: string[];
+}
+
+/**
+ * What became of one POST. `nao_enviado`: the request never reached the server (no connection, the server's
+ * certificate not trusted, the handshake failed), so it is safe to say the call did not take place. `sem_resposta`:
+ * it was sent and no answer came (timeout, connection closed): the authority may have processed it.
+ */
+export type ResultadoTransporte =
+  | { tipo: 'resposta'; status: number; corpo: string }
+  | { tipo: 'nao_enviado'; motivo: string; servidorNaoConfiavel: boolean }
+  | { tipo: 'sem_resposta'; motivo: string }
+  /** The server refused our client certificate (a TLS alert about it, or HTTP 403): nothing was processed. */
+  | { tipo: 'certificado_recusado'; motivo: string };
+
+export interface TransporteOptions {
+  /** PEM bundle the servers' certificates must chain to (ICP-Brasil's, or a local server's CA): never skipped. */
+  confiancaPem: string;
+  timeoutMs: number;
+  /** An answer larger than this is not read (an authority's answers are kilobytes). */
+  maxResposta?: number;
+}
+
+const MAX_RESPOSTA = 5 * 1024 * 1024;
+
+// Codes OpenSSL gives when the peer sent an alert about our certificate.
+const ALERTA_CERTIFICADO =
+  /ALERT_(BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED)/;
+// Codes of a server certificate we do not trust (or that does not name the host).
+const SERVIDOR_NAO_CONFIAVEL =
+  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|CERT_UNTRUSTED|CERT_REVOKED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_SIGNATURE_FAILURE)$/;
+
+const codigoDe = (error: unknown): string => {
+  const e = error as { code?: unknown; message?: unknown };
+  return typeof e?.code === 'string' ? e.code : '';
+};
+const mensagemDe = (error: unknown): string => {
+  const e = error as { message?: unknown };
+  return typeof e?.message === 'string' ? e.message : String(error);
+};
+
+/**
+ * POSTs SOAP 1.2 over HTTPS with mutual TLS. One keep-alive agent per client certificate (TLS sessions are reused
+ * across a batch's documents); the server's certificate is always verified against the configured trust store.
+ */
+export class TransporteSefaz {
+  private readonly agentes = new Map<string, https.Agent>();
+
+  constructor(private readonly options: TransporteOptions) {}
+
+  private agente(credencial: CredencialTls): https.Agent {
+    const chave = createHash('sha256').update(credencial.certificadoPem).digest('hex');
+    let agente = this.agentes.get(chave);
+    if (!agente) {
+      agente = new https.Agent({
+        keepAlive: true,
+        maxSockets: 8,
+        key: credencial.chavePrivadaPem,
+        cert: [credencial.certificadoPem, ...(credencial.cadeiaPem ?? [])].join('\n'),
+        ca: this.options.confiancaPem,
+        rejectUnauthorized: true,
+      });
+      this.agentes.set(chave, agente);
+    }
+    return agente;
+  }
+
+  enviar(url: string, envelope: string, credencial: CredencialTls): Promise<ResultadoTransporte> {
+    const max = this.options.maxResposta ?? MAX_RESPOSTA;
+    return new Promise((resolve) => {
+      let enviado = false;
+      let terminado = false;
+      const fim = (r: ResultadoTransporte) => {
+        if (terminado) return;
+        terminado = true;
+        clearTimeout(relogio);
+        resolve(r);
+      };
+      const corpo = Buffer.from(envelope, 'utf8');
+      const req = https.request(url, {
+        method: 'POST',
+        agent: this.agente(credencial),
+        headers: { 'content-type': SOAP12_CONTENT_TYPE, 'content-length': corpo.length },
+      });
+      // One deadline for the whole exchange, connection included: a slow authority never holds a caller longer.
+      const relogio = setTimeout(() => {
+        req.destroy(new Error(`no answer within ${this.options.timeoutMs} ms`));
+      }, this.options.timeoutMs);
+      req.on('socket', (socket) => {
+        const tls = socket as TLSSocket;
+        // A reused keep-alive socket is connected already: writing on it is sending.
+        if (!tls.connecting && tls.encrypted) enviado = true;
+        else tls.once('secureConnect', () => (enviado = true));
+      });
+      req.on('response', (res) => {
+        const partes: Buffer[] = [];
+        let tamanho = 0;
+        res.on('data', (parte: Buffer) => {
+          tamanho += parte.length;
+          if (tamanho > max) {
+            res.destroy(new Error(`answer over ${max} bytes`));
+            return;
+          }
+          partes.push(parte);
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const texto = Buffer.concat(partes).toString('utf8');
+          if (status === 403) fim({ tipo: 'certificado_recusado', motivo: `HTTP 403: ${texto.slice(0, 200)}` });
+          else fim({ tipo: 'resposta', status, corpo: texto });
+        });
+        res.on('error', (error) => fim({ tipo: 'sem_resposta', motivo: `answer broken: ${mensagemDe(error)}` }));
+      });
+      req.on('error', (error) => {
+        const codigo = codigoDe(error);
+        const motivo = `${codigo || 'error'}: ${mensagemDe(error)}`;
+        if (ALERTA_CERTIFICADO.test(codigo) || ALERTA_CERTIFICADO.test(mensagemDe(error).toUpperCase().replace(/ /g, '_')))
+          fim({ tipo: 'certificado_recusado', motivo });
+        else if (SERVIDOR_NAO_CONFIAVEL.test(codigo)) fim({ tipo: 'nao_enviado', motivo, servidorNaoConfiavel: true });
+        else if (!enviado) fim({ tipo: 'nao_enviado', motivo, servidorNaoConfiavel: false });
+        else fim({ tipo: 'sem_resposta', motivo });
+      });
+      req.end(corpo);
+    });
+  }
+
+  close(): void {
+    for (const agente of this.agentes.values()) agente.destroy();
+    this.agentes.clear();
+  }
+}
