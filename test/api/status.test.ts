@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { emissora } from '../support/emissora';
 
 describe('GET /fiscal/status, /fiscal/catalogos, /fiscal/painel', () => {
   let app: TestApp;
@@ -20,6 +21,21 @@ describe('GET /fiscal/status, /fiscal/catalogos, /fiscal/painel', () => {
       configuracao: { completa: false },
     });
     expect(res.body.data.pendencias).toEqual(expect.arrayContaining([expect.stringMatching(/^certificado/), 'configuracao.rntrc']));
+    // Without an address the company has no UF, so no authorizer yet.
+    expect(res.body.data.autoridade).toEqual({ tipo: 'simulada', uf: null, cte: null, mdfe: null });
+  });
+
+  it("status names the company's authorizers and their service status (the sandbox's authority answers 107)", async () => {
+    const e = await emissora(app);
+    const res = await e.call('GET', '/v1/fiscal/status');
+    expect(res.status).toBe(200);
+    const situacao = { situacao: 'em_operacao', cstat: 107, motivo: 'Serviço em Operação', verificado_em: expect.any(String) };
+    expect(res.body.data.autoridade).toEqual({
+      tipo: 'simulada',
+      uf: 'SP',
+      cte: { modelo: 'cte', autorizador: 'SP', ...situacao },
+      mdfe: { modelo: 'mdfe', autorizador: 'SVRS', ...situacao },
+    });
   });
 
   it('catalogos has the 27 UFs with IBGE codes, service types, takers, CFOPs and ICMS situations', async () => {

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       services: [...SERVICE_NAMES],
       logLevel: 'info',
       publicUrl: null,
+      autoridadeFiscal: { tipo: 'simulada' },
     });
     expect(Buffer.from(config.secretsKey, 'base64')).toHaveLength(32);
     expect(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8')).toBe(config.secretsKey);
@@ -99,6 +100,7 @@ describe('loadConfig', () => {
       services: ['api', 'relay'],
       logLevel: 'warn',
       publicUrl: 'https://api.example.com',
+      autoridadeFiscal: { tipo: 'nenhuma' },
     });
     expect(loadConfig({ ...external, KAFKA_TOPIC: 'frete.custom' }).kafkaTopic).toBe('frete.custom');
   });
@@ -185,5 +187,66 @@ describe('loadConfig', () => {
       "  PORT must be an integer from 0 to 65535, got 'x'",
       `  SERVICES must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got 'x,y' ('x' is not one)`,
     ]);
+  });
+
+  describe('the fiscal authority (FISCAL_AUTHORITY, SEFAZ_*)', () => {
+    const ca = path.join(dataDir, 'icp-brasil.pem');
+    const endpoints = path.join(dataDir, 'endpoints.json');
+    const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    beforeAll(() => {
+      fs.writeFileSync(ca, PEM);
+      fs.writeFileSync(endpoints, JSON.stringify({ SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' } }));
+    });
+
+    it('is the simulated one in the sandbox and none in production by default; simulada never serves production', () => {
+      expect(loadConfig({ ...external }).autoridadeFiscal).toEqual({ tipo: 'simulada' });
+      expect(loadConfig({ ...external, APP_ENVIRONMENT: 'producao' }).autoridadeFiscal).toEqual({ tipo: 'nenhuma' });
+      expect(refusal({ ...external, APP_ENVIRONMENT: 'producao', FISCAL_AUTHORITY: 'simulada' })).toContain('serves only the sandbox');
+      expect(refusal({ ...external, FISCAL_AUTHORITY: 'real' })).toContain("FISCAL_AUTHORITY must be simulada or sefaz, got 'real'");
+    });
+
+    it('reads sefaz: trust store, endpoints file, base address, timeout and pause', () => {
+      const config = loadConfig({
+        ...external,
+        APP_ENVIRONMENT: 'producao',
+        FISCAL_AUTHORITY: 'sefaz',
+        SEFAZ_CA_FILE: ca,
+        SEFAZ_ENDPOINTS: endpoints,
+        SEFAZ_BASE_URL: 'https://127.0.0.1:8443',
+        SEFAZ_TIMEOUT_MS: '5000',
+        SEFAZ_PAUSA_MS: '250',
+      });
+      expect(config.autoridadeFiscal).toEqual({
+        tipo: 'sefaz',
+        endpoints: { SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' } },
+        baseUrl: 'https://127.0.0.1:8443',
+        caPem: PEM,
+        caFile: ca,
+        timeoutMs: 5000,
+        pausaBaseMs: 250,
+      });
+      expect(loadConfig({ ...external, FISCAL_AUTHORITY: 'sefaz', SEFAZ_CA_FILE: ca }).autoridadeFiscal).toMatchObject({
+        endpoints: null,
+        baseUrl: null,
+        timeoutMs: 30_000,
+        pausaBaseMs: 60_000,
+      });
+    });
+
+    it('refuses sefaz without a readable trust store, a bad endpoints file, a plain-HTTP base address or a silly timeout', () => {
+      const sefaz = { ...external, FISCAL_AUTHORITY: 'sefaz' };
+      expect(refusal(sefaz)).toContain('FISCAL_AUTHORITY=sefaz needs SEFAZ_CA_FILE');
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: path.join(dataDir, 'none.pem') })).toContain('SEFAZ_CA_FILE cannot be read');
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: endpoints })).toContain('SEFAZ_CA_FILE must hold PEM certificates');
+      const ruim = path.join(dataDir, 'ruim.json');
+      fs.writeFileSync(ruim, '{ not json');
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: ca, SEFAZ_ENDPOINTS: ruim })).toContain('SEFAZ_ENDPOINTS must be a JSON file');
+      fs.writeFileSync(ruim, JSON.stringify({ SVRS: { CTeConsultaV4: 'http://plain.example/x' } }));
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: ca, SEFAZ_ENDPOINTS: ruim })).toContain('SEFAZ_ENDPOINTS must map authorizers');
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: ca, SEFAZ_BASE_URL: 'http://127.0.0.1:8443' })).toContain('SEFAZ_BASE_URL must be a URL');
+      expect(refusal({ ...sefaz, SEFAZ_CA_FILE: ca, SEFAZ_TIMEOUT_MS: '10' })).toContain(
+        'SEFAZ_TIMEOUT_MS must be an integer from 100 to 600000',
+      );
+    });
   });
 });

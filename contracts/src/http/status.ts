@@ -1,6 +1,29 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Environment } from './common';
 
+export const SituacaoAutorizador = Type.Object(
+  {
+    modelo: Type.Union([Type.Literal('cte'), Type.Literal('mdfe')]),
+    autorizador: Type.String({ description: 'The authorizer of the company UF for the model (SVRS, SP, MG, …)' }),
+    situacao: Type.Union(
+      ['em_operacao', 'paralisado', 'indisponivel', 'sem_resposta', 'nao_configurada', 'desconhecido', 'verificando'].map((s) =>
+        Type.Literal(s),
+      ),
+      {
+        description:
+          "From the authority's status service (cached for a few minutes): `em_operacao` (107), `paralisado` (108/109), `indisponivel` " +
+          '(the channel failed or is paused after 656), `sem_resposta`, `nao_configurada` (no authority for this deployment), ' +
+          '`desconhecido` (e.g. no certificate to open the channel), `verificando` (a check is under way: ask again)',
+      },
+    ),
+    cstat: Type.Union([Type.Integer(), Type.Null()]),
+    motivo: Type.Union([Type.String(), Type.Null()]),
+    verificado_em: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'SituacaoAutorizador' },
+);
+export type SituacaoAutorizador = Static<typeof SituacaoAutorizador>;
+
 export const FiscalStatus = Type.Object(
   {
     disponivel: Type.Boolean({ description: 'Key, environment and fiscal journey are all available' }),
@@ -14,6 +37,20 @@ export const FiscalStatus = Type.Object(
     certificado: Type.Object({ presente: Type.Boolean(), valido: Type.Boolean() }),
     configuracao: Type.Object({ completa: Type.Boolean(), pendencias: Type.Array(Type.String()) }),
     pendencias: Type.Array(Type.String(), { description: 'What still stands between the company and issuing' }),
+    autoridade: Type.Object(
+      {
+        tipo: Type.Union([Type.Literal('simulada'), Type.Literal('sefaz'), Type.Literal('nenhuma')], {
+          description:
+            "`simulada`: the sandbox's authority in process; `sefaz`: the state authorities' web services; `nenhuma`: none configured",
+        }),
+        uf: Type.Union([Type.String(), Type.Null()], {
+          description: "The company's UF (from its fiscal configuration), which picks the CT-e authorizer",
+        }),
+        cte: Type.Union([Type.Ref(SituacaoAutorizador), Type.Null()]),
+        mdfe: Type.Union([Type.Ref(SituacaoAutorizador), Type.Null()]),
+      },
+      { description: 'The authorizers of the company documents and their service status (never blocks on a slow authority)' },
+    ),
   },
   { $id: 'FiscalStatus' },
 );

@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type EmissorCte, type Handlers, type ServicoCiot } from '@frete/application';
+import { type EmissorCte, type Handlers, type ServicoCiot, type StatusDaAutoridade } from '@frete/application';
 import { type AppConfig, type Authenticator, type DocumentStore, type ReadYourWrites, type TokenService } from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { type DiretorioPix, type ReguladorTransporte } from '@frete/adapters';
@@ -21,6 +21,8 @@ export interface ApiDeps {
   documents: DocumentStore;
   /** Whether the fiscal authority can be reached at all (production without a contracted provider cannot). */
   emissorCte: Pick<EmissorCte, 'disponivel'>;
+  /** The service status of the company's authorizers, cached (never blocks on a slow authority). */
+  statusAutoridade: Pick<StatusDaAutoridade, 'daEmpresa'>;
   /** Whether the CIOT provider can be reached at all (production without a contracted provider cannot). */
   ciot: Pick<ServicoCiot, 'disponivel'>;
   /** XSD validation of fiscal XML (the platform's one instance). */

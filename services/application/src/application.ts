@@ -23,7 +23,8 @@ import { ServicoContraCte } from './contra-cte/servico';
 import { ProcessadorLote } from './lote/processador';
 import { Operator } from './operator/operator';
 import { createHandlers, type Handlers } from './handlers';
-import { autoridadeFiscalDe } from './autoridade';
+import { autoridadeFiscalDe } from './autoridade/fabrica';
+import { StatusDaAutoridade } from './autoridade/status';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -35,6 +36,8 @@ export interface Application {
   /** The official XSDs, compiled once per process (one validation worker). */
   schemas: FiscalSchemas;
   autoridade: AutoridadeFiscal;
+  /** The service status of a company's authorizers, cached (`GET /fiscal/status`). */
+  statusAutoridade: StatusDaAutoridade;
   /** Issues CT-e through the authority (the emission processor and `consulta` use it). */
   emissorCte: EmissorCte;
   /** Issues MDF-e and registers their events through the authority. */
@@ -99,6 +102,7 @@ export function createApplication(platform: Platform): Application {
     }),
     schemas,
     autoridade,
+    statusAutoridade: new StatusDaAutoridade({ autoridade, pool, clock }),
     emissorCte,
     emissorMdfe,
     eventosCte,

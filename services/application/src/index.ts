@@ -46,3 +46,5 @@ export * from './lote/handler';
 export * from './nfe/handler';
 export * from './nfe/importacao';
 export * from './cadastros/handler';
+export * from './autoridade/fabrica';
+export * from './autoridade/status';

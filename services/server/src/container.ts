@@ -34,6 +34,7 @@ export function compose(platform: Platform, application: Application, ready: () 
         tokens: p.tokens,
         documents: p.documents,
         emissorCte: a.emissorCte,
+        statusAutoridade: a.statusAutoridade,
         ciot: a.ciot,
         schemas: a.schemas,
         regulador: a.regulador,

@@ -25,7 +25,11 @@ export const statusRoutes =
       },
       async (request) => {
         const p = principalOf(request);
-        const [cert, conf] = await Promise.all([certificadoOf(deps.pool, p.companyId), configuracaoOf(deps.pool, p.companyId)]);
+        const [cert, conf, autoridade] = await Promise.all([
+          certificadoOf(deps.pool, p.companyId),
+          configuracaoOf(deps.pool, p.companyId),
+          deps.statusAutoridade.daEmpresa(p.companyId),
+        ]);
         const now = deps.clock().getTime();
         const certValido = cert !== null && cert.valido_ate.getTime() > now;
         const pendConf = pendenciasConfiguracao(conf);
@@ -47,6 +51,7 @@ export const statusRoutes =
             certificado: { presente: cert !== null, valido: certValido },
             configuracao: { completa: pendConf.length === 0, pendencias: pendConf },
             pendencias,
+            autoridade: { tipo: deps.config.autoridadeFiscal.tipo, ...autoridade },
           },
           environment: env,
         };
