@@ -3,7 +3,6 @@ import {
   AutoridadeFiscalIndisponivel,
   AutoridadeFiscalSimulada,
   ProvedorIndisponivel,
-  autoridadeFiscalDoAmbiente,
   type RetornoAutorizacao,
   type RetornoConsulta,
   type RetornoEvento,
@@ -847,8 +846,24 @@ describe('MDF-e', () => {
     expect(await autoridade.registrarEventoMdfe(eventoMdfe({ chave: mdfe.chave, tpEvento: '110113', det: evEncMDFe(p.nProt) }))).toEqual(
       rejeitado(629),
     );
+    const naoEncerrados = await autoridade.consultarMdfeNaoEncerrados(EMITENTE);
+    expect(naoEncerrados).toMatchObject({
+      tipo: 'consultado',
+      cStat: 111,
+      xMotivo: 'Consulta não encerrados localizou MDF-e nessa situação',
+    });
+    expect(naoEncerrados.tipo === 'consultado' && naoEncerrados.mdfes).toContainEqual({ chave: mdfe.chave, nProt: p.nProt });
     const enc = eventoMdfe({ chave: mdfe.chave, tpEvento: '110112', det: evEncMDFe(p.nProt) });
     const pEnc = registrado(await autoridade.registrarEventoMdfe(enc));
+    const depois = await autoridade.consultarMdfeNaoEncerrados(EMITENTE);
+    expect(depois.tipo === 'consultado' && depois.mdfes.map((m) => m.chave)).not.toContain(mdfe.chave);
+    expect(await autoridade.consultarMdfeNaoEncerrados('99999999000191')).toEqual({
+      tipo: 'consultado',
+      cStat: 112,
+      xMotivo: 'Consulta não encerrados não localizou MDF-e nessa situação',
+      mdfes: [],
+    });
+    expect(await autoridade.consultarMdfeNaoEncerrados('não é CNPJ')).toEqual(rejeitado(215));
     expect(await schemas.validate(montarProcEventoMdfe(enc, pEnc), 'procEventoMDFe_v3.00.xsd')).toEqual({ valid: true, errors: [] });
     expect(await autoridade.consultarMdfe(mdfe.chave)).toMatchObject({
       cStat: 132,
@@ -884,6 +899,25 @@ describe('MDF-e', () => {
     ).toEqual(
       rejeitado(218, `Rejeição: MDF-e já está cancelado na base de dados da SEFAZ [nProt:${pCanc.nProt}][dhCanc: ${pCanc.dhRegEvento}]`),
     );
+  });
+});
+
+describe('service status', () => {
+  it('is in operation (107) for the UFs it serves, with the environment and the time; 226 for another', async () => {
+    expect(await autoridade.statusServico('cte', '35')).toEqual({
+      tipo: 'status',
+      cStat: 107,
+      xMotivo: 'Serviço em Operação',
+      tpAmb: 2,
+      verAplic: 'SIMULADA-1.0',
+      cUF: '35',
+      dhRecbto: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-03:00$/),
+      tMed: 1,
+      dhRetorno: null,
+      xObs: null,
+    });
+    expect(await autoridade.statusServico('mdfe', '43')).toMatchObject({ tipo: 'status', cStat: 107 });
+    expect(await autoridade.statusServico('cte', '99')).toEqual(rejeitado(226));
   });
 });
 
@@ -939,15 +973,6 @@ describe('determinism', () => {
 });
 
 describe('AutoridadeFiscalIndisponivel (production without a provider)', () => {
-  it('is what a production deployment gets; the sandbox gets the simulated authority', async () => {
-    const producao = autoridadeFiscalDoAmbiente('producao', { pool: db.pool, clock, schemas });
-    expect(producao).toBeInstanceOf(AutoridadeFiscalIndisponivel);
-    await expect(producao.autorizarCte(cteAssinado().xml, { companyId: 'c' })).rejects.toBeInstanceOf(ProvedorIndisponivel);
-    const homologacao = autoridadeFiscalDoAmbiente('homologacao', { pool: db.pool, clock, schemas });
-    expect(homologacao).toBeInstanceOf(AutoridadeFiscalSimulada);
-    await Promise.all([producao.close(), homologacao.close()]);
-  });
-
   it('rejects every call with provedor_indisponivel (503 at the edge) and never answers for the authority', async () => {
     const indisponivel = new AutoridadeFiscalIndisponivel();
     const calls = [
@@ -957,6 +982,8 @@ describe('AutoridadeFiscalIndisponivel (production without a provider)', () => {
       indisponivel.autorizarMdfe('<MDFe/>'),
       indisponivel.consultarMdfe('x'),
       indisponivel.registrarEventoMdfe('<eventoMDFe/>'),
+      indisponivel.statusServico(),
+      indisponivel.consultarMdfeNaoEncerrados(),
     ];
     for (const call of calls) {
       const error = await call.then(

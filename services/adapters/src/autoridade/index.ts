@@ -4,5 +4,4 @@ export * from './sentinelas';
 export * from './proc';
 export * from './simulada';
 export * from './indisponivel';
-export * from './ambiente';
 export * from './sefaz';
