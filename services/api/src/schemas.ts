@@ -69,7 +69,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'a business rule was not met; `error.code` says which',
   429: 'limite_requisicoes; `Retry-After` gives seconds',
   500: 'erro_interno, without integration details',
-  503: 'a dependency is unavailable (`provedor_indisponivel`: no fiscal provider contracted; `xml_indisponivel`: archive unreadable, retry)',
+  503:
+    'a dependency is unavailable (`provedor_indisponivel`: no fiscal provider contracted; `autoridade_indisponivel`: the fiscal ' +
+    "authority's channel is paralysed, blocked (656) or failing, retry after `Retry-After`; `xml_indisponivel`: archive unreadable, retry)",
 };
 
 /** The error responses of a route, each the one envelope of spec section 7. */
