@@ -46,3 +46,4 @@ export * from './lote/handler';
 export * from './nfe/handler';
 export * from './nfe/importacao';
 export * from './cadastros/handler';
+export * from './contingencia/handler';
