@@ -178,6 +178,11 @@ export const ErrorCodes = {
   transportadora_ja_cadastrada: 422,
   /** The PIX directory has no such key. */
   chave_pix_nao_encontrada: 422,
+  // CT-e contingency (operator tool): a switch to the state it is already in
+  /** The UF is already issuing CT-e through its contingency authorizer: deactivate it first. */
+  contingencia_ja_ativa: 422,
+  /** The UF is not in contingency: there is nothing to deactivate. */
+  contingencia_nao_ativa: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

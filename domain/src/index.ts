@@ -66,3 +66,4 @@ export * from './contra-cte/local';
 export * from './conta-operacional/decider';
 export * from './vale-pedagio/valores';
 export * from './vale-pedagio/decider';
+export * from './contingencia/decider';

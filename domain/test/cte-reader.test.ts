@@ -205,7 +205,10 @@ describe('what the DACTE prints besides the fiscal data', () => {
     const read = readCte(sample('24210231626841000132570010000007811746401259.xml')) as Record<string, unknown>;
     const before = Object.fromEntries(
       Object.entries(read).filter(
-        ([k]) => !['tipo_emissao', 'qr_code', 'observacoes', 'campos_observacao', 'carga', 'outros_documentos', 'rntrc'].includes(k),
+        ([k]) =>
+          !['tipo_emissao', 'contingencia', 'qr_code', 'observacoes', 'campos_observacao', 'carga', 'outros_documentos', 'rntrc'].includes(
+            k,
+          ),
       ),
     );
     delete (before.icms as Record<string, unknown>).reducao_base;

@@ -211,6 +211,38 @@ describe('montarCteXml', () => {
     });
   });
 
+  it('in contingency: tpEmis 7 or 8 in ide and in the key, dhCont and xJust after the taker, read back', () => {
+    const contingencia = { tpEmis: 7 as const, dhCont: '2026-11-20T09:30:00-03:00', xJust: '  SEFAZ   FORA DO AR & SEM PREVISAO ' };
+    const { chave, xml } = montarCteXml(montarInput({ contingencia }));
+    expect(isValidAccessKey(chave)).toBe(true);
+    expect(chave[34]).toBe('7');
+    expect(xml).toContain('<tpEmis>7</tpEmis>');
+    expect(xml).toContain(
+      '<toma3><toma>0</toma></toma3><dhCont>2026-11-20T09:30:00-03:00</dhCont><xJust>SEFAZ FORA DO AR &amp; SEM PREVISAO</xJust></ide>',
+    );
+    expect(readCte(xml)).toMatchObject({
+      chave,
+      tipo_emissao: 7,
+      contingencia: { dh_cont: '2026-11-20T09:30:00-03:00', justificativa: 'SEFAZ FORA DO AR & SEM PREVISAO' },
+    });
+    // SVC-RS's QR code portal (the key's tpEmis picks it).
+    expect(readCte(xml).qr_code).toMatch(/^https:\/\/dfe-portal\.svrs\.rs\.gov\.br\/cte\/qrCode\?chCTe=/);
+    const svcSp = montarCteXml(montarInput({ contingencia: { ...contingencia, tpEmis: 8 } }));
+    expect(svcSp.chave[34]).toBe('8');
+    expect(svcSp.chave.slice(0, 34)).toBe(chave.slice(0, 34));
+    expect(svcSp.xml).toContain('<tpEmis>8</tpEmis>');
+  });
+
+  it('normal issue: tpEmis 1, no dhCont nor xJust', () => {
+    for (const contingencia of [undefined, null]) {
+      const { chave, xml } = montarCteXml(montarInput({ contingencia }));
+      expect(chave[34]).toBe('1');
+      expect(xml).toContain('<tpEmis>1</tpEmis>');
+      expect(xml).not.toMatch(/dhCont|xJust/);
+      expect(readCte(xml)).toMatchObject({ tipo_emissao: 1, contingencia: null });
+    }
+  });
+
   it('in homologação: tpAmb 2 and the homologação name for rem and dest', () => {
     const { xml } = montarCteXml(montarInput());
     const lido = readCte(xml);

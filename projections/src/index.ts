@@ -19,6 +19,7 @@ import { loteProjector } from './lote/projector';
 import { contaOperacionalProjector } from './conta-operacional/projector';
 import { valePedagioProjector } from './vale-pedagio/projector';
 import { conviteProjector } from './cadastros/projector';
+import { contingenciaProjector } from './contingencia/projector';
 
 export * from './projector';
 export * from './migrations';
@@ -46,6 +47,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   contaOperacionalProjector,
   valePedagioProjector,
   conviteProjector,
+  contingenciaProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -78,3 +80,5 @@ export * from './vale-pedagio/queries';
 export { contaOperacionalProjector, valePedagioProjector };
 export * from './cadastros/queries';
 export { conviteProjector };
+export * from './contingencia/queries';
+export { contingenciaProjector };

@@ -107,6 +107,19 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
     ],
   ];
 
+  const contingencia = { tpEmis: 7 as const, dhCont: '2026-11-20T09:30:00-03:00', xJust: 'SEFAZ AUTORIZADORA FORA DO AR' };
+  cases.push(
+    ['contingency SVC-RS: tpEmis 7, dhCont and xJust after toma3', () => montarInput({ contingencia })],
+    [
+      'contingency SVC-SP: tpEmis 8, dhCont and xJust after toma4, xJust of 255 characters',
+      () =>
+        montarInput({
+          dados: { ...rascunhoCompleto(), tomador: { papel: 'outros', parte: contratante } },
+          contingencia: { tpEmis: 8, dhCont: contingencia.dhCont, xJust: 'J'.repeat(255) },
+        }),
+    ],
+  );
+
   it.each(cases)('%s', async (_name, input) => {
     const { chave, xml, result } = await signedValidation(input());
     expect(result).toEqual({ valid: true, errors: [] });

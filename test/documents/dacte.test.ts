@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type CteLido } from '@frete/contracts';
-import { readCte } from '@frete/domain';
+import { montarCteXml, readCte } from '@frete/domain';
 import { pdfPagesText, qrCodePortal, qrCodeText, renderDacte } from '@frete/documents';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
+import { montarInput } from '../support/cte-montar';
 
 const sample = (name: string): CteLido => readCte(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'cte', name), 'utf8'));
 const grouped = (key: string) => key.replace(/(.{4})(?=.)/g, '$1 ');
@@ -101,6 +102,26 @@ describe('renderDacte', () => {
     expect(text).toContain('1.500,00');
     expect(text).toContain('CANCELADO');
     expect(text).not.toContain('SEM VALOR FISCAL');
+  });
+
+  it('marks a CT-e issued in contingency with its SVC, when the issuer entered contingency and why', async () => {
+    const xJust = 'SEFAZ AUTORIZADORA FORA DO AR DESDE AS 09:00';
+    for (const [tpEmis, svc] of [
+      [7, 'SVC-RS'],
+      [8, 'SVC-SP'],
+    ] as const) {
+      const contingencia = { tpEmis, dhCont: '2026-11-20T09:30:00-03:00', xJust };
+      const cte = readCte(montarCteXml(montarInput({ ambiente: 'producao', contingencia })).xml);
+      const text = (await sheets(await renderDacte(cte, { environment: 'producao' }))).join(' ');
+      expect(text).toContain(`EMITIDO EM CONTINGÊNCIA - ${svc}`);
+      expect(text).toContain(`EMITIDO EM CONTINGÊNCIA - ${svc} - ENTRADA EM CONTINGÊNCIA: 20/11/2026 09:30:00 - JUSTIFICATIVA: ${xJust}`);
+      expect(text).toMatch(new RegExp(`FORMA DE EMISSÃO ${svc}`));
+      expect(text).toContain('ENTREGAR NA DOCA 2'); // the carrier's own observations follow
+    }
+    const normal = readCte(montarCteXml(montarInput({ ambiente: 'producao' })).xml);
+    const text = (await sheets(await renderDacte(normal, { environment: 'producao' }))).join(' ');
+    expect(text).not.toContain('CONTINGÊNCIA');
+    expect(text).toMatch(/FORMA DE EMISSÃO NORMAL/);
   });
 
   it('marks a sandbox deployment even for a document that says production', async () => {

@@ -98,6 +98,31 @@ describe('pnpm ops command line', () => {
     expect(error.message).toMatch(/^--id is required\npnpm ops <command>/);
   });
 
+  it('reads the contingency switch: ativar with UF and justification, desativar with UF, listar with nothing', () => {
+    expect(parseOpsCommand(['contingencia', 'ativar', '--uf', 'SP', '--justificativa', 'SEFAZ-SP FORA DO AR'])).toEqual({
+      command: 'contingencia ativar',
+      uf: 'SP',
+      justificativa: 'SEFAZ-SP FORA DO AR',
+    });
+    expect(parseOpsCommand(['contingencia', 'desativar', '--uf=BA'])).toEqual({ command: 'contingencia desativar', uf: 'BA' });
+    expect(parseOpsCommand(['contingencia', 'listar'])).toEqual({ command: 'contingencia listar' });
+    // The UF and the justification are the decider's to judge (a bad one is 'validacao', not a usage mistake).
+    expect(parseOpsCommand(['contingencia', 'ativar', '--uf', 'XX', '--justificativa', 'curta'])).toMatchObject({ uf: 'XX' });
+  });
+
+  it('names what the contingency commands miss or do not take', () => {
+    expect(usage('contingencia', 'ativar', '--justificativa', 'SEFAZ-SP FORA DO AR')).toBe('--uf is required');
+    expect(usage('contingencia', 'ativar', '--uf', 'SP')).toBe('--justificativa is required');
+    expect(usage('contingencia', 'ativar', '--uf', 'SP', '--justificativa', '')).toBe('--justificativa is required');
+    expect(usage('contingencia', 'desativar')).toBe('--uf is required');
+    expect(usage('contingencia', 'desativar', '--uf', 'SP', '--justificativa', 'x')).toBe(
+      "--justificativa does not apply to 'contingencia desativar'",
+    );
+    expect(usage('contingencia', 'listar', '--uf', 'SP')).toBe("--uf does not apply to 'contingencia listar'");
+    expect(usage('contingencia', 'ligar', '--uf', 'SP')).toBe("unknown command 'contingencia ligar'");
+    expect(usage('contingencia', 'ativar', '--uf')).toContain("Option '--uf <value>' argument missing");
+  });
+
   it('reads lote reconciliar, which takes no option', () => {
     expect(parseOpsCommand(['lote', 'reconciliar'])).toEqual({ command: 'lote reconciliar' });
     expect(usage('lote', 'reconciliar', '--id', 'x')).toContain("does not apply to 'lote reconciliar'");

@@ -99,6 +99,75 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse((await ops('company', 'list')).stdout).length).toBeGreaterThan(0);
   });
 
+  it('switches a UF to its contingency authorizer and back, printing JSON; each switch is an event signed by the operator', async () => {
+    const justificativa = 'SEFAZ-SP FORA DO AR DESDE AS 08:30';
+    const dh = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-03:00$/);
+    const sp = await ops('contingencia', 'ativar', '--uf', 'SP', '--justificativa', `  ${justificativa}  `);
+    expect(sp.code).toBe(0);
+    const ativada = JSON.parse(sp.stdout);
+    expect(ativada).toEqual({ uf: 'SP', autorizador: 'SVC-RS', tp_emis: 7, dh_cont: dh, justificativa });
+    const ba = await ops('contingencia', 'ativar', '--uf', 'BA', '--justificativa', 'SEFAZ VIRTUAL RS PARALISADA');
+    expect(JSON.parse(ba.stdout)).toMatchObject({ uf: 'BA', autorizador: 'SVC-SP', tp_emis: 8 });
+    const listed = JSON.parse((await ops('contingencia', 'listar')).stdout);
+    expect(listed).toEqual([
+      expect.objectContaining({ uf: 'BA', autorizador: 'SVC-SP', tp_emis: 8, ativada_por: 'operator' }),
+      {
+        uf: 'SP',
+        autorizador: 'SVC-RS',
+        tp_emis: 7,
+        dh_cont: ativada.dh_cont,
+        justificativa,
+        ativada_por: 'operator',
+        ativada_em: expect.any(String),
+      },
+    ]);
+
+    const again = await ops('contingencia', 'ativar', '--uf', 'SP', '--justificativa', justificativa);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr).error).toMatchObject({ code: 'contingencia_ja_ativa', message: expect.stringContaining('SVC-RS') });
+
+    const off = await ops('contingencia', 'desativar', '--uf', 'SP');
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({ uf: 'SP', autorizador: 'SVC-RS', tp_emis: 7, dh_cont: ativada.dh_cont, dh_fim: dh });
+    const offAgain = await ops('contingencia', 'desativar', '--uf', 'SP');
+    expect(offAgain.code).toBe(1);
+    expect(JSON.parse(offAgain.stderr).error.code).toBe('contingencia_nao_ativa');
+
+    // The auditor's record: the log itself, with who switched and when.
+    const { rows } = await db.pool.query(
+      `SELECT event_type, data, metadata FROM es_events WHERE stream_id = 'contingencia-SP' ORDER BY stream_revision`,
+    );
+    expect(rows).toEqual([
+      { event_type: 'contingencia.ativada', data: ativada, metadata: expect.objectContaining({ actor: 'operator', company_id: null }) },
+      {
+        event_type: 'contingencia.desativada',
+        data: expect.objectContaining({ uf: 'SP' }),
+        metadata: expect.objectContaining({ actor: 'operator' }),
+      },
+    ]);
+    // A rebuild replays the switches: BA is still in contingency, SP no longer.
+    expect((await ops('projections', 'rebuild')).code).toBe(0);
+    expect(JSON.parse((await ops('contingencia', 'listar')).stdout).map((r: { uf: string }) => r.uf)).toEqual(['BA']);
+  });
+
+  it('refuses a contingency switch with a bad UF or justification (validacao) and a usage mistake (uso)', async () => {
+    const badUf = await ops('contingencia', 'ativar', '--uf', 'XX', '--justificativa', 'SEFAZ FORA DO AR HA HORAS');
+    expect(badUf.code).toBe(1);
+    expect(JSON.parse(badUf.stderr).error).toEqual({ code: 'validacao', message: "'XX' is not a Brazilian state (UF)" });
+    const hostile = await ops('contingencia', 'desativar', '--uf', 'S'.repeat(5000));
+    expect(JSON.parse(hostile.stderr).error).toMatchObject({ code: 'validacao', message: expect.stringContaining('(5000 characters)') });
+    const short = await ops('contingencia', 'ativar', '--uf', 'RJ', '--justificativa', '  FORA DO AR  ');
+    expect(short.code).toBe(1);
+    expect(JSON.parse(short.stderr).error).toMatchObject({ code: 'validacao', message: expect.stringContaining('15 to 255') });
+    const missing = await ops('contingencia', 'ativar', '--uf', 'RJ');
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stderr).error).toMatchObject({
+      code: 'uso',
+      message: expect.stringContaining('--justificativa is required'),
+    });
+    expect(JSON.parse((await ops('contingencia', 'listar')).stdout).map((r: { uf: string }) => r.uf)).not.toContain('RJ');
+  });
+
   it('reconciles batches with the outcomes they missed, and a repeat is the same', async () => {
     const first = await ops('lote', 'reconciliar');
     expect(first.code).toBe(0);

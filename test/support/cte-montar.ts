@@ -89,7 +89,6 @@ export const montarInput = (over: Partial<MontarCteInput> = {}): MontarCteInput 
   cCT: '40308521',
   dhEmi: '2026-11-20T10:00:00-03:00',
   ambiente: 'homologacao',
-  tpEmis: 1,
   icms: { cst: '00', aliquota: 12 },
   ...over,
 });

@@ -23,15 +23,38 @@ export const rascunhoEmitivel = (observacoes = 'ENTREGAR NA DOCA 2') => ({
   observacoes,
 });
 
-/** A carrier ready to issue: fiscal configuration (series 1), an A1 certificate, and the SP→RJ tax rule. */
-export async function emissora(app: TestApp, name = 'EMISSORA TRANSPORTES LTDA', scopes: Scope[] = ['fiscal']): Promise<TestCarrier> {
+/** The emitter's address of `emissora`: its UF is the CT-e's (cUF, the authorizer, a contingency switch). */
+export const ENDERECO_SP = {
+  logradouro: 'AVENIDA PAULISTA',
+  numero: '1000',
+  bairro: 'BELA VISTA',
+  municipio: 'São Paulo',
+  uf: 'SP',
+  cep: '01310100',
+};
+export const ENDERECO_RJ = {
+  logradouro: 'AVENIDA RIO BRANCO',
+  numero: '1',
+  bairro: 'CENTRO',
+  municipio: 'Rio de Janeiro',
+  uf: 'RJ',
+  cep: '20090003',
+};
+
+/** A carrier ready to issue: fiscal configuration (series 1, in São Paulo unless told), an A1 certificate, and the SP→RJ tax rule. */
+export async function emissora(
+  app: TestApp,
+  name = 'EMISSORA TRANSPORTES LTDA',
+  scopes: Scope[] = ['fiscal'],
+  endereco: typeof ENDERECO_SP = ENDERECO_SP,
+): Promise<TestCarrier> {
   const c = await app.carrier({ name, scopes });
   const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
     inscricao_estadual: '110042490114',
     regime_tributario: 3,
     rntrc: '12345678',
     serie_cte: 1,
-    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
+    endereco,
   });
   if (conf.status !== 200) throw new Error(`configuracao: ${conf.text}`);
   const a1 = makeA1({ cnpj: c.cnpj, razao: name, password: 'senha-a1', cnpjIn: 'otherName' });

@@ -143,6 +143,8 @@ export const CteLido = Type.Object({
   // What the DACTE prints besides the above. Optional: events recorded before these were read stay valid.
   /** `ide/tpEmis`: 1 normal, 4 EPEC, 5 FS-DA, 7 SVC-RS, 8 SVC-SP. */
   tipo_emissao: Type.Optional(Nullable(Type.Integer())),
+  /** `ide/dhCont` and `ide/xJust`: when and why a CT-e issued in contingency (tpEmis other than 1) entered it. */
+  contingencia: Type.Optional(Nullable(Type.Object({ dh_cont: Nullable(Type.String()), justificativa: Nullable(Type.String()) }))),
   /** `infCTeSupl/qrCodCTe`: the text of the DACTE's QR code, as the issuer wrote it. */
   qr_code: Type.Optional(Nullable(Type.String())),
   /** `compl/xObs`. */

@@ -67,6 +67,7 @@ import {
   CiotRetificada,
   CiotViagemIniciada,
 } from './ciot';
+import { ContingenciaAtivada, ContingenciaDesativada } from './contingencia';
 
 export * from './metadata';
 export * from './recorded';
@@ -93,6 +94,7 @@ export * from './mdfe';
 export * from './ciot';
 export * from './conta-operacional';
 export * from './vale-pedagio';
+export * from './contingencia';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -186,6 +188,8 @@ export const EventCatalog = {
   'repasse.documento_cancelado': { version: 1, schema: RepasseDocumentoCancelado },
   'convite.enviado': { version: 1, schema: ConviteEnviado },
   'convite.expirado': { version: 1, schema: ConviteExpirado },
+  'contingencia.ativada': { version: 1, schema: ContingenciaAtivada },
+  'contingencia.desativada': { version: 1, schema: ContingenciaDesativada },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

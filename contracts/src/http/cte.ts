@@ -26,7 +26,11 @@ const ContraCteView = Type.Object({
 
 const cteFields = {
   id: Type.String({ format: 'uuid', description: 'cte_uuid' }),
-  access_key: Type.Union([Type.Null(), Type.String()], { description: 'Access key, once the CT-e has one (null for a draft)' }),
+  access_key: Type.Union([Type.Null(), Type.String()], {
+    description:
+      'Access key, once the CT-e has one (null for a draft). Its 35th digit is `tpEmis`: 1 normal; 7 or 8 when the CT-e was ' +
+      "issued in contingency through SVC-RS or SVC-SP (the operator switched the emitter's UF), with `ide/dhCont` and `ide/xJust` in the XML",
+  }),
   service_type: Type.Integer({ description: 'ide/tpServ' }),
   environment: Environment,
   situacao: Type.Ref(CteSituation),
@@ -122,7 +126,9 @@ export const CteIssueEnvelope = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     situacao: Type.Ref(CteSituation),
-    access_key: Type.Union([Type.Null(), Type.String()], { description: 'Known once the signed XML exists' }),
+    access_key: Type.Union([Type.Null(), Type.String()], {
+      description: 'Known once the signed XML exists; its 35th digit is `tpEmis` (1 normal, 7 SVC-RS or 8 SVC-SP in contingency)',
+    }),
     serie: Type.Union([Type.Null(), Type.Integer()]),
     numero: Type.Union([Type.Null(), Type.Integer()]),
     conclusivo: Type.Boolean({ description: 'False while the result is unknown: poll `consulta`, never issue again' }),

@@ -114,6 +114,12 @@ function ibsCbs(imp: XmlNode | null): CteLido['ibs_cbs'] {
 
 const list = (v: unknown): XmlNode[] => ((v as unknown[] | undefined) ?? []).map(node).filter((n): n is XmlNode => n !== null);
 
+function contingencia(ide: XmlNode): CteLido['contingencia'] {
+  const dh = text(ide.dhCont);
+  const just = text(ide.xJust);
+  return dh === null && just === null ? null : { dh_cont: dh, justificativa: just };
+}
+
 function carga(n: XmlNode | null): NonNullable<CteLido['carga']> | null {
   if (!n) return null;
   return {
@@ -228,6 +234,7 @@ export function readCte(xml: string): CteLido {
     nfe_chaves: nfe.map((n) => text(node(n)?.chave)).filter((k): k is string => k !== null),
     cte_anteriores: anteriores,
     tipo_emissao: optionalInteger(ide.tpEmis),
+    contingencia: contingencia(ide),
     qr_code: text(node(cte.infCTeSupl)?.qrCodCTe)?.trim() || null, // CDATA keeps its blanks
     observacoes: text(node(inf.compl)?.xObs),
     campos_observacao: camposObservacao(node(inf.compl)),

@@ -99,6 +99,7 @@ export function createApplication(platform: Platform): Application {
       emissorCte,
       eventosCte,
       emissorMdfe,
+      clock,
     }),
     schemas,
     autoridade,

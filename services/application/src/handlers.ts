@@ -19,6 +19,7 @@ import { type CteSubcontratacaoHandlerDeps, cteSubcontratacaoHandler } from './c
 import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handler';
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
+import { type ContingenciaHandlerDeps, contingenciaHandler } from './contingencia/handler';
 
 /**
  * Besides the log, handlers read the read models that name a write's target or party, seal files in the vault, and
@@ -45,7 +46,13 @@ export type EmissaoHandlerDeps = Pick<CteHandlerDeps, 'pool' | 'environment'> & 
  * maps the answer; it never reaches the event store itself.
  */
 export const createHandlers = (
-  deps: HandlerDeps & EmissaoHandlerDeps & CteSubcontratacaoHandlerDeps & ContraCteHandlerDeps & LoteHandlerDeps & NfeHandlerDeps,
+  deps: HandlerDeps &
+    EmissaoHandlerDeps &
+    CteSubcontratacaoHandlerDeps &
+    ContraCteHandlerDeps &
+    LoteHandlerDeps &
+    NfeHandlerDeps &
+    ContingenciaHandlerDeps,
 ) => ({
   configuracao: configuracaoHandler(deps),
   autorizacao: autorizacaoHandler(deps),
@@ -64,5 +71,7 @@ export const createHandlers = (
   motorista: registroHandler(deps, registroMotoristas),
   veiculo: registroHandler(deps, registroVeiculos),
   regraTributacao: registroHandler(deps, registroRegrasTributacao),
+  // The operator's switch of a UF's CT-e to its contingency authorizer (the ops tool; no route).
+  contingencia: contingenciaHandler(deps),
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Platform } from '@frete/platform';
-import { type Operator } from '@frete/application';
+import { type ContingenciaHandler, type Operator } from '@frete/application';
 import { type CredentialKind } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
 
@@ -13,6 +13,9 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
   credential revoke --id <credential id>
   projections rebuild
   lote reconciliar     tell batches that ended before lote.concluido existed the outcomes they missed (safe to repeat)
+  contingencia ativar --uf <UF> --justificativa <15 to 255 characters>   CT-e of the UF go to its SVC (SVC-RS tpEmis 7, SVC-SP 8)
+  contingencia desativar --uf <UF>     CT-e of the UF go back to its normal authorizer
+  contingencia listar                  the UFs in contingency
 Works on the same data as the service: DATABASE_URL / EVENTSTORE_URL when set, else the embedded PostgreSQL in DATA_DIR.`;
 
 export class UsageError extends Error {}
@@ -28,6 +31,8 @@ const OPTIONS = {
   carrier: { type: 'string' },
   'fiscal-ready': { type: 'string' },
   'fiscal-production': { type: 'string' },
+  uf: { type: 'string' },
+  justificativa: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 const FLAGS: readonly OptionName[] = ['carrier', 'fiscal-ready', 'fiscal-production'];
@@ -42,6 +47,9 @@ const COMMANDS = {
   'credential revoke': ['id'],
   'projections rebuild': [],
   'lote reconciliar': [],
+  'contingencia ativar': ['uf', 'justificativa'],
+  'contingencia desativar': ['uf'],
+  'contingencia listar': [],
 } as const satisfies Record<string, readonly OptionName[]>;
 type CommandName = keyof typeof COMMANDS;
 
@@ -55,7 +63,10 @@ export type OpsCommand =
   | { command: 'credential list'; company?: string }
   | { command: 'credential revoke'; id: string }
   | { command: 'projections rebuild' }
-  | { command: 'lote reconciliar' };
+  | { command: 'lote reconciliar' }
+  | { command: 'contingencia ativar'; uf: string; justificativa: string }
+  | { command: 'contingencia desativar'; uf: string }
+  | { command: 'contingencia listar' };
 
 const bool = (v: string | undefined, name: OptionName): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -124,15 +135,27 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
       return { command: name, company: values.company };
     case 'credential revoke':
       return { command: name, id: required(values.id, 'id') };
+    case 'contingencia ativar':
+      return { command: name, uf: required(values.uf, 'uf'), justificativa: required(values.justificativa, 'justificativa') };
+    case 'contingencia desativar':
+      return { command: name, uf: required(values.uf, 'uf') };
     case 'company list':
     case 'projections rebuild':
     case 'lote reconciliar':
+    case 'contingencia listar':
       return { command: name };
   }
 }
 
 /** What the operator tool works on: the read models to rebuild and the operator's use cases. */
-export type OpsTarget = Pick<Platform, 'projections'> & { operator: Operator; reconciliarLotes(): Promise<{ desfechos: number }> };
+export type OpsTarget = Pick<Platform, 'projections'> & {
+  operator: Operator;
+  reconciliarLotes(): Promise<{ desfechos: number }>;
+  contingencia: ContingenciaHandler;
+};
+
+/** How the operator's acts are signed in the events' metadata (see EventMetadata.actor). */
+const OPERADOR = 'operator';
 
 /** Runs one parsed operator command and returns what to print. */
 
@@ -167,6 +190,19 @@ export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<
     }
     case 'lote reconciliar':
       return { reconciled: true, outcomes_read: (await platform.reconciliarLotes()).desfechos };
+    case 'contingencia ativar': {
+      const { contingencia, position } = await platform.contingencia.ativar(cmd.uf, cmd.justificativa, OPERADOR);
+      // The CT-e builder reads the read model: it must show the switch before the operator is told it is done.
+      if (position) await platform.projections.catchUpTo(position);
+      return contingencia;
+    }
+    case 'contingencia desativar': {
+      const { contingencia, position } = await platform.contingencia.desativar(cmd.uf, OPERADOR);
+      if (position) await platform.projections.catchUpTo(position);
+      return contingencia;
+    }
+    case 'contingencia listar':
+      return platform.contingencia.listar();
   }
 }
 

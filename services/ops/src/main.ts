@@ -20,6 +20,7 @@ async function main(): Promise<number> {
           projections: platform.projections,
           operator: application.operator,
           reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
+          contingencia: application.handlers.contingencia,
         },
         command,
       ).finally(() => application.close());

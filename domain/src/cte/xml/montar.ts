@@ -44,6 +44,16 @@ export interface EmitenteCte {
   rntrc: string | null;
 }
 
+/**
+ * A CT-e issued through the contingency authorizer (MOC 4.00: SVC-RS `tpEmis` 7, SVC-SP 8): `ide` carries when the
+ * contingency began (`dhCont`, `AAAA-MM-DDThh:mm:ss-03:00`) and why (`xJust`, 15–255 characters).
+ */
+export interface ContingenciaDoCte {
+  tpEmis: 7 | 8;
+  dhCont: string;
+  xJust: string;
+}
+
 export interface MontarCteInput {
   dados: CteRascunho;
   emitente: EmitenteCte;
@@ -53,7 +63,8 @@ export interface MontarCteInput {
   /** `AAAA-MM-DDThh:mm:ss-03:00` (ruling 11). */
   dhEmi: string;
   ambiente: Ambiente;
-  tpEmis?: 1;
+  /** Absent or null: normal issue (`tpEmis` 1). */
+  contingencia?: ContingenciaDoCte | null;
   icms: IcmsDaPrestacao;
   /** IBS/CBS of the tax reform; imp/IBSCBS is written only when given. */
   ibsCbs?: IbsCbsDaPrestacao | null;
@@ -361,7 +372,9 @@ export function montarCteXml(input: MontarCteInput): CteXml {
   if (!valores) throw new MontarCteError('the draft has no values (valores.total)');
   const uf = ufBySigla(emitente.endereco.uf);
   if (!uf) throw new MontarCteError(`the emitter's UF '${emitente.endereco.uf}' is unknown`);
-  const tpEmis = input.tpEmis ?? 1;
+  const contingencia = input.contingencia ?? null;
+  // The key carries the form of issue too (its 35th digit): the authority routes a 7 or 8 to the SVC.
+  const tpEmis = contingencia?.tpEmis ?? 1;
   const aamm = input.dhEmi.slice(2, 4) + input.dhEmi.slice(5, 7);
   const chave = chaveDeAcesso({
     cUF: uf.codigo_ibge,
@@ -413,6 +426,9 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     '<retira>1</retira>',
     `<indIEToma>${indIEToma(tomaParte?.ie)}</indIEToma>`,
     toma,
+    // cteTiposBasico_v4.00.xsd: after the taker, "informar apenas para tpEmis diferente de 1".
+    contingencia && `<dhCont>${contingencia.dhCont}</dhCont>`,
+    contingencia && t('xJust', contingencia.xJust, 255),
   );
 
   const compl = o('xObs', dados.observacoes, 2000) ? el('compl', o('xObs', dados.observacoes, 2000)) : null;

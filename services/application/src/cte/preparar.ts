@@ -12,7 +12,7 @@ import {
   ufBySigla,
   dhSaoPaulo,
 } from '@frete/domain';
-import { certificadoOf, companyOf, configuracaoOf, regrasDaRota } from '@frete/projections';
+import { certificadoOf, companyOf, configuracaoOf, contingenciaOf, regrasDaRota } from '@frete/projections';
 
 export interface PrepararDeps {
   pool: Pool;
@@ -72,6 +72,9 @@ export async function prepararCte(
   if (!(company && endereco && ufBySigla(endereco.uf) && inicio && fim && dados.tomador && dados.valores && icms)) {
     return { pendencias, xml: null, chave: null, certificadoBlobId: certificado?.blob_id ?? null };
   }
+  // Read at build time, for every CT-e built here (a draft's issue, a counter-CT-e, a batch row, the preview): a UF the
+  // operator switched to its SVC issues with its tpEmis, dhCont and xJust; a re-issue after a rejection follows the switch.
+  const contingencia = await contingenciaOf(deps.pool, endereco.uf);
   const built = montarCteXml({
     dados,
     emitente: {
@@ -87,7 +90,7 @@ export async function prepararCte(
     cCT: input.cCT,
     dhEmi: dhSaoPaulo(now),
     ambiente: deps.environment,
-    tpEmis: 1,
+    contingencia: contingencia && { tpEmis: contingencia.tp_emis, dhCont: contingencia.dh_cont, xJust: contingencia.justificativa },
     icms,
     ibsCbs,
     cfop: cfopDaPrestacao({

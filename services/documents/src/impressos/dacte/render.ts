@@ -29,8 +29,9 @@ import { cep, dateTime, decimal, document, groupedKey, money, phone, printableTe
  * date, authorization protocol), type of CT-e and service, taker, CFOP, start and end of the service, the five
  * parties, cargo, components of the service value, ICMS, originating documents, observations, modal data and the
  * reserved boxes. Whatever does not fit on the first sheet (documents, observations, components, quantities) goes
- * on continuation sheets with a compact header, numbered in "FL n/N". The drawing primitives (boxes, bands, fitted
- * text) are shared with the DAMDFE in `../pdf/layout`.
+ * on continuation sheets with a compact header, numbered in "FL n/N". A CT-e authorized by a contingency authorizer
+ * (tpEmis 7 SVC-RS, 8 SVC-SP) says so in the notices strip and, with dhCont and xJust, first in the observations. The
+ * drawing primitives (boxes, bands, fitted text) are shared with the DAMDFE in `../pdf/layout`.
  */
 
 export interface DacteOptions {
@@ -64,6 +65,8 @@ const MODAL: Record<string, string> = {
   '06': 'MULTIMODAL',
 };
 const FORMA_EMISSAO: Record<number, string> = { 1: 'NORMAL', 4: 'EPEC PELA SVC', 5: 'CONTINGÊNCIA FSDA', 7: 'SVC-RS', 8: 'SVC-SP' };
+/** The virtual contingency authorizers, by the `tpEmis` of the CT-e they authorize. */
+const SVC: Record<number, string> = { 7: 'SVC-RS', 8: 'SVC-SP' };
 const UNIDADE: Record<string, string> = { '00': 'M3', '01': 'KG', '02': 'TON', '03': 'UNIDADE', '04': 'LITROS', '05': 'MMBTU' };
 const CST: Record<string, string> = {
   '00': '00 - TRIBUTAÇÃO NORMAL DO ICMS',
@@ -109,8 +112,30 @@ function documentRows(cte: CteLido): DocRow[] {
   ];
 }
 
+/** `ide/tpEmis`, or the key's 35th digit for a CT-e read before tpEmis was. */
+const tipoEmissao = (cte: CteLido): number => cte.tipo_emissao ?? Number(cte.chave[34]);
+
+/**
+ * A CT-e authorized by a contingency authorizer says so where the reader looks first, with when and why the issuer
+ * entered contingency (`dhCont`, `xJust`): the DACTE is what travels with the cargo and what the road inspection reads.
+ */
+function contingencyText(cte: CteLido): string | null {
+  const svc = SVC[tipoEmissao(cte)];
+  if (!svc) return null;
+  const c = cte.contingencia;
+  return printableText(
+    [
+      `EMITIDO EM CONTINGÊNCIA - ${svc}`,
+      c?.dh_cont ? `ENTRADA EM CONTINGÊNCIA: ${dateTime(c.dh_cont)}` : null,
+      c?.justificativa ? `JUSTIFICATIVA: ${c.justificativa}` : null,
+    ]
+      .filter(Boolean)
+      .join(' - '),
+  );
+}
+
 function observationText(cte: CteLido): string[] {
-  const parts = [printableText(cte.observacoes)];
+  const parts = [contingencyText(cte) ?? '', printableText(cte.observacoes)];
   for (const c of cte.campos_observacao ?? []) {
     parts.push(printableText(`${c.destino === 'fisco' ? 'FISCO - ' : ''}${c.campo ?? ''}: ${c.texto ?? ''}`));
   }
@@ -136,10 +161,13 @@ class DacteWriter extends PdfLayout {
   // ---- sections ----------------------------------------------------------------------------------------------
 
   private marks() {
+    const svc = SVC[tipoEmissao(this.cte)];
     this.notices(
-      [this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null, this.options.cancelado ? 'CT-E CANCELADO' : null].filter(
-        (n): n is string => n !== null,
-      ),
+      [
+        this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null,
+        svc ? `EMITIDO EM CONTINGÊNCIA - ${svc}` : null,
+        this.options.cancelado ? 'CT-E CANCELADO' : null,
+      ].filter((n): n is string => n !== null),
     );
   }
 
@@ -260,7 +288,7 @@ class DacteWriter extends PdfLayout {
     this.field(X0, r, 90, rh, 'TIPO DO CT-E', TIPO_CTE[c.tipo_cte] ?? String(c.tipo_cte));
     this.field(X0 + 90, r, 110, rh, 'TIPO DO SERVIÇO', TIPO_SERVICO[c.tipo_servico] ?? String(c.tipo_servico));
     this.field(X0 + 200, r, 100, rh, 'TOMADOR DO SERVIÇO', TOMADOR[c.tomador.papel] ?? c.tomador.papel);
-    const te = c.tipo_emissao ?? Number(c.chave[34]);
+    const te = tipoEmissao(c);
     this.field(bx, r, 135, rh, 'FORMA DE EMISSÃO', FORMA_EMISSAO[te] ?? String(te));
     this.field(bx + 135, r, CW - 435, rh, 'AMBIENTE', c.ambiente === 'producao' ? 'PRODUÇÃO' : 'HOMOLOGAÇÃO');
     r += rh;
