@@ -234,7 +234,12 @@ export class EventosCte {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
-    const r = await enviarEvento(this.deps.documents, signed, (xml) => this.deps.autoridade.registrarEventoCte(xml, { companyId }), montarProcEventoCte);
+    const r = await enviarEvento(
+      this.deps.documents,
+      signed,
+      (xml) => this.deps.autoridade.registrarEventoCte(xml, { companyId }),
+      montarProcEventoCte,
+    );
     const base = { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento };
     let after: CteState;
     switch (r.tipo) {
