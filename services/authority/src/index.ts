@@ -6,6 +6,7 @@ export * from './autoridade-local';
 export * from './falhas/falhas';
 export { CAMINHO_FALHAS } from './falhas/admin';
 export { rotaDe, type Rota } from './rotas/caminhos';
+export { ufsAtendidas } from './rotas/autorizadores';
 export { LIMITE_CORPO } from './rotas/corpo';
 export { MAXIMO_DESCOMPACTADO } from './servicos/recepcao';
 export * from './tls/certificados';
