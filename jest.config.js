@@ -27,6 +27,7 @@ const mapped = {
   'payout-processor': 'services/payout-processor',
   ops: 'services/ops',
   server: 'services/server',
+  authority: 'services/authority',
 };
 const common = {
   rootDir: __dirname,

@@ -516,6 +516,8 @@ describe('CT-e events', () => {
       eventos: [p],
       eventosEmProcessamento: [],
     });
+    // The signed event as received, byte for byte, for a front door that answers with procEventoCTe.
+    expect(await autoridade.eventosRecebidos(cte.chave)).toEqual(new Map([[p.idEvento, evento]]));
     expect(await autoridade.registrarEventoCte(evento)).toEqual({
       tipo: 'duplicidade',
       cStat: 631,

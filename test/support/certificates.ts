@@ -35,6 +35,8 @@ export interface MakeA1Options {
   withoutMac?: boolean;
   /** Iteration count of the key encryption (forge's default is 2048). */
   iterations?: number;
+  /** Issued by a second test CA that no test trusts (a client certificate the local authority refuses). */
+  otherCa?: boolean;
 }
 
 export interface A1 {
@@ -54,7 +56,7 @@ export const cnpjFrom = (base12: string): string => base12 + cnpjCheckDigits(bas
 
 // RSA 2048 takes a while on small machines: one CA key and two end-entity keys per process, made on first use.
 const keyCache = new Map<string, forge.pki.rsa.KeyPair>();
-function keyPair(name: 'ca' | 'ee0' | 'ee1'): forge.pki.rsa.KeyPair {
+function keyPair(name: 'ca' | 'ca2' | 'ee0' | 'ee1'): forge.pki.rsa.KeyPair {
   let pair = keyCache.get(name);
   if (!pair) {
     const { privateKey } = generateKeyPairSync('rsa', {
@@ -83,27 +85,38 @@ const CA_SUBJECT: forge.pki.CertificateField[] = [
 ];
 export const TEST_CA_NAME = 'AC TESTE FRETE RFB v5';
 
-let caCache: forge.pki.Certificate | null = null;
-function testCa(): { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
-  const { privateKey, publicKey } = keyPair('ca');
-  if (!caCache) {
-    const cert = forge.pki.createCertificate();
+// The second CA has a name of its own: a verifier must not take one for the other.
+const OTHER_CA_SUBJECT: forge.pki.CertificateField[] = [
+  ...CA_SUBJECT.slice(0, 3),
+  { shortName: 'CN', value: 'AC TESTE NAO CONFIAVEL', valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class },
+];
+
+const caCache = new Map<'ca' | 'ca2', forge.pki.Certificate>();
+function testCa(which: 'ca' | 'ca2' = 'ca'): { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey } {
+  const { privateKey, publicKey } = keyPair(which);
+  let cert = caCache.get(which);
+  if (!cert) {
+    const subject = which === 'ca' ? CA_SUBJECT : OTHER_CA_SUBJECT;
+    cert = forge.pki.createCertificate();
     cert.publicKey = publicKey;
-    cert.serialNumber = '01';
+    cert.serialNumber = which === 'ca' ? '01' : '02';
     cert.validity.notBefore = new Date(Date.UTC(2020, 0, 1));
     cert.validity.notAfter = new Date(Date.UTC(2045, 0, 1));
-    cert.setSubject(CA_SUBJECT);
-    cert.setIssuer(CA_SUBJECT);
+    cert.setSubject(subject);
+    cert.setIssuer(subject);
     cert.setExtensions([
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
       { name: 'subjectKeyIdentifier' },
     ]);
     cert.sign(privateKey, forge.md.sha256.create());
-    caCache = cert;
+    caCache.set(which, cert);
   }
-  return { cert: caCache, key: privateKey };
+  return { cert, key: privateKey };
 }
+
+/** The test CA's certificate (PEM): what a verifier of the test A1 certificates trusts. */
+export const testCaCertificatePem = (): string => forge.pki.certificateToPem(testCa().cert).replace(/\r\n/g, '\n');
 
 function otherName(oid: string, value: string, encoding: 'octet' | 'printable' | 'utf8'): forge.asn1.Asn1 {
   const type =
@@ -146,7 +159,7 @@ function serialDer(hex: string): string {
 }
 
 export function makeA1(o: MakeA1Options): A1 {
-  const ca = testCa();
+  const ca = testCa(o.otherCa ? 'ca2' : 'ca');
   const own = keyPair(o.keyIndex === 1 ? 'ee1' : 'ee0');
   const other = keyPair(o.keyIndex === 1 ? 'ee0' : 'ee1');
   const now = Date.now();

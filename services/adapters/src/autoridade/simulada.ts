@@ -428,6 +428,19 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     });
   }
 
+  /**
+   * The signed events of a document as this authority received them, byte for byte (`idEvento` → XML): what a
+   * front door needs to answer a consultation with `procEventoCTe`/`procEventoMDFe` (the local authority server).
+   * Events registered before the authority kept them are missing.
+   */
+  async eventosRecebidos(chave: string): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ id_evento: string; evento_xml: string }>(
+      'SELECT id_evento, evento_xml FROM autoridade_simulada_eventos WHERE chave = $1 AND evento_xml IS NOT NULL ORDER BY ordem',
+      [chave],
+    );
+    return new Map(rows.map((r) => [r.id_evento, r.evento_xml]));
+  }
+
   private async responder<T>(layout: Layout, run: () => Promise<T>): Promise<T | Rejeitado> {
     try {
       return await run();
@@ -793,8 +806,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       const { rows } = await c.query<EventoRow>(
         `INSERT INTO autoridade_simulada_eventos
            (chave, tp_evento, n_seq_evento, id_evento, situacao, consultas_restantes, c_stat, x_motivo, x_evento, ver_aplic, c_orgao,
-            n_prot, dh_reg_evento, registrado_em, dig_val, ret_xml, n_prot_alvo)
-         VALUES ($1, $2, $3, $4, $5, $6, 135, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+            n_prot, dh_reg_evento, registrado_em, dig_val, ret_xml, n_prot_alvo, evento_xml)
+         VALUES ($1, $2, $3, $4, $5, $6, 135, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
          RETURNING *`,
         [
           ev.chave,
@@ -813,6 +826,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
           ev.digVal,
           retXml,
           alvo,
+          xml,
         ],
       );
       const registrado = rows[0]!;

@@ -87,17 +87,35 @@ const MDFE_3_00: Family = {
   },
 };
 
-/** The root schemas a document can be validated against, by their official file names. */
+/**
+ * The root schemas a document can be validated against, by their official file names: the documents and events,
+ * and the web services' requests and answers (the local authority server checks the requests it gets, its tests
+ * the answers it gives).
+ */
 const ROOTS = {
   'cte_v4.00.xsd': CTE_4_00,
   'procCTe_v4.00.xsd': CTE_4_00,
   'eventoCTe_v4.00.xsd': CTE_4_00,
   'procEventoCTe_v4.00.xsd': CTE_4_00,
+  'consSitCTe_v4.00.xsd': CTE_4_00,
+  'consStatServCTe_v4.00.xsd': CTE_4_00,
+  'retCTe_v4.00.xsd': CTE_4_00,
+  'retConsSitCTe_v4.00.xsd': CTE_4_00,
+  'retConsStatServCTe_v4.00.xsd': CTE_4_00,
+  'retEventoCTe_v4.00.xsd': CTE_4_00,
   'mdfe_v3.00.xsd': MDFE_3_00,
   'procMDFe_v3.00.xsd': MDFE_3_00,
   'enviMDFe_v3.00.xsd': MDFE_3_00,
   'eventoMDFe_v3.00.xsd': MDFE_3_00,
   'procEventoMDFe_v3.00.xsd': MDFE_3_00,
+  'consSitMDFe_v3.00.xsd': MDFE_3_00,
+  'consStatServMDFe_v3.00.xsd': MDFE_3_00,
+  'consMDFeNaoEnc_v3.00.xsd': MDFE_3_00,
+  'retMDFe_v3.00.xsd': MDFE_3_00,
+  'retConsSitMDFe_v3.00.xsd': MDFE_3_00,
+  'retConsStatServMDFe_v3.00.xsd': MDFE_3_00,
+  'retEventoMDFe_v3.00.xsd': MDFE_3_00,
+  'retConsMDFeNaoEnc_v3.00.xsd': MDFE_3_00,
 } as const satisfies Record<string, Family>;
 
 export type FiscalRootSchema = keyof typeof ROOTS;

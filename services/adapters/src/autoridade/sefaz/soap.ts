@@ -22,9 +22,21 @@ export const namespaceWsdl = (servico: ServicoSefaz): string => `${PORTAL_NS[mod
 /** The synchronous receptions carry the signed document gzipped and in Base64, as text; the others plain XML. */
 export const ehRecepcaoSincrona = (servico: ServicoSefaz): boolean => servico === 'CTeRecepcaoSincV4' || servico === 'MDFeRecepcaoSinc';
 
+/** Each service's operation result, as the WSDLs name them (`<operation>Result`). */
+const RESULTADOS: Record<ServicoSefaz, string> = {
+  CTeRecepcaoSincV4: 'cteRecepcaoResult',
+  CTeConsultaV4: 'cteConsultaCTResult',
+  CTeStatusServicoV4: 'cteStatusServicoCTResult',
+  CTeRecepcaoEventoV4: 'cteRecepcaoEventoResult',
+  MDFeRecepcaoSinc: 'mdfeRecepcaoResult',
+  MDFeConsulta: 'mdfeConsultaMDFResult',
+  MDFeStatusServico: 'mdfeStatusServicoMDFResult',
+  MDFeRecepcaoEvento: 'mdfeRecepcaoEventoResult',
+  MDFeConsNaoEnc: 'mdfeConsNaoEncResult',
+};
+
 /** The result element's name in answers (as the WSDLs name them; readers never rely on it). */
-export const elementoResultado = (servico: ServicoSefaz): string =>
-  modeloDoServico(servico) === 'cte' ? 'cteRecepcaoResult' : 'mdfeRecepcaoResult';
+export const elementoResultado = (servico: ServicoSefaz): string => RESULTADOS[servico];
 
 const ENVELOPE_ABRE = `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="${SOAP12_NS}">`;
 

@@ -1,0 +1,140 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type TLSSocket } from 'node:tls';
+import { lerEnvelope, modeloDoServico, namespaceWsdl, type Remetente, xMotivoDe } from '@frete/adapters';
+import { dhSaoPaulo } from '@frete/domain';
+import { administrarFalhas, CAMINHO_FALHAS } from '../falhas/admin';
+import { type Falhas } from '../falhas/falhas';
+import { atender, type Balcao, type Pedido, retornoSemDados } from '../servicos';
+import { clienteDe } from '../tls/cliente';
+import { type Rota, rotaDe } from './caminhos';
+import { descartarCorpo, LIMITE_CORPO, lerCorpo } from './corpo';
+import { responderFalha, responderJson, responderRetorno } from './respostas';
+
+/** What the HTTP door needs of the server around it. */
+export interface Porta {
+  balcao(rota: Rota): Balcao;
+  falhas: Falhas;
+  /** Waits `ms` (an injected latency); cut short when the server closes. */
+  esperar(ms: number): Promise<void>;
+  log(mensagem: string): void;
+}
+
+const LIMITE_ADMIN = 64 * 1024;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request handler of the local authority's HTTPS server. */
+export function tratadorHttp(porta: Porta): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    tratar(porta, req, res).catch((error: unknown) => {
+      porta.log(`request ${req.method} ${req.url} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) responderFalha(res, 500, 'internal error of the local authority server', { fechar: true });
+      else res.destroy();
+    });
+  };
+}
+
+/** A refusal before the body is read: the body is read and dropped first, so that the client gets the answer. */
+async function recusar(req: IncomingMessage, res: ServerResponse, status: number, motivo: string, cabecalhos?: Record<string, string>) {
+  const lido = await descartarCorpo(req);
+  responderFalha(res, status, motivo, { fechar: !lido, ...(cabecalhos ? { cabecalhos } : {}) });
+}
+
+/** SOAP 1.2 only (`application/soap+xml`), in UTF-8 when a charset is named. */
+function ehSoap12(contentType: string | undefined): boolean {
+  const [tipo, ...parametros] = (contentType ?? '').split(';').map((p) => p.trim().toLowerCase());
+  if (tipo !== 'application/soap+xml') return false;
+  const charset = parametros
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const cliente = clienteDe(req.socket as TLSSocket);
+  // As IIS answers a client certificate it does not accept (403.16): before anything is read or processed.
+  if (!cliente.autorizado) return recusar(req, res, 403, `403.16 - Forbidden: ${cliente.motivo}`);
+
+  const { pathname } = new URL(req.url ?? '/', 'https://autoridade.invalid');
+  if (pathname === CAMINHO_FALHAS) return administrar(porta, req, res);
+  const rota = rotaDe(pathname);
+  if (!rota) {
+    return recusar(
+      req,
+      res,
+      404,
+      `no service at ${pathname}: use /<authorizer>/<Service> or a real table's path (/ws/<Service>/<Service>.asmx)`,
+    );
+  }
+  if (req.method !== 'POST')
+    return recusar(req, res, 405, `method ${req.method} is not allowed: SOAP requests are POST`, { Allow: 'POST' });
+  if (!ehSoap12(req.headers['content-type'])) {
+    return recusar(
+      req,
+      res,
+      415,
+      `content type ${JSON.stringify(req.headers['content-type'] ?? '')} is not SOAP 1.2 (application/soap+xml; charset=utf-8)`,
+    );
+  }
+  const corpo = await lerCorpo(req, LIMITE_CORPO);
+  if (corpo.tipo === 'grande_demais') {
+    return responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
+  }
+
+  const balcao = porta.balcao(rota);
+  const falha = porta.falhas.tomar(rota.servico);
+  if (falha?.tipo === 'erro_servidor')
+    return responderFalha(res, 500, 'the authority server failed (injected fault): nothing was processed');
+  if (falha?.tipo === 'status') {
+    const xMotivo = xMotivoDe(modeloDoServico(rota.servico), falha.cStat);
+    return responderRetorno(
+      res,
+      rota.servico,
+      retornoSemDados(rota.servico, balcao.cabecalho, falha.cStat, xMotivo, dhSaoPaulo(balcao.agora())),
+    );
+  }
+
+  const pedido = lerPedido(rota, corpo.bytes, cliente.remetente);
+  if ('motivo' in pedido) return responderFalha(res, 400, pedido.motivo);
+  const resposta = await atender(pedido, balcao);
+  if (falha?.tipo === 'latencia') await porta.esperar(falha.ms);
+  // Processed and not answered: the connection drops, as when a real answer is lost on the way.
+  if (resposta.tipo === 'sem_resposta' || falha?.tipo === 'sem_resposta') {
+    req.socket.destroy();
+    return;
+  }
+  responderRetorno(res, rota.servico, resposta.xml);
+}
+
+/** The SOAP envelope and its data area (`cteDadosMsg`/`mdfeDadosMsg` in the service's WSDL namespace), or why not. */
+function lerPedido(rota: Rota, bytes: Buffer, remetente: Remetente): Pedido | { motivo: string } {
+  let texto: string;
+  try {
+    texto = UTF8.decode(bytes);
+  } catch {
+    return { motivo: 'the request body is not UTF-8' };
+  }
+  const envelope = lerEnvelope(texto);
+  if (envelope.tipo === 'ilegivel') return { motivo: `the SOAP 1.2 envelope cannot be read (${envelope.motivo})` };
+  if (envelope.tipo === 'falha') return { motivo: 'a SOAP fault is not a request' };
+  const modelo = modeloDoServico(rota.servico);
+  const area = `${modelo}DadosMsg`;
+  const ns = namespaceWsdl(rota.servico);
+  const dados = envelope.conteudo;
+  if (dados.localName !== area || dados.namespaceURI !== ns) {
+    return {
+      motivo: `the SOAP body must hold ${area} in ${ns}, not ${dados.localName ?? dados.nodeName} in ${dados.namespaceURI ?? 'no namespace'}`,
+    };
+  }
+  return { servico: rota.servico, modelo, dados, cabecalho: envelope.cabecalho, texto, remetente };
+}
+
+async function administrar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const corpo = await lerCorpo(req, LIMITE_ADMIN);
+  if (corpo.tipo === 'grande_demais') {
+    res.setHeader('Connection', 'close');
+    return responderJson(res, 413, { erro: `the rules are over ${LIMITE_ADMIN} bytes` });
+  }
+  const r = administrarFalhas(porta.falhas, req.method ?? '', corpo.bytes.toString('utf8'));
+  responderJson(res, r.status, r.corpo);
+}

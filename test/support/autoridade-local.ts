@@ -1,0 +1,107 @@
+import { type Pool } from 'pg';
+import { type Falhas, emitirCertificadoServidor, gerarAc, iniciarAutoridadeLocal, type ParPem } from '@frete/authority';
+import { type FiscalSchemas } from '@frete/documents';
+import { type A1, makeA1, type MakeA1Options, testCaCertificatePem } from './certificates';
+import { freshDatabase } from './db';
+
+/**
+ * The local authority server (`@frete/authority`) for tests, over real TLS:
+ *
+ * ```ts
+ * const autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
+ * // client: SEFAZ_BASE_URL = autoridade.url, trust autoridade.caPem, client certificate = an A1 from makeA1
+ * autoridade.falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
+ * await autoridade.close();
+ * ```
+ *
+ * Its server certificate (127.0.0.1 and localhost) is issued by a test server CA of its own, apart from the A1 test
+ * CA of `certificates.ts`; it accepts client certificates issued by the A1 test CA (every `makeA1` certificate
+ * without `otherCa`).
+ */
+
+export interface AutoridadeLocalDeTeste {
+  /** `https://127.0.0.1:<port>`: the client's `SEFAZ_BASE_URL` (`<url>/<authorizer>/<Service>`). */
+  url: string;
+  /** The test server CA's certificate (PEM): what the client trusts (its `SEFAZ_CA_FILE`). */
+  caPem: string;
+  /** Fault injection: `programar(rule or rules)`, `limpar()`, `listar()` (see `RegraFalha`). */
+  falhas: Falhas;
+  /** The simulated authority's database behind it (a fresh one of its own unless `pool` was given). */
+  pool: Pool;
+  /** Stops the server, then drops its database when it is its own. */
+  close(): Promise<void>;
+}
+
+export interface OpcoesAutoridadeLocalDeTeste {
+  /** The authority's clock (the signing certificates' validity and the protocols' dates); real time by default. */
+  clock?: () => Date;
+  /** A database to use instead of a fresh one (its owner drops it). */
+  pool?: Pool;
+  /** A shared schema validator (compiling takes a while); its own otherwise. */
+  schemas?: FiscalSchemas;
+  /** homologação (2, the default) or produção (1). */
+  tpAmb?: 1 | 2;
+  /** Present a certificate of a CA the client does not trust (`caPem` is still the trusted one). */
+  servidorNaoConfiavel?: boolean;
+}
+
+// RSA keys take a while: the test server CAs and their certificates are made once per test process.
+const feitos = new Map<string, ParPem>();
+const uma = (nome: string, fazer: () => ParPem): ParPem => {
+  let par = feitos.get(nome);
+  if (!par) feitos.set(nome, (par = fazer()));
+  return par;
+};
+
+/** The test server CA: the CA the clients of `iniciarAutoridadeLocalDeTeste` trust (`caPem`). */
+export const caServidorDeTeste = (): ParPem => uma('ac', () => gerarAc('AC SERVIDOR TESTE frete-fiscal'));
+const acNaoConfiavel = (): ParPem => uma('ac_nao_confiavel', () => gerarAc('AC SERVIDOR NAO CONFIAVEL'));
+const NOMES = ['127.0.0.1', 'localhost'];
+
+function certificadoServidor(confiavel: boolean): ParPem & { caPem: string } {
+  const ac = confiavel ? caServidorDeTeste() : acNaoConfiavel();
+  const par = uma(confiavel ? 'servidor' : 'servidor_nao_confiavel', () => emitirCertificadoServidor(ac, NOMES));
+  return { ...par, caPem: ac.cert };
+}
+
+/**
+ * A server certificate for 127.0.0.1 issued by a CA no client trusts (`caPem` is that CA): for "the client does not
+ * trust the server's certificate". `iniciarAutoridadeLocalDeTeste({ servidorNaoConfiavel: true })` starts a server
+ * with it.
+ */
+export function certificadoServidorNaoConfiavel(): { key: string; cert: string; caPem: string } {
+  return certificadoServidor(false);
+}
+
+/** An A1 issued by a CA the local authority does not trust: for "the authority refuses the client certificate". */
+export function a1DeOutraAc(o: Omit<MakeA1Options, 'otherCa'>): A1 {
+  return makeA1({ ...o, otherCa: true });
+}
+
+export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTeste = {}): Promise<AutoridadeLocalDeTeste> {
+  const db = o.pool ? null : await freshDatabase();
+  const pool = o.pool ?? db!.pool;
+  const servidor = certificadoServidor(!o.servidorNaoConfiavel);
+  try {
+    const autoridade = await iniciarAutoridadeLocal({
+      pool,
+      ...(o.schemas ? { schemas: o.schemas } : {}),
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(o.tpAmb ? { tpAmb: o.tpAmb } : {}),
+      tls: { key: servidor.key, cert: servidor.cert, clientCa: testCaCertificatePem() },
+    });
+    return {
+      url: autoridade.url,
+      caPem: caServidorDeTeste().cert,
+      falhas: autoridade.falhas,
+      pool,
+      close: async () => {
+        await autoridade.close();
+        await db?.drop();
+      },
+    };
+  } catch (error) {
+    await db?.drop();
+    throw error;
+  }
+}
