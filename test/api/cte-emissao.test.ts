@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { FiscalSchemas } from '@frete/documents';
 import { isValidAccessKey, readCte } from '@frete/domain';
-import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { AUTORIDADES, startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { makeA1 } from '../support/certificates';
 import { expectIndependentlyValid, requireTool, XMLSEC1, xmlsecVerify } from '../support/xmlsec';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-describe('CT-e issue: POST .../emissao and .../consulta through the simulated authority', () => {
+describe.each(AUTORIDADES)('CT-e issue: POST .../emissao and .../consulta (authority: %s)', (autoridade) => {
   let app: TestApp;
   let c: TestCarrier;
   const schemas = new FiscalSchemas();
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, { autoridade });
     c = await emissora(app);
   });
   afterAll(async () => {
@@ -39,6 +39,8 @@ describe('CT-e issue: POST .../emissao and .../consulta through the simulated au
     const done = await until(id);
     expect(done.body.data).toMatchObject({ id, situacao: 'autorizado', conclusivo: true, serie: 1, numero: 1, retorno: { cstat: 100 } });
     expect(isValidAccessKey(done.body.data.access_key)).toBe(true);
+    // Through the adapter, the document went to the emitter's authorizer (SP) over SOAP, not to the rules in process.
+    if (autoridade === 'sefaz') expect(app.autoridadeLocal!.atendidos()).toMatchObject({ 'SP/CTeRecepcaoSincV4': expect.any(Number) });
 
     const xml = await fetch(`${app.url}/v1/fiscal/cte/${id}/xml`, { headers: { authorization: `Bearer ${c.apiKey}` } });
     expect(xml.status).toBe(200);

@@ -1,6 +1,6 @@
 import { FiscalSchemas, pdfPagesText } from '@frete/documents';
 import { isValidAccessKey } from '@frete/domain';
-import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import { AUTORIDADES, startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
@@ -11,7 +11,7 @@ const CPF_1 = '52998224725';
 const CPF_2 = '11144477735';
 const CPF_3 = '12345678909';
 
-describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
+describe.each(AUTORIDADES)('MDF-e: /v1/fiscal/mdfe (authority: %s)', (autoridade) => {
   let app: TestApp;
   let c: TestCarrier;
   const schemas = new FiscalSchemas();
@@ -46,7 +46,7 @@ describe('MDF-e: /v1/fiscal/mdfe through the simulated authority', () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, { autoridade });
     c = await emissora(app);
     const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
       inscricao_estadual: '110042490114',

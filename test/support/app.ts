@@ -1,9 +1,20 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { type AppConfig, loadConfig, type PlatformOptions } from '@frete/platform';
 import { startServices, type RunningServices } from '@frete/server';
 import { cnpjCheckDigits } from '@frete/domain';
 import { type Scope } from '@frete/contracts';
 import { freshDatabase, type TestDatabase } from './db';
+import { type AutoridadeLocalDeTeste, iniciarAutoridadeLocalDeTeste } from './autoridade-local';
+
+/**
+ * The two front doors of the authority's rules a suite runs against: in process (`simulada`, the embedded default) and
+ * through the `sefaz` adapter, SOAP over mutual TLS, to the local authority server (`describe.each(AUTORIDADES)`).
+ */
+export const AUTORIDADES = ['simulada', 'sefaz'] as const;
+export type PortaDaAutoridade = (typeof AUTORIDADES)[number];
 
 /** A random valid CNPJ (numeric, or alphanumeric with letters in the base). */
 export function randomCnpj(alphanumeric = false): string {
@@ -19,6 +30,8 @@ export interface TestApp {
   running: RunningServices;
   db: TestDatabase;
   config: AppConfig;
+  /** With `autoridade: 'sefaz'`: the local authority server the adapter talks to (its faults are programmable). */
+  autoridadeLocal: AutoridadeLocalDeTeste | null;
   /** Creates a company and a credential through the operator, as `pnpm ops` would. */
   carrier(options?: {
     scopes?: Scope[];
@@ -67,23 +80,45 @@ export async function request(url: string, method: string, body?: unknown, heade
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export async function startTestApp(env: Record<string, string> = {}, options: Pick<PlatformOptions, 'clock'> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: Pick<PlatformOptions, 'clock'> & { autoridade?: PortaDaAutoridade } = {},
+): Promise<TestApp> {
   const db = await freshDatabase();
+  // The local server shares the test database: its tables come with the service's migrations, before any request.
+  const autoridadeLocal =
+    options.autoridade === 'sefaz' ? await iniciarAutoridadeLocalDeTeste({ pool: db.pool, clock: options.clock }) : null;
+  let caFile: string | null = null;
+  if (autoridadeLocal) {
+    caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'frete-sefaz-ca-')), 'ca.pem');
+    fs.writeFileSync(caFile, autoridadeLocal.caPem);
+  }
   const config = loadConfig({
     APP_ENVIRONMENT: 'homologacao',
     DATABASE_URL: db.url,
     SECRETS_KEY: randomBytes(32).toString('base64'),
     PORT: '0',
     SERVICES: 'api,projector,emission-processor,payout-processor',
+    ...(autoridadeLocal && caFile
+      ? {
+          FISCAL_AUTHORITY: 'sefaz',
+          SEFAZ_BASE_URL: autoridadeLocal.url,
+          SEFAZ_CA_FILE: caFile,
+          SEFAZ_TIMEOUT_MS: '15000',
+          // 108 pauses 50 ms, 109 250 ms, 656 3 s: the paths of a paused channel in a test's time.
+          SEFAZ_PAUSA_MS: '50',
+        }
+      : {}),
     ...env,
   });
-  const running = await startServices(config, options);
+  const running = await startServices(config, { clock: options.clock });
   const url = running.url!;
   return {
     url,
     running,
     db,
     config,
+    autoridadeLocal,
     async carrier(o = {}) {
       const cnpj = o.cnpj ?? randomCnpj();
       const company = await running.application.operator.createCompany({
@@ -106,6 +141,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Pi
     },
     async close() {
       await running.stop();
+      await autoridadeLocal?.close();
+      if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
       await db.drop();
     },
   };

@@ -26,6 +26,8 @@ export interface AutoridadeLocalDeTeste {
   caPem: string;
   /** Fault injection: `programar(rule or rules)`, `limpar()`, `listar()` (see `RegraFalha`). */
   falhas: Falhas;
+  /** The requests that reached each service, by `<authorizer>/<Service>`. */
+  atendidos(): Record<string, number>;
   /** The simulated authority's database behind it (a fresh one of its own unless `pool` was given). */
   pool: Pool;
   /** Stops the server, then drops its database when it is its own. */
@@ -94,6 +96,7 @@ export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTe
       url: autoridade.url,
       caPem: caServidorDeTeste().cert,
       falhas: autoridade.falhas,
+      atendidos: autoridade.atendidos,
       pool,
       close: async () => {
         await autoridade.close();

@@ -45,6 +45,8 @@ export interface AutoridadeLocal {
   port: number;
   /** The fault rules in force: `falhas.programar({...})`, `falhas.limpar()` (also over `/_falhas`). */
   falhas: Falhas;
+  /** The requests that reached each service, by `<authorizer>/<Service>` (a refused certificate reaches none). */
+  atendidos(): Record<string, number>;
   /** Stops listening, drops open connections (and pending latencies), then the validator when it is its own. */
   close(): Promise<void>;
 }
@@ -81,6 +83,7 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
     return b;
   };
 
+  const contagem = new Map<string, number>();
   const esperas = new Set<() => void>();
   const esperar = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -105,7 +108,14 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
       // A whole request (2 MB at most) within this; slower clients are cut off.
       requestTimeout: 60_000,
     },
-    tratadorHttp({ balcao, falhas, esperar, log }),
+    tratadorHttp({
+      balcao,
+      falhas,
+      esperar,
+      log,
+      contar: (rota) =>
+        void contagem.set(`${rota.autorizador}/${rota.servico}`, (contagem.get(`${rota.autorizador}/${rota.servico}`) ?? 0) + 1),
+    }),
   );
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -130,6 +140,7 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
     url: `https://${nome}:${port}`,
     port,
     falhas,
+    atendidos: () => Object.fromEntries(contagem),
     close: async () => {
       const fechado = new Promise<void>((resolve) => server.close(() => resolve()));
       // Requests in flight are answered (a pending latency at once); idle keep-alive connections go as they turn

@@ -17,6 +17,8 @@ export interface Porta {
   /** Waits `ms` (an injected latency); cut short when the server closes. */
   esperar(ms: number): Promise<void>;
   log(mensagem: string): void;
+  /** Counts a request that reached a service (`<authorizer>/<Service>`), for whoever checks what was sent. */
+  contar(rota: Rota): void;
 }
 
 const LIMITE_ADMIN = 64 * 1024;
@@ -81,6 +83,7 @@ async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): 
     return responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
   }
 
+  porta.contar(rota);
   const balcao = porta.balcao(rota);
   const falha = porta.falhas.tomar(rota.servico);
   if (falha?.tipo === 'erro_servidor')
