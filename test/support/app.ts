@@ -7,7 +7,7 @@ import { startServices, type RunningServices } from '@frete/server';
 import { cnpjCheckDigits } from '@frete/domain';
 import { type Scope } from '@frete/contracts';
 import { freshDatabase, type TestDatabase } from './db';
-import { type AutoridadeLocalDeTeste, iniciarAutoridadeLocalDeTeste } from './autoridade-local';
+import { type AutoridadeLocalDeTeste, iniciarAutoridadeLocalDeTeste, type OpcoesAutoridadeLocalDeTeste } from './autoridade-local';
 
 /**
  * The two front doors of the authority's rules a suite runs against: in process (`simulada`, the embedded default) and
@@ -82,12 +82,14 @@ export async function request(url: string, method: string, body?: unknown, heade
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: Pick<PlatformOptions, 'clock'> & { autoridade?: PortaDaAutoridade } = {},
+  options: Pick<PlatformOptions, 'clock'> & { autoridade?: PortaDaAutoridade; autoridadeLocal?: OpcoesAutoridadeLocalDeTeste } = {},
 ): Promise<TestApp> {
   const db = await freshDatabase();
   // The local server shares the test database: its tables come with the service's migrations, before any request.
   const autoridadeLocal =
-    options.autoridade === 'sefaz' ? await iniciarAutoridadeLocalDeTeste({ pool: db.pool, clock: options.clock }) : null;
+    options.autoridade === 'sefaz'
+      ? await iniciarAutoridadeLocalDeTeste({ pool: db.pool, clock: options.clock, ...options.autoridadeLocal })
+      : null;
   let caFile: string | null = null;
   if (autoridadeLocal) {
     caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'frete-sefaz-ca-')), 'ca.pem');
