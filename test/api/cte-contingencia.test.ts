@@ -1,6 +1,6 @@
 import { FiscalSchemas, pdfPagesText } from '@frete/documents';
 import { isValidAccessKey, readCte } from '@frete/domain';
-import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { AUTORIDADES, randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, ENDERECO_RJ, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { makeA1 } from '../support/certificates';
@@ -19,14 +19,14 @@ const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}
  * ativar`), every CT-e built for issue carries that SVC's tpEmis in ide and in its key, with dhCont and xJust; the
  * simulated authority authorizes it; the switch back makes the next CT-e normal again.
  */
-describe('CT-e issued in contingency (SVC-RS tpEmis 7, SVC-SP tpEmis 8)', () => {
+describe.each(AUTORIDADES)('CT-e issued in contingency (SVC-RS tpEmis 7, SVC-SP tpEmis 8; authority: %s)', (autoridade) => {
   let app: TestApp;
   let sp: TestCarrier;
   let rj: TestCarrier;
   const schemas = new FiscalSchemas();
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp({}, { autoridade });
     sp = await emissora(app, 'EMISSORA PAULISTA LTDA', ['fiscal', 'operacao']);
     rj = await emissora(app, 'EMISSORA CARIOCA LTDA', ['fiscal'], ENDERECO_RJ);
   });
@@ -87,6 +87,8 @@ describe('CT-e issued in contingency (SVC-RS tpEmis 7, SVC-SP tpEmis 8)', () => 
       contingencia: { dh_cont: switched.dh_cont, justificativa },
       protocolo: { status: 100, chave },
     });
+    // Through the adapter, the key's tpEmis sent it to the contingency authorizer, not to SP.
+    if (autoridade === 'sefaz') expect(app.autoridadeLocal!.atendidos()).toMatchObject({ 'SVC-RS/CTeRecepcaoSincV4': 1 });
 
     const dacte = (await pdfPagesText(await baixar(sp, `/v1/fiscal/cte/${id}/dacte`))).join(' ').replace(/\s+/g, ' ');
     expect(dacte).toContain('EMITIDO EM CONTINGÊNCIA - SVC-RS');
