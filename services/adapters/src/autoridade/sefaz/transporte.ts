@@ -32,6 +32,8 @@ export interface TransporteOptions {
 }
 
 const MAX_RESPOSTA = 5 * 1024 * 1024;
+const MAX_AGENTES = 256;
+const OCIOSO_MS = 30_000;
 
 // Codes OpenSSL gives when the peer sent an alert about our certificate.
 const ALERTA_CERTIFICADO =
@@ -65,12 +67,17 @@ export class TransporteSefaz {
       agente = new https.Agent({
         keepAlive: true,
         maxSockets: 8,
+        // An idle kept-alive socket closes after this (the authorities close theirs too).
+        timeout: OCIOSO_MS,
         key: credencial.chavePrivadaPem,
         cert: [credencial.certificadoPem, ...(credencial.cadeiaPem ?? [])].join('\n'),
         ca: this.options.confiancaPem,
         rejectUnauthorized: true,
       });
       this.agentes.set(chave, agente);
+      // One per company certificate in use; past the bound the oldest is forgotten (never destroyed: a request of its
+      // company may be in flight), and its idle sockets close on their own timeout.
+      if (this.agentes.size > MAX_AGENTES) this.agentes.delete(this.agentes.keys().next().value!);
     }
     return agente;
   }
