@@ -1,5 +1,5 @@
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
-import { rascunhoEmitivel } from '../support/emissora';
+import { ENDERECO_SP, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 
 /** Ruling 7: a production deployment without a contracted fiscal provider never invents an answer. */
 describe('fiscal authority in production without a provider', () => {
@@ -35,5 +35,29 @@ describe('fiscal authority in production without a provider', () => {
     const events = await app.running.platform.store.readStream(`cte-${id}`);
     expect(events.map((e) => e.type)).toEqual(['cte.rascunho_criado']);
     expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.situacao).toBe('rascunho');
+  });
+});
+
+/** With `FISCAL_AUTHORITY=sefaz` a production deployment issues for real: tpAmb 1, through SOAP over mutual TLS. */
+describe('fiscal authority in production through sefaz', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ APP_ENVIRONMENT: 'producao' }, { autoridade: 'sefaz', autoridadeLocal: { tpAmb: 1 } });
+  });
+  afterAll(() => app?.close());
+
+  it('issues a CT-e with tpAmb 1 and the production protocol; /fiscal/status names the real authority', async () => {
+    const c = await emissora(app, 'EMISSORA PRODUCAO LTDA', ['fiscal'], ENDERECO_SP, true);
+    const draft = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
+    const id = draft.body.data.id as string;
+    expect((await c.call('POST', `/v1/fiscal/cte/${id}/emissao`)).status).toBe(202);
+    const done = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
+    expect(done.body).toMatchObject({ environment: 'producao', data: { situacao: 'autorizado', retorno: { cstat: 100 } } });
+    const xml = (await c.call('GET', `/v1/fiscal/cte/${id}/xml`)).text;
+    expect(xml).toContain('<tpAmb>1</tpAmb>');
+    expect(/<protCTe[^>]*><infProt[^>]*><tpAmb>1<\/tpAmb>/.test(xml)).toBe(true);
+    expect(app.autoridadeLocal!.atendidos()).toMatchObject({ 'SP/CTeRecepcaoSincV4': 1 });
+    const status = await c.call('GET', '/v1/fiscal/status');
+    expect(status.body.data.autoridade).toMatchObject({ tipo: 'sefaz', cte: { situacao: 'em_operacao', cstat: 107 } });
   });
 });

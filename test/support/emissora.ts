@@ -47,8 +47,9 @@ export async function emissora(
   name = 'EMISSORA TRANSPORTES LTDA',
   scopes: Scope[] = ['fiscal'],
   endereco: typeof ENDERECO_SP = ENDERECO_SP,
+  fiscalProduction = false,
 ): Promise<TestCarrier> {
-  const c = await app.carrier({ name, scopes });
+  const c = await app.carrier({ name, scopes, fiscalProduction });
   const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
     inscricao_estadual: '110042490114',
     regime_tributario: 3,
