@@ -88,7 +88,7 @@ describe.each(AUTORIDADES)('CT-e issued in contingency (SVC-RS tpEmis 7, SVC-SP 
       protocolo: { status: 100, chave },
     });
     // Through the adapter, the key's tpEmis sent it to the contingency authorizer, not to SP.
-    if (autoridade === 'sefaz') expect(app.autoridadeLocal!.atendidos()).toMatchObject({ 'SVC-RS/CTeRecepcaoSincV4': 1 });
+    if (autoridade === 'sefaz') expect(app.autoridadeLocal!.atendidos()['SVC-RS/CTeRecepcaoSincV4']).toBeGreaterThanOrEqual(1);
 
     const dacte = (await pdfPagesText(await baixar(sp, `/v1/fiscal/cte/${id}/dacte`))).join(' ').replace(/\s+/g, ' ');
     expect(dacte).toContain('EMITIDO EM CONTINGÊNCIA - SVC-RS');

@@ -56,7 +56,8 @@ describe('fiscal authority in production through sefaz', () => {
     const xml = (await c.call('GET', `/v1/fiscal/cte/${id}/xml`)).text;
     expect(xml).toContain('<tpAmb>1</tpAmb>');
     expect(/<protCTe[^>]*><infProt[^>]*><tpAmb>1<\/tpAmb>/.test(xml)).toBe(true);
-    expect(app.autoridadeLocal!.atendidos()).toMatchObject({ 'SP/CTeRecepcaoSincV4': 1 });
+    // At least once: a poll that consults while the first send is still in flight sends the same bytes again (204).
+    expect(app.autoridadeLocal!.atendidos()['SP/CTeRecepcaoSincV4']).toBeGreaterThanOrEqual(1);
     const status = await c.call('GET', '/v1/fiscal/status');
     expect(status.body.data.autoridade).toMatchObject({ tipo: 'sefaz', cte: { situacao: 'em_operacao', cstat: 107 } });
   });
