@@ -146,8 +146,10 @@ describe('through the sefaz adapter and the local authority server', () => {
       access_key: null,
       retorno: { cstat: 999, motivo: expect.stringMatching(/^certificado_recusado_pela_autoridade: HTTP 403/) },
     });
-    // Nothing reached a service: the server refused the channel before reading.
-    expect(local().atendidos()).toEqual(antes);
+    // Neither the event nor the document reached a service: the server refused the channel before reading.
+    const depois = local().atendidos();
+    for (const servico of ['SP/CTeRecepcaoEventoV4', 'SP/CTeRecepcaoSincV4', 'SP/CTeConsultaV4'])
+      expect(depois[servico]).toBe(antes[servico]);
   });
 });
 
