@@ -1,4 +1,4 @@
-import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
+import { type KeyObject } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import {
   C14N_10,
@@ -15,6 +15,16 @@ import {
   signatureChildren,
 } from './dom';
 import { parentEndTagOffset } from './scan';
+import {
+  assinarRsaSha1,
+  assinaturaXml,
+  canonico,
+  certificadoDaChave,
+  chavePrivada,
+  digestSha1,
+  perfilSimples,
+  signedInfoCanonico,
+} from './perfil';
 
 /**
  * Enveloped XML-DSig of a fiscal document as the authorities require it (CT-e 4.00, MDF-e 3.00 and their events):
@@ -86,17 +96,11 @@ export function signFiscalXml(xml: string, options: SignFiscalXmlOptions): strin
 
   const { key, certificateBase64 } = keyMaterial(privateKeyPem, certificatePem);
 
-  const signer = new SignedXml({
-    privateKey: key.export({ format: 'pem', type: 'pkcs8' }) as string,
-    publicCert: certificatePem,
-    canonicalizationAlgorithm: C14N_10,
-    signatureAlgorithm: RSA_SHA1,
-    getKeyInfoContent: () => `<X509Data><X509Certificate>${certificateBase64}</X509Certificate></X509Data>`,
-  });
-  const targetXpath = `//*[local-name(.)='${element}' and @Id='${id}']`;
-  signer.addReference({ xpath: targetXpath, transforms: [...FISCAL_TRANSFORMS], digestAlgorithm: SHA1 });
-  signer.computeSignature(xml, { location: { reference: `${targetXpath}/..`, action: 'append' } });
-  const signature = signer.getSignatureXml();
+  let signature: string;
+  if (perfilSimples(xml, target)) {
+    const digest = digestSha1(canonico(target));
+    signature = assinaturaXml(id, digest, assinarRsaSha1(signedInfoCanonico(id, digest), key), certificateBase64);
+  } else signature = assinaturaGenerica(xml, element, id, key, certificatePem, certificateBase64);
 
   let at: number;
   try {
@@ -107,10 +111,32 @@ export function signFiscalXml(xml: string, options: SignFiscalXmlOptions): strin
   return xml.slice(0, at) + signature + xml.slice(at);
 }
 
+/** xml-crypto's pipeline, for what the profile's direct path does not take (prefixed ancestors, comments). */
+function assinaturaGenerica(
+  xml: string,
+  element: string,
+  id: string,
+  key: KeyObject,
+  certificatePem: string,
+  certificateBase64: string,
+): string {
+  const signer = new SignedXml({
+    privateKey: key.export({ format: 'pem', type: 'pkcs8' }) as string,
+    publicCert: certificatePem,
+    canonicalizationAlgorithm: C14N_10,
+    signatureAlgorithm: RSA_SHA1,
+    getKeyInfoContent: () => `<X509Data><X509Certificate>${certificateBase64}</X509Certificate></X509Data>`,
+  });
+  const targetXpath = `//*[local-name(.)='${element}' and @Id='${id}']`;
+  signer.addReference({ xpath: targetXpath, transforms: [...FISCAL_TRANSFORMS], digestAlgorithm: SHA1 });
+  signer.computeSignature(xml, { location: { reference: `${targetXpath}/..`, action: 'append' } });
+  return signer.getSignatureXml();
+}
+
 function keyMaterial(privateKeyPem: string, certificatePem: string): { key: KeyObject; certificateBase64: string } {
   let key: KeyObject;
   try {
-    key = createPrivateKey(privateKeyPem);
+    key = chavePrivada(privateKeyPem);
   } catch (error) {
     throw new FiscalSignatureError(
       'invalid_key',
@@ -119,17 +145,17 @@ function keyMaterial(privateKeyPem: string, certificatePem: string): { key: KeyO
   }
   if (key.asymmetricKeyType !== 'rsa')
     throw new FiscalSignatureError('invalid_key', `the private key is ${key.asymmetricKeyType}, not RSA`);
-  let certificate: X509Certificate;
   let certificateBase64: string;
+  let matches: boolean;
   try {
-    certificate = new X509Certificate(certificatePem);
     certificateBase64 = pemBody(certificatePem);
+    matches = certificadoDaChave(certificatePem, key, privateKeyPem);
   } catch (error) {
     throw new FiscalSignatureError(
       'invalid_key',
       `the certificate cannot be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  if (!certificate.checkPrivateKey(key)) throw new FiscalSignatureError('key_mismatch', 'the certificate does not match the private key');
+  if (!matches) throw new FiscalSignatureError('key_mismatch', 'the certificate does not match the private key');
   return { key, certificateBase64 };
 }

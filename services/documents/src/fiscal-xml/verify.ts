@@ -18,6 +18,7 @@ import {
   type XmlElement,
   type XmlNode,
 } from './dom';
+import { canonico, chavePublica, digestSha1, perfilSimples, verificarRsaSha1 } from './perfil';
 
 /**
  * Checks the enveloped signature of a fiscal document the way the authority does: the `Signature` child of the
@@ -103,6 +104,19 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
     new X509Certificate(certificatePem);
   } catch {
     return invalid('the certificate in KeyInfo cannot be read');
+  }
+
+  // The profile is fixed and checked above: in the plain case the check is computed directly (see perfil.ts).
+  if (signature.nodeName === 'Signature' && perfilSimples(xml, target) && perfilSimples(xml, signedInfo)) {
+    const publica = chavePublica(certificatePem);
+    if (!publica) return invalid('the certificate in KeyInfo cannot be read');
+    const digestValue = (dsChildren(reference, 'DigestValue')[0]?.textContent ?? '').trim();
+    if (digestSha1(canonico(target)) !== digestValue)
+      return invalid(`the digest of ${element} does not match: the signed content was changed`);
+    const valor = dsChildren(signature, 'SignatureValue')[0]?.textContent ?? '';
+    if (!verificarRsaSha1(canonico(signedInfo), publica, valor))
+      return invalid('the SignatureValue does not verify with the certificate in KeyInfo');
+    return { valid: true, certificatePem };
   }
 
   const checker = new SignedXml({
