@@ -200,6 +200,34 @@ describe('signFiscalXml: the CT-e enveloped signature', () => {
     expect(out).toBe(odd.replace('</CTe>', `${signatureOf(out)}</CTe>`));
     expect(verifyFiscalSignature(out, { element: 'infCte' }).valid).toBe(true);
   });
+
+  // The profile is computed directly in the plain case and by xml-crypto's generic pipeline otherwise (a comment in
+  // the document, a prefixed namespace on an ancestor): each must accept what the other signs, byte for byte alike.
+  it('signs the same bytes on the direct path and the generic one, and each path accepts what the other signed', () => {
+    const direto = sign(CTE);
+    const comComentario = CTE.replace('</CTe>', '<!-- fora do elemento assinado --></CTe>');
+    const generico = sign(comComentario);
+    expect(signatureOf(generico)).toBe(signatureOf(direto));
+    // The generic checker (the comment sends it there) accepts the direct signature, and the direct one the generic.
+    expect(verifyFiscalSignature(direto.replace('</CTe>', '<!-- x --></CTe>'), { element: 'infCte' }).valid).toBe(true);
+    expect(verifyFiscalSignature(generico.replace('<!-- fora do elemento assinado -->', ''), { element: 'infCte' }).valid).toBe(true);
+    // Tampering is caught on both paths.
+    const alterado = direto.replace('PECAS', 'PECAZ');
+    expect(verifyFiscalSignature(alterado, { element: 'infCte' }).reason).toMatch(/digest of infCte does not match/);
+    expect(verifyFiscalSignature(alterado.replace('</CTe>', '<!-- x --></CTe>'), { element: 'infCte' }).reason).toMatch(/digest/);
+  });
+
+  itXmlsec('a prefixed namespace on the root takes the generic path, and xmlsec1 accepts its signature too', () => {
+    const prefixado = CTE.replace(
+      '<CTe xmlns="http://www.portalfiscal.inf.br/cte">',
+      '<CTe xmlns="http://www.portalfiscal.inf.br/cte" xmlns:x="urn:x">',
+    );
+    expect(prefixado).not.toBe(CTE);
+    const out = sign(prefixado);
+    expect(verifyFiscalSignature(out, { element: 'infCte' }).valid).toBe(true);
+    expect(xmlsecVerify(out, { element: 'infCte', trustedPem: a1.caCertificatePem }).ok).toBe(true);
+    expect(xmlsecVerify(sign(CTE), { element: 'infCte', trustedPem: a1.caCertificatePem }).ok).toBe(true);
+  });
 });
 
 describe('signFiscalXml: MDF-e and events', () => {
