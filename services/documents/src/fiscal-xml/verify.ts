@@ -1,4 +1,3 @@
-import { X509Certificate } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import {
   C14N_10,
@@ -98,18 +97,13 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
     .flatMap((k) => dsChildren(k, 'X509Data'))
     .flatMap((d) => dsChildren(d, 'X509Certificate'));
   if (certificates.length !== 1) return invalid(`KeyInfo must carry one X509Certificate, it has ${certificates.length}`);
-  let certificatePem: string;
-  try {
-    certificatePem = pemFromBase64(certificates[0]!.textContent ?? '');
-    new X509Certificate(certificatePem);
-  } catch {
-    return invalid('the certificate in KeyInfo cannot be read');
-  }
+  // Parsed once per certificate (a batch's documents all carry the same one): its public key, or null when unreadable.
+  const certificatePem = pemFromBase64(certificates[0]!.textContent ?? '');
+  const publica = chavePublica(certificatePem);
+  if (!publica) return invalid('the certificate in KeyInfo cannot be read');
 
   // The profile is fixed and checked above: in the plain case the check is computed directly (see perfil.ts).
   if (signature.nodeName === 'Signature' && perfilSimples(xml, target) && perfilSimples(xml, signedInfo)) {
-    const publica = chavePublica(certificatePem);
-    if (!publica) return invalid('the certificate in KeyInfo cannot be read');
     const digestValue = (dsChildren(reference, 'DigestValue')[0]?.textContent ?? '').trim();
     if (digestSha1(canonico(target)) !== digestValue)
       return invalid(`the digest of ${element} does not match: the signed content was changed`);
