@@ -62,67 +62,44 @@ export class PostgresEventStore implements EventStore {
     this.wake.setMaxListeners(0);
   }
 
+  /**
+   * One round trip (`es_append`, a migration's function): the stream's revision claimed, the expected revision
+   * checked, the events inserted and the subscribers notified in one statement. An append whose ids are stored already
+   * is answered as it was then (a second query, only for repeats).
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const params = [
+      streamId,
+      typeof expected === 'bigint' ? expected.toString() : expected,
+      JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata }))),
+    ];
+    const sql = 'SELECT resultado, revisao, commit_pos, prepare_pos FROM es_append($1, $2, $3::jsonb)';
+    let row: { resultado: 'gravado' | 'repetido'; revisao: string | null; commit_pos: string | null; prepare_pos: string | null };
+    try {
+      if (this.options.beforeCommit) row = await this.appendWithHook(sql, params, streamId);
+      else row = (await this.pool.query(sql, params)).rows[0];
+    } catch (err) {
+      throw this.mapConflict(err, streamId, expected);
+    }
+    if (row.resultado === 'repetido') {
+      const repeated = await this.findRepeat(this.pool, streamId, events);
+      if (repeated) return repeated;
+      // The stored events went with a concurrent truncation: nothing to answer from; let the caller retry.
+      throw new WrongExpectedRevision(streamId, expected, -1n);
+    }
+    return { nextRevision: BigInt(row.revisao!), position: { commit: BigInt(row.commit_pos!), prepare: BigInt(row.prepare_pos!) } };
+  }
+
+  /** The same statement inside a transaction whose commit the test hook holds. */
+  private async appendWithHook<T extends object>(sql: string, params: unknown[], streamId: string): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const repeated = await this.findRepeat(client, streamId, events);
-      if (repeated) {
-        await client.query('ROLLBACK');
-        return repeated;
-      }
-      // The upsert locks the stream's row: appends to one stream are serialised, others run in parallel.
-      const n = events.length;
-      let previous: bigint;
-      try {
-        const { rows } = await client.query<{ revision: string }>(
-          `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2 - 1)
-           ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + $2
-           RETURNING revision`,
-          [streamId, n],
-        );
-        previous = BigInt(rows[0]!.revision) - BigInt(n);
-      } catch (err) {
-        throw this.mapConflict(err, streamId, expected);
-      }
-      const actual: bigint | 'no_stream' = previous < 0n ? 'no_stream' : previous;
-      if ((expected === 'no_stream' && actual !== 'no_stream') || (typeof expected === 'bigint' && actual !== expected)) {
-        await client.query('ROLLBACK');
-        throw new WrongExpectedRevision(streamId, expected, actual);
-      }
-      const params: unknown[] = [];
-      const values = events.map((e, i) => {
-        const b = params.length;
-        params.push(
-          streamId,
-          (previous + 1n + BigInt(i)).toString(),
-          e.id,
-          e.type,
-          e.schemaVersion,
-          JSON.stringify(e.data),
-          JSON.stringify(e.metadata),
-        );
-        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
-      });
-      let inserted: { rows: { global_position: string; transaction_id: string }[] };
-      try {
-        inserted = await client.query(
-          `INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, schema_version, data, metadata)
-           VALUES ${values.join(', ')} RETURNING global_position, transaction_id::text AS transaction_id`,
-          params,
-        );
-      } catch (err) {
-        throw this.mapConflict(err, streamId, expected);
-      }
-      await client.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
-      if (this.options.beforeCommit) await this.options.beforeCommit(client, streamId);
+      const { rows } = await client.query(sql, params);
+      await this.options.beforeCommit!(client, streamId);
       await client.query('COMMIT');
-      const last = inserted.rows[inserted.rows.length - 1]!;
-      return {
-        nextRevision: previous + BigInt(n),
-        position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
-      };
+      return rows[0] as T;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -132,8 +109,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** The same event ids already in this stream, in this order: the append happened before; answer as then. */
-  private async findRepeat(client: PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
-    const { rows } = await client.query<EventRow>(
+  private async findRepeat(db: Pool, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const { rows } = await db.query<EventRow>(
       `SELECT ${COLUMNS} FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY global_position`,
       [events.map((e) => e.id)],
     );
@@ -149,7 +126,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   private mapConflict(err: unknown, streamId: string, expected: ExpectedRevision): unknown {
-    const code = (err as { code?: string }).code;
+    const { code, message, detail } = err as { code?: string; message?: string; detail?: string };
+    if (code === 'P0001' && message === 'wrong_expected_revision')
+      return new WrongExpectedRevision(streamId, expected, detail === 'no_stream' || !detail ? 'no_stream' : BigInt(detail));
     if (code === '23505' || code === '40001' || code === '40P01') return new WrongExpectedRevision(streamId, expected, -1n);
     return err;
   }
