@@ -101,3 +101,59 @@ describe('PostgreSQL event store: transaction ids of different lengths', () => {
     expect(await store.headPosition()).toEqual(after!.position);
   });
 });
+
+describe('PostgreSQL event store: batches and one round trip per append', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('hands a subscriber with onBatch what it read together, in order, and never calls onEvent then', async () => {
+    for (let i = 0; i < 30; i++) await store.append(`lote-${i}`, [newEvent('a'), newEvent('b')], 'no_stream');
+    const batches: RecordedEvent[][] = [];
+    const single: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({
+      from: START,
+      onEvent: async (e) => void single.push(e),
+      onBatch: async (events) => void batches.push(events),
+    });
+    try {
+      await eventually(() => batches.flat().length === 60, '60 events in batches');
+      expect(single).toEqual([]);
+      expect(batches.length).toBeLessThan(60);
+      const all = batches.flat();
+      for (let i = 1; i < all.length; i++) expect(all[i]!.position.prepare).toBeGreaterThan(all[i - 1]!.position.prepare);
+    } finally {
+      await sub.stop();
+    }
+  });
+
+  it('appends in one statement: a wrong expected revision changes nothing, and a repeat answers what was stored', async () => {
+    let statements = 0;
+    const query = db.pool.query.bind(db.pool);
+    const counted = Object.assign(Object.create(db.pool) as typeof db.pool, {
+      query: (...args: Parameters<typeof query>) => {
+        statements++;
+        return query(...args);
+      },
+    });
+    const contado = new PostgresEventStore(counted, { pollIntervalMs: 20 });
+    const events = [newEvent('x'), newEvent('y')];
+    const first = await contado.append('uma-ida', events, 'no_stream');
+    expect(statements).toBe(1);
+    expect(first.nextRevision).toBe(1n);
+    await expect(contado.append('uma-ida', [newEvent('z')], 0n)).rejects.toMatchObject({ name: 'WrongExpectedRevision', actual: 1n });
+    await expect(contado.append('uma-ida', [newEvent('z')], 'no_stream')).rejects.toMatchObject({ actual: 1n });
+    await expect(contado.append('nenhuma', [newEvent('z')], 3n)).rejects.toMatchObject({ actual: 'no_stream' });
+    expect((await store.readStream('uma-ida')).map((e) => e.type)).toEqual(['x', 'y']);
+    expect(await store.readStream('nenhuma')).toEqual([]);
+    expect(await contado.append('uma-ida', events, 'no_stream')).toEqual(first);
+    await contado.close();
+  });
+});

@@ -30,6 +30,11 @@ export interface SubscribeOptions {
   /** Exclusive: the subscription starts after this position; START for the beginning. */
   from: Position;
   onEvent(event: RecordedEvent): Promise<void>;
+  /**
+   * When given, the events read together are handed over together, in order, instead of one by one (the projections
+   * apply a batch in one transaction). Adapters that deliver events one at a time call `onEvent` instead.
+   */
+  onBatch?(events: RecordedEvent[]): Promise<void>;
 }
 
 /**

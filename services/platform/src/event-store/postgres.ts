@@ -163,7 +163,7 @@ export class PostgresEventStore implements EventStore {
     return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : START;
   }
 
-  subscribeToAll({ from, onEvent }: SubscribeOptions): Subscription {
+  subscribeToAll({ from, onEvent, onBatch }: SubscribeOptions): Subscription {
     let stopped = false;
     let position = from;
     let wakeUp: (() => void) | null = null;
@@ -174,10 +174,16 @@ export class PostgresEventStore implements EventStore {
       await this.ensureListening();
       while (!stopped) {
         const batch = await this.readAll(position, 500);
-        for (const event of batch) {
+        if (onBatch && batch.length > 0) {
           if (stopped) return;
-          await onEvent(event);
-          position = event.position;
+          await onBatch(batch);
+          position = batch[batch.length - 1]!.position;
+        } else {
+          for (const event of batch) {
+            if (stopped) return;
+            await onEvent(event);
+            position = event.position;
+          }
         }
         if (batch.length < 500 && !stopped) {
           await new Promise<void>((resolve) => {

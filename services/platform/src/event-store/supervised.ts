@@ -6,6 +6,7 @@ export interface SupervisedOptions {
   /** Where to start (again): read from the checkpoint at each (re)start. */
   from: () => Promise<Position>;
   onEvent: SubscribeOptions['onEvent'];
+  onBatch?: SubscribeOptions['onBatch'];
   onError?: (err: unknown) => void;
   maxBackoffMs?: number;
 }
@@ -26,7 +27,7 @@ export function supervisedSubscription(store: EventStore, options: SupervisedOpt
         const from = await options.from();
         // Stopped while the checkpoint was read: a subscription started now would be one that stop() never ends.
         if (stopped.aborted) return;
-        current = store.subscribeToAll({ from, onEvent: options.onEvent });
+        current = store.subscribeToAll({ from, onEvent: options.onEvent, ...(options.onBatch ? { onBatch: options.onBatch } : {}) });
         await current.done;
         if (stopped.aborted) return;
       } catch (err) {

@@ -119,6 +119,8 @@ export class ProjectionRunner {
     this.subscription = supervisedSubscription(this.store, {
       from: () => this.position(),
       onEvent: async (e) => void (await this.apply([e])),
+      // What the store read together is projected together: one transaction and one checkpoint per batch.
+      onBatch: async (events) => void (await this.apply(events)),
       onError,
     });
   }
