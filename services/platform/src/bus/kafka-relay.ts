@@ -7,6 +7,9 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, encodeEvent } from './codec';
 import { ensureTopic } from './kafka';
 import { Backoff } from '../retry/backoff';
 
+/** Messages per produce request: a store batch (500) of events of a few KB stays well under the broker's limits. */
+const POR_ENVIO = 200;
+
 export interface KafkaRelayOptions {
   topic: string;
   /** Name of the relay's row in `subscription_checkpoints`. */
@@ -21,11 +24,12 @@ export interface KafkaRelayOptions {
 }
 
 /**
- * Follows the event store from a checkpoint and produces each event to Kafka, keyed by its stream, so that all
+ * Follows the event store from a checkpoint and produces its events to Kafka, keyed by their stream, so that all
  * events of one stream land in one partition in stream order. The producer is idempotent with one request in
- * flight, and each event is sent only after the previous one was acknowledged, so the broker's order per stream is
- * the store's. The checkpoint moves after the broker acknowledged: a crash in between sends the event again
- * (at-least-once), which consumers absorb because processors are idempotent.
+ * flight, and each request (events the store read together, in order) is sent only after the previous one was
+ * acknowledged, so the broker's order per stream is the store's. The checkpoint moves after the broker acknowledged:
+ * a crash in between sends those events again (at-least-once), which consumers absorb because processors are
+ * idempotent.
  */
 export class KafkaRelay {
   readonly checkpointName: string;
@@ -90,7 +94,11 @@ export class KafkaRelay {
     const from = await this.checkpoints.get(this.checkpointName);
     // Checked and subscribed in one step: a stop() from now on finds the subscription and ends it.
     if (!this.running) return;
-    this.subscription = this.store.subscribeToAll({ from, onEvent: (event) => this.relay(producer, event) });
+    this.subscription = this.store.subscribeToAll({
+      from,
+      onEvent: (event) => this.relay(producer, [event]),
+      onBatch: (events) => this.relay(producer, events),
+    });
   }
 
   /**
@@ -119,19 +127,23 @@ export class KafkaRelay {
     } while (await restarts.next());
   }
 
-  private async relay(producer: Producer, event: RecordedEvent): Promise<void> {
-    await producer.send({
-      topic: this.options.topic,
-      acks: -1,
-      messages: [
-        {
+  /**
+   * Sends what the store read together in requests of at most `POR_ENVIO` messages, each acknowledged before the next
+   * (one request in flight: the order per partition is the store's), then moves the checkpoint once, to the last.
+   */
+  private async relay(producer: Producer, events: RecordedEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += POR_ENVIO) {
+      await producer.send({
+        topic: this.options.topic,
+        acks: -1,
+        messages: events.slice(i, i + POR_ENVIO).map((event) => ({
           key: event.streamId,
           value: encodeEvent(event),
           headers: { [EVENT_TYPE_HEADER]: event.type, [EVENT_ID_HEADER]: event.id },
-        },
-      ],
-    });
-    await this.checkpoints.set(this.checkpointName, event.position);
+        })),
+      });
+    }
+    await this.checkpoints.set(this.checkpointName, events[events.length - 1]!.position);
   }
 
   private async disconnectProducer(): Promise<void> {
