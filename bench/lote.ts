@@ -22,8 +22,8 @@ import { pisoDoDocumento } from './documento';
 const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const LEG_KEYS = Math.max(1, Math.round(KEYS / 5));
 const CONCURRENCY = 16;
-const CPF = '52998224725';
-const PLACA = 'ABC1D23';
+export const CPF = '52998224725';
+export const PLACA = 'ABC1D23';
 const LEGS = [
   [
     { municipio: 'Campinas', uf: 'SP' },
@@ -47,19 +47,19 @@ const LEGS = [
   ],
 ].map(([origem, destino]) => ({ origem, destino }));
 
-type Call = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
+export type Call = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const perSecond = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
 
-async function ok(res: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
+export async function ok(res: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
   const r = await res;
   if (r.status !== status) throw new Error(`${what}: ${r.status} ${r.text}`);
   return r;
 }
 
 /** Runs `task` over `items`, CONCURRENCY at a time. */
-async function inParallel<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -74,7 +74,7 @@ async function inParallel<T, R>(items: T[], task: (item: T) => Promise<R>): Prom
 }
 
 /** Configuration, A1 certificate, tax rules of the legs' UF pairs, one driver and one vehicle. */
-async function prepararEmissora(call: Call, cnpj: string): Promise<void> {
+export async function prepararEmissora(call: Call, cnpj: string): Promise<void> {
   await ok(
     call('PUT', '/v1/fiscal/configuracao', {
       inscricao_estadual: '110042490114',
@@ -100,6 +100,19 @@ async function prepararEmissora(call: Call, cnpj: string): Promise<void> {
   }
   await ok(call('POST', '/v1/fiscal/motoristas', { cpf: CPF, nome: 'JOAO MOTORISTA' }), 201, 'motorista');
   await ok(call('POST', '/v1/fiscal/veiculos', { placa: PLACA }), 201, 'veiculo');
+}
+
+/** `n` CT-e of one contractor received in the carrier's inbox, CONCURRENCY at a time; their keys, for a batch. */
+export async function receberContratantes(call: Call, n: number): Promise<string[]> {
+  const contratante = randomCnpj();
+  return inParallel(
+    Array.from({ length: n }, (_, i) => i),
+    async () => {
+      const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] });
+      await ok(call('POST', '/v1/fiscal/cte-subcontratacao', { xml }), 201, 'inbox');
+      return chave;
+    },
+  );
 }
 
 interface Medida {
@@ -147,50 +160,14 @@ async function medirLote(call: Call, body: unknown, rows: number): Promise<Medid
 
 async function main(): Promise<void> {
   const piso = await pisoDoDocumento(300);
-  const dataDir = path.resolve(__dirname, '..', '..', '..', '.data', 'bench', `run-${process.pid}`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
   const kafka = process.env.KAFKA_BROKERS?.trim();
-  const config = loadConfig({
-    ...process.env,
-    // The embedded default, whatever the shell has: its own PostgreSQL in DATA_DIR, its own sealing key.
-    DATABASE_URL: '',
-    EVENTSTORE_URL: '',
-    SECRETS_KEY: '',
-    DATA_DIR: dataDir,
-    PORT: '0',
-    // One carrier makes every request here: the per-carrier and per-IP limits are not what is measured.
-    RATE_LIMIT_FISCAL_PER_MIN: '100000000',
-    RATE_LIMIT_IP_PER_MIN: '100000000',
-    ...(kafka ? { KAFKA_TOPIC: `bench-lote-${process.pid}-${Date.now()}` } : {}),
-  });
-  let running: RunningServices | null = null;
+  const servico = await iniciarServico('lote');
   try {
-    running = await startServices(config);
-    const url = running.url!;
-    const operator = running.application.operator;
-    const cnpj = randomCnpj();
-    await operator.createCompany({
-      cnpj,
-      razao_social: 'BENCH TRANSPORTES LTDA',
-      carrier: true,
-      fiscal_ready: true,
-      fiscal_production: false,
-    });
-    const cred = await operator.createCredential({ company: cnpj, kind: 'api-key', scopes: ['fiscal'] });
-    if (cred.kind !== 'api-key') throw new Error('expected an API key');
-    const call: Call = (method, route, body) => request(url + route, method, body, { authorization: `Bearer ${cred.api_key}` });
+    const { call, cnpj } = servico;
     await prepararEmissora(call, cnpj);
 
-    const contratante = randomCnpj();
     const tReceipt = Date.now();
-    const chaves = await inParallel(
-      Array.from({ length: KEYS + LEG_KEYS }, (_, i) => i),
-      async () => {
-        const { chave, xml } = buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] });
-        await ok(call('POST', '/v1/fiscal/cte-subcontratacao', { xml }), 201, 'inbox');
-        return chave;
-      },
-    );
+    const chaves = await receberContratantes(call, KEYS + LEG_KEYS);
     const receiptMs = Date.now() - tReceipt;
 
     const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
@@ -240,9 +217,74 @@ async function main(): Promise<void> {
       pernas: figuras(pernas, LEG_KEYS),
     });
   } finally {
-    await running?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await servico.parar();
   }
 }
 
-executar(main);
+export interface Servico {
+  running: RunningServices;
+  /** The carrier's API key and CNPJ, made through the operator as a deployment makes them. */
+  apiKey: string;
+  cnpj: string;
+  call: Call;
+  parar(): Promise<void>;
+}
+
+/**
+ * The service as `pnpm start` runs it (the embedded default, whatever the shell has) with one carrier made through the
+ * operator, its data under `.data/bench/` and removed by `parar`. `nome` names the Kafka topic when KAFKA_BROKERS is set.
+ */
+export async function iniciarServico(nome: string): Promise<Servico> {
+  const dataDir = path.resolve(__dirname, '..', '..', '..', '.data', 'bench', `run-${process.pid}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const kafka = process.env.KAFKA_BROKERS?.trim();
+  const config = loadConfig({
+    ...process.env,
+    // The embedded default, whatever the shell has: its own PostgreSQL in DATA_DIR, its own sealing key.
+    DATABASE_URL: '',
+    EVENTSTORE_URL: '',
+    SECRETS_KEY: '',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    // One carrier makes every request here: the per-carrier and per-IP limits are not what is measured.
+    RATE_LIMIT_FISCAL_PER_MIN: '100000000',
+    RATE_LIMIT_IP_PER_MIN: '100000000',
+    ...(kafka ? { KAFKA_TOPIC: `bench-${nome}-${process.pid}-${Date.now()}` } : {}),
+  });
+  let running: RunningServices | null = null;
+  try {
+    running = await startServices(config);
+    const url = running.url!;
+    const operator = running.application.operator;
+    const cnpj = randomCnpj();
+    await operator.createCompany({
+      cnpj,
+      razao_social: 'BENCH TRANSPORTES LTDA',
+      carrier: true,
+      fiscal_ready: true,
+      fiscal_production: false,
+    });
+    const cred = await operator.createCredential({ company: cnpj, kind: 'api-key', scopes: ['fiscal'] });
+    if (cred.kind !== 'api-key') throw new Error('expected an API key');
+    const apiKey = cred.api_key;
+    const call: Call = (method, route, body) => request(url + route, method, body, { authorization: `Bearer ${apiKey}` });
+    const r = running;
+    return {
+      running: r,
+      apiKey,
+      cnpj,
+      call,
+      parar: async () => {
+        await r.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await running?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+// Imported by other benches for its helpers: it runs only as a script.
+if (require.main === module) executar(main);
