@@ -144,7 +144,7 @@ describe('through the sefaz adapter and the local authority server', () => {
     expect(refused.body.data).toMatchObject({
       situacao: 'rejeitado',
       access_key: null,
-      retorno: { cstat: 999, motivo: expect.stringMatching(/^certificado_recusado_pela_autoridade: HTTP 403/) },
+      retorno: { cstat: 999, motivo: expect.stringMatching(/^certificado_recusado_pela_autoridade: the server closed the TLS handshake/) },
     });
     // Neither the event nor the document reached a service: the server refused the channel before reading.
     const depois = local().atendidos();

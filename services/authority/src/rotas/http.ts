@@ -5,7 +5,7 @@ import { dhSaoPaulo } from '@frete/domain';
 import { administrarFalhas, CAMINHO_FALHAS } from '../falhas/admin';
 import { type Falhas } from '../falhas/falhas';
 import { atender, type Balcao, type Pedido, retornoSemDados } from '../servicos';
-import { clienteDe } from '../tls/cliente';
+import { remetenteDe } from '../tls/cliente';
 import { type Rota, rotaDe } from './caminhos';
 import { descartarCorpo, LIMITE_CORPO, lerCorpo } from './corpo';
 import { responderFalha, responderJson, responderRetorno } from './respostas';
@@ -53,10 +53,6 @@ function ehSoap12(contentType: string | undefined): boolean {
 }
 
 async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const cliente = clienteDe(req.socket as TLSSocket);
-  // As IIS answers a client certificate it does not accept (403.16): before anything is read or processed.
-  if (!cliente.autorizado) return recusar(req, res, 403, `403.16 - Forbidden: ${cliente.motivo}`);
-
   const { pathname } = new URL(req.url ?? '/', 'https://autoridade.invalid');
   if (pathname === CAMINHO_FALHAS) return administrar(porta, req, res);
   const rota = rotaDe(pathname);
@@ -97,7 +93,7 @@ async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): 
     );
   }
 
-  const pedido = lerPedido(rota, corpo.bytes, cliente.remetente);
+  const pedido = lerPedido(rota, corpo.bytes, remetenteDe(req.socket as TLSSocket));
   if ('motivo' in pedido) return responderFalha(res, 400, pedido.motivo);
   const resposta = await atender(pedido, balcao);
   if (falha?.tipo === 'latencia') await porta.esperar(falha.ms);

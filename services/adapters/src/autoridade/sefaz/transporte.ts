@@ -20,7 +20,7 @@ export type ResultadoTransporte =
   | { tipo: 'resposta'; status: number; corpo: string }
   | { tipo: 'nao_enviado'; motivo: string; servidorNaoConfiavel: boolean }
   | { tipo: 'sem_resposta'; motivo: string }
-  /** The server refused our client certificate (a TLS alert about it, or HTTP 403): nothing was processed. */
+  /** The server refused our client certificate (a TLS alert about it, a handshake closed on it twice, or an IIS-style HTTP 403): nothing was processed. */
   | { tipo: 'certificado_recusado'; motivo: string };
 
 export interface TransporteOptions {
@@ -82,12 +82,34 @@ export class TransporteSefaz {
     return agente;
   }
 
-  enviar(url: string, envelope: string, credencial: CredencialTls): Promise<ResultadoTransporte> {
+  /**
+   * A server that verifies client certificates in its TLS layer (as the local authority does, and many do) closes
+   * the handshake on a certificate it does not accept, without an alert: a handshake closed after the connection was
+   * made is tried once more on a new connection, and closed again it is the certificate's refusal. Nothing was sent
+   * either time.
+   */
+  async enviar(url: string, envelope: string, credencial: CredencialTls): Promise<ResultadoTransporte> {
+    const primeira = await this.tentar(url, envelope, credencial);
+    if (primeira.tipo !== 'handshake_fechado') return primeira;
+    const segunda = await this.tentar(url, envelope, credencial);
+    if (segunda.tipo !== 'handshake_fechado') return segunda;
+    return {
+      tipo: 'certificado_recusado',
+      motivo: `the server closed the TLS handshake after the client certificate, twice (${segunda.motivo})`,
+    };
+  }
+
+  private tentar(
+    url: string,
+    envelope: string,
+    credencial: CredencialTls,
+  ): Promise<ResultadoTransporte | { tipo: 'handshake_fechado'; motivo: string }> {
     const max = this.options.maxResposta ?? MAX_RESPOSTA;
     return new Promise((resolve) => {
       let enviado = false;
+      let conectado = false;
       let terminado = false;
-      const fim = (r: ResultadoTransporte) => {
+      const fim = (r: ResultadoTransporte | { tipo: 'handshake_fechado'; motivo: string }) => {
         if (terminado) return;
         terminado = true;
         clearTimeout(relogio);
@@ -106,8 +128,11 @@ export class TransporteSefaz {
       req.on('socket', (socket) => {
         const tls = socket as TLSSocket;
         // A reused keep-alive socket is connected already: writing on it is sending.
-        if (!tls.connecting && tls.encrypted) enviado = true;
-        else tls.once('secureConnect', () => (enviado = true));
+        if (!tls.connecting && tls.encrypted) enviado = conectado = true;
+        else {
+          tls.once('connect', () => (conectado = true));
+          tls.once('secureConnect', () => (enviado = true));
+        }
       });
       req.on('response', (res) => {
         const partes: Buffer[] = [];
@@ -134,6 +159,7 @@ export class TransporteSefaz {
         if (ALERTA_CERTIFICADO.test(codigo) || ALERTA_CERTIFICADO.test(mensagemDe(error).toUpperCase().replace(/ /g, '_')))
           fim({ tipo: 'certificado_recusado', motivo });
         else if (SERVIDOR_NAO_CONFIAVEL.test(codigo)) fim({ tipo: 'nao_enviado', motivo, servidorNaoConfiavel: true });
+        else if (!enviado && conectado && codigo === 'ECONNRESET') fim({ tipo: 'handshake_fechado', motivo });
         else if (!enviado) fim({ tipo: 'nao_enviado', motivo, servidorNaoConfiavel: false });
         else fim({ tipo: 'sem_resposta', motivo });
       });
