@@ -20,7 +20,10 @@ export type ResultadoTransporte =
   | { tipo: 'resposta'; status: number; corpo: string }
   | { tipo: 'nao_enviado'; motivo: string; servidorNaoConfiavel: boolean }
   | { tipo: 'sem_resposta'; motivo: string }
-  /** The server refused our client certificate (a TLS alert about it, a handshake closed on it twice, or an IIS-style HTTP 403): nothing was processed. */
+  /**
+   * The server refused our client certificate (a TLS alert about it, a handshake closed on it twice, or an IIS-style
+   * HTTP 403): nothing was processed.
+   */
   | { tipo: 'certificado_recusado'; motivo: string };
 
 export interface TransporteOptions {
