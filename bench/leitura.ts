@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
-import { nfeKey } from '../test/support/cte-xml';
+import { rascunhoEmitivel } from '../test/support/rascunho';
 import { executar, imprimirResultado, mediana, REPETICOES, resumo } from './comum';
 import { CPF, iniciarServico, ok, PLACA, prepararEmissora, receberContratantes, type Call } from './lote';
 
@@ -24,29 +24,6 @@ const CONEXOES = 10;
 const AQUECIMENTO_S = 2;
 const DURACAO_S = 5;
 const PASSO_RELATORIO_MS = 100;
-
-const endereco = { logradouro: 'RUA A', numero: '10', bairro: 'CENTRO', municipio: 'Campinas', uf: 'SP', cep: '13010000' };
-
-/**
- * The draft of `test/support/emissora.ts` (`rascunhoEmitivel`), SP → RJ under the carrier's SP→RJ tax rule. Copied:
- * that file brings the jest helpers' types with it, which the bench's compilation does not have.
- */
-const rascunhoEmitivel = () => ({
-  tipo_servico: 0,
-  inicio: { municipio: 'campinas', uf: 'SP' },
-  fim: { municipio: 'Rio de Janeiro', uf: 'RJ' },
-  remetente: { documento: '11.222.333/0001-81', ie: '123456789012', nome: 'REMETENTE INDUSTRIA LTDA', endereco },
-  destinatario: {
-    documento: '529.982.247-25',
-    nome: 'JOSE DESTINATARIO',
-    endereco: { ...endereco, municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' },
-  },
-  tomador: { papel: 'remetente' },
-  valores: { total: 1500.5, a_receber: 1500.5, componentes: [{ nome: 'FRETE PESO', valor: 1500.5 }] },
-  carga: { valor: 25000, produto_predominante: 'PECAS', quantidades: [{ unidade: '01', tipo_medida: 'PESO BRUTO', quantidade: 1000 }] },
-  documentos: { nfe: [{ chave: nfeKey() }] },
-  observacoes: 'ENTREGAR NA DOCA 2',
-});
 
 interface Carga {
   reqPorS: number;
