@@ -367,6 +367,42 @@ describe('lote decider', () => {
       .then(processada({ status: 'failed', counter_cte_id: null, error: erro }));
   });
 
+  describe('a block of rows recorded at once (RegistrarLinhas)', () => {
+    const linha1 = { linha: 1, chave: chave(2), counter_cte_id: 'cte-1' };
+    const bloco = (...linhas: Linha[]): LoteCommand => ({ type: 'RegistrarLinhas', batch_id: 'b-1', company_id: 'sub', linhas });
+    const falha = { status: 'failed' as const, counter_cte_id: null, error: { code: 'cte_proprio', message: 'own' } };
+
+    it('gives each row its event, in order, as the rows recorded one by one would', () =>
+      given(criado)
+        .when(bloco({ ...pendente }, { ...pendente, ...linha1 }))
+        .then(processada(), processada(linha1)));
+
+    it('skips the rows already recorded (a redelivered block): the first outcome stands', () =>
+      given(criado, processada())
+        .when(bloco({ ...pendente, ...falha }, { ...pendente, ...linha1 }))
+        .then(processada(linha1)));
+
+    it('ends the batch after the row that completes it', () =>
+      given(criado)
+        .when(bloco({ ...pendente, ...falha }, { ...pendente, ...linha1, ...falha }))
+        .then(processada(falha), processada({ ...linha1, ...falha }), {
+          type: 'lote.concluido',
+          data: { batch_id: 'b-1', company_id: 'sub', status: 'failed', total_linhas: 2, emitidas: 0, duplicadas: 0, falhas: 2 },
+        }));
+
+    it("refuses the whole block when a row is another batch's or not the plan's: nothing is recorded", () => {
+      given(criado)
+        .when(bloco({ ...pendente }, { ...pendente, ...linha1, batch_id: 'b-2' }))
+        .thenRejects('regra_de_negocio');
+      given(criado)
+        .when(bloco({ ...pendente }, { ...pendente, linha: 1, chave: chave(9) }))
+        .thenRejects('regra_de_negocio');
+      given()
+        .when(bloco({ ...pendente }))
+        .thenRejects('lote_nao_encontrado');
+    });
+  });
+
   it("refuses a row of a missing batch, of another company, or that is not the plan's", () => {
     given().when(registrar()).thenRejects('lote_nao_encontrado');
     given(criado)

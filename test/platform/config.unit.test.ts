@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       rateLimitFiscalPerMin: 600,
       rateLimitIpPerMin: 3000,
       readYourWritesTimeoutMs: 5000,
+      processorConcurrency: { emission: 32, payout: 16 },
       services: [...SERVICE_NAMES],
       logLevel: 'info',
       publicUrl: null,
@@ -81,6 +82,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_FISCAL_PER_MIN: '3',
       RATE_LIMIT_IP_PER_MIN: '40',
       READ_YOUR_WRITES_TIMEOUT_MS: '0',
+      EMISSION_CONCURRENCY: '4',
+      PAYOUT_CONCURRENCY: '2',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: 'https://api.example.com',
     });
@@ -97,6 +100,7 @@ describe('loadConfig', () => {
       rateLimitFiscalPerMin: 3,
       rateLimitIpPerMin: 40,
       readYourWritesTimeoutMs: 0,
+      processorConcurrency: { emission: 4, payout: 2 },
       services: ['api', 'relay'],
       logLevel: 'warn',
       publicUrl: 'https://api.example.com',
@@ -128,6 +132,15 @@ describe('loadConfig', () => {
     expect(refusal({ ...external, RATE_LIMIT_IP_PER_MIN: 'many' })).toContain("RATE_LIMIT_IP_PER_MIN must be an integer ≥ 1, got 'many'");
     expect(refusal({ ...external, READ_YOUR_WRITES_TIMEOUT_MS: '-5' })).toContain(
       "READ_YOUR_WRITES_TIMEOUT_MS must be an integer ≥ 0, got '-5'",
+    );
+  });
+
+  it('refuses a processor concurrency below 1 or above 1024', () => {
+    expect(refusal({ ...external, EMISSION_CONCURRENCY: '0' })).toContain(
+      "EMISSION_CONCURRENCY must be an integer from 1 to 1024, got '0'",
+    );
+    expect(refusal({ ...external, PAYOUT_CONCURRENCY: '5000' })).toContain(
+      "PAYOUT_CONCURRENCY must be an integer from 1 to 1024, got '5000'",
     );
   });
 

@@ -31,7 +31,7 @@ describe('DirectTransport', () => {
     await store.append('ping-3', [pings[2]!], 'no_stream');
     crashOn = pings[1]!.id;
 
-    const first = new DirectTransport(store, db.pool);
+    const first = new DirectTransport(store, db.pool, { concurrency: 1 });
     await first.start(processor);
     await eventually(() => calls.get(pings[1]!.id) === 1 && crashOn === null, 'the crash on the second ping');
     await first.stop();
@@ -42,7 +42,7 @@ describe('DirectTransport', () => {
     expect(await checkpoints.get('processor:pong-direct')).toEqual(firstPing!.position);
     expect(calls.get(pings[2]!.id)).toBeUndefined();
 
-    const second = new DirectTransport(store, db.pool);
+    const second = new DirectTransport(store, db.pool, { concurrency: 1 });
     await second.start(processor);
     try {
       await eventually(() => calls.get(pings[2]!.id) === 1, 'the third ping');

@@ -33,6 +33,13 @@ export interface CriarLote {
 }
 
 export type RegistrarLinha = { type: 'RegistrarLinha' } & EventData<'lote.linha_processada'>;
+/** The outcomes of several rows prepared together (a block), recorded at once and in this order. */
+export interface RegistrarLinhas {
+  type: 'RegistrarLinhas';
+  batch_id: string;
+  company_id: string;
+  linhas: EventData<'lote.linha_processada'>[];
+}
 /** The authority authorized a row's counter-CT-e. */
 export type RegistrarLinhaEmitida = { type: 'RegistrarLinhaEmitida' } & EventData<'lote.linha_emitida'>;
 /** The authority refused or denied a row's counter-CT-e. */
@@ -40,7 +47,13 @@ export type RegistrarLinhaRejeitada = { type: 'RegistrarLinhaRejeitada' } & Even
 /** The payout of a row's counter-CT-e was registered, or could not be. */
 export type RegistrarFinanceiroDaLinha = { type: 'RegistrarFinanceiroDaLinha' } & EventData<'lote.financeiro_registrado'>;
 
-export type LoteCommand = CriarLote | RegistrarLinha | RegistrarLinhaEmitida | RegistrarLinhaRejeitada | RegistrarFinanceiroDaLinha;
+export type LoteCommand =
+  | CriarLote
+  | RegistrarLinha
+  | RegistrarLinhas
+  | RegistrarLinhaEmitida
+  | RegistrarLinhaRejeitada
+  | RegistrarFinanceiroDaLinha;
 
 /** A row as the report names it: `pending` until the authority's outcome, then `emitted` or `failed`. */
 export interface LinhaRegistrada {
@@ -147,7 +160,7 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     processadas: {},
     concluido: null,
   },
-  decide(c, state) {
+  decide(c, state, ctx) {
     switch (c.type) {
       case 'CriarLote': {
         // The id comes from an idempotency key or is fresh: a second creation is the retry of the first.
@@ -180,6 +193,20 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         const { type: _type, ...data } = c;
         // A last row that failed or was a duplicate can be what ends the batch.
         return comConclusao(state, { type: 'lote.linha_processada', data });
+      }
+      case 'RegistrarLinhas': {
+        // Each row as if recorded alone, on the state the rows before it left: the same events, in one append.
+        const events: LoteEvent[] = [];
+        let atual = state;
+        for (const linha of c.linhas) {
+          if (linha.batch_id !== c.batch_id || linha.company_id !== c.company_id) {
+            throw new Rejection('regra_de_negocio', `row ${linha.linha} belongs to another batch than ${c.batch_id}`);
+          }
+          const novos = loteDecider.decide({ type: 'RegistrarLinha', ...linha }, atual, ctx);
+          atual = novos.reduce(loteDecider.evolve, atual);
+          events.push(...novos);
+        }
+        return events;
       }
       case 'RegistrarLinhaEmitida':
       case 'RegistrarLinhaRejeitada': {

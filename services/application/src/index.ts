@@ -4,7 +4,6 @@
  * the aggregate they drive.
  */
 export * from './commands/execute';
-export * from './commands/keyed-lock';
 export * from './commands/state-cache';
 export * from './cte/preparar';
 export * from './cte/emissor';

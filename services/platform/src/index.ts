@@ -31,3 +31,5 @@ export * from './retry/backoff';
 export * from './workers/module-worker';
 export * from './workers/one-answer';
 export * from './db/unavailable';
+export * from './concurrency/keyed-lock';
+export * from './processors/concurrent-dispatch';

@@ -3,6 +3,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { buildApi, type ApiDeps } from '@frete/api';
 import {
   type AppConfig,
+  DEFAULT_PROCESSOR_CONCURRENCY,
   DirectTransport,
   KafkaRelay,
   KafkaTransport,
@@ -59,7 +60,11 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   for (const processor of processors) {
     const transport: ProcessorTransport = kafka
       ? new KafkaTransport(kafka, { topic: config.kafkaTopic })
-      : new DirectTransport(platform.store, platform.pool, report(`${processor.name} processor`));
+      : new DirectTransport(platform.store, platform.pool, {
+          concurrency:
+            config.processorConcurrency[processor.name as keyof AppConfig['processorConcurrency']] ?? DEFAULT_PROCESSOR_CONCURRENCY,
+          onError: report(`${processor.name} processor`),
+        });
     await transport.start(processor);
     stops.push({ name: `${processor.name}-processor`, stop: () => transport.stop() });
   }
@@ -85,12 +90,16 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     });
   }
   ready = true;
+  let stopped = false;
   return {
     platform,
     application,
     api,
     url,
     stop: async (report = () => undefined) => {
+      // A second stop (a test that restarted the services, a signal during shutdown) has nothing left to stop.
+      if (stopped) return;
+      stopped = true;
       ready = false;
       for (const { name, stop } of [...stops].reverse()) {
         // One part failing to stop must not keep the others (and PostgreSQL) running.

@@ -4,7 +4,7 @@ import { type Decider, fold } from '@frete/domain';
 import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type StateCache } from './state-cache';
-import { KeyedLock } from './keyed-lock';
+import { KeyedLock } from '@frete/platform';
 import { Backoff } from '@frete/platform';
 
 /** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */

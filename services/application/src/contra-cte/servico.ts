@@ -15,7 +15,7 @@ import {
 } from '@frete/domain';
 import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
-import { KeyedLock } from '../commands/keyed-lock';
+import { KeyedLock } from '@frete/platform';
 import { Backoff } from '@frete/platform';
 import { WrongExpectedRevision } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';

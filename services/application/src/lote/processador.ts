@@ -1,4 +1,4 @@
-import { EventCatalog, type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
+import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
 import {
   cteDecider,
   cteStream,
@@ -10,10 +10,10 @@ import {
   loteStream,
   Rejection,
 } from '@frete/domain';
-import { type CommandContext, execute, load, toDomainEvent } from '../commands/execute';
+import { type CommandContext, type ContextoEmpresa, execute, load, toDomainEvent } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
-import { type EventStore, WrongExpectedRevision } from '@frete/platform';
+import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 
@@ -36,14 +36,31 @@ export const contraCteDaLinha = (batchId: string, linha: number) => derivedEvent
 
 type Processada = Omit<EventData<'lote.linha_processada'>, 'batch_id' | 'company_id' | 'linha' | 'chave' | 'perna' | 'tipo_servico'>;
 
+/** Waits for every task, then fails with the first failure: no work of a failed block is left running behind it. */
+async function todas<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+/**
+ * The ids of a block's events: a row's event keeps the id it always had, whichever block or retry records it; the
+ * batch's end, when a row completes it, is named after that row.
+ */
+const idsDasLinhas = (batchId: string) => {
+  let linha = -1;
+  return (_i: number, e: LoteEvent): string => {
+    if (e.type === 'lote.linha_processada') {
+      linha = e.data.linha;
+      return derivedEventId(batchId, `linha:${linha}:processada`);
+    }
+    return derivedEventId(batchId, `linha:${linha}:${e.type}`);
+  };
+};
+
 /** What the batch learns about a row after creation (processing, then its counter-CT-e's outcomes). */
 type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' }>;
-
-/** The batch's stream as this delivery knows it; a row is appended at the next revision without reading it all again. */
-interface Sessao {
-  state: LoteState;
-  revision: bigint;
-}
 
 /**
  * Processes a batch's rows in order (batch rules 1–7): each row becomes a counter-CT-e draft through the same
@@ -140,66 +157,105 @@ export class ProcessadorLote {
     });
   }
 
-  private async carregar(batchId: string): Promise<Sessao | null> {
-    const history = await this.deps.store.readStream(loteStream(batchId));
-    const last = history[history.length - 1];
-    if (!last) return null;
-    return {
-      state: fold(
-        loteDecider,
-        history.map((e) => toDomainEvent<LoteEvent>(e)),
-      ),
-      revision: last.revision,
-    };
+  /** The batch as its stream stands, reading only what this process has not folded yet. */
+  private async carregar(batchId: string): Promise<LoteState> {
+    const stream = loteStream(batchId);
+    const cached = this.lotes.get(stream);
+    const newer = await this.deps.store.readStream(stream, cached?.revision);
+    const last = newer[newer.length - 1];
+    if (!last) return cached?.state ?? loteDecider.initialState;
+    const events = newer.map((e) => toDomainEvent<LoteEvent>(e));
+    const state = cached ? events.reduce(loteDecider.evolve, cached.state) : fold(loteDecider, events);
+    this.lotes.set(stream, state, last.revision);
+    return state;
   }
 
+  /**
+   * One block: its rows are prepared side by side (rows of one contractor key still take turns, in row order, in
+   * `preparar`), recorded on the batch together in row order, and only then sent, side by side. A redelivery finds
+   * the rows recorded and sends those whose document may not have left.
+   */
   private async processarBloco(batchId: string, inicio: number, causa: string): Promise<void> {
-    let sessao = await this.carregar(batchId);
-    if (!sessao?.state.existe) return;
-    const companyId = sessao.state.company_id!;
-    const fim = Math.min(inicio + BLOCO_DO_LOTE, sessao.state.linhas.length);
+    const lote = await this.carregar(batchId);
+    if (!lote.existe) return;
+    const companyId = lote.company_id!;
+    const ctx: ContextoEmpresa = {
+      companyId,
+      correlationId: batchId,
+      causationId: causa,
+      requestId: null,
+      actor: 'emission-processor',
+      now: this.deps.clock(),
+    };
+    const fim = Math.min(inicio + BLOCO_DO_LOTE, lote.linhas.length);
+    const aEnviar: string[] = [];
+    const preparadas: Promise<EventData<'lote.linha_processada'>>[] = [];
     for (let n = inicio; n < fim; n++) {
-      const ctx: CommandContext = {
-        companyId,
-        correlationId: batchId,
-        causationId: causa,
-        requestId: null,
-        actor: 'emission-processor',
-        now: this.deps.clock(),
-      };
-      const plano = sessao.state.linhas[n]!;
+      const plano = lote.linhas[n]!;
       const cteId = contraCteDaLinha(batchId, n);
-      const feita = sessao.state.processadas[n];
+      const feita = lote.processadas[n];
       if (feita) {
         // A redelivery may have stopped between recording the row and sending its document.
-        if (feita.status === 'pending' && feita.counter_cte_id === cteId) await this.solicitar(companyId, cteId, ctx);
+        if (feita.status === 'pending' && feita.counter_cte_id === cteId) aEnviar.push(cteId);
         continue;
       }
-      const resultado = await this.deps.contraCte.preparar(
-        {
-          company_id: companyId,
-          cte_id: cteId,
-          chave: plano.chave,
-          modo: sessao.state.modo,
-          pedido: {
-            tipo_servico: plano.tipo_servico as 1 | 2 | 3,
-            origem: plano.origem,
-            destino: plano.destino,
-            valor_centavos: plano.valor_centavos,
-            motorista_cpf: plano.motorista_cpf,
-            placa: plano.placa,
-          },
-          lote_id: batchId,
-          linha: n,
-          perna: plano.perna,
-          parcelas: sessao.state.parcelas,
-          solicitante_company_id: sessao.state.solicitante_company_id,
-        },
-        ctx,
-      );
-      sessao = await this.registrar(sessao, batchId, companyId, plano, await this.desfecho(resultado), ctx);
-      if (resultado.status === 'aceito') await this.solicitar(companyId, cteId, ctx);
+      // Called in row order, without waiting: the order in which rows of one key take it.
+      preparadas.push(this.preparar(lote, batchId, plano, cteId, ctx));
     }
+    const linhas = await todas(preparadas);
+    if (linhas.length > 0) {
+      await execute(
+        this.deps,
+        loteStream(batchId),
+        loteDecider,
+        { type: 'RegistrarLinhas', batch_id: batchId, company_id: companyId, linhas },
+        ctx,
+        { eventId: idsDasLinhas(batchId), cache: this.lotes },
+      );
+      for (const l of linhas) if (l.status === 'pending') aEnviar.push(l.counter_cte_id!);
+    }
+    await todas(aEnviar.map((cteId) => this.solicitar(companyId, cteId, ctx)));
+  }
+
+  /** A row's counter-CT-e draft, and what the row records of it. */
+  private async preparar(
+    lote: LoteState,
+    batchId: string,
+    plano: LinhaPlanejada,
+    cteId: string,
+    ctx: ContextoEmpresa,
+  ): Promise<EventData<'lote.linha_processada'>> {
+    const resultado = await this.deps.contraCte.preparar(
+      {
+        company_id: ctx.companyId,
+        cte_id: cteId,
+        chave: plano.chave,
+        modo: lote.modo,
+        pedido: {
+          tipo_servico: plano.tipo_servico as 1 | 2 | 3,
+          origem: plano.origem,
+          destino: plano.destino,
+          valor_centavos: plano.valor_centavos,
+          motorista_cpf: plano.motorista_cpf,
+          placa: plano.placa,
+        },
+        lote_id: batchId,
+        linha: plano.linha,
+        perna: plano.perna,
+        parcelas: lote.parcelas,
+        solicitante_company_id: lote.solicitante_company_id,
+      },
+      ctx,
+    );
+    return {
+      batch_id: batchId,
+      company_id: ctx.companyId,
+      linha: plano.linha,
+      chave: plano.chave,
+      perna: plano.perna,
+      tipo_servico: plano.tipo_servico,
+      ...(await this.desfecho(resultado)),
+    };
   }
 
   private async desfecho(r: ResultadoContraCte): Promise<Processada> {
@@ -218,57 +274,6 @@ export class ProcessadorLote {
       }
       case 'failed':
         return { status: 'failed', counter_cte_id: null, documento_financeiro: null, error: { code: r.code, message: r.message } };
-    }
-  }
-
-  private async registrar(
-    sessao: Sessao,
-    batchId: string,
-    companyId: string,
-    plano: LinhaPlanejada,
-    p: Processada,
-    ctx: CommandContext,
-  ): Promise<Sessao> {
-    const command: LoteCommand = {
-      type: 'RegistrarLinha',
-      batch_id: batchId,
-      company_id: companyId,
-      linha: plano.linha,
-      chave: plano.chave,
-      perna: plano.perna,
-      tipo_servico: plano.tipo_servico,
-      ...p,
-    };
-    // The row's event keeps the id it always had; the batch's end, when this row completes it, has its own.
-    const eventId = (i: number, e: LoteEvent) =>
-      derivedEventId(batchId, i === 0 ? `linha:${plano.linha}:processada` : `linha:${plano.linha}:${e.type}`);
-    const events = loteDecider.decide(command, sessao.state, { now: ctx.now });
-    if (events.length === 0) return sessao;
-    try {
-      const { nextRevision, position } = await this.deps.store.append(
-        loteStream(batchId),
-        events.map((e, i) => ({
-          id: eventId(i, e),
-          type: e.type,
-          schemaVersion: EventCatalog[e.type].version,
-          data: e.data,
-          metadata: {
-            company_id: companyId,
-            correlation_id: ctx.correlationId,
-            causation_id: ctx.causationId,
-            request_id: null,
-            actor: ctx.actor,
-          },
-        })),
-        sessao.revision,
-      );
-      await this.deps.readYourWrites?.recordWrite(companyId, position);
-      return { state: events.reduce(loteDecider.evolve, sessao.state), revision: nextRevision };
-    } catch (err) {
-      if (!(err instanceof WrongExpectedRevision)) throw err;
-      // Another delivery wrote to the batch meanwhile (a Kafka rebalance): decide again on the stream as it is.
-      await execute(this.deps, loteStream(batchId), loteDecider, command, ctx, { eventId });
-      return (await this.carregar(batchId))!;
     }
   }
 

@@ -23,6 +23,11 @@ export interface AppConfig {
   rateLimitFiscalPerMin: number;
   rateLimitIpPerMin: number;
   readYourWritesTimeoutMs: number;
+  /**
+   * Events each processor handles at once (`EMISSION_CONCURRENCY`, `PAYOUT_CONCURRENCY`): for the emission processor,
+   * the documents in flight to the authority. Events of one key still go one at a time, in order.
+   */
+  processorConcurrency: { emission: number; payout: number };
   services: ServiceName[];
   logLevel: string;
   /** Public base address (without /v1), written in the OpenAPI document's servers and the token issuer. */
@@ -94,6 +99,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_FISCAL_PER_MIN: integer(1, undefined, 600),
   RATE_LIMIT_IP_PER_MIN: integer(1, undefined, 3000),
   READ_YOUR_WRITES_TIMEOUT_MS: integer(0, undefined, 5000),
+  EMISSION_CONCURRENCY: integer(1, 1024, 32),
+  PAYOUT_CONCURRENCY: integer(1, 1024, 16),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     {
@@ -182,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitFiscalPerMin: e.RATE_LIMIT_FISCAL_PER_MIN,
     rateLimitIpPerMin: e.RATE_LIMIT_IP_PER_MIN,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
+    processorConcurrency: { emission: e.EMISSION_CONCURRENCY, payout: e.PAYOUT_CONCURRENCY },
     services: e.SERVICES,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL ?? null,

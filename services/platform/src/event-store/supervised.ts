@@ -16,7 +16,12 @@ export interface SupervisedOptions {
  * checkpoint after a backoff instead of dying quietly. Handlers are idempotent, so replaying from the checkpoint
  * is safe.
  */
-export function supervisedSubscription(store: EventStore, options: SupervisedOptions): Subscription {
+export interface SupervisedSubscription extends Subscription {
+  /** Ends the current subscription as if it had failed: it starts again from its checkpoint after the backoff. */
+  restart(): void;
+}
+
+export function supervisedSubscription(store: EventStore, options: SupervisedOptions): SupervisedSubscription {
   const stopping = new AbortController();
   const stopped = stopping.signal;
   let current: Subscription | null = null;
@@ -39,6 +44,9 @@ export function supervisedSubscription(store: EventStore, options: SupervisedOpt
   const done = loop();
   return {
     done,
+    restart: () => {
+      void current?.stop();
+    },
     stop: async () => {
       stopping.abort();
       await current?.stop();

@@ -1,7 +1,8 @@
 import { type Pool } from 'pg';
-import { type Position, START } from '@frete/contracts';
-import { type EventStore, type Subscription } from '../event-store/port';
-import { supervisedSubscription } from '../event-store/supervised';
+import { type Position, type RecordedEvent, START } from '@frete/contracts';
+import { type EventStore } from '../event-store/port';
+import { type SupervisedSubscription, supervisedSubscription } from '../event-store/supervised';
+import { ConcurrentDispatch } from './concurrent-dispatch';
 import { type Processor, type ProcessorTransport } from './processor';
 
 /** Where a named subscription stands, in `subscription_checkpoints`. */
@@ -25,42 +26,75 @@ export class SubscriptionCheckpoints {
   }
 }
 
+export interface DirectTransportOptions {
+  /** Events handled at once (see `ConcurrentDispatch`); 1 handles them one after another. */
+  concurrency?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** Events in flight per processor when the deployment does not say. */
+export const DEFAULT_PROCESSOR_CONCURRENCY = 16;
+
 /**
- * Embedded default: the processor follows the event store itself, from its checkpoint. The checkpoint moves after
- * the handler succeeds, so a crash in between redelivers the event (the handler is idempotent).
+ * Embedded default: the processor follows the event store itself, from its checkpoint, handling events of different
+ * keys side by side. The checkpoint moves past an event only once it and every earlier one were handled, so a crash in
+ * between redelivers them (the handlers are idempotent).
  */
 export class DirectTransport implements ProcessorTransport {
-  private subscription: Subscription | null = null;
+  private subscription: SupervisedSubscription | null = null;
+  private dispatch: ConcurrentDispatch | null = null;
   private readonly checkpoints: SubscriptionCheckpoints;
+  private readonly concurrency: number;
+  private readonly onError: (err: unknown) => void;
 
   constructor(
     private readonly store: EventStore,
     pool: Pool,
-    private readonly onError: (err: unknown) => void = () => undefined,
+    options: DirectTransportOptions = {},
   ) {
     this.checkpoints = new SubscriptionCheckpoints(pool);
+    this.concurrency = options.concurrency ?? DEFAULT_PROCESSOR_CONCURRENCY;
+    this.onError = options.onError ?? (() => undefined);
   }
 
   async start(processor: Processor): Promise<void> {
     const name = `processor:${processor.name}`;
-    let skipped = 0;
+    const keyOf = processor.keyOf ? (e: RecordedEvent) => processor.keyOf!(e) : (e: RecordedEvent) => e.streamId;
+    // The failure that stopped a dispatch is reported once, not again when the subscription it ended rejects with it.
+    const reported = new WeakSet<object>();
+    const report = (err: unknown) => {
+      if (typeof err === 'object' && err !== null) {
+        if (reported.has(err)) return;
+        reported.add(err);
+      }
+      this.onError(err);
+    };
     this.subscription = supervisedSubscription(this.store, {
-      from: () => this.checkpoints.get(name),
-      onEvent: async (event) => {
-        if (processor.handles(event.type)) {
-          await processor.handle(event);
-        } else if (++skipped % 100 !== 0) {
-          // Events the processor ignores move the checkpoint only now and then: replaying them is free.
-          return;
-        }
-        await this.checkpoints.set(name, event.position);
+      from: async () => {
+        // A restart begins where the previous run's handled prefix ends, once its handlers have all ended.
+        await this.dispatch?.settle();
+        const dispatch = new ConcurrentDispatch({
+          concurrency: this.concurrency,
+          keyOf,
+          handle: (event) => processor.handle(event),
+          checkpoint: (position) => this.checkpoints.set(name, position),
+          onFailure: (err) => {
+            report(err);
+            this.subscription?.restart();
+          },
+        });
+        this.dispatch = dispatch;
+        return this.checkpoints.get(name);
       },
-      onError: this.onError,
+      onEvent: (event) => this.dispatch!.submit(event, processor.handles(event.type)),
+      onError: report,
     });
   }
 
   async stop(): Promise<void> {
     await this.subscription?.stop();
     this.subscription = null;
+    await this.dispatch?.settle();
+    this.dispatch = null;
   }
 }

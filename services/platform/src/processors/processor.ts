@@ -9,6 +9,11 @@ export interface Processor {
   readonly name: string;
   handles(eventType: string): boolean;
   handle(event: RecordedEvent): Promise<void>;
+  /**
+   * Events of one key are handled in their order, one at a time; events of different keys may be handled side by side.
+   * Without it, the key is the event's stream (the order Kafka keeps too).
+   */
+  keyOf?(event: RecordedEvent): string;
 }
 
 /** Carries events to a processor: straight from the event store (embedded default) or over Kafka. */

@@ -1,5 +1,5 @@
 import { backoffDelayMs } from '@frete/platform';
-import { KeyedLock } from '@frete/application';
+import { KeyedLock } from '@frete/platform';
 
 /** A task that records its start and end around a pause the test releases. */
 function tarefa(log: string[], nome: string) {

@@ -1,0 +1,153 @@
+import { type Position, type RecordedEvent } from '@frete/contracts';
+import { KeyedLock } from '../concurrency/keyed-lock';
+
+export interface ConcurrentDispatchOptions {
+  /** Events admitted and not yet handled, at most (those waiting behind an earlier event of their key count too). */
+  concurrency: number;
+  /** Events of one key are handled one after another, in their order; events of different keys side by side. */
+  keyOf(event: RecordedEvent): string;
+  handle(event: RecordedEvent): Promise<void>;
+  /** Saves a position every event up to which has been handled: a restart from it misses nothing. */
+  checkpoint(position: Position): Promise<void>;
+  /** A handler (or a checkpoint) failed: nothing more is admitted; the owner restarts from the checkpoint. */
+  onFailure(err: unknown): void;
+}
+
+interface Admitted {
+  position: Position;
+  done: boolean;
+  /** Whether a handler ran for it: a prefix of ignored events alone does not need saving at once. */
+  handled: boolean;
+}
+
+/** Ignored events move the checkpoint only now and then: replaying them is free. */
+const IGNORED_PER_SAVE = 100;
+
+/**
+ * Hands events to their handler in delivery order, several at a time: the checkpoint only ever moves to the end of the
+ * prefix of events all handled, so an event handled early (after a slower one) is handled again after a crash, which a
+ * processor's idempotent handlers already allow. Once a handler fails nothing more is admitted; what ran is saved up to
+ * the failed event and the owner starts again from there.
+ */
+export class ConcurrentDispatch {
+  private readonly lock = new KeyedLock();
+  private readonly admitted: Admitted[] = [];
+  private head = 0;
+  private inFlight = 0;
+  private failure: { err: unknown } | null = null;
+  private readonly capacityWaiters: (() => void)[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
+  /** End of the handled prefix, and whether it has moved since the last save. */
+  private prefix: Position | null = null;
+  private unsaved = false;
+  private ignoredSinceSave = 0;
+  private saving: Promise<void> | null = null;
+
+  constructor(private readonly options: ConcurrentDispatchOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
+      throw new Error(`concurrency must be ≥ 1, got ${options.concurrency}`);
+  }
+
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  /**
+   * Admits the next event, once fewer than `concurrency` are in flight; resolves when it is admitted, not handled.
+   * `handles` false: an event the processor ignores, which only moves the checkpoint. Throws the failure once one
+   * happened: the caller stops feeding and starts again from the checkpoint.
+   */
+  async submit(event: RecordedEvent, handles: boolean): Promise<void> {
+    while (!this.failure && this.inFlight >= this.options.concurrency) {
+      await new Promise<void>((resolve) => this.capacityWaiters.push(resolve));
+    }
+    if (this.failure) throw this.failure.err;
+    const entry: Admitted = { position: event.position, done: !handles, handled: handles };
+    this.admitted.push(entry);
+    if (!handles) {
+      this.ignoredSinceSave++;
+      this.advance();
+      return;
+    }
+    this.inFlight++;
+    void this.lock
+      .run(this.options.keyOf(event), async () => {
+        // Queued behind its key when a handler failed: left for the restart, like everything after the failure.
+        if (this.failure) return false;
+        try {
+          await this.options.handle(event);
+        } catch (err) {
+          // Known before the next event of this key starts, so that it does not.
+          this.fail(err);
+          throw err;
+        }
+        return true;
+      })
+      .then(
+        (ran) => {
+          if (!ran) return;
+          entry.done = true;
+          this.advance();
+        },
+        (err: unknown) => this.fail(err),
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.capacityWaiters.shift()?.();
+        if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      });
+  }
+
+  /**
+   * Waits for every admitted event to end, then saves the handled prefix. After a failure it resolves too (the
+   * failure was reported through `onFailure`): an owner settles before it reads the checkpoint to start again.
+   */
+  async settle(): Promise<void> {
+    while (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    await this.saving;
+    if (this.unsaved && this.prefix) {
+      this.unsaved = false;
+      await this.options.checkpoint(this.prefix).catch((err: unknown) => this.fail(err));
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.failure) return;
+    this.failure = { err };
+    for (const wake of this.capacityWaiters.splice(0)) wake();
+    this.options.onFailure(err);
+  }
+
+  private advance(): void {
+    let handled = false;
+    while (this.head < this.admitted.length && this.admitted[this.head]!.done) {
+      const entry = this.admitted[this.head++]!;
+      this.prefix = entry.position;
+      this.unsaved = true;
+      handled ||= entry.handled;
+    }
+    // Forget the handled prefix now and then rather than shifting the array at every event.
+    if (this.head > 1024 && this.head * 2 > this.admitted.length) {
+      this.admitted.splice(0, this.head);
+      this.head = 0;
+    }
+    if (handled || this.ignoredSinceSave >= IGNORED_PER_SAVE) this.save();
+  }
+
+  /** One save at a time; positions that arrive meanwhile are coalesced into the next one. */
+  private save(): void {
+    if (this.saving || !this.unsaved || this.failure) return;
+    this.saving = (async () => {
+      while (this.unsaved && this.prefix && !this.failure) {
+        const position = this.prefix;
+        this.unsaved = false;
+        this.ignoredSinceSave = 0;
+        await this.options.checkpoint(position);
+      }
+    })()
+      .catch((err: unknown) => this.fail(err))
+      .finally(() => {
+        this.saving = null;
+      });
+  }
+}

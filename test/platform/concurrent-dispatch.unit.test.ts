@@ -1,0 +1,146 @@
+import { type Position, type RecordedEvent } from '@frete/contracts';
+import { ConcurrentDispatch } from '@frete/platform';
+
+const event = (n: number, streamId: string, type = 'test.pinged'): RecordedEvent => ({
+  id: `e${n}`,
+  type,
+  schemaVersion: 1,
+  data: {},
+  metadata: { company_id: null, correlation_id: 'c', causation_id: null, request_id: null, actor: 'test' },
+  streamId,
+  revision: 0n,
+  position: { commit: BigInt(n), prepare: BigInt(n) },
+  recordedAt: new Date(0),
+});
+
+/** A handler each test releases by hand, event by event. */
+function gates() {
+  const open = new Map<string, { release: () => void; fail: (err: Error) => void }>();
+  const started: string[] = [];
+  const handle = (e: RecordedEvent) =>
+    new Promise<void>((resolve, reject) => {
+      started.push(e.id);
+      open.set(e.id, { release: resolve, fail: reject });
+    });
+  return { started, handle, release: (id: string) => open.get(id)!.release(), fail: (id: string, err: Error) => open.get(id)!.fail(err) };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+function dispatchOf(concurrency: number, handle: (e: RecordedEvent) => Promise<void>) {
+  const saved: bigint[] = [];
+  const failures: unknown[] = [];
+  const dispatch = new ConcurrentDispatch({
+    concurrency,
+    keyOf: (e) => e.streamId,
+    handle,
+    checkpoint: async (p: Position) => {
+      saved.push(p.commit);
+    },
+    onFailure: (err) => failures.push(err),
+  });
+  return { dispatch, saved, failures };
+}
+
+describe('ConcurrentDispatch', () => {
+  it('handles events of different keys side by side and those of one key in order, one at a time', async () => {
+    const g = gates();
+    const { dispatch } = dispatchOf(8, g.handle);
+    await dispatch.submit(event(1, 'a'), true);
+    await dispatch.submit(event(2, 'b'), true);
+    await dispatch.submit(event(3, 'a'), true);
+    await flush();
+    expect(g.started).toEqual(['e1', 'e2']);
+    g.release('e1');
+    await flush();
+    expect(g.started).toEqual(['e1', 'e2', 'e3']);
+    g.release('e2');
+    g.release('e3');
+    await dispatch.settle();
+  });
+
+  it('admits no more than its concurrency: the next submit waits for a handler to end', async () => {
+    const g = gates();
+    const { dispatch } = dispatchOf(2, g.handle);
+    await dispatch.submit(event(1, 'a'), true);
+    await dispatch.submit(event(2, 'b'), true);
+    let admitted = false;
+    const third = dispatch.submit(event(3, 'c'), true).then(() => (admitted = true));
+    await flush();
+    expect(admitted).toBe(false);
+    expect(g.started).toEqual(['e1', 'e2']);
+    g.release('e2');
+    await third;
+    await flush();
+    expect(g.started).toEqual(['e1', 'e2', 'e3']);
+    g.release('e1');
+    g.release('e3');
+    await dispatch.settle();
+  });
+
+  it('saves only the end of the prefix of handled events: one handled early waits for the slower one before it', async () => {
+    const g = gates();
+    const { dispatch, saved } = dispatchOf(8, g.handle);
+    await dispatch.submit(event(1, 'a'), true);
+    await dispatch.submit(event(2, 'b'), true);
+    await dispatch.submit(event(3, 'c'), true);
+    g.release('e2');
+    g.release('e3');
+    await flush();
+    expect(saved).toEqual([]);
+    g.release('e1');
+    await dispatch.settle();
+    expect(saved[saved.length - 1]).toBe(3n);
+    expect(saved.every((p, i) => i === 0 || p > saved[i - 1]!)).toBe(true);
+  });
+
+  it('moves past ignored events without handling them, saving them only now and then or when settled', async () => {
+    const handled: string[] = [];
+    const { dispatch, saved } = dispatchOf(4, async (e) => {
+      handled.push(e.id);
+    });
+    for (let n = 1; n <= 10; n++) await dispatch.submit(event(n, `s${n}`, 'test.other'), false);
+    await flush();
+    expect(saved).toEqual([]);
+    await dispatch.settle();
+    expect(handled).toEqual([]);
+    expect(saved).toEqual([10n]);
+  });
+
+  it('after a failure admits nothing, reports it once, leaves queued events unhandled and saves the prefix before it', async () => {
+    const g = gates();
+    const { dispatch, saved, failures } = dispatchOf(8, g.handle);
+    await dispatch.submit(event(1, 'a'), true);
+    await dispatch.submit(event(2, 'b'), true);
+    await dispatch.submit(event(3, 'b'), true);
+    await dispatch.submit(event(4, 'c'), true);
+    g.release('e1');
+    const crash = new Error('crash');
+    g.fail('e2', crash);
+    await flush();
+    expect(failures).toEqual([crash]);
+    expect(dispatch.failed).toBe(true);
+    await expect(dispatch.submit(event(5, 'd'), true)).rejects.toBe(crash);
+    g.release('e4');
+    await dispatch.settle();
+    // e3 was waiting behind e2 on its key: never started. The save stops before the failed e2.
+    expect(g.started).toEqual(['e1', 'e2', 'e4']);
+    expect(saved[saved.length - 1]).toBe(1n);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('wakes a submit waiting for room when a handler fails, with the failure', async () => {
+    const g = gates();
+    const { dispatch } = dispatchOf(1, g.handle);
+    await dispatch.submit(event(1, 'a'), true);
+    const waiting = dispatch.submit(event(2, 'b'), true);
+    const crash = new Error('crash');
+    g.fail('e1', crash);
+    await expect(waiting).rejects.toBe(crash);
+    await dispatch.settle();
+  });
+
+  it('refuses a concurrency below 1', () => {
+    expect(() => dispatchOf(0, async () => undefined)).toThrow('concurrency must be ≥ 1');
+  });
+});
