@@ -1,10 +1,10 @@
 import type { XmlDocument, XmlElement, XmlNode } from './dom';
 
 /**
- * The tree of a fiscal document in the plain shape the service writes (and the authorities' own documents mostly
- * have), read by one targeted scan instead of xmldom, which cost more than the cryptography of a signature (issue
- * 14). It offers the part of the DOM the signing and checking code reads (see dom.ts), so those checks run unchanged
- * on either tree.
+ * The tree of a fiscal document in the plain shape the service writes (many documents from elsewhere have it too),
+ * read by one targeted scan instead of xmldom, which cost more than the cryptography of a signature (issue 14). It
+ * offers the part of the DOM the signing and checking code reads (see dom.ts), so those checks run unchanged on
+ * either tree.
  *
  * It reads a strict subset of XML on purpose, one where its tree is the tree xmldom builds and where C14N 1.0 has
  * no corner to cut (c14n.ts): an optional XML declaration first; elements and attributes with plain ASCII names,
@@ -182,8 +182,8 @@ export function readLightDom(xml: string): LightDocument | null {
       i = TAG_END.lastIndex;
       const el: LightElement = new LightElement(name, namespace, open ?? doc, names, values);
       doc.elements.push(el);
+      // With nothing open this is the root: the walk ends when the root closes.
       if (open) append(open, el);
-      else if (doc.documentElement) return null;
       else doc.documentElement = el;
       if (end[1]) {
         if (!open) return ONLY_BLANKS.test(xml.slice(i)) ? doc : null;
