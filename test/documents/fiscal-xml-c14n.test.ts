@@ -113,7 +113,8 @@ describe('the light reader and its C14N against xmldom and xml-crypto', () => {
     expect(accepted.map((s) => path.basename(s.name))).toEqual(
       expect.arrayContaining(['minimo-v4.00.xml', 'cte_hom_com_prot.xml', 'NFe35200159594315000157550010000000012062777161.xml']),
     );
-    expect(elements).toBeGreaterThan(1000);
+    // 2,142 elements in the project's own fixtures alone; the shared samples, where the machine has them, add 9,602.
+    expect(elements).toBeGreaterThanOrEqual(2142);
   });
 
   it('agree on the CT-e the service builds, escaped characters and accents included', () => {
