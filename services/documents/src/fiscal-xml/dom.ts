@@ -1,4 +1,5 @@
 import { hostilityOf } from '@frete/domain';
+import { readLightDom } from './light-dom';
 
 /**
  * The part of the W3C DOM this module uses, as xmldom (the DOM xml-crypto works on) implements it. xmldom's own
@@ -49,9 +50,26 @@ const ELEMENT_NODE = 1;
  * Parses with xmldom (the DOM xml-crypto works on), refusing hostile input first and treating every parser
  * complaint, warnings included, as malformed XML. Returns the reason instead of the document when refused.
  */
-export function parseFiscalXml(xml: string): { doc: XmlDocument } | { refused: 'hostile_xml' | 'malformed_xml'; message: string } {
+export function parseFiscalXml(xml: string): ParsedFiscalXml {
   const hostile = hostilityOf(xml);
   if (hostile) return { refused: 'hostile_xml', message: hostile };
+  return parseWithXmldom(xml);
+}
+
+export type ParsedFiscalXml = { doc: XmlDocument } | { refused: 'hostile_xml' | 'malformed_xml'; message: string };
+
+/**
+ * The document as signing and checking read it: the light tree (light-dom.ts) when the text lies within its plain
+ * subset, xmldom's otherwise; hostile and malformed input refused as parseFiscalXml refuses it.
+ */
+export function parseForSignature(xml: string): ParsedFiscalXml {
+  const hostile = hostilityOf(xml);
+  if (hostile) return { refused: 'hostile_xml', message: hostile };
+  const light = readLightDom(xml);
+  return light ? { doc: light } : parseWithXmldom(xml);
+}
+
+function parseWithXmldom(xml: string): ParsedFiscalXml {
   const complaints: string[] = [];
   const complain = (message: string) => {
     complaints.push(message.trim());

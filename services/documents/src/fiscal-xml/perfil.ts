@@ -1,15 +1,17 @@
 import { createHash, createPrivateKey, sign, verify, type KeyObject, X509Certificate } from 'node:crypto';
 import { C14nCanonicalization } from 'xml-crypto';
-import { C14N_10, FISCAL_TRANSFORMS, RSA_SHA1, SHA1, XMLDSIG_NS, type XmlElement, type XmlNode } from './dom';
+import { C14N_10, FISCAL_TRANSFORMS, RSA_SHA1, SHA1, XMLDSIG_NS, pemFromBase64, type XmlElement, type XmlNode } from './dom';
 
 /**
  * The fiscal signature profile computed directly (issue 14): the document is parsed once, the signed element is
- * canonicalised once with the same C14N 1.0 implementation the generic pipeline uses (xml-crypto's), the SignedInfo is
- * written in its canonical form by this module, and the keys and certificates are parsed once per process. What the
- * generic XML-DSig pipeline spent (a second parse, XPath, PEM parsing per document) goes away; the bytes are the same.
+ * canonicalised once, the SignedInfo is written in its canonical form by this module, and the keys and certificates
+ * are parsed once per process. What the generic XML-DSig pipeline spent (a second parse, XPath, PEM parsing per
+ * document) goes away; the bytes are the same.
  *
- * Only the plain case takes this path: a signed element whose ancestors declare no prefixed namespace (they would be
- * imported into its canonical form) and a document without comments. Anything else goes the generic way.
+ * Documents of the plain shape are read as a light tree and canonicalised by c14n.ts (light-dom.ts says which, and
+ * test/documents/fiscal-xml-c14n.test.ts holds its C14N to xml-crypto's and libxml2's). Others read by xmldom take
+ * this path with xml-crypto's C14N when the signed element's ancestors declare no prefixed namespace (they would be
+ * imported into its canonical form) and the document has no comment; anything else goes the generic way.
  */
 
 const C14N = new C14nCanonicalization();
@@ -66,21 +68,35 @@ function memo<T>(limite: number): (chave: string, fazer: () => T) => T {
 }
 
 const chavesPrivadas = memo<KeyObject>(64);
-const pares = memo<boolean>(64);
-const publicas = memo<KeyObject | null>(256);
+const certificados = memo<{ pem: string; publica: KeyObject | null }>(256);
+/** Per key object (one per private key PEM, above): the certificates already checked against it. */
+const pares = new WeakMap<KeyObject, Map<string, boolean>>();
 
 export const chavePrivada = (pem: string): KeyObject => chavesPrivadas(pem, () => createPrivateKey(pem));
 
-/** Whether the certificate matches the key (checked once per pair). */
-export const certificadoDaChave = (certificadoPem: string, chave: KeyObject, chavePem: string): boolean =>
-  pares(`${chavePem}\n${certificadoPem}`, () => new X509Certificate(certificadoPem).checkPrivateKey(chave));
+/** Whether the certificate matches the key (checked once per pair). Throws when the certificate cannot be read. */
+export function certificadoDaChave(certificadoPem: string, chave: KeyObject): boolean {
+  let daChave = pares.get(chave);
+  if (!daChave) pares.set(chave, (daChave = new Map()));
+  let confere = daChave.get(certificadoPem);
+  if (confere === undefined) {
+    confere = new X509Certificate(certificadoPem).checkPrivateKey(chave);
+    if (daChave.size >= 64) daChave.clear();
+    daChave.set(certificadoPem, confere);
+  }
+  return confere;
+}
 
-/** The public key of a certificate in PEM, or null when it cannot be read (parsed once per certificate). */
-export const chavePublica = (certificadoPem: string): KeyObject | null =>
-  publicas(certificadoPem, () => {
+/**
+ * The certificate a KeyInfo carries (its base64 DER as written): its PEM and public key, null when it cannot be
+ * read. Keyed by the certificate's own bytes, it is parsed once per certificate (a batch's documents carry the same).
+ */
+export const certificadoDoKeyInfo = (base64: string): { pem: string; publica: KeyObject | null } =>
+  certificados(base64, () => {
+    const pem = pemFromBase64(base64);
     try {
-      return new X509Certificate(certificadoPem).publicKey;
+      return { pem, publica: new X509Certificate(pem).publicKey };
     } catch {
-      return null;
+      return { pem, publica: null };
     }
   });

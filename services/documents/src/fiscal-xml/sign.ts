@@ -10,10 +10,12 @@ import {
   elementSpec,
   elementsNamed,
   isElement,
-  parseFiscalXml,
+  parseForSignature,
   pemBody,
   signatureChildren,
 } from './dom';
+import { canonicalLight } from './c14n';
+import { LightElement } from './light-dom';
 import { parentEndTagOffset } from './scan';
 import {
   assinarRsaSha1,
@@ -33,9 +35,9 @@ import {
  * signer's certificate; the `Signature` is appended as the last child of the element's parent (`CTe`, `MDFe`,
  * `eventoCTe`, `eventoMDFe`).
  *
- * xml-crypto computes the signature; the returned text is the input with the `Signature` inserted before the
- * parent's end tag, every other byte unchanged (no re-serialisation: declaration, entity references, attribute
- * quoting and spacing stay as they were).
+ * The signature is computed directly in the plain case (perfil.ts) and by xml-crypto otherwise; the returned text is
+ * the input with the `Signature` inserted before the parent's end tag, every other byte unchanged (no
+ * re-serialisation: declaration, entity references, attribute quoting and spacing stay as they were).
  */
 export interface SignFiscalXmlOptions {
   /**
@@ -77,7 +79,7 @@ export function signFiscalXml(xml: string, options: SignFiscalXmlOptions): strin
   if (!spec) throw new FiscalSignatureError('element_not_found', `not an element name: ${options.element}`);
   const element = spec.name;
 
-  const parsed = parseFiscalXml(xml);
+  const parsed = parseForSignature(xml);
   if ('refused' in parsed) throw new FiscalSignatureError(parsed.refused, `the XML cannot be signed: ${parsed.message}`);
   const { doc } = parsed;
 
@@ -96,12 +98,18 @@ export function signFiscalXml(xml: string, options: SignFiscalXmlOptions): strin
 
   const { key, certificateBase64 } = keyMaterial(privateKeyPem, certificatePem);
 
-  let signature: string;
-  if (perfilSimples(xml, target)) {
-    const digest = digestSha1(canonico(target));
-    signature = assinaturaXml(id, digest, assinarRsaSha1(signedInfoCanonico(id, digest), key), certificateBase64);
-  } else signature = assinaturaGenerica(xml, element, id, key, certificatePem, certificateBase64);
-
+  const direto = (canonical: string) => {
+    const digest = digestSha1(canonical);
+    return assinaturaXml(id, digest, assinarRsaSha1(signedInfoCanonico(id, digest), key), certificateBase64);
+  };
+  // The light tree knows where the parent's end tag is; after xmldom, the text is scanned for it.
+  if (target instanceof LightElement && parent instanceof LightElement) {
+    const at = parent.endTagOffset;
+    return xml.slice(0, at) + direto(canonicalLight(target)) + xml.slice(at);
+  }
+  const signature = perfilSimples(xml, target)
+    ? direto(canonico(target))
+    : assinaturaGenerica(xml, element, id, key, certificatePem, certificateBase64);
   let at: number;
   try {
     at = parentEndTagOffset(xml, spec);
@@ -149,7 +157,7 @@ function keyMaterial(privateKeyPem: string, certificatePem: string): { key: KeyO
   let matches: boolean;
   try {
     certificateBase64 = pemBody(certificatePem);
-    matches = certificadoDaChave(certificatePem, key, privateKeyPem);
+    matches = certificadoDaChave(certificatePem, key);
   } catch (error) {
     throw new FiscalSignatureError(
       'invalid_key',

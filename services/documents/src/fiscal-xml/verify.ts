@@ -11,13 +11,14 @@ import {
   elementSpec,
   elementsNamed,
   isElement,
-  parseFiscalXml,
-  pemFromBase64,
+  parseForSignature,
   signatureChildren,
   type XmlElement,
   type XmlNode,
 } from './dom';
-import { canonico, chavePublica, digestSha1, perfilSimples, verificarRsaSha1 } from './perfil';
+import { canonicalLight } from './c14n';
+import { LightElement } from './light-dom';
+import { canonico, certificadoDoKeyInfo, digestSha1, perfilSimples, verificarRsaSha1 } from './perfil';
 
 /**
  * Checks the enveloped signature of a fiscal document the way the authority does: the `Signature` child of the
@@ -52,7 +53,7 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
   const spec = elementSpec(options.element);
   if (!spec) return invalid(`not an element name: ${options.element}`);
   const element = spec.name;
-  const parsed = parseFiscalXml(xml);
+  const parsed = parseForSignature(xml);
   if ('refused' in parsed) return invalid(`${parsed.refused === 'hostile_xml' ? 'hostile' : 'malformed'} XML: ${parsed.message}`);
   const { doc } = parsed;
 
@@ -97,18 +98,30 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
     .flatMap((k) => dsChildren(k, 'X509Data'))
     .flatMap((d) => dsChildren(d, 'X509Certificate'));
   if (certificates.length !== 1) return invalid(`KeyInfo must carry one X509Certificate, it has ${certificates.length}`);
-  // Parsed once per certificate (a batch's documents all carry the same one): its public key, or null when unreadable.
-  const certificatePem = pemFromBase64(certificates[0]!.textContent ?? '');
-  const publica = chavePublica(certificatePem);
+  const digestValues = dsChildren(reference, 'DigestValue');
+  const signatureValues = dsChildren(signature, 'SignatureValue');
+  if (digestValues.length !== 1 || signatureValues.length !== 1)
+    return invalid('the Signature must have one DigestValue and one SignatureValue');
+  // Read as text by every path alike: markup inside them is not taken apart (xml-crypto would read only its first text).
+  if ([digestValues[0]!, signatureValues[0]!, certificates[0]!].some((el) => childElements(el).length > 0))
+    return invalid('DigestValue, SignatureValue and X509Certificate hold text only');
+  const { pem: certificatePem, publica } = certificadoDoKeyInfo(certificates[0]!.textContent ?? '');
   if (!publica) return invalid('the certificate in KeyInfo cannot be read');
 
-  // The profile is fixed and checked above: in the plain case the check is computed directly (see perfil.ts).
-  if (signature.nodeName === 'Signature' && perfilSimples(xml, target) && perfilSimples(xml, signedInfo)) {
-    const digestValue = (dsChildren(reference, 'DigestValue')[0]?.textContent ?? '').trim();
-    if (digestSha1(canonico(target)) !== digestValue)
+  // The profile is fixed and checked above: in the plain case the check is computed directly (see perfil.ts), on
+  // the light tree with its own C14N when the document was read as one, with xml-crypto's C14N on xmldom's otherwise.
+  const direct =
+    target instanceof LightElement && signedInfo instanceof LightElement
+      ? { element: canonicalLight(target), signedInfo: canonicalLight(signedInfo) }
+      : signature.nodeName === 'Signature' && perfilSimples(xml, target) && perfilSimples(xml, signedInfo)
+        ? { element: canonico(target), signedInfo: canonico(signedInfo) }
+        : null;
+  if (direct) {
+    const digestValue = (digestValues[0]!.textContent ?? '').trim();
+    if (digestSha1(direct.element) !== digestValue)
       return invalid(`the digest of ${element} does not match: the signed content was changed`);
-    const valor = dsChildren(signature, 'SignatureValue')[0]?.textContent ?? '';
-    if (!verificarRsaSha1(canonico(signedInfo), publica, valor))
+    const valor = signatureValues[0]!.textContent ?? '';
+    if (!verificarRsaSha1(direct.signedInfo, publica, valor))
       return invalid('the SignatureValue does not verify with the certificate in KeyInfo');
     return { valid: true, certificatePem };
   }
