@@ -49,8 +49,8 @@ const LEGS = [
 
 export type Call = (method: string, route: string, body?: unknown) => Promise<ApiResponse>;
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const perSecond = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const perSecond = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
 
 export async function ok(res: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
   const r = await res;
@@ -115,7 +115,7 @@ export async function receberContratantes(call: Call, n: number): Promise<string
   );
 }
 
-interface Medida {
+export interface Medida {
   rows: number;
   postMs: number;
   lastRowMs: number;
@@ -127,7 +127,7 @@ interface Medida {
 }
 
 /** Posts a batch and follows its report: when the last row appears, and when the batch leaves `processing`. */
-async function medirLote(call: Call, body: unknown, rows: number): Promise<Medida> {
+export async function medirLote(call: Call, body: unknown, rows: number): Promise<Medida> {
   const cpu0 = process.cpuUsage();
   const t0 = Date.now();
   const r = await ok(call('POST', '/v1/fiscal/cte-subcontratacao/lote', body), 202, 'lote');
@@ -232,9 +232,10 @@ export interface Servico {
 
 /**
  * The service as `pnpm start` runs it (the embedded default, whatever the shell has) with one carrier made through the
- * operator, its data under `.data/bench/` and removed by `parar`. `nome` names the Kafka topic when KAFKA_BROKERS is set.
+ * operator, its data under `.data/bench/` and removed by `parar`. `nome` names the Kafka topic when KAFKA_BROKERS is set;
+ * `env` adds settings (the fiscal authority, the concurrency).
  */
-export async function iniciarServico(nome: string): Promise<Servico> {
+export async function iniciarServico(nome: string, env: Record<string, string> = {}): Promise<Servico> {
   const dataDir = path.resolve(__dirname, '..', '..', '..', '.data', 'bench', `run-${process.pid}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   const kafka = process.env.KAFKA_BROKERS?.trim();
@@ -250,6 +251,7 @@ export async function iniciarServico(nome: string): Promise<Servico> {
     RATE_LIMIT_FISCAL_PER_MIN: '100000000',
     RATE_LIMIT_IP_PER_MIN: '100000000',
     ...(kafka ? { KAFKA_TOPIC: `bench-${nome}-${process.pid}-${Date.now()}` } : {}),
+    ...env,
   });
   let running: RunningServices | null = null;
   try {

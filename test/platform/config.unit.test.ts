@@ -228,6 +228,7 @@ describe('loadConfig', () => {
         SEFAZ_BASE_URL: 'https://127.0.0.1:8443',
         SEFAZ_TIMEOUT_MS: '5000',
         SEFAZ_PAUSA_MS: '250',
+        SEFAZ_CONEXOES: '4',
       });
       expect(config.autoridadeFiscal).toEqual({
         tipo: 'sefaz',
@@ -237,13 +238,18 @@ describe('loadConfig', () => {
         caFile: ca,
         timeoutMs: 5000,
         pausaBaseMs: 250,
+        conexoes: 4,
       });
       expect(loadConfig({ ...external, FISCAL_AUTHORITY: 'sefaz', SEFAZ_CA_FILE: ca }).autoridadeFiscal).toMatchObject({
         endpoints: null,
         baseUrl: null,
         timeoutMs: 30_000,
         pausaBaseMs: 60_000,
+        conexoes: 16,
       });
+      expect(refusal({ ...external, FISCAL_AUTHORITY: 'sefaz', SEFAZ_CA_FILE: ca, SEFAZ_CONEXOES: '0' })).toContain(
+        "SEFAZ_CONEXOES must be an integer from 1 to 256, got '0'",
+      );
     });
 
     it('refuses sefaz without a readable trust store, a bad endpoints file, a plain-HTTP base address or a silly timeout', () => {

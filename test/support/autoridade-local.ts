@@ -45,6 +45,8 @@ export interface OpcoesAutoridadeLocalDeTeste {
   tpAmb?: 1 | 2;
   /** Present a certificate of a CA the client does not trust (`caPem` is still the trusted one). */
   servidorNaoConfiavel?: boolean;
+  /** The port to listen on (a free one by default): a client configured before the server starts. */
+  port?: number;
 }
 
 // RSA keys take a while: the test server CAs and their certificates are made once per test process.
@@ -90,6 +92,7 @@ export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTe
       ...(o.schemas ? { schemas: o.schemas } : {}),
       ...(o.clock ? { clock: o.clock } : {}),
       ...(o.tpAmb ? { tpAmb: o.tpAmb } : {}),
+      ...(o.port ? { port: o.port } : {}),
       tls: { key: servidor.key, cert: servidor.cert, clientCa: testCaCertificatePem() },
     });
     return {

@@ -1,12 +1,13 @@
 import { type ServicoContraCte, type EmissorCte, type EmissorMdfe, type ProcessadorLote } from '@frete/application';
-import { type EventHandler, HandlerProcessor } from '@frete/platform';
+import { type EventHandler, HandlerProcessor, type SelectiveHandler } from '@frete/platform';
 import { type ServicoCiot } from '@frete/application';
 
 /**
  * Emits fiscal documents (CT-e, counter-CT-e, events, MDF-e) through the fiscal-authority port in reaction to
  * issue requests.
  */
-export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('emission', handlers);
+export const emissionProcessor = (handlers: ReadonlyMap<string, EventHandler | SelectiveHandler> = new Map()) =>
+  new HandlerProcessor('emission', handlers);
 
 /** What the processor does for each request: a CT-e issue goes to the authority once its XML is signed. */
 export function emissionHandlers(
@@ -15,7 +16,7 @@ export function emissionHandlers(
   contraCte?: ServicoContraCte,
   lote?: ProcessadorLote,
   ciot?: ServicoCiot,
-): ReadonlyMap<string, EventHandler> {
+): ReadonlyMap<string, EventHandler | SelectiveHandler> {
   // A counter-CT-e the authority refused, or that was cancelled, gives its contractor key back (batch rule 7).
   const liberar =
     (motivo: 'rejeitado' | 'cancelado'): EventHandler =>
@@ -27,7 +28,7 @@ export function emissionHandlers(
     await liberar('rejeitado')(e);
     await lote?.aoRejeitar(e);
   };
-  return new Map<string, EventHandler>([
+  return new Map<string, EventHandler | SelectiveHandler>([
     ['cte.rejeitado', recusado],
     ['cte.denegado', recusado],
     [
@@ -52,7 +53,11 @@ export function emissionHandlers(
     ],
     // A counter-CT-e batch walks its rows in blocks: its creation starts the first, each block's last row the next.
     ['lote.criado', async (e) => lote?.aoCriar(e)],
-    ['lote.linha_processada', async (e) => lote?.aoProcessarLinha(e)],
+    [
+      'lote.linha_processada',
+      // Only a block's last row asks for work: the others must not wait their turn on the batch while a block runs.
+      { needs: (e) => lote?.iniciaBloco(e) ?? false, handle: async (e) => lote?.aoProcessarLinha(e) },
+    ],
     // Its rows' later life is told to the batch, whose decider decides when the batch ended (lote.concluido).
     ['cte.autorizado', async (e) => lote?.aoAutorizar(e)],
     ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],

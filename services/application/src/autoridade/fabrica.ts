@@ -23,6 +23,7 @@ export function autoridadeFiscalDe(platform: Platform, schemas: FiscalSchemas): 
         confiancaPem: autoridade.caPem,
         timeoutMs: autoridade.timeoutMs,
         pausaBaseMs: autoridade.pausaBaseMs,
+        conexoes: autoridade.conexoes,
         clock,
         credencial: async (companyId) => {
           const certificado = await certificadoOf(pool, companyId);

@@ -79,10 +79,15 @@ export class ProcessadorLote {
     await this.processarBloco((event.data as EventData<'lote.criado'>).batch_id, 0, event.id);
   }
 
+  /** Whether a `lote.linha_processada` starts a block: only a block's last row does; the others ask nothing. */
+  iniciaBloco(event: RecordedEvent): boolean {
+    return ((event.data as EventData<'lote.linha_processada'>).linha + 1) % BLOCO_DO_LOTE === 0;
+  }
+
   /** `lote.linha_processada`: the last row of a block starts the next one. */
   async aoProcessarLinha(event: RecordedEvent): Promise<void> {
     const d = event.data as EventData<'lote.linha_processada'>;
-    if ((d.linha + 1) % BLOCO_DO_LOTE === 0) await this.processarBloco(d.batch_id, d.linha + 1, event.id);
+    if (this.iniciaBloco(event)) await this.processarBloco(d.batch_id, d.linha + 1, event.id);
   }
 
   /** `cte.autorizado`: a batch row's counter-CT-e is emitted (it waits for its payout's financial step). */

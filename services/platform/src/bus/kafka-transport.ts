@@ -59,7 +59,7 @@ export class KafkaTransport implements ProcessorTransport {
           const type = headerText(message.headers, EVENT_TYPE_HEADER);
           if (message.value && (type === undefined || processor.handles(type))) {
             const event = decodeEvent(message.value);
-            if (processor.handles(event.type)) await processor.handle(event);
+            if (processor.handles(event.type) && (processor.needs?.(event) ?? true)) await processor.handle(event);
           }
           await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
         },

@@ -55,6 +55,8 @@ export type ConfigAutoridadeFiscal =
       caFile: string;
       timeoutMs: number;
       pausaBaseMs: number;
+      /** `SEFAZ_CONEXOES`: connections open at once per company certificate (its documents in flight). */
+      conexoes: number;
     };
 
 export class ConfigError extends Error {}
@@ -115,6 +117,7 @@ const EnvSchema = Type.Object({
   SEFAZ_CA_FILE: Type.Optional(Type.String({ description: "the path of a PEM bundle of the authorities' CAs (ICP-Brasil)" })),
   SEFAZ_TIMEOUT_MS: integer(100, 600_000, 30_000),
   SEFAZ_PAUSA_MS: integer(1, undefined, 60_000),
+  SEFAZ_CONEXOES: integer(1, 256, 16),
 });
 type Env = Static<typeof EnvSchema>;
 type EnvName = keyof Env & string;
@@ -235,6 +238,7 @@ function autoridadeFiscal(e: Env, environment: Environment): ConfigAutoridadeFis
     caFile: path.resolve(e.SEFAZ_CA_FILE),
     timeoutMs: e.SEFAZ_TIMEOUT_MS,
     pausaBaseMs: e.SEFAZ_PAUSA_MS,
+    conexoes: e.SEFAZ_CONEXOES,
   };
 }
 

@@ -86,7 +86,7 @@ export class DirectTransport implements ProcessorTransport {
         this.dispatch = dispatch;
         return this.checkpoints.get(name);
       },
-      onEvent: (event) => this.dispatch!.submit(event, processor.handles(event.type)),
+      onEvent: (event) => this.dispatch!.submit(event, processor.handles(event.type) && (processor.needs?.(event) ?? true)),
       onError: report,
     });
   }

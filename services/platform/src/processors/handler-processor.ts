@@ -3,15 +3,40 @@ import { type Processor } from './processor';
 
 export type EventHandler = (event: RecordedEvent) => Promise<void>;
 
+/** A handler that needs only some events of its type (see `Processor.needs`). */
+export interface SelectiveHandler {
+  needs(event: RecordedEvent): boolean;
+  handle: EventHandler;
+}
+
 /** A processor made of one handler per event type. */
 export class HandlerProcessor implements Processor {
+  private readonly handlers: ReadonlyMap<string, EventHandler>;
+  private readonly filters: ReadonlyMap<string, (event: RecordedEvent) => boolean>;
+
   constructor(
     readonly name: string,
-    private readonly handlers: ReadonlyMap<string, EventHandler> = new Map(),
-  ) {}
+    handlers: ReadonlyMap<string, EventHandler | SelectiveHandler> = new Map(),
+  ) {
+    const plain = new Map<string, EventHandler>();
+    const filters = new Map<string, (event: RecordedEvent) => boolean>();
+    for (const [type, h] of handlers) {
+      if (typeof h === 'function') plain.set(type, h);
+      else {
+        plain.set(type, h.handle);
+        filters.set(type, h.needs);
+      }
+    }
+    this.handlers = plain;
+    this.filters = filters;
+  }
 
   handles(eventType: string): boolean {
     return this.handlers.has(eventType);
+  }
+
+  needs(event: RecordedEvent): boolean {
+    return this.filters.get(event.type)?.(event) ?? true;
   }
 
   async handle(event: RecordedEvent): Promise<void> {

@@ -14,6 +14,11 @@ export interface Processor {
    * Without it, the key is the event's stream (the order Kafka keeps too).
    */
   keyOf?(event: RecordedEvent): string;
+  /**
+   * Whether an event of a handled type asks anything of the processor, by its data (true when absent). One that does
+   * not is passed over like an event of another type: it takes no place among those in flight, nor a turn on its key.
+   */
+  needs?(event: RecordedEvent): boolean;
 }
 
 /** Carries events to a processor: straight from the event store (embedded default) or over Kafka. */

@@ -55,6 +55,8 @@ export interface AutoridadeSefazOptions {
   clock?: () => Date;
   /** The base of the channel's pauses (see `PausasDoCanal`). */
   pausaBaseMs?: number;
+  /** `SEFAZ_CONEXOES`: connections open at once per company certificate. */
+  conexoes?: number;
 }
 
 /** After an HTTP failure or a broken connection: a hint for the caller, not a pause of the channel. */
@@ -84,7 +86,7 @@ export class AutoridadeFiscalSefaz implements AutoridadeFiscal {
 
   constructor(private readonly options: AutoridadeSefazOptions) {
     this.clock = options.clock ?? (() => new Date());
-    this.transporte = new TransporteSefaz({ confiancaPem: options.confiancaPem, timeoutMs: options.timeoutMs });
+    this.transporte = new TransporteSefaz({ confiancaPem: options.confiancaPem, timeoutMs: options.timeoutMs, conexoes: options.conexoes });
     this.pausas = new PausasDoCanal(this.clock, options.pausaBaseMs);
     this.tpAmb = tpAmbDe(options.ambiente);
   }

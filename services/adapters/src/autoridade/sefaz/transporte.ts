@@ -30,6 +30,8 @@ export interface TransporteOptions {
   /** PEM bundle the servers' certificates must chain to (ICP-Brasil's, or a local server's CA): never skipped. */
   confiancaPem: string;
   timeoutMs: number;
+  /** Connections open at once per client certificate: the company's documents in flight to the authority. Default 16. */
+  conexoes?: number;
   /** An answer larger than this is not read (an authority's answers are kilobytes). */
   maxResposta?: number;
 }
@@ -69,7 +71,7 @@ export class TransporteSefaz {
     if (!agente) {
       agente = new https.Agent({
         keepAlive: true,
-        maxSockets: 8,
+        maxSockets: this.options.conexoes ?? 16,
         // An idle kept-alive socket closes after this (the authorities close theirs too).
         timeout: OCIOSO_MS,
         key: credencial.chavePrivadaPem,

@@ -1,0 +1,37 @@
+import { type RecordedEvent } from '@frete/contracts';
+import { HandlerProcessor } from '@frete/platform';
+
+const event = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+  id: 'e',
+  type,
+  schemaVersion: 1,
+  data,
+  metadata: { company_id: null, correlation_id: 'c', causation_id: null, request_id: null, actor: 'test' },
+  streamId: 's',
+  revision: 0n,
+  position: { commit: 1n, prepare: 1n },
+  recordedAt: new Date(0),
+});
+
+describe('HandlerProcessor', () => {
+  it('handles its types; a selective handler says by the data which events it needs, a plain one needs them all', async () => {
+    const seen: string[] = [];
+    const processor = new HandlerProcessor(
+      'p',
+      new Map([
+        ['a.feito', async (e: RecordedEvent) => void seen.push(`a:${String(e.data.n)}`)],
+        [
+          'b.feito',
+          { needs: (e: RecordedEvent) => e.data.n === 2, handle: async (e: RecordedEvent) => void seen.push(`b:${String(e.data.n)}`) },
+        ],
+      ]),
+    );
+    expect([processor.handles('a.feito'), processor.handles('b.feito'), processor.handles('c.feito')]).toEqual([true, true, false]);
+    expect(processor.needs(event('a.feito', { n: 1 }))).toBe(true);
+    expect(processor.needs(event('b.feito', { n: 1 }))).toBe(false);
+    expect(processor.needs(event('b.feito', { n: 2 }))).toBe(true);
+    await processor.handle(event('b.feito', { n: 2 }));
+    await processor.handle(event('a.feito', { n: 1 }));
+    expect(seen).toEqual(['b:2', 'a:1']);
+  });
+});
