@@ -18,4 +18,10 @@ export interface Projector {
   name: string;
   tables: string[];
   apply(sql: Sql, event: ProjectedEvent): Promise<void>;
+  /**
+   * The runner's batch at once, in order, instead of `apply` per event: for a projector whose rows sum over many events
+   * (one statement for the batch). Runs after the per-event projectors of the same batch, in the same transaction; it
+   * must give the rows `apply` would, and no other projector may read its tables.
+   */
+  applyBatch?(sql: Sql, events: ProjectedEvent[]): Promise<void>;
 }

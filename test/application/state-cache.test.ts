@@ -1,6 +1,15 @@
 import { execute, StateCache, type CommandContext } from '@frete/application';
 import { migrate, platformMigrations } from '@frete/platform';
-import { type NumeracaoCteState, numeracaoCteDecider, numeracaoCteStream, numeroReservado } from '@frete/domain';
+import {
+  type LoteCommand,
+  loteDecider,
+  type LoteState,
+  loteStream,
+  type NumeracaoCteState,
+  numeracaoCteDecider,
+  numeracaoCteStream,
+  numeroReservado,
+} from '@frete/domain';
 import { withEventStore } from '../support/store';
 
 const ctx: CommandContext = {
@@ -44,6 +53,89 @@ describe('execute with a state cache: two processes numbering one series', () =>
     expect((await reservar(b, 'cte-0')).events).toEqual([]);
     expect(a.get(stream)!.revision).toBeLessThanOrEqual(7n);
     expect((await es.store.readStream(stream)).length).toBe(8);
+  });
+
+  describe('a cached state is decided on without reading, and trusted only as far as the append confirms it', () => {
+    const contando = () => {
+      let leituras = 0;
+      const store = new Proxy(es.store, {
+        get: (t, k) =>
+          k === 'readStream' ? (...a: Parameters<typeof t.readStream>) => (leituras++, t.readStream(...a)) : Reflect.get(t, k),
+      });
+      return { store, leituras: () => leituras };
+    };
+    const linha = (n: number) => ({
+      linha: n,
+      chave: `3526110000000000000057001000000${String(n).padStart(3, '0')}1000000000`,
+      perna: null,
+      tipo_servico: 1,
+      origem: null,
+      destino: null,
+      valor_centavos: 100,
+      motorista_cpf: '52998224725',
+      placa: 'ABC1D23',
+    });
+    const lote = (cache: StateCache<LoteState>, store: typeof es.store, batch: string, command: LoteCommand) =>
+      execute({ store }, loteStream(batch), loteDecider, command, ctx, { cache });
+    const criar = (batch: string): LoteCommand => ({
+      type: 'CriarLote',
+      batch_id: batch,
+      company_id: 'sub',
+      solicitante_company_id: null,
+      ambiente: 'homologacao',
+      modo: '1a1',
+      parcelas: null,
+      linhas: [linha(0), linha(1), linha(2)],
+    });
+    const registrar = (batch: string, n: number): LoteCommand => ({
+      type: 'RegistrarLinha',
+      batch_id: batch,
+      company_id: 'sub',
+      linha: n,
+      chave: linha(n).chave,
+      perna: null,
+      tipo_servico: 1,
+      documento_financeiro: null,
+      status: 'pending',
+      counter_cte_id: `cte-${n}`,
+      error: null,
+    });
+    const emitida = (batch: string, n: number): LoteCommand => ({
+      type: 'RegistrarLinhaEmitida',
+      batch_id: batch,
+      company_id: 'sub',
+      linha: n,
+      counter_cte_id: `cte-${n}`,
+    });
+
+    it('a process that alone writes a stream appends without reading it again', async () => {
+      const { store, leituras } = contando();
+      const cache = new StateCache<LoteState>();
+      await lote(cache, store, 'b-1', criar('b-1'));
+      const depoisDaPrimeira = leituras();
+      for (const n of [0, 1, 2]) await lote(cache, store, 'b-1', registrar('b-1', n));
+      expect(leituras()).toBe(depoisDaPrimeira);
+      expect(cache.get(loteStream('b-1'))!.revision).toBe(3n);
+    });
+
+    it("a stale cache: the append is refused, the other writer's events are read and the command decided again", async () => {
+      const { store } = contando();
+      const a = new StateCache<LoteState>();
+      const b = new StateCache<LoteState>();
+      await lote(a, store, 'b-2', criar('b-2'));
+      await lote(b, store, 'b-2', registrar('b-2', 0));
+      // a's state has no row 0, where its outcome is refused; the stream has it, where it is accepted.
+      const r = await lote(a, store, 'b-2', emitida('b-2', 0));
+      expect(r.events.map((e) => e.type)).toEqual(['lote.linha_emitida']);
+      expect((await es.store.readStream(loteStream('b-2'))).map((e) => e.type)).toEqual([
+        'lote.criado',
+        'lote.linha_processada',
+        'lote.linha_emitida',
+      ]);
+      // A no-op on a cached state is checked against the stream before it is answered: b's cache lacks the outcome.
+      expect((await lote(b, store, 'b-2', emitida('b-2', 0))).events).toEqual([]);
+      expect((await es.store.readStream(loteStream('b-2'))).length).toBe(3);
+    });
   });
 
   it('drops the least recently used stream beyond its bound', () => {

@@ -10,6 +10,7 @@ import {
   isValidCpf,
   ufBySigla,
   dhSaoPaulo,
+  type CertificadoLido,
 } from '@frete/domain';
 import { describeCertificate } from '@frete/platform';
 import {
@@ -342,6 +343,7 @@ interface EventoLido {
 
 export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   readonly disponivel = true;
+  private readonly certificados = new Map<string, CertificadoLido | null>();
   private readonly pool: Pool;
   private readonly clock: () => Date;
   private readonly schemas: FiscalSchemas;
@@ -491,6 +493,21 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   }
 
   /** The signature and its certificate; returns the certificate's CNPJ. */
+  /** A signer's certificate as read once: a batch's documents all carry the same one. Null when it cannot be read. */
+  private certificadoLido(pem: string): CertificadoLido | null {
+    let lido = this.certificados.get(pem);
+    if (lido === undefined) {
+      try {
+        lido = describeCertificate(pem);
+      } catch {
+        lido = null;
+      }
+      if (this.certificados.size >= 256) this.certificados.delete(this.certificados.keys().next().value!);
+      this.certificados.set(pem, lido);
+    }
+    return lido;
+  }
+
   private verificarAssinatura(xml: string, element: string): string {
     const check = verifyFiscalSignature(xml, { element });
     if (!check.valid) {
@@ -499,12 +516,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       if (/does not match|does not verify|cannot be checked/.test(reason)) throw new Recusa(297);
       throw new Recusa(298);
     }
-    let lido: ReturnType<typeof describeCertificate>;
-    try {
-      lido = describeCertificate(check.certificatePem!);
-    } catch {
-      throw new Recusa(290);
-    }
+    const lido = this.certificadoLido(check.certificatePem!);
+    if (!lido) throw new Recusa(290);
     const agora = this.clock().getTime();
     if (new Date(lido.valido_de).getTime() > agora || new Date(lido.valido_ate).getTime() < agora) throw new Recusa(291);
     if (!lido.cnpj) throw new Recusa(292);

@@ -80,8 +80,29 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
   options: ExecuteOptions<E, S>,
 ): Promise<Executed<S, E>> {
   const retries = new Backoff({ max: MAX_ATTEMPTS });
+  // A cached state is decided on without reading first: its append expects the cached revision, so it succeeds only
+  // if nothing was written since, when the cached state is the stream's. A conflict, or a decision that appends nothing
+  // (which must be checked against the stream), reads the newer events as usual.
+  let trust = true;
   for (;;) {
     const cached = options.cache?.get(streamId);
+    if (cached && trust) {
+      trust = false;
+      // A refusal is not trusted either: the stream may have moved to where the command is valid.
+      let events: E[] = [];
+      try {
+        events = decider.decide(command, cached.state, { now: ctx.now });
+      } catch {
+        events = [];
+      }
+      if (events.length > 0) {
+        try {
+          return await appendDecided(deps, streamId, decider, ctx, options, events, cached.state, cached.revision);
+        } catch (err) {
+          if (!(err instanceof WrongExpectedRevision)) throw err;
+        }
+      }
+    }
     const history = await deps.store.readStream(streamId, cached?.revision);
     const newer = history.map((e) => toDomainEvent<E>(e));
     const state = cached ? newer.reduce(decider.evolve, cached.state) : fold(decider, newer);
@@ -95,31 +116,61 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
       if (seen && ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, seen.position);
       return { state, events, position: null };
     }
-    const metadata: EventMetadata = {
-      company_id: ctx.companyId,
-      correlation_id: ctx.correlationId,
-      causation_id: ctx.causationId,
-      request_id: ctx.requestId,
-      actor: ctx.actor,
-    };
-    const toAppend: NewEvent[] = events.map((e, i) => ({
-      id: options.eventId?.(i, e) ?? randomUUID(),
-      type: e.type,
-      schemaVersion: EventCatalog[e.type].version,
-      data: e.data,
-      metadata,
-    }));
-    const expected = revision === null ? 'no_stream' : revision;
     try {
-      const { position, nextRevision } = await deps.store.append(streamId, toAppend, expected);
-      if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
-      const after = events.reduce(decider.evolve, state);
-      options.cache?.set(streamId, after, nextRevision);
-      return { state: after, events, position };
+      return await appendDecided(deps, streamId, decider, ctx, options, events, state, revision);
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision) || !(await retries.next())) throw err;
     }
   }
+}
+
+/** Appends what was decided on `state` (folded up to `revision`), expecting that revision; records the write. */
+async function appendDecided<C, S, E extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  ctx: CommandContext,
+  options: ExecuteOptions<E, S>,
+  events: E[],
+  state: S,
+  revision: bigint | null,
+): Promise<Executed<S, E>> {
+  const metadata: EventMetadata = {
+    company_id: ctx.companyId,
+    correlation_id: ctx.correlationId,
+    causation_id: ctx.causationId,
+    request_id: ctx.requestId,
+    actor: ctx.actor,
+  };
+  const toAppend: NewEvent[] = events.map((e, i) => ({
+    id: options.eventId?.(i, e) ?? randomUUID(),
+    type: e.type,
+    schemaVersion: EventCatalog[e.type].version,
+    data: e.data,
+    metadata,
+  }));
+  const { position, nextRevision } = await deps.store.append(streamId, toAppend, revision === null ? 'no_stream' : revision);
+  if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
+  const after = events.reduce(decider.evolve, state);
+  options.cache?.set(streamId, after, nextRevision);
+  return { state: after, events, position };
+}
+
+/** Current state of an aggregate as `load` gives it, reading only the events newer than the cached state. */
+export async function loadCached<C, S, E>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<C, S, E>,
+  cache: StateCache<S>,
+): Promise<S> {
+  const cached = cache.get(streamId);
+  const newer = await store.readStream(streamId, cached?.revision);
+  const last = newer[newer.length - 1];
+  if (!last) return cached?.state ?? decider.initialState;
+  const events = newer.map((e) => toDomainEvent<E>(e));
+  const state = cached ? events.reduce(decider.evolve, cached.state) : fold(decider, events);
+  cache.set(streamId, state, last.revision);
+  return state;
 }
 
 /** Current state of an aggregate, for reads that must see the log itself rather than a read model. */

@@ -10,7 +10,7 @@ import {
   type RetornoAutorizacao,
   type RetornoConsulta,
 } from '@frete/adapters';
-import { execute, load, type CommandContext } from '../commands/execute';
+import { execute, loadCached, type CommandContext } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
@@ -90,6 +90,8 @@ export interface EmissaoDeps {
 export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent, R, N extends DomainEvent> {
   /** The company series this process numbers: each reservation reads only the numbers given since its last. */
   private readonly series = new StateCache<NumeracaoState>();
+  /** The documents this process issues: each step of an issue reads only what happened since the last one. */
+  private readonly documentos = new StateCache<S>();
 
   constructor(
     protected readonly deps: EmissaoDeps,
@@ -101,12 +103,13 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   }
 
   protected estado(id: string): Promise<S> {
-    return load(this.deps.store, this.tipo.stream(id), this.tipo.decider);
+    return loadCached(this.deps.store, this.tipo.stream(id), this.tipo.decider, this.documentos);
   }
 
   protected record(companyId: string, id: string, cause: string, command: C) {
     return execute(this.deps, this.tipo.stream(id), this.tipo.decider, command, this.ctx(companyId, cause), {
       eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`),
+      cache: this.documentos,
     });
   }
 
@@ -119,6 +122,8 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     const state = await this.estado(id);
     if (state.situacao !== 'em_processamento') return;
     let emissao = state.emissao;
+    // The bytes just signed, when this call signed them: sent and archived without reading them back.
+    let assinado: string | undefined;
     if (!emissao) {
       const n = this.tipo.numeracao;
       const reservado = await execute(
@@ -146,8 +151,9 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
       });
       emissao = after.state.emissao;
       if (!emissao) return;
+      if (emissao.sha256 === sha256) assinado = made.xml;
     }
-    await this.enviar(companyId, id, cause, emissao);
+    await this.enviar(companyId, id, cause, emissao, assinado);
   }
 
   /**
@@ -188,11 +194,18 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     return doc.content.toString('utf8');
   }
 
-  private async enviar(companyId: string, id: string, cause: string, emissao: { chave: string; sha256: string }): Promise<void> {
+  private async enviar(
+    companyId: string,
+    id: string,
+    cause: string,
+    emissao: { chave: string; sha256: string },
+    xml?: string,
+  ): Promise<void> {
     const { chave, sha256 } = emissao;
+    const signed = xml ?? (await this.assinado(sha256, id));
     let r: RetornoAutorizacao;
     try {
-      r = await this.tipo.autorizar(this.deps.autoridade, await this.assinado(sha256, id), { companyId });
+      r = await this.tipo.autorizar(this.deps.autoridade, signed, { companyId });
     } catch (error) {
       // The channel refused the company's certificate before reading anything: the document was not sent, and can be
       // issued again (same number) once the certificate is replaced. Any other failure is retried from the checkpoint.
@@ -203,12 +216,12 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     const denegado = this.tipo.denegacao;
     switch (r.tipo) {
       case 'autorizado':
-        await this.autorizado(companyId, id, cause, sha256, r.protocolo);
+        await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed);
         return;
       case 'duplicidade':
         // The authority already has this number: the same document (a lost answer) is our authorization.
         if (r.mesmoConteudo && !(denegado && r.situacao === 'denegado')) {
-          await this.autorizado(companyId, id, cause, sha256, r.protocolo);
+          await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed);
           return;
         }
         await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
@@ -232,8 +245,15 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     }
   }
 
-  private async autorizado(companyId: string, id: string, cause: string, sha256: string, protocolo: ProtocoloDocumento): Promise<void> {
-    const proc = this.tipo.proc(await this.assinado(sha256, id), protocolo);
+  private async autorizado(
+    companyId: string,
+    id: string,
+    cause: string,
+    sha256: string,
+    protocolo: ProtocoloDocumento,
+    signed?: string,
+  ): Promise<void> {
+    const proc = this.tipo.proc(signed ?? (await this.assinado(sha256, id)), protocolo);
     const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
     await this.passo(companyId, id, cause, { tipo: 'autorizado', protocolo, proc, sha256: procSha });
   }

@@ -2,7 +2,6 @@ import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/
 import {
   cteDecider,
   cteStream,
-  fold,
   type LoteCommand,
   type LoteEvent,
   loteDecider,
@@ -10,7 +9,7 @@ import {
   loteStream,
   Rejection,
 } from '@frete/domain';
-import { type CommandContext, type ContextoEmpresa, execute, load, toDomainEvent } from '../commands/execute';
+import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
 import { type EventStore } from '@frete/platform';
@@ -163,16 +162,8 @@ export class ProcessadorLote {
   }
 
   /** The batch as its stream stands, reading only what this process has not folded yet. */
-  private async carregar(batchId: string): Promise<LoteState> {
-    const stream = loteStream(batchId);
-    const cached = this.lotes.get(stream);
-    const newer = await this.deps.store.readStream(stream, cached?.revision);
-    const last = newer[newer.length - 1];
-    if (!last) return cached?.state ?? loteDecider.initialState;
-    const events = newer.map((e) => toDomainEvent<LoteEvent>(e));
-    const state = cached ? events.reduce(loteDecider.evolve, cached.state) : fold(loteDecider, events);
-    this.lotes.set(stream, state, last.revision);
-    return state;
+  private carregar(batchId: string): Promise<LoteState> {
+    return loadCached(this.deps.store, loteStream(batchId), loteDecider, this.lotes);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { type Pool, type PoolClient } from 'pg';
+import { type Pool } from 'pg';
 import { type Position, type RecordedEvent, START, comparePositions } from '@frete/contracts';
-import { type Projector, asProjected, readModelMigrations } from '@frete/projections';
+import { type ProjectedEvent, type Projector, asProjected, readModelMigrations } from '@frete/projections';
 import { type EventStore, type Subscription } from '../event-store/port';
 import { supervisedSubscription } from '../event-store/supervised';
 import { migrate } from '../db/migrate';
@@ -20,13 +20,18 @@ const toPosition = (row: { commit_pos: string; prepare_pos: string }): Position 
  */
 export class ProjectionRunner {
   private subscription: Subscription | null = null;
+  private readonly porEvento: Projector[];
+  private readonly porLote: Projector[];
 
   constructor(
     private readonly store: EventStore,
     private readonly pool: Pool,
-    private readonly projectors: Projector[],
+    projectors: Projector[],
     readonly name: string = READ_MODELS,
-  ) {}
+  ) {
+    this.porEvento = projectors.filter((p) => !p.applyBatch);
+    this.porLote = projectors.filter((p) => p.applyBatch);
+  }
 
   async prepare(): Promise<void> {
     await migrate(this.pool, readModelMigrations);
@@ -56,13 +61,19 @@ export class ProjectionRunner {
         [this.name],
       );
       let checkpoint = rows[0] ? toPosition(rows[0]) : START;
+      const novos: ProjectedEvent[] = [];
       let applied = 0;
       for (const event of events) {
         if (comparePositions(event.position, checkpoint) <= 0) continue;
-        await this.project(client, event);
+        const projected = asProjected(event);
+        if (projected) {
+          for (const projector of this.porEvento) await projector.apply(client, projected);
+          novos.push(projected);
+        }
         checkpoint = event.position;
         applied++;
       }
+      if (novos.length > 0) for (const projector of this.porLote) await projector.applyBatch!(client, novos);
       if (applied > 0) {
         await client.query(`UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`, [
           this.name,
@@ -78,12 +89,6 @@ export class ProjectionRunner {
     } finally {
       client.release();
     }
-  }
-
-  private async project(client: PoolClient, event: RecordedEvent): Promise<void> {
-    const projected = asProjected(event);
-    if (!projected) return;
-    for (const projector of this.projectors) await projector.apply(client, projected);
   }
 
   /** Reads the log from the checkpoint until nothing is left; batches share a transaction. */
