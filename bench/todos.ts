@@ -5,7 +5,7 @@ import path from 'node:path';
  * `pnpm bench`: every benchmark in its own node process, one after the other (they would measure each other
  * otherwise), each printing its figures last as one JSON line; this collects those lines and prints them together.
  */
-const BENCHES = ['documento', 'lote', 'leitura', 'event-store', 'relay'];
+const BENCHES = ['documento', 'lote', 'lote-autoridade', 'crescimento', 'leitura', 'event-store', 'relay'];
 
 const linhas: string[] = [];
 let falhou = false;

@@ -1,5 +1,5 @@
 import { type RecordedEvent } from '@frete/contracts';
-import { HandlerProcessor } from '@frete/platform';
+import { type EventHandler, HandlerProcessor, type SelectiveHandler } from '@frete/platform';
 
 const event = (type: string, data: Record<string, unknown>): RecordedEvent => ({
   id: 'e',
@@ -18,11 +18,14 @@ describe('HandlerProcessor', () => {
     const seen: string[] = [];
     const processor = new HandlerProcessor(
       'p',
-      new Map([
-        ['a.feito', async (e: RecordedEvent) => void seen.push(`a:${String(e.data.n)}`)],
+      new Map<string, EventHandler | SelectiveHandler>([
+        ['a.feito', async (e: RecordedEvent) => void seen.push(`a:${String((e.data as { n: number }).n)}`)],
         [
           'b.feito',
-          { needs: (e: RecordedEvent) => e.data.n === 2, handle: async (e: RecordedEvent) => void seen.push(`b:${String(e.data.n)}`) },
+          {
+            needs: (e: RecordedEvent) => (e.data as { n: number }).n === 2,
+            handle: async (e: RecordedEvent) => void seen.push(`b:${String((e.data as { n: number }).n)}`),
+          },
         ],
       ]),
     );

@@ -1,14 +1,5 @@
 import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
-import {
-  cteDecider,
-  cteStream,
-  type LoteCommand,
-  type LoteEvent,
-  loteDecider,
-  type LoteState,
-  loteStream,
-  Rejection,
-} from '@frete/domain';
+import { cteDecider, cteStream, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream, Rejection } from '@frete/domain';
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';

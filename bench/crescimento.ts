@@ -1,0 +1,62 @@
+import { executar, imprimirResultado } from './comum';
+import { CPF, iniciarServico, medirLote, perSecond, PLACA, prepararEmissora, receberContratantes, seconds } from './lote';
+
+/**
+ * Whether a key costs the same in a big batch as in a small one: 1:1 batches of 100, 1,000 and 5,000 keys
+ * (BENCH_TAMANHOS, comma-separated) one after another on one service as `pnpm start` runs it, each printing this
+ * process's CPU ms per key from the POST to the last row. The target: the three within 10% of each other (the
+ * anchor is the smallest batch's figure; `razao_max_min` is the largest over the smallest).
+ *
+ * An idle service burns some CPU of its own (subscriptions' polls, timers), which weighs on a short batch and not on a
+ * long one: it is measured first, over IDLE_S seconds, and the net figure (`cpu_ms_por_chave_liquido`, what the batch
+ * itself cost) is printed beside the raw one.
+ */
+const IDLE_S = 5;
+const TAMANHOS = (process.env.BENCH_TAMANHOS ?? '100,1000,5000').split(',').map((s) => Number(s.trim()));
+
+async function main(): Promise<void> {
+  const servico = await iniciarServico('crescimento');
+  try {
+    const { call, cnpj } = servico;
+    await prepararEmissora(call, cnpj);
+    await new Promise((r) => setTimeout(r, 2000));
+    const ocioso = await medir(() => new Promise((r) => setTimeout(r, IDLE_S * 1000)));
+    const ociosoPorMs = ocioso.cpuMs / ocioso.ms;
+    const porTamanho: Record<
+      string,
+      { cpu_ms_por_chave: number; cpu_ms_por_chave_liquido: number; chaves_por_s: number; s_ate_ultima_linha: number }
+    > = {};
+    const linhas: string[] = [];
+    for (const n of TAMANHOS) {
+      const chaves = await receberContratantes(call, n);
+      const m = await medirLote(
+        call,
+        { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA, ctes: chaves.map((chave) => ({ chave, valor: 100 })) },
+        n,
+      );
+      if (m.status !== 'done' || m.emitted !== n) throw new Error(`the ${n}-key batch ended ${m.status} with ${m.emitted} emitted`);
+      const liquido = (m.cpuMs - ociosoPorMs * m.lastRowMs) / n;
+      porTamanho[String(n)] = {
+        cpu_ms_por_chave: Number((m.cpuMs / n).toFixed(2)),
+        cpu_ms_por_chave_liquido: Number(liquido.toFixed(2)),
+        chaves_por_s: Number(perSecond(n, m.lastRowMs)),
+        s_ate_ultima_linha: Number((m.lastRowMs / 1000).toFixed(1)),
+      };
+      linhas.push(
+        `  ${String(n).padStart(5)} keys: ${(m.cpuMs / n).toFixed(2)} CPU ms/key (${liquido.toFixed(2)} net of idle) · ` +
+          `last row after ${seconds(m.lastRowMs)} ` +
+          `(${perSecond(n, m.lastRowMs)} keys/s)`,
+      );
+    }
+    const cpu = Object.values(porTamanho).map((f) => f.cpu_ms_por_chave);
+    const razao = Math.max(...cpu) / Math.min(...cpu);
+    process.stdout.write(
+      `\nCPU per key by batch size · 1:1 · embedded PostgreSQL\n${linhas.join('\n')}\n  max/min ${razao.toFixed(2)}\n\n`,
+    );
+    imprimirResultado('crescimento', { tamanhos: porTamanho, razao_max_min: Number(razao.toFixed(2)), alvo_razao_max_min: 1.1 });
+  } finally {
+    await servico.parar();
+  }
+}
+
+executar(main);
