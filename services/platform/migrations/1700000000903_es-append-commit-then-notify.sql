@@ -4,7 +4,9 @@
 -- time and never shared one (issue 14: 8 appends at a time ran no faster than Emmett's store, which does not notify).
 -- es_append now only writes; es_append_and_notify commits the append, then notifies in a transaction of its own that
 -- writes nothing, so holds the lock for no flush, in the same round trip. A subscriber woken reads a committed append;
--- a notification lost between the two (the connection gone) only waits for the subscribers' polling.
+-- a notification lost between the two (the connection gone) only waits for the subscribers' polling. Should that
+-- second commit fail (a NOTIFY queue full behind a stuck listener), the call fails with the append committed: the
+-- caller's retry finds its event ids stored and is answered as then.
 CREATE OR REPLACE FUNCTION es_append(p_stream text, p_expected text, p_events jsonb)
 RETURNS TABLE (resultado text, revisao bigint, commit_pos text, prepare_pos bigint)
 LANGUAGE plpgsql AS $$
