@@ -1,4 +1,5 @@
 import { type RecordedEvent, START } from '@frete/contracts';
+import { type PoolClient } from 'pg';
 import { PostgresEventStore } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from '../support/db';
 import { eventStoreConformance, eventually, eventuallyAsync, newEvent } from './event-store.suite';
@@ -155,5 +156,59 @@ describe('PostgreSQL event store: batches and one round trip per append', () => 
     expect(await store.readStream('nenhuma')).toEqual([]);
     expect(await contado.append('uma-ida', events, 'no_stream')).toEqual(first);
     await contado.close();
+  });
+});
+
+describe('PostgreSQL event store: notifications after the commit', () => {
+  let db: TestDatabase;
+  let listener: PoolClient;
+  const received: string[] = [];
+  beforeAll(async () => {
+    db = await freshDatabase();
+    listener = await db.pool.connect();
+    listener.on('notification', (n) => void received.push(n.payload ?? ''));
+    await listener.query('LISTEN es_events_appended');
+  });
+  afterAll(async () => {
+    listener.release();
+    await db.drop();
+  });
+
+  it('wakes a subscriber that never polls, once its append is committed and readable', async () => {
+    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 3_600_000 });
+    let reads = 0;
+    const readAll = store.readAll.bind(store);
+    store.readAll = async (...args) => {
+      const events = await readAll(...args);
+      reads++;
+      return events;
+    };
+    const seen: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({ from: START, onEvent: async (e) => void seen.push(e) });
+    try {
+      // After its first, empty read the subscription sleeps for an hour: only the append's notification wakes it.
+      await eventually(() => reads === 1, 'the first read');
+      const written = await store.append('acordado-1', [newEvent('acordado')], 'no_stream');
+      await eventually(() => seen.length === 1, 'the appended event to reach the subscriber');
+      expect(seen[0]!.position).toEqual(written.position);
+    } finally {
+      await sub.stop();
+      await store.close();
+    }
+  });
+
+  it('notifies once per append that wrote, and not for a repeat or a rejected append', async () => {
+    const store = new PostgresEventStore(db.pool);
+    received.length = 0;
+    const events = [newEvent('um'), newEvent('dois')];
+    await store.append('avisos-1', events, 'no_stream');
+    await store.append('avisos-1', events, 'no_stream');
+    await expect(store.append('avisos-1', [newEvent('tres')], 0n)).rejects.toMatchObject({ name: 'WrongExpectedRevision' });
+    await store.append('avisos-2', [newEvent('quatro')], 'no_stream');
+    // Notifications arrive in commit order: once this marker is in, every earlier one is.
+    await db.pool.query(`SELECT pg_notify('es_events_appended', 'marca')`);
+    await eventually(() => received.includes('marca'), 'the marker notification');
+    expect(received).toEqual(['', '', 'marca']);
+    await store.close();
   });
 });

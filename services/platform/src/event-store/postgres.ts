@@ -40,6 +40,16 @@ const toRecorded = (r: EventRow): RecordedEvent => ({
 
 const NOTIFY_CHANNEL = 'es_events_appended';
 
+// The procedure's OUT parameters are given as NULL placeholders, as CALL wants them.
+const APPEND_AND_NOTIFY = 'CALL es_append_and_notify($1, $2, $3::jsonb, NULL, NULL, NULL, NULL)';
+
+interface AppendRow {
+  resultado: 'gravado' | 'repetido';
+  revisao: string | null;
+  commit_pos: string | null;
+  prepare_pos: string | null;
+}
+
 export interface PostgresEventStoreOptions {
   /** How often a live subscription looks again when no notification woke it (an older transaction may still hold
    * newer events back). */
@@ -63,8 +73,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One round trip (`es_append`, a migration's function): the stream's revision claimed, the expected revision
-   * checked, the events inserted and the subscribers notified in one statement. An append whose ids are stored already
+   * One round trip (`es_append_and_notify`, a migration's procedure): the stream's revision claimed, the expected
+   * revision checked, the events inserted and committed, then the subscribers notified outside the append's
+   * transaction (a notifying commit would serialise every append's WAL flush). An append whose ids are stored already
    * is answered as it was then (a second query, only for repeats).
    */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -74,11 +85,10 @@ export class PostgresEventStore implements EventStore {
       typeof expected === 'bigint' ? expected.toString() : expected,
       JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, schemaVersion: e.schemaVersion, data: e.data, metadata: e.metadata }))),
     ];
-    const sql = 'SELECT resultado, revisao, commit_pos, prepare_pos FROM es_append($1, $2, $3::jsonb)';
-    let row: { resultado: 'gravado' | 'repetido'; revisao: string | null; commit_pos: string | null; prepare_pos: string | null };
+    let row: AppendRow;
     try {
-      if (this.options.beforeCommit) row = await this.appendWithHook(sql, params, streamId);
-      else row = (await this.pool.query(sql, params)).rows[0];
+      if (this.options.beforeCommit) row = await this.appendWithHook(params, streamId);
+      else row = (await this.pool.query<AppendRow>(APPEND_AND_NOTIFY, params)).rows[0]!;
     } catch (err) {
       throw this.mapConflict(err, streamId, expected);
     }
@@ -91,15 +101,19 @@ export class PostgresEventStore implements EventStore {
     return { nextRevision: BigInt(row.revisao!), position: { commit: BigInt(row.commit_pos!), prepare: BigInt(row.prepare_pos!) } };
   }
 
-  /** The same statement inside a transaction whose commit the test hook holds. */
-  private async appendWithHook<T extends object>(sql: string, params: unknown[], streamId: string): Promise<T> {
+  /** The procedure's two steps apart, with the test hook holding the append's transaction open before its commit. */
+  private async appendWithHook(params: unknown[], streamId: string): Promise<AppendRow> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query(sql, params);
+      const { rows } = await client.query<AppendRow>(
+        'SELECT resultado, revisao, commit_pos, prepare_pos FROM es_append($1, $2, $3::jsonb)',
+        params,
+      );
       await this.options.beforeCommit!(client, streamId);
       await client.query('COMMIT');
-      return rows[0] as T;
+      if (rows[0]!.resultado === 'gravado') await client.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, '']);
+      return rows[0]!;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
