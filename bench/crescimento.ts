@@ -1,4 +1,4 @@
-import { executar, imprimirResultado } from './comum';
+import { executar, imprimirResultado, medir } from './comum';
 import { CPF, iniciarServico, medirLote, perSecond, PLACA, prepararEmissora, receberContratantes, seconds } from './lote';
 
 /**
@@ -48,12 +48,21 @@ async function main(): Promise<void> {
           `(${perSecond(n, m.lastRowMs)} keys/s)`,
       );
     }
-    const cpu = Object.values(porTamanho).map((f) => f.cpu_ms_por_chave);
-    const razao = Math.max(...cpu) / Math.min(...cpu);
+    const liquidos = Object.values(porTamanho).map((f) => f.cpu_ms_por_chave_liquido);
+    const brutos = Object.values(porTamanho).map((f) => f.cpu_ms_por_chave);
+    const razao = Math.max(...liquidos) / Math.min(...liquidos);
+    const razaoBruta = Math.max(...brutos) / Math.min(...brutos);
     process.stdout.write(
-      `\nCPU per key by batch size · 1:1 · embedded PostgreSQL\n${linhas.join('\n')}\n  max/min ${razao.toFixed(2)}\n\n`,
+      `\nCPU per key by batch size · 1:1 · embedded PostgreSQL · idle service ${(ociosoPorMs * 1000).toFixed(0)} CPU ms/s\n` +
+        `${linhas.join('\n')}\n  max/min ${razao.toFixed(2)} net (${razaoBruta.toFixed(2)} raw)\n\n`,
     );
-    imprimirResultado('crescimento', { tamanhos: porTamanho, razao_max_min: Number(razao.toFixed(2)), alvo_razao_max_min: 1.1 });
+    imprimirResultado('crescimento', {
+      cpu_ocioso_ms_por_s: Number((ociosoPorMs * 1000).toFixed(1)),
+      tamanhos: porTamanho,
+      razao_max_min: Number(razao.toFixed(2)),
+      razao_max_min_bruta: Number(razaoBruta.toFixed(2)),
+      alvo_razao_max_min: 1.1,
+    });
   } finally {
     await servico.parar();
   }
