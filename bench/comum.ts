@@ -60,3 +60,37 @@ export function executar(main: () => Promise<void>): void {
     },
   );
 }
+
+/**
+ * CPU milliseconds of this process's descendants so far (embedded PostgreSQL's server and its backends), from /proc:
+ * their own time and that of their children already ended. Linux only; 0 elsewhere.
+ */
+export function cpuDosDescendentesMs(): number {
+  let entradas: string[];
+  try {
+    entradas = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  const pais = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const d of entradas) {
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses: fields are counted after its closing one.
+      const campos = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      pais.set(Number(d), Number(campos[1]));
+      ticks.set(Number(d), Number(campos[11]) + Number(campos[12]) + Number(campos[13]) + Number(campos[14]));
+    } catch {
+      // Ended while listed.
+    }
+  }
+  const descende = (pid: number): boolean => {
+    for (let p = pais.get(pid); p !== undefined && p > 1; p = pais.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (descende(pid)) total += t;
+  // Kernel clock ticks: 100 per second on Linux.
+  return total * 10;
+}

@@ -5,7 +5,7 @@ import { type RunningServices, startServices } from '@frete/server';
 import { randomCnpj, request, type ApiResponse } from '../test/support/http';
 import { makeA1 } from '../test/support/certificates';
 import { buildCteXml, nfeKey } from '../test/support/cte-xml';
-import { executar, imprimirResultado } from './comum';
+import { cpuDosDescendentesMs, executar, imprimirResultado } from './comum';
 import { pisoDoDocumento } from './documento';
 
 /**
@@ -121,6 +121,8 @@ export interface Medida {
   lastRowMs: number;
   /** This process's CPU from the POST to the last row. */
   cpuMs: number;
+  /** Embedded PostgreSQL's CPU over the same span (0 when it is not this process's child). */
+  pgCpuMs: number;
   doneMs: number;
   status: string;
   emitted: number;
@@ -129,11 +131,13 @@ export interface Medida {
 /** Posts a batch and follows its report: when the last row appears, and when the batch leaves `processing`. */
 export async function medirLote(call: Call, body: unknown, rows: number): Promise<Medida> {
   const cpu0 = process.cpuUsage();
+  const pg0 = cpuDosDescendentesMs();
   const t0 = Date.now();
   const r = await ok(call('POST', '/v1/fiscal/cte-subcontratacao/lote', body), 202, 'lote');
   const postMs = Date.now() - t0;
   let lastRowMs = 0;
   let cpuMs = 0;
+  let pgCpuMs = 0;
   for (;;) {
     const report = await ok(call('GET', r.body.data.report), 200, 'report');
     const data = report.body.data as { status: string; rows: { status: string }[] };
@@ -141,6 +145,7 @@ export async function medirLote(call: Call, body: unknown, rows: number): Promis
       lastRowMs = Date.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       cpuMs = (cpu.user + cpu.system) / 1000;
+      pgCpuMs = cpuDosDescendentesMs() - pg0;
     }
     if (data.status !== 'processing') {
       return {
@@ -148,6 +153,7 @@ export async function medirLote(call: Call, body: unknown, rows: number): Promis
         postMs,
         lastRowMs,
         cpuMs,
+        pgCpuMs,
         doneMs: Date.now() - t0,
         status: data.status,
         emitted: data.rows.filter((x) => x.status === 'emitted').length,
@@ -189,10 +195,11 @@ async function main(): Promise<void> {
       `counter-CT-e batch benchmark · ${kafka ? `processors on Kafka ${kafka}` : 'processors on event-store subscriptions'} · embedded PostgreSQL`,
       `  received ${chaves.length} contractor CT-e in ${seconds(receiptMs)} (${perSecond(chaves.length, receiptMs)}/s, ${CONCURRENCY} at a time)`,
       `  1:1   ${KEYS} keys: POST ${umPraUm.postMs} ms · last row after ${seconds(umPraUm.lastRowMs)} (${perSecond(KEYS, umPraUm.lastRowMs)} keys/s) · ` +
-        `${umPraUm.status} after ${seconds(umPraUm.doneMs)} (${umPraUm.emitted} emitted)`,
+        `${umPraUm.status} after ${seconds(umPraUm.doneMs)} (${umPraUm.emitted} emitted) · CPU ms/key: node ` +
+        `${(umPraUm.cpuMs / KEYS).toFixed(1)}, PostgreSQL ${(umPraUm.pgCpuMs / KEYS).toFixed(1)}`,
       `  legs  ${LEG_KEYS} keys × ${LEGS.length} legs = ${pernas.rows} rows: POST ${pernas.postMs} ms · last row after ${seconds(pernas.lastRowMs)} ` +
         `(${perSecond(LEG_KEYS, pernas.lastRowMs)} keys/s, ${perSecond(pernas.rows, pernas.lastRowMs)} rows/s) · ${pernas.status} after ${seconds(pernas.doneMs)} ` +
-        `(${pernas.emitted} emitted)`,
+        `(${pernas.emitted} emitted) · CPU ms/row: node ${(pernas.cpuMs / pernas.rows).toFixed(1)}, PostgreSQL ${(pernas.pgCpuMs / pernas.rows).toFixed(1)}`,
     ];
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
     if (umPraUm.status !== 'done' || umPraUm.emitted !== KEYS)
@@ -204,6 +211,7 @@ async function main(): Promise<void> {
       linhas_por_s: Number((m.rows / (m.lastRowMs / 1000)).toFixed(1)),
       cpu_ms_por_chave: Number((m.cpuMs / chaves).toFixed(2)),
       cpu_ms_por_linha: Number((m.cpuMs / m.rows).toFixed(2)),
+      cpu_postgres_ms_por_chave: Number((m.pgCpuMs / chaves).toFixed(2)),
       ms_ate_ultima_linha: m.lastRowMs,
       ms_ate_concluido: m.doneMs,
       razao_cpu_piso: Number((m.cpuMs / m.rows / piso).toFixed(1)),
