@@ -17,7 +17,7 @@ import {
   childElements,
   FiscalSchemas,
   type FiscalRootSchema,
-  parseFiscalXml,
+  parseForSignature,
   verifyFiscalSignature,
   XMLDSIG_NS,
   type XmlElement,
@@ -217,7 +217,7 @@ const textosFolha = (el: XmlElement | undefined): string => {
 };
 
 function lerXml(xml: string): XmlElement {
-  const parsed = parseFiscalXml(xml);
+  const parsed = parseForSignature(xml);
   if ('refused' in parsed) throw new Recusa(243);
   return parsed.doc.documentElement!;
 }
