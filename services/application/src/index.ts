@@ -48,3 +48,4 @@ export * from './cadastros/handler';
 export * from './autoridade/fabrica';
 export * from './autoridade/status';
 export * from './contingencia/handler';
+export * from './cte/leituras';

@@ -1,25 +1,24 @@
 import { type Pool } from 'pg';
 import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
 import {
-  codigoNumerico,
   cteDecider,
   type CteEvent,
   cteStream,
   fold,
   planejarContraCte,
   type PedidoContraCte,
-  type RegraContraCte,
   Rejection,
   subcontratacaoDecider,
   subcontratacaoStream,
 } from '@frete/domain';
-import { companyOf, configuracaoOf, cteSubcontratacaoOf } from '@frete/projections';
+import { cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
 import { KeyedLock } from '@frete/platform';
 import { Backoff } from '@frete/platform';
 import { WrongExpectedRevision } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
-import { prepararCte } from '../cte/preparar';
+import { pendenciasDoCte } from '../cte/preparar';
+import { LeiturasDaEmpresa } from '../cte/leituras';
 
 /** One counter-CT-e to make: a batch row, or the single `POST /fiscal/cte/contra`. */
 export interface LinhaContraCte {
@@ -66,11 +65,15 @@ export class ServicoContraCte {
    * take turns through both, so the second finds the first one's counter-CT-e made, not only its reservation; a
    * request in another process that finds only the reservation waits for the CT-e (`reservar`).
    */
-  async preparar(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
-    return this.porChave.run(subcontratacaoStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx));
+  async preparar(
+    l: LinhaContraCte,
+    ctx: CommandContext,
+    leituras = new LeiturasDaEmpresa(this.deps.pool, l.company_id),
+  ): Promise<ResultadoContraCte> {
+    return this.porChave.run(subcontratacaoStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx, leituras));
   }
 
-  private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext): Promise<ResultadoContraCte> {
+  private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext, leituras: LeiturasDaEmpresa): Promise<ResultadoContraCte> {
     const tipo = l.pedido.tipo_servico;
     const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({
       status: 'failed',
@@ -92,12 +95,10 @@ export class ServicoContraCte {
       };
 
     const [company, configuracao, inbox, regras] = await Promise.all([
-      companyOf(this.deps.pool, l.company_id, ''),
-      configuracaoOf(this.deps.pool, l.company_id),
+      leituras.company(),
+      leituras.configuracao(),
       cteSubcontratacaoOf(this.deps.pool, l.company_id, l.chave),
-      this.deps.pool.query<RegraContraCte>('SELECT uf_origem, uf_destino, tp_serv, cfop FROM rm.regras_tributacao WHERE company_id = $1', [
-        l.company_id,
-      ]),
+      leituras.regrasContraCte(),
     ]);
     if (!inbox)
       return falha(
@@ -113,20 +114,12 @@ export class ServicoContraCte {
       inbox.cte,
       { cnpj: company.cnpj, uf: configuracao.endereco.uf, environment: this.deps.environment },
       l.pedido,
-      regras.rows,
+      regras,
     );
     if (!plano.ok) return falha(plano.code, plano.message);
 
-    const { pendencias } = await prepararCte(
-      { pool: this.deps.pool, environment: this.deps.environment },
-      {
-        companyId: l.company_id,
-        dados: plano.dados,
-        numero: 1,
-        cCT: codigoNumerico(l.cte_id, 1),
-        now: ctx.now,
-      },
-    );
+    // Only what would be missing: the document itself is built when it is issued.
+    const { pendencias } = await pendenciasDoCte(plano.dados, ctx.now, leituras);
     if (pendencias.length > 0) {
       return falha('cte_com_pendencias', `the counter-CT-e cannot be issued yet: ${pendencias.map((p) => p.campo).join(', ')}`, {
         pendencias,
@@ -291,9 +284,19 @@ export class ServicoContraCte {
     return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
   }
 
+  /** The company's reads a run of counter-CT-e shares (a batch block): see `LeiturasDaEmpresa`. */
+  leiturasDe(companyId: string): LeiturasDaEmpresa {
+    return new LeiturasDaEmpresa(this.deps.pool, companyId);
+  }
+
   /** Hands the counter-CT-e to the emission processor, in the company's CT-e series. */
-  async solicitarEmissao(companyId: string, cteId: string, ctx: CommandContext): Promise<void> {
-    const { serie_cte } = await configuracaoOf(this.deps.pool, companyId);
+  async solicitarEmissao(
+    companyId: string,
+    cteId: string,
+    ctx: CommandContext,
+    leituras = new LeiturasDaEmpresa(this.deps.pool, companyId),
+  ): Promise<void> {
+    const { serie_cte } = await leituras.configuracao();
     await execute(
       this.deps,
       cteStream(cteId),

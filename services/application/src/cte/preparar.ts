@@ -12,7 +12,8 @@ import {
   ufBySigla,
   dhSaoPaulo,
 } from '@frete/domain';
-import { certificadoOf, companyOf, configuracaoOf, contingenciaOf, regrasDaRota } from '@frete/projections';
+import { contingenciaOf } from '@frete/projections';
+import { LeiturasDaEmpresa } from './leituras';
 
 export interface PrepararDeps {
   pool: Pool;
@@ -28,6 +29,16 @@ export interface CtePreparado {
   certificadoBlobId: string | null;
 }
 
+/** What an issue of the draft would still lack, and the reads that said so (the company, its configuration, the rule). */
+export async function pendenciasDoCte(dados: CteRascunho, now: Date, leituras: LeiturasDaEmpresa) {
+  const [company, configuracao, certificado] = await Promise.all([leituras.company(), leituras.configuracao(), leituras.certificado()]);
+  const { inicio, fim } = dados;
+  const tpServ = dados.tipo_servico ?? 0;
+  const regra = inicio && fim ? regraAplicavel(await leituras.regrasDaRota(inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
+  const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
+  return { company, configuracao, certificado, regra, pendencias };
+}
+
 /**
  * What an issue of a draft would send, from the draft, the company, its fiscal configuration and certificate, and
  * the tax rule of the route: the preview shows it, the issue signs and sends it.
@@ -35,18 +46,12 @@ export interface CtePreparado {
 export async function prepararCte(
   deps: PrepararDeps,
   input: { companyId: string; dados: CteRascunho; serie?: number; numero: number; cCT: string; now: Date },
+  leituras = new LeiturasDaEmpresa(deps.pool, input.companyId),
 ): Promise<CtePreparado> {
-  const { companyId, dados, now } = input;
-  const [company, configuracao, certificado] = await Promise.all([
-    companyOf(deps.pool, companyId, ''),
-    configuracaoOf(deps.pool, companyId),
-    certificadoOf(deps.pool, companyId),
-  ]);
+  const { dados } = input;
+  const { company, configuracao, certificado, regra, pendencias } = await pendenciasDoCte(dados, input.now, leituras);
+  const now = input.now;
   const { inicio, fim } = dados;
-  const tpServ = dados.tipo_servico ?? 0;
-  const regra =
-    inicio && fim ? regraAplicavel(await regrasDaRota(deps.pool, companyId, inicio.uf, fim.uf), inicio.uf, fim.uf, tpServ) : null;
-  const pendencias = pendenciasEmissao({ dados, configuracao, certificado, regra, now });
   const icms: IcmsDaPrestacao | null =
     dados.impostos?.icms ??
     (regra

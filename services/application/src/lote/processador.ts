@@ -3,6 +3,7 @@ import { cteDecider, cteStream, type LoteCommand, type LoteEvent, loteDecider, t
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
+import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
@@ -175,6 +176,8 @@ export class ProcessadorLote {
       now: this.deps.clock(),
     };
     const fim = Math.min(inicio + BLOCO_DO_LOTE, lote.linhas.length);
+    // The company's configuration, certificate and rules, read once for the block's rows.
+    const leituras = this.deps.contraCte.leiturasDe(companyId);
     const aEnviar: string[] = [];
     const preparadas: Promise<EventData<'lote.linha_processada'>>[] = [];
     for (let n = inicio; n < fim; n++) {
@@ -187,7 +190,7 @@ export class ProcessadorLote {
         continue;
       }
       // Called in row order, without waiting: the order in which rows of one key take it.
-      preparadas.push(this.preparar(lote, batchId, plano, cteId, ctx));
+      preparadas.push(this.preparar(lote, batchId, plano, cteId, ctx, leituras));
     }
     const linhas = await todas(preparadas);
     if (linhas.length > 0) {
@@ -201,7 +204,7 @@ export class ProcessadorLote {
       );
       for (const l of linhas) if (l.status === 'pending') aEnviar.push(l.counter_cte_id!);
     }
-    await todas(aEnviar.map((cteId) => this.solicitar(companyId, cteId, ctx)));
+    await todas(aEnviar.map((cteId) => this.solicitar(companyId, cteId, ctx, leituras)));
   }
 
   /** A row's counter-CT-e draft, and what the row records of it. */
@@ -211,6 +214,7 @@ export class ProcessadorLote {
     plano: LinhaPlanejada,
     cteId: string,
     ctx: ContextoEmpresa,
+    leituras: LeiturasDaEmpresa,
   ): Promise<EventData<'lote.linha_processada'>> {
     const resultado = await this.deps.contraCte.preparar(
       {
@@ -233,6 +237,7 @@ export class ProcessadorLote {
         solicitante_company_id: lote.solicitante_company_id,
       },
       ctx,
+      leituras,
     );
     return {
       batch_id: batchId,
@@ -265,9 +270,9 @@ export class ProcessadorLote {
   }
 
   /** Sends a prepared counter-CT-e. One the authority already refused was settled by its own events: nothing to do. */
-  private async solicitar(companyId: string, cteId: string, ctx: CommandContext): Promise<void> {
+  private async solicitar(companyId: string, cteId: string, ctx: CommandContext, leituras: LeiturasDaEmpresa): Promise<void> {
     try {
-      await this.deps.contraCte.solicitarEmissao(companyId, cteId, ctx);
+      await this.deps.contraCte.solicitarEmissao(companyId, cteId, ctx, leituras);
     } catch (err) {
       if (err instanceof Rejection && err.code === 'cte_nao_editavel') return;
       throw err;

@@ -1,0 +1,63 @@
+import { type Pool } from 'pg';
+import { type RegraContraCte } from '@frete/domain';
+import {
+  certificadoOf,
+  type CertificadoRow,
+  companyOf,
+  type CompanyRow,
+  configuracaoOf,
+  type ConfiguracaoRow,
+  regrasDaRota,
+  type RegraTributacaoRow,
+} from '@frete/projections';
+
+/**
+ * The company's read models that a run of documents shares (a batch block, one request): each read once, when first
+ * asked for, and the same answer for the rest of the run, as if its documents were all prepared at that moment.
+ */
+export class LeiturasDaEmpresa {
+  private readonly lidas = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly pool: Pool,
+    readonly companyId: string,
+  ) {}
+
+  private uma<T>(chave: string, ler: () => Promise<T>): Promise<T> {
+    let lida = this.lidas.get(chave) as Promise<T> | undefined;
+    if (!lida) {
+      lida = ler();
+      this.lidas.set(chave, lida);
+      // A failed read is not kept: the next one asks again.
+      lida.catch(() => this.lidas.delete(chave));
+    }
+    return lida;
+  }
+
+  company(): Promise<CompanyRow | null> {
+    return this.uma('company', () => companyOf(this.pool, this.companyId, ''));
+  }
+
+  configuracao(): Promise<ConfiguracaoRow> {
+    return this.uma('configuracao', () => configuracaoOf(this.pool, this.companyId));
+  }
+
+  certificado(): Promise<CertificadoRow | null> {
+    return this.uma('certificado', () => certificadoOf(this.pool, this.companyId));
+  }
+
+  regrasDaRota(ufOrigem: string, ufDestino: string): Promise<RegraTributacaoRow[]> {
+    return this.uma(`rota:${ufOrigem}:${ufDestino}`, () => regrasDaRota(this.pool, this.companyId, ufOrigem, ufDestino));
+  }
+
+  /** The tax rules a counter-CT-e's CFOP is chosen by (every route). */
+  regrasContraCte(): Promise<RegraContraCte[]> {
+    return this.uma('regras-contra-cte', async () => {
+      const { rows } = await this.pool.query<RegraContraCte>(
+        'SELECT uf_origem, uf_destino, tp_serv, cfop FROM rm.regras_tributacao WHERE company_id = $1',
+        [this.companyId],
+      );
+      return rows;
+    });
+  }
+}
