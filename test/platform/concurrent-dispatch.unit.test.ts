@@ -46,9 +46,9 @@ describe('ConcurrentDispatch', () => {
   it('handles events of different keys side by side and those of one key in order, one at a time', async () => {
     const g = gates();
     const { dispatch } = dispatchOf(8, g.handle);
-    await dispatch.submit(event(1, 'a'), true);
-    await dispatch.submit(event(2, 'b'), true);
-    await dispatch.submit(event(3, 'a'), true);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    await dispatch.submit(event(2, 'b').position, event(2, 'b'));
+    await dispatch.submit(event(3, 'a').position, event(3, 'a'));
     await flush();
     expect(g.started).toEqual(['e1', 'e2']);
     g.release('e1');
@@ -62,10 +62,10 @@ describe('ConcurrentDispatch', () => {
   it('admits no more than its concurrency: the next submit waits for a handler to end', async () => {
     const g = gates();
     const { dispatch } = dispatchOf(2, g.handle);
-    await dispatch.submit(event(1, 'a'), true);
-    await dispatch.submit(event(2, 'b'), true);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    await dispatch.submit(event(2, 'b').position, event(2, 'b'));
     let admitted = false;
-    const third = dispatch.submit(event(3, 'c'), true).then(() => (admitted = true));
+    const third = dispatch.submit(event(3, 'c').position, event(3, 'c')).then(() => (admitted = true));
     await flush();
     expect(admitted).toBe(false);
     expect(g.started).toEqual(['e1', 'e2']);
@@ -81,9 +81,9 @@ describe('ConcurrentDispatch', () => {
   it('saves only the end of the prefix of handled events: one handled early waits for the slower one before it', async () => {
     const g = gates();
     const { dispatch, saved } = dispatchOf(8, g.handle);
-    await dispatch.submit(event(1, 'a'), true);
-    await dispatch.submit(event(2, 'b'), true);
-    await dispatch.submit(event(3, 'c'), true);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    await dispatch.submit(event(2, 'b').position, event(2, 'b'));
+    await dispatch.submit(event(3, 'c').position, event(3, 'c'));
     g.release('e2');
     g.release('e3');
     await flush();
@@ -99,7 +99,7 @@ describe('ConcurrentDispatch', () => {
     const { dispatch, saved } = dispatchOf(4, async (e) => {
       handled.push(e.id);
     });
-    for (let n = 1; n <= 10; n++) await dispatch.submit(event(n, `s${n}`, 'test.other'), false);
+    for (let n = 1; n <= 10; n++) await dispatch.submit(event(n, `s${n}`, 'test.other').position, null);
     await flush();
     expect(saved).toEqual([]);
     await dispatch.settle();
@@ -110,17 +110,17 @@ describe('ConcurrentDispatch', () => {
   it('after a failure admits nothing, reports it once, leaves queued events unhandled and saves the prefix before it', async () => {
     const g = gates();
     const { dispatch, saved, failures } = dispatchOf(8, g.handle);
-    await dispatch.submit(event(1, 'a'), true);
-    await dispatch.submit(event(2, 'b'), true);
-    await dispatch.submit(event(3, 'b'), true);
-    await dispatch.submit(event(4, 'c'), true);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    await dispatch.submit(event(2, 'b').position, event(2, 'b'));
+    await dispatch.submit(event(3, 'b').position, event(3, 'b'));
+    await dispatch.submit(event(4, 'c').position, event(4, 'c'));
     g.release('e1');
     const crash = new Error('crash');
     g.fail('e2', crash);
     await flush();
     expect(failures).toEqual([crash]);
     expect(dispatch.failed).toBe(true);
-    await expect(dispatch.submit(event(5, 'd'), true)).rejects.toBe(crash);
+    await expect(dispatch.submit(event(5, 'd').position, event(5, 'd'))).rejects.toBe(crash);
     g.release('e4');
     await dispatch.settle();
     // e3 was waiting behind e2 on its key: never started. The save stops before the failed e2.
@@ -132,8 +132,8 @@ describe('ConcurrentDispatch', () => {
   it('wakes a submit waiting for room when a handler fails, with the failure', async () => {
     const g = gates();
     const { dispatch } = dispatchOf(1, g.handle);
-    await dispatch.submit(event(1, 'a'), true);
-    const waiting = dispatch.submit(event(2, 'b'), true);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    const waiting = dispatch.submit(event(2, 'b').position, event(2, 'b'));
     const crash = new Error('crash');
     g.fail('e1', crash);
     await expect(waiting).rejects.toBe(crash);

@@ -58,13 +58,11 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   }
   const processors = di.resolve<Processor[]>(TOKENS.Processors).filter((p) => has(`${p.name}-processor` as AppConfig['services'][number]));
   for (const processor of processors) {
+    const concurrency =
+      config.processorConcurrency[processor.name as keyof AppConfig['processorConcurrency']] ?? DEFAULT_PROCESSOR_CONCURRENCY;
     const transport: ProcessorTransport = kafka
-      ? new KafkaTransport(kafka, { topic: config.kafkaTopic })
-      : new DirectTransport(platform.store, platform.pool, {
-          concurrency:
-            config.processorConcurrency[processor.name as keyof AppConfig['processorConcurrency']] ?? DEFAULT_PROCESSOR_CONCURRENCY,
-          onError: report(`${processor.name} processor`),
-        });
+      ? new KafkaTransport(kafka, { topic: config.kafkaTopic, concurrency })
+      : new DirectTransport(platform.store, platform.pool, { concurrency, onError: report(`${processor.name} processor`) });
     await transport.start(processor);
     stops.push({ name: `${processor.name}-processor`, stop: () => transport.stop() });
   }

@@ -1,5 +1,7 @@
 import { type Consumer, type ConsumerConfig, type IHeaders, type Kafka } from 'kafkajs';
 import { type Processor, type ProcessorTransport } from '../processors/processor';
+import { type RecordedEvent } from '@frete/contracts';
+import { ConcurrentDispatch } from '../processors/concurrent-dispatch';
 import { EVENT_TYPE_HEADER, decodeEvent } from './codec';
 import { ensureTopic } from './kafka';
 
@@ -10,6 +12,8 @@ export interface KafkaTransportOptions {
   consumer?: Omit<ConsumerConfig, 'groupId'>;
   /** Where a group without a committed offset starts: the beginning of the topic (default) or its end. */
   fromBeginning?: boolean;
+  /** Messages of one partition handled at once (see `ConcurrentDispatch`); 1 handles them one after another. Default 16. */
+  concurrency?: number;
   /** When the transport has to create the topic (it normally exists: the relay makes it). Default 6. */
   partitions?: number;
   replicationFactor?: number;
@@ -23,9 +27,11 @@ const headerText = (headers: IHeaders | undefined, name: string): string | undef
 
 /**
  * Carries the relay's events to a processor as a Kafka consumer group (`processor-<name>`): more copies of the same
- * processor share the partitions, and every stream's events arrive in order. Offsets are committed by hand, one
- * message at a time, after the processor handled it; a consumer that stops between the two gets the message again
- * after the restart (at-least-once), and the processor's derived event ids make that second delivery append nothing.
+ * processor share the partitions. The messages a fetch brings from a partition are handled side by side, those of one
+ * key (a stream, unless the processor says otherwise) one after another in their order; the partition's offset is
+ * committed by hand up to the end of the prefix of messages all handled. A consumer that stops before a commit gets
+ * those messages again after the restart (at-least-once), and the processor's derived event ids make a second delivery
+ * append nothing. A failed handler fails the batch: the consumer seeks back to the committed offset and tries again.
  */
 export class KafkaTransport implements ProcessorTransport {
   private consumer: Consumer | null = null;
@@ -52,16 +58,45 @@ export class KafkaTransport implements ProcessorTransport {
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: this.options.fromBeginning ?? true });
+      const keyOf = processor.keyOf ? (e: RecordedEvent) => processor.keyOf!(e) : (e: RecordedEvent) => e.streamId;
       await consumer.run({
         autoCommit: false,
-        eachMessage: async ({ topic: from, partition, message }) => {
-          // The type travels in a header too: events the processor does not handle are not even decoded.
-          const type = headerText(message.headers, EVENT_TYPE_HEADER);
-          if (message.value && (type === undefined || processor.handles(type))) {
-            const event = decodeEvent(message.value);
-            if (processor.handles(event.type) && (processor.needs?.(event) ?? true)) await processor.handle(event);
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const { topic: from, partition } = batch;
+          let failure: { err: unknown } | null = null;
+          const dispatch = new ConcurrentDispatch<string>({
+            concurrency: this.options.concurrency ?? 16,
+            keyOf,
+            handle: (event) => processor.handle(event),
+            checkpoint: async (offset) => {
+              resolveOffset(offset);
+              await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(offset) + 1n).toString() }]);
+              await heartbeat();
+            },
+            onFailure: (err) => {
+              failure = { err };
+            },
+          });
+          try {
+            for (const message of batch.messages) {
+              if (!isRunning() || isStale()) break;
+              // The type travels in a header too: events the processor does not handle are not even decoded.
+              const type = headerText(message.headers, EVENT_TYPE_HEADER);
+              let event: RecordedEvent | null = null;
+              if (message.value && (type === undefined || processor.handles(type))) {
+                const decoded = decodeEvent(message.value);
+                if (processor.handles(decoded.type) && (processor.needs?.(decoded) ?? true)) event = decoded;
+              }
+              await dispatch.submit(message.offset, event);
+            }
+          } catch (err) {
+            // A handler's failure stopped the dispatch: thrown below, once what was admitted has ended. Anything else
+            // (a message that cannot be decoded) is thrown as well, after the same wait.
+            if (!dispatch.failed) failure = { err };
           }
-          await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+          await dispatch.settle();
+          if (failure) throw (failure as { err: unknown }).err;
         },
       });
     } catch (err) {

@@ -1,20 +1,21 @@
 import { type Position, type RecordedEvent } from '@frete/contracts';
 import { KeyedLock } from '../concurrency/keyed-lock';
 
-export interface ConcurrentDispatchOptions {
+/** `M`: what marks an event's place for the checkpoint (its position in the store, an offset in a Kafka partition). */
+export interface ConcurrentDispatchOptions<M = Position> {
   /** Events admitted and not yet handled, at most (those waiting behind an earlier event of their key count too). */
   concurrency: number;
   /** Events of one key are handled one after another, in their order; events of different keys side by side. */
   keyOf(event: RecordedEvent): string;
   handle(event: RecordedEvent): Promise<void>;
   /** Saves a position every event up to which has been handled: a restart from it misses nothing. */
-  checkpoint(position: Position): Promise<void>;
+  checkpoint(mark: M): Promise<void>;
   /** A handler (or a checkpoint) failed: nothing more is admitted; the owner restarts from the checkpoint. */
   onFailure(err: unknown): void;
 }
 
-interface Admitted {
-  position: Position;
+interface Admitted<M> {
+  mark: M;
   done: boolean;
   /** Whether a handler ran for it: a prefix of ignored events alone does not need saving at once. */
   handled: boolean;
@@ -29,21 +30,21 @@ const IGNORED_PER_SAVE = 100;
  * processor's idempotent handlers already allow. Once a handler fails nothing more is admitted; what ran is saved up to
  * the failed event and the owner starts again from there.
  */
-export class ConcurrentDispatch {
+export class ConcurrentDispatch<M = Position> {
   private readonly lock = new KeyedLock();
-  private readonly admitted: Admitted[] = [];
+  private readonly admitted: Admitted<M>[] = [];
   private head = 0;
   private inFlight = 0;
   private failure: { err: unknown } | null = null;
   private readonly capacityWaiters: (() => void)[] = [];
   private readonly idleWaiters: (() => void)[] = [];
   /** End of the handled prefix, and whether it has moved since the last save. */
-  private prefix: Position | null = null;
+  private prefix: M | null = null;
   private unsaved = false;
   private ignoredSinceSave = 0;
   private saving: Promise<void> | null = null;
 
-  constructor(private readonly options: ConcurrentDispatchOptions) {
+  constructor(private readonly options: ConcurrentDispatchOptions<M>) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
       throw new Error(`concurrency must be ≥ 1, got ${options.concurrency}`);
   }
@@ -54,15 +55,16 @@ export class ConcurrentDispatch {
 
   /**
    * Admits the next event, once fewer than `concurrency` are in flight; resolves when it is admitted, not handled.
-   * `handles` false: an event the processor ignores, which only moves the checkpoint. Throws the failure once one
+   * `event` null: one the processor ignores, which only moves the checkpoint to `mark`. Throws the failure once one
    * happened: the caller stops feeding and starts again from the checkpoint.
    */
-  async submit(event: RecordedEvent, handles: boolean): Promise<void> {
+  async submit(mark: M, event: RecordedEvent | null): Promise<void> {
+    const handles = event !== null;
     while (!this.failure && this.inFlight >= this.options.concurrency) {
       await new Promise<void>((resolve) => this.capacityWaiters.push(resolve));
     }
     if (this.failure) throw this.failure.err;
-    const entry: Admitted = { position: event.position, done: !handles, handled: handles };
+    const entry: Admitted<M> = { mark, done: !handles, handled: handles };
     this.admitted.push(entry);
     if (!handles) {
       this.ignoredSinceSave++;
@@ -71,11 +73,11 @@ export class ConcurrentDispatch {
     }
     this.inFlight++;
     void this.lock
-      .run(this.options.keyOf(event), async () => {
+      .run(this.options.keyOf(event!), async () => {
         // Queued behind its key when a handler failed: left for the restart, like everything after the failure.
         if (this.failure) return false;
         try {
-          await this.options.handle(event);
+          await this.options.handle(event!);
         } catch (err) {
           // Known before the next event of this key starts, so that it does not.
           this.fail(err);
@@ -105,7 +107,7 @@ export class ConcurrentDispatch {
   async settle(): Promise<void> {
     while (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     await this.saving;
-    if (this.unsaved && this.prefix) {
+    if (this.unsaved && this.prefix !== null) {
       this.unsaved = false;
       await this.options.checkpoint(this.prefix).catch((err: unknown) => this.fail(err));
     }
@@ -122,7 +124,7 @@ export class ConcurrentDispatch {
     let handled = false;
     while (this.head < this.admitted.length && this.admitted[this.head]!.done) {
       const entry = this.admitted[this.head++]!;
-      this.prefix = entry.position;
+      this.prefix = entry.mark;
       this.unsaved = true;
       handled ||= entry.handled;
     }
@@ -138,11 +140,11 @@ export class ConcurrentDispatch {
   private save(): void {
     if (this.saving || !this.unsaved || this.failure) return;
     this.saving = (async () => {
-      while (this.unsaved && this.prefix && !this.failure) {
-        const position = this.prefix;
+      while (this.unsaved && this.prefix !== null && !this.failure) {
+        const mark = this.prefix;
         this.unsaved = false;
         this.ignoredSinceSave = 0;
-        await this.options.checkpoint(position);
+        await this.options.checkpoint(mark);
       }
     })()
       .catch((err: unknown) => this.fail(err))

@@ -86,7 +86,8 @@ export class DirectTransport implements ProcessorTransport {
         this.dispatch = dispatch;
         return this.checkpoints.get(name);
       },
-      onEvent: (event) => this.dispatch!.submit(event, processor.handles(event.type) && (processor.needs?.(event) ?? true)),
+      onEvent: (event) =>
+        this.dispatch!.submit(event.position, processor.handles(event.type) && (processor.needs?.(event) ?? true) ? event : null),
       onError: report,
     });
   }
