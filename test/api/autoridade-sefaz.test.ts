@@ -1,7 +1,7 @@
-import { startTestApp, expectError, randomCnpj, type TestApp, type TestCarrier } from '../support/app';
+import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { a1DeOutraAc } from '../support/autoridade-local';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { lotePreparadoEmSp, MOTORISTA_CPF, numeracaoDosContraCte, PLACA, relatorioFinal } from '../support/lote';
 import { expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 
@@ -32,16 +32,7 @@ describe('through the sefaz adapter and the local authority server', () => {
   afterEach(() => local().falhas.limpar());
 
   it('a 1:1 batch of 100 keys goes through SOAP and, across a 656, finishes with every row once and the numbering gapless', async () => {
-    const sub = await subcontratadaPronta(app);
-    const r1 = await sub.call('POST', '/v1/fiscal/regras-tributacao', {
-      uf_origem: 'SP',
-      uf_destino: 'SP',
-      icms: { cst: '00', aliquota: 12 },
-    });
-    expect(r1.status).toBe(201);
-    const contratante = randomCnpj();
-    const chaves: string[] = [];
-    for (let i = 0; i < 100; i++) chaves.push(await receberCteDoContratante(sub, contratante));
+    const { sub, chaves } = await lotePreparadoEmSp(app, 100);
     const antes = local().atendidos()['SP/CTeRecepcaoSincV4'] ?? 0;
     // The first document the batch sends meets a consumo indevido: the channel pauses, the batch waits and resumes.
     local().falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
@@ -63,12 +54,9 @@ describe('through the sefaz adapter and the local authority server', () => {
     // The 656 was met (the rule is spent) and every document reached the authority's reception.
     expect(local().falhas.listar()).toEqual([]);
     expect((local().atendidos()['SP/CTeRecepcaoSincV4'] ?? 0) - antes).toBeGreaterThanOrEqual(101);
-    const { rows } = await app.db.pool.query<{ numero: string; situacao: string }>(
-      `SELECT numero, situacao FROM rm.ctes WHERE company_id = $1 AND origem = 'contra_cte' ORDER BY numero`,
-      [sub.companyId],
-    );
-    expect(rows.map((x) => Number(x.numero))).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(rows.every((x) => x.situacao === 'autorizado')).toBe(true);
+    const numeracao = await numeracaoDosContraCte(app, sub.companyId);
+    expect(numeracao.map((x) => x.numero)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(numeracao.every((x) => x.situacao === 'autorizado')).toBe(true);
     const xml = await sub.call('GET', `/v1/fiscal/cte/${report.rows[99].counter_cte_id}/xml`);
     const ca = makeA1({ cnpj: sub.cnpj, razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
     expectIndependentlyValid(xml.text, { schema: 'cte-4.00/procCTe_v4.00.xsd', element: 'infCte', trustedPem: ca });

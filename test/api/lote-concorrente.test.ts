@@ -1,6 +1,6 @@
 import { startServices, type RunningServices } from '@frete/server';
-import { randomCnpj, startTestApp, type TestApp } from '../support/app';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { startTestApp, type TestApp } from '../support/app';
+import { lotePreparadoEmSp, MOTORISTA_CPF, numeracaoDosContraCte, PLACA, relatorioFinal } from '../support/lote';
 import { eventuallyAsync } from '../conformance/event-store.suite';
 
 /**
@@ -29,16 +29,7 @@ describe('a batch with documents in flight concurrently', () => {
   });
 
   it('survives HTTP 500s and a stop of the service mid-batch: every row once, each number once, no gap', async () => {
-    const sub = await subcontratadaPronta(app);
-    const regra = await sub.call('POST', '/v1/fiscal/regras-tributacao', {
-      uf_origem: 'SP',
-      uf_destino: 'SP',
-      icms: { cst: '00', aliquota: 12 },
-    });
-    expect(regra.status).toBe(201);
-    const contratante = randomCnpj();
-    const chaves: string[] = [];
-    for (let i = 0; i < CHAVES; i++) chaves.push(await receberCteDoContratante(sub, contratante));
+    const { sub, chaves } = await lotePreparadoEmSp(app, CHAVES);
 
     const local = app.autoridadeLocal!;
     // Each answer comes late, so that several documents are at the authority at once when the failures hit (the first
@@ -86,12 +77,9 @@ describe('a batch with documents in flight concurrently', () => {
     // The three 500s were met: the processor restarted from its checkpoint with other documents in flight.
     expect(local.falhas.listar()).toEqual([{ tipo: 'latencia', ms: 150, servico: 'CTeRecepcaoSincV4' }]);
 
-    const { rows } = await app.db.pool.query<{ numero: string; situacao: string }>(
-      `SELECT numero, situacao FROM rm.ctes WHERE company_id = $1 AND origem = 'contra_cte' ORDER BY numero`,
-      [sub.companyId],
-    );
-    expect(rows.map((x) => Number(x.numero))).toEqual(Array.from({ length: CHAVES }, (_, i) => i + 1));
-    expect(rows.every((x) => x.situacao === 'autorizado')).toBe(true);
+    const numeracao = await numeracaoDosContraCte(app, sub.companyId);
+    expect(numeracao.map((x) => x.numero)).toEqual(Array.from({ length: CHAVES }, (_, i) => i + 1));
+    expect(numeracao.every((x) => x.situacao === 'autorizado')).toBe(true);
     // In the log: one row event per row, one authorization and one number per counter-CT-e.
     const eventos = await app.db.pool.query<{ type: string; n: string }>(
       `SELECT event_type AS type, count(*) AS n FROM es_events

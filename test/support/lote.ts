@@ -1,4 +1,4 @@
-import { type ApiResponse, type TestApp, type TestCarrier } from './app';
+import { type ApiResponse, randomCnpj, type TestApp, type TestCarrier } from './app';
 import { emissora } from './emissora';
 import { buildCteXml, type CteXmlOptions, nfeKey } from './cte-xml';
 
@@ -30,6 +30,30 @@ export async function receberCteDoContratante(c: TestCarrier, emitenteCnpj: stri
   const r = await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml });
   if (r.status !== 201 && r.status !== 200) throw new Error(`inbox: ${r.text}`);
   return chave;
+}
+
+/** A subcontractor ready for a 1:1 batch inside SP (its SP → SP tax rule) with `n` keys of one contractor in its inbox. */
+export async function lotePreparadoEmSp(app: TestApp, n: number): Promise<{ sub: TestCarrier; chaves: string[] }> {
+  const sub = await subcontratadaPronta(app);
+  const regra = await sub.call('POST', '/v1/fiscal/regras-tributacao', {
+    uf_origem: 'SP',
+    uf_destino: 'SP',
+    icms: { cst: '00', aliquota: 12 },
+  });
+  if (regra.status !== 201) throw new Error(`regra: ${regra.text}`);
+  const contratante = randomCnpj();
+  const chaves: string[] = [];
+  for (let i = 0; i < n; i++) chaves.push(await receberCteDoContratante(sub, contratante));
+  return { sub, chaves };
+}
+
+/** The company's counter-CT-e as the read model numbers them, in number order. */
+export async function numeracaoDosContraCte(app: TestApp, companyId: string): Promise<{ numero: number; situacao: string }[]> {
+  const { rows } = await app.db.pool.query<{ numero: string; situacao: string }>(
+    `SELECT numero, situacao FROM rm.ctes WHERE company_id = $1 AND origem = 'contra_cte' ORDER BY numero`,
+    [companyId],
+  );
+  return rows.map((r) => ({ numero: Number(r.numero), situacao: r.situacao }));
 }
 
 /** Reads the batch report until it leaves `processing` (the emission and payout processors work in the background). */
