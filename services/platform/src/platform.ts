@@ -9,7 +9,9 @@ import { type EventStore } from './event-store/port';
 import { PostgresEventStore } from './event-store/postgres';
 import { EventStoreDbEventStore } from './event-store/eventstoredb';
 import { ProjectionRunner } from './projections/runner';
-import { ReadYourWrites } from './read-your-writes';
+import { ReadYourWrites, WATERMARK_CHANNEL } from './read-your-writes';
+import { CHECKPOINT_CHANNEL } from './projections/checkpoint-advance';
+import { NotificationListener } from './db/notification-listener';
 import { TokenService } from './auth/tokens';
 import { Authenticator } from './auth/authenticator';
 import { SecretCipher } from './secrets/cipher';
@@ -24,6 +26,8 @@ export interface Platform {
   store: EventStore;
   projections: ProjectionRunner;
   readYourWrites: ReadYourWrites;
+  /** This process's LISTEN connection (read-model checkpoints, write watermarks). */
+  notifications: NotificationListener;
   tokens: TokenService;
   authenticator: Authenticator;
   certificates: CertificateVault;
@@ -62,14 +66,27 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   await tokens.ensureKey();
   const ownPool = !options.pool;
   const p = pool;
+  // What reads keep in memory from the read models (watermarks, checkpoint, credentials) is kept current by this
+  // process's runner at once and by every other process's through PostgreSQL notifications.
+  const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
+  const authenticator = new Authenticator(pool, tokens, config.environment);
+  projections.onApplied((advance) => {
+    readYourWrites.checkpointAdvanced(advance);
+    authenticator.credentials.checkpointAdvanced(advance);
+  });
+  const listener = new NotificationListener(pool, [CHECKPOINT_CHANNEL, WATERMARK_CHANNEL]);
+  readYourWrites.follow(listener);
+  authenticator.credentials.follow(listener);
+  await listener.start();
   return {
     config,
     pool,
     store,
     projections,
-    readYourWrites: new ReadYourWrites(pool, config.readYourWritesTimeoutMs),
+    readYourWrites,
+    notifications: listener,
     tokens,
-    authenticator: new Authenticator(pool, tokens, config.environment),
+    authenticator,
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
     documents: new DocumentStore(pool),
     clock,
@@ -77,6 +94,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     close: async (report = () => undefined) => {
       await projections.stop();
       report('projections');
+      await listener.close();
       await store.close();
       report('event store');
       if (ownPool) {
