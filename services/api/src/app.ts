@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ApiError, envelope, errorHandler } from './errors';
 import { requestId } from './request-id';
+import { buildSerializer } from './serializer';
 import { SHARED_SCHEMAS } from './schemas';
 import { type ApiDeps } from './deps';
 import { authentication } from './plugins/authentication';
@@ -39,6 +40,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     // binary) fails. The response serializer picks union branches with its own Ajv: same tolerance there.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, multipleOfPrecision: 6 } },
     serializerOpts: { ajv: { multipleOfPrecision: 6 } },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('principal', null);
