@@ -79,12 +79,19 @@ export class ReadYourWrites {
     this.raise(companyId, position);
   }
 
+  /** True when this process knows, without asking the database, that the company has nothing to wait for. */
+  caughtUp(companyId: string): boolean {
+    if (!this.listener?.up) return false;
+    const target = this.pending.get(companyId);
+    return !target || this.reached(target);
+  }
+
   /** True once the read models have caught up with the company's last write; false if the wait timed out. */
   async waitFor(companyId: string): Promise<boolean> {
     const deadline = Date.now() + this.timeoutMs;
     if (!this.listener?.up) return this.waitBySql(companyId, deadline);
-    const target = this.pending.get(companyId);
-    if (!target || this.reached(target)) return true;
+    if (this.caughtUp(companyId)) return true;
+    const target = this.pending.get(companyId)!;
     for (;;) {
       const heard = await this.nextAdvance(Math.max(1, Math.min(QUIET_MS, deadline - Date.now())));
       if (this.reached(target)) return true;
