@@ -26,13 +26,15 @@ describe('authentication kept in memory', () => {
   it('looks a key up once: the GETs that follow run no credential query and no read-your-writes query', async () => {
     const c = await app.carrier();
     expect((await c.call('GET', STATUS)).status).toBe(200);
-    const sql = espiarSql(app.running.platform.pool, /rm\.credentials|write_watermarks/);
+    // Both pools: credentials are read on the API's own, watermarks on the service's.
+    const { pool, readPool } = app.running.platform;
+    const sql = [espiarSql(pool, /rm\.credentials|write_watermarks/), espiarSql(readPool, /rm\.credentials|write_watermarks/)];
     try {
       for (let i = 0; i < 5; i++) expect((await c.call('GET', STATUS)).status).toBe(200);
     } finally {
-      sql.parar();
+      for (const s of sql) s.parar();
     }
-    expect(sql.vistos).toEqual([]);
+    expect(sql.flatMap((s) => s.vistos)).toEqual([]);
   });
 
   it('refuses a key revoked by another process once this one hears it, though it was serving it from memory', async () => {

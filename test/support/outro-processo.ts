@@ -52,7 +52,7 @@ export async function derrubarOuvintes(pool: Pool): Promise<void> {
 
 /**
  * The statements run on `pool` whose text matches `pattern`, from now until `parar` (the pool's own `query`, which the
- * authenticator and read-your-writes use).
+ * authenticator and read-your-writes use: `readPool` and `pool`).
  */
 export function espiarSql(pool: Pool, pattern: RegExp): { vistos: string[]; parar(): void } {
   const original = pool.query.bind(pool) as (...a: unknown[]) => unknown;

@@ -23,6 +23,8 @@ import { DocumentStore } from './documents/store';
 export interface Platform {
   config: AppConfig;
   pool: Pool;
+  /** The API's reads: a pool of their own (the same as `pool` when a test hands one in). */
+  readPool: Pool;
   store: EventStore;
   projections: ProjectionRunner;
   readYourWrites: ReadYourWrites;
@@ -45,9 +47,16 @@ export interface PlatformOptions {
   pool?: Pool;
 }
 
+/**
+ * Connections of the API's reads (read models, credentials), apart from the pool the processors and the projector
+ * use: a running batch keeps every connection of that one busy with a queue behind it, and a GET must not wait in it.
+ */
+const READ_POOL_SIZE = 10;
+
 export async function startPlatform(config: AppConfig, options: PlatformOptions = {}): Promise<Platform> {
   let embedded: EmbeddedPostgres | null = null;
   let pool = options.pool;
+  let readPool = options.pool;
   if (!pool) {
     let url = config.databaseUrl;
     if (!url) {
@@ -55,6 +64,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
       url = embedded.connectionString();
     }
     pool = createPool(url, 20);
+    readPool = createPool(url, READ_POOL_SIZE);
   }
   await migrate(pool, platformMigrations);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
@@ -69,7 +79,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   // What reads keep in memory from the read models (watermarks, checkpoint, credentials) is kept current by this
   // process's runner at once and by every other process's through PostgreSQL notifications.
   const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
-  const authenticator = new Authenticator(pool, tokens, config.environment);
+  const authenticator = new Authenticator(readPool!, tokens, config.environment);
   projections.onApplied((advance) => {
     readYourWrites.checkpointAdvanced(advance);
     authenticator.credentials.checkpointAdvanced(advance);
@@ -81,6 +91,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   return {
     config,
     pool,
+    readPool: readPool!,
     store,
     projections,
     readYourWrites,
@@ -98,6 +109,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
       await store.close();
       report('event store');
       if (ownPool) {
+        await readPool!.end();
         await p.end();
         report('database pool');
       }
