@@ -17,7 +17,7 @@ import { CPF, iniciarServico, ok, PLACA, prepararEmissora, receberContratantes, 
  *    the batch is done; p50/p99/max of those GETs (target p99 ≤ 50 ms), and the GET at the start of the batch against
  *    the end (the report should cost the same whatever rows it already has).
  *
- * Also: SQL statements per `GET /v1/fiscal/cte/{id}`, counted by wrapping the platform pool's `query` and `connect`.
+ * Also: SQL statements per `GET /v1/fiscal/cte/{id}`, counted by wrapping the platform pools' `query` and `connect`.
  */
 const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const CONEXOES = 10;
@@ -168,7 +168,9 @@ async function main(): Promise<void> {
     const bytesBruto = await bruto.igualar(id);
 
     etapa('counting SQL per GET');
-    const sqlFeitos = contarSql(running.platform.pool);
+    // Both pools: the API reads on its own (readPool), the rest of the service on `pool`.
+    const contadores = [...new Set([running.platform.pool, running.platform.readPool])].map(contarSql);
+    const sqlFeitos = () => contadores.reduce((n, c) => n + c(), 0);
     // What the service runs on its own when idle (the projector's polling) is taken out of the count per GET.
     const ociosoMs = 1000;
     const ocioso0 = sqlFeitos();

@@ -84,7 +84,7 @@ describe('toll pass and operational account in production without providers', ()
       },
       ctx,
     );
-    await execute(
+    const emitido = await execute(
       deps,
       valePedagioStream(c.companyId, valeId),
       valePedagioDecider,
@@ -113,6 +113,9 @@ describe('toll pass and operational account in production without providers', ()
       },
       ctx,
     );
+    // Recorded by no request, it is owed to no reader: the read models are brought up to it, as a provider's flow
+    // would have left them long before this GET.
+    await p.projections.catchUpTo(emitido.position!);
     const before = await streams();
 
     const vale = await c.call('GET', `/v1/vale-pedagio/${valeId}`);

@@ -33,3 +33,6 @@ export * from './workers/one-answer';
 export * from './db/unavailable';
 export * from './concurrency/keyed-lock';
 export * from './processors/concurrent-dispatch';
+export * from './projections/checkpoint-advance';
+export * from './db/notification-listener';
+export * from './auth/credential-cache';

@@ -9,7 +9,9 @@ import { type EventStore } from './event-store/port';
 import { PostgresEventStore } from './event-store/postgres';
 import { EventStoreDbEventStore } from './event-store/eventstoredb';
 import { ProjectionRunner } from './projections/runner';
-import { ReadYourWrites } from './read-your-writes';
+import { ReadYourWrites, WATERMARK_CHANNEL } from './read-your-writes';
+import { CHECKPOINT_CHANNEL } from './projections/checkpoint-advance';
+import { NotificationListener } from './db/notification-listener';
 import { TokenService } from './auth/tokens';
 import { Authenticator } from './auth/authenticator';
 import { SecretCipher } from './secrets/cipher';
@@ -21,9 +23,13 @@ import { DocumentStore } from './documents/store';
 export interface Platform {
   config: AppConfig;
   pool: Pool;
+  /** The API's reads: a pool of their own (the same as `pool` when a test hands one in). */
+  readPool: Pool;
   store: EventStore;
   projections: ProjectionRunner;
   readYourWrites: ReadYourWrites;
+  /** This process's LISTEN connection (read-model checkpoints, write watermarks). */
+  notifications: NotificationListener;
   tokens: TokenService;
   authenticator: Authenticator;
   certificates: CertificateVault;
@@ -41,9 +47,16 @@ export interface PlatformOptions {
   pool?: Pool;
 }
 
+/**
+ * Connections of the API's reads (read models, credentials), apart from the pool the processors and the projector
+ * use: a running batch keeps every connection of that one busy with a queue behind it, and a GET must not wait in it.
+ */
+const READ_POOL_SIZE = 10;
+
 export async function startPlatform(config: AppConfig, options: PlatformOptions = {}): Promise<Platform> {
   let embedded: EmbeddedPostgres | null = null;
   let pool = options.pool;
+  let readPool = options.pool;
   if (!pool) {
     let url = config.databaseUrl;
     if (!url) {
@@ -51,6 +64,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
       url = embedded.connectionString();
     }
     pool = createPool(url, 20);
+    readPool = createPool(url, READ_POOL_SIZE);
   }
   await migrate(pool, platformMigrations);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
@@ -62,14 +76,28 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   await tokens.ensureKey();
   const ownPool = !options.pool;
   const p = pool;
+  // What reads keep in memory from the read models (watermarks, checkpoint, credentials) is kept current by this
+  // process's runner at once and by every other process's through PostgreSQL notifications.
+  const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
+  const authenticator = new Authenticator(readPool!, tokens, config.environment);
+  projections.onApplied((advance) => {
+    readYourWrites.checkpointAdvanced(advance);
+    authenticator.credentials.checkpointAdvanced(advance);
+  });
+  const listener = new NotificationListener(pool, [CHECKPOINT_CHANNEL, WATERMARK_CHANNEL]);
+  readYourWrites.follow(listener);
+  authenticator.credentials.follow(listener);
+  await listener.start();
   return {
     config,
     pool,
+    readPool: readPool!,
     store,
     projections,
-    readYourWrites: new ReadYourWrites(pool, config.readYourWritesTimeoutMs),
+    readYourWrites,
+    notifications: listener,
     tokens,
-    authenticator: new Authenticator(pool, tokens, config.environment),
+    authenticator,
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
     documents: new DocumentStore(pool),
     clock,
@@ -77,9 +105,11 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     close: async (report = () => undefined) => {
       await projections.stop();
       report('projections');
+      await listener.close();
       await store.close();
       report('event store');
       if (ownPool) {
+        await readPool!.end();
         await p.end();
         report('database pool');
       }

@@ -28,7 +28,7 @@ export function compose(platform: Platform, application: Application, ready: () 
       return {
         handlers: a.handlers,
         config: p.config,
-        pool: p.pool,
+        pool: p.readPool,
         readYourWrites: p.readYourWrites,
         authenticator: p.authenticator,
         tokens: p.tokens,

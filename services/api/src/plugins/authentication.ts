@@ -39,7 +39,10 @@ export const authentication = (deps: ApiDeps) =>
         }
       }
     });
-    app.addHook('preHandler', async (request) => {
-      if (request.method === 'GET' && request.principal) await deps.readYourWrites.waitFor(request.principal.companyId);
+    // Most GETs have nothing to wait for, known without a query: they go on in the same turn.
+    app.addHook('preHandler', (request, _reply, done) => {
+      const companyId = request.principal?.companyId;
+      if (request.method !== 'GET' || !companyId || deps.readYourWrites.caughtUp(companyId)) return done();
+      deps.readYourWrites.waitFor(companyId).then(() => done(), done);
     });
   });

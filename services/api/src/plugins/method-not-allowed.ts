@@ -16,15 +16,15 @@ export const methodNotAllowed = fp(async (app) => {
     );
     for (const m of methods) routes.push({ pattern, method: m });
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404 !== true) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404 !== true) return done();
     const path = request.url.split('?')[0] ?? '';
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
-    if (allowed.length > 0 && !allowed.includes(request.method)) {
-      reply.header('Allow', allowed.join(', '));
-      return reply
-        .status(405)
-        .send(envelope('metodo_nao_permitido', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`, request.id));
-    }
+    if (allowed.length === 0 || allowed.includes(request.method)) return done();
+    reply.header('Allow', allowed.join(', '));
+    // Answered here: without `done`, the request goes no further.
+    reply
+      .status(405)
+      .send(envelope('metodo_nao_permitido', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`, request.id));
   });
 });

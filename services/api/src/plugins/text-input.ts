@@ -54,11 +54,12 @@ export const textInput = fp(async (app) => {
     parseJson(request, text, done);
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const fault = textFault(request);
-    if (!fault) return;
+    if (!fault) return done();
     // The token endpoint answers its own (RFC 6749) errors from the validation result.
-    if (request.routeOptions.attachValidation) request.validationError = fault as FastifyRequest['validationError'];
-    else throw fault;
+    if (!request.routeOptions.attachValidation) return done(fault);
+    request.validationError = fault as FastifyRequest['validationError'];
+    done();
   });
 });

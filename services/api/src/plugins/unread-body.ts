@@ -8,10 +8,12 @@ import fp from 'fastify-plugin';
  * serves the next request; Node's `requestTimeout` bounds how long a client may keep sending.
  */
 export const unreadBody = fp(async (app) => {
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const raw = request.raw;
-    if (raw.complete) return;
-    raw.unpipe();
-    raw.resume();
+    if (!raw.complete) {
+      raw.unpipe();
+      raw.resume();
+    }
+    done(null, payload);
   });
 });

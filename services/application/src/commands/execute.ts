@@ -5,6 +5,7 @@ import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type StateCache } from './state-cache';
 import { KeyedLock } from '@frete/platform';
+import { recordRequestWrite } from './request-write';
 import { Backoff } from '@frete/platform';
 
 /** Who is acting and why: becomes each event's metadata. The clock comes from here, never from the decider. */
@@ -113,7 +114,7 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
       // A repeat that changes nothing answers from the read models too: they must show what this command saw,
       // which may be another process's write that has not recorded its watermark yet.
       const seen = history[history.length - 1];
-      if (seen && ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, seen.position);
+      if (seen && ctx.companyId) await recordRequestWrite(deps.readYourWrites, ctx, ctx.companyId, seen.position);
       return { state, events, position: null };
     }
     try {
@@ -150,7 +151,7 @@ async function appendDecided<C, S, E extends DomainEvent>(
     metadata,
   }));
   const { position, nextRevision } = await deps.store.append(streamId, toAppend, revision === null ? 'no_stream' : revision);
-  if (ctx.companyId && deps.readYourWrites) await deps.readYourWrites.recordWrite(ctx.companyId, position);
+  if (ctx.companyId) await recordRequestWrite(deps.readYourWrites, ctx, ctx.companyId, position);
   const after = events.reduce(decider.evolve, state);
   options.cache?.set(streamId, after, nextRevision);
   return { state: after, events, position };

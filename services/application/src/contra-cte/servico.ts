@@ -14,6 +14,7 @@ import {
 import { cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
 import { KeyedLock } from '@frete/platform';
+import { recordRequestWrite } from '../commands/request-write';
 import { Backoff } from '@frete/platform';
 import { WrongExpectedRevision } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
@@ -85,7 +86,7 @@ export class ServicoContraCte {
 
     // A retry of a counter-CT-e already made answers it as it is: taking the key again under this id would hold the key
     // for a document the authority refused or that was cancelled (both gave the key back).
-    const existente = await this.lerDoLog(l.company_id, l.cte_id);
+    const existente = await this.lerDoLog(l.company_id, l.cte_id, ctx);
     if (existente?.existe)
       return {
         status: 'aceito',
@@ -216,7 +217,7 @@ export class ServicoContraCte {
         if (!(err instanceof Rejection)) throw err;
         if (err.code !== 'duplicated') return err;
         const titular = String(err.details?.counter_cte_id);
-        if ((await this.lerDoLog(l.company_id, titular))?.existe) return err;
+        if ((await this.lerDoLog(l.company_id, titular, ctx))?.existe) return err;
         if (!(await tentativas.next())) throw new WrongExpectedRevision(cteStream(titular), 'any', 'no_stream');
       }
     }
@@ -226,11 +227,11 @@ export class ServicoContraCte {
    * A CT-e as the log has it, or null. The answer about it is read from the read models: the company's reads wait
    * until they show what the log showed here (it may be another request's write, which this one did not record).
    */
-  private async lerDoLog(companyId: string, cteId: string) {
+  private async lerDoLog(companyId: string, cteId: string, ctx: CommandContext) {
     const historico: RecordedEvent[] = await this.deps.store.readStream(cteStream(cteId));
     const ultimo = historico[historico.length - 1];
     if (!ultimo) return null;
-    await this.deps.readYourWrites?.recordWrite(companyId, ultimo.position);
+    await recordRequestWrite(this.deps.readYourWrites, ctx, companyId, ultimo.position);
     return fold(
       cteDecider,
       historico.map((e) => toDomainEvent<CteEvent>(e)),

@@ -12,6 +12,7 @@ import {
   valoresValePedagio,
 } from '@frete/domain';
 import { execute, load, type ContextoEmpresa } from '../commands/execute';
+import { recordRequestWrite } from '../commands/request-write';
 import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
@@ -261,9 +262,9 @@ export class ServicoValePedagio {
    * wait for it (read your writes).
    */
   private async leituraAposRepeticao(ctx: ContextoEmpresa, stream: string): Promise<void> {
-    if (!this.deps.readYourWrites) return;
+    if (!this.deps.readYourWrites || ctx.requestId === null) return;
     const last = (await this.deps.store.readStream(stream)).at(-1);
-    if (last) await this.deps.readYourWrites.recordWrite(ctx.companyId, last.position);
+    if (last) await recordRequestWrite(this.deps.readYourWrites, ctx, ctx.companyId, last.position);
   }
 
   private async estornar(ctx: ContextoEmpresa, valePedagioId: string, motivo: 'cancelamento' | 'compra_nao_concluida'): Promise<void> {

@@ -4,6 +4,7 @@ import { type CompanyRow } from '@frete/projections';
 import { type CredentialKind, type Environment, type Scope } from '@frete/contracts';
 import { environmentOfPrefix, sha256Hex } from './secrets';
 import { TokenError, type TokenService } from './tokens';
+import { CredentialCache } from './credential-cache';
 
 export interface Principal {
   credentialId: string;
@@ -15,7 +16,8 @@ export interface Principal {
 
 export class AuthError extends Error {}
 
-interface CredentialRow extends CompanyRow {
+/** A credential with its company, as authentication reads it. */
+export interface CredentialRow extends CompanyRow {
   credential_id: string;
   kind: CredentialKind;
   environment: Environment;
@@ -38,7 +40,16 @@ export class Authenticator {
     private readonly pool: Pool,
     private readonly tokens: TokenService,
     private readonly environment: Environment,
+    /** Rows of credentials used lately; only this class puts them there (by key hash and by credential id). */
+    readonly credentials = new CredentialCache<CredentialRow>(),
   ) {}
+
+  private async credentialWhere(cacheKey: string, where: string, value: string): Promise<CredentialRow | null> {
+    return this.credentials.get(
+      cacheKey,
+      async () => (await this.pool.query<CredentialRow>(`${SELECT} WHERE ${where}`, [value])).rows[0] ?? null,
+    );
+  }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -51,8 +62,8 @@ export class Authenticator {
   private async fromApiKey(key: string): Promise<Principal> {
     const keyEnv = environmentOfPrefix(key);
     if (keyEnv && keyEnv !== this.environment) throw otherEnvironment(this.environment, keyEnv);
-    const { rows } = await this.pool.query<CredentialRow>(`${SELECT} WHERE c.secret_sha256 = $1 AND c.kind = 'api-key'`, [sha256Hex(key)]);
-    const row = rows[0];
+    const hash = sha256Hex(key);
+    const row = await this.credentialWhere(`key:${hash}`, `c.secret_sha256 = $1 AND c.kind = 'api-key'`, hash);
     if (!row || row.status !== 'active') throw new AuthError('invalid or revoked credential');
     if (row.environment !== this.environment) throw otherEnvironment(this.environment, row.environment);
     return toPrincipal(row, row.scopes);
@@ -68,8 +79,7 @@ export class Authenticator {
       }
       throw new AuthError(err instanceof TokenError ? err.message : 'invalid access token');
     }
-    const { rows } = await this.pool.query<CredentialRow>(`${SELECT} WHERE c.credential_id = $1`, [claims.credentialId]);
-    const row = rows[0];
+    const row = await this.credentialWhere(`id:${claims.credentialId}`, `c.credential_id = $1`, claims.credentialId);
     // Revoking the client ends its tokens at once, not an hour later.
     if (!row || row.status !== 'active' || row.company_id !== claims.companyId) throw new AuthError('invalid or revoked credential');
     return toPrincipal(

@@ -5,6 +5,7 @@ import { type EventStore, type Subscription } from '../event-store/port';
 import { supervisedSubscription } from '../event-store/supervised';
 import { migrate } from '../db/migrate';
 import { Backoff } from '../retry/backoff';
+import { CHECKPOINT_CHANNEL, type CheckpointAdvance, encodeCheckpointAdvance } from './checkpoint-advance';
 
 export const READ_MODELS = 'read-models';
 
@@ -22,6 +23,7 @@ export class ProjectionRunner {
   private subscription: Subscription | null = null;
   private readonly porEvento: Projector[];
   private readonly porLote: Projector[];
+  private readonly appliedListeners: ((advance: CheckpointAdvance) => void)[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -50,6 +52,14 @@ export class ProjectionRunner {
     return rows[0] ? toPosition(rows[0]) : START;
   }
 
+  /**
+   * Hears each batch this runner commits, synchronously after the commit: this process knows at once what its own
+   * runner applied (other processes hear it on CHECKPOINT_CHANNEL).
+   */
+  onApplied(listener: (advance: CheckpointAdvance) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
   /** Applies a run of events in one transaction; returns how many were new. */
   async apply(events: RecordedEvent[]): Promise<number> {
     if (events.length === 0) return 0;
@@ -63,6 +73,7 @@ export class ProjectionRunner {
       let checkpoint = rows[0] ? toPosition(rows[0]) : START;
       const novos: ProjectedEvent[] = [];
       let applied = 0;
+      const aggregates = new Set<string>();
       for (const event of events) {
         if (comparePositions(event.position, checkpoint) <= 0) continue;
         const projected = asProjected(event);
@@ -71,23 +82,38 @@ export class ProjectionRunner {
           novos.push(projected);
         }
         checkpoint = event.position;
+        aggregates.add(event.type.split('.')[0]!);
         applied++;
       }
       if (novos.length > 0) for (const projector of this.porLote) await projector.applyBatch!(client, novos);
+      let advance: CheckpointAdvance | null = null;
       if (applied > 0) {
-        await client.query(`UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`, [
-          this.name,
-          checkpoint.commit.toString(),
-          checkpoint.prepare.toString(),
-        ]);
+        advance = { name: this.name, position: checkpoint, aggregates: [...aggregates] };
+        // The notification goes out with the commit, in the same round trip as the checkpoint's update.
+        await client.query(
+          `WITH moved AS (UPDATE rm.projection_checkpoint SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1)
+           SELECT pg_notify('${CHECKPOINT_CHANNEL}', $4)`,
+          [this.name, checkpoint.commit.toString(), checkpoint.prepare.toString(), encodeCheckpointAdvance(advance)],
+        );
       }
       await client.query('COMMIT');
+      if (advance) this.announce(advance);
       return applied;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
+    }
+  }
+
+  private announce(advance: CheckpointAdvance): void {
+    for (const listener of this.appliedListeners) {
+      try {
+        listener(advance);
+      } catch {
+        // The batch is committed whatever a listener does; its listeners fall back on their own (a TTL, SQL).
+      }
     }
   }
 

@@ -78,7 +78,6 @@ export const loteRoutes =
         const p = principalOf(request);
         const id = request.params.batch_id;
         if (!UUID.test(id)) throw naoEncontrado();
-        await deps.readYourWrites.waitFor(p.companyId);
         const found = await loteDe(deps.pool, id.toLowerCase(), p.companyId);
         if (!found) throw naoEncontrado();
         return { data: loteRelatorioView(found.lote, found.linhas), environment: env };

@@ -175,7 +175,6 @@ export const nfeRoutes =
       async (request) => {
         const p = principalOf(request);
         const paging = pageOf(request.query);
-        await deps.readYourWrites.waitFor(p.companyId);
         const { rows, total } = await nfeList(deps.pool, p.companyId, {
           search: request.query.search,
           status: request.query.status,
@@ -198,7 +197,6 @@ export const nfeRoutes =
       async (request) => {
         const p = principalOf(request);
         const chave = request.params.access_key;
-        await deps.readYourWrites.waitFor(p.companyId);
         const row = isValidAccessKey(chave) ? await nfeOf(deps.pool, p.companyId, chave) : null;
         if (!row) throw new ApiError('nao_encontrado', `NF-e ${chave} not found`);
         return { data: detailOf(row, await ctesCarryingNfe(deps.pool, p.companyId, chave)), environment: env };

@@ -57,14 +57,10 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     return id;
   };
 
-  const row = async (companyId: string, id: number): Promise<Row | null> => {
-    await deps.readYourWrites.waitFor(companyId);
-    return o.porId(deps.pool, companyId, id);
-  };
-
   /** After a write: the read model must have the entry once it has the write. */
   const readBack = async (companyId: string, id: number) => {
-    const found = await row(companyId, id);
+    await deps.readYourWrites.waitFor(companyId);
+    const found = await o.porId(deps.pool, companyId, id);
     if (!found) throw new Error(`read model has no ${o.path} ${id} after the wait`);
     return { data: o.toView(found), environment: env };
   };
@@ -94,7 +90,6 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     async (request) => {
       const p = principalOf(request);
       const paging = pageOf(request.query as { page?: number; per_page?: number });
-      await deps.readYourWrites.waitFor(p.companyId);
       const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
       return listOf(rows.map(o.toView), paging, total, env);
     },
@@ -107,7 +102,7 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     },
     async (request) => {
       const p = principalOf(request);
-      const found = await row(p.companyId, idOf(request.params.id));
+      const found = await o.porId(deps.pool, p.companyId, idOf(request.params.id));
       if (!found) throw new ApiError('nao_encontrado', o.naoEncontrado(request.params.id));
       return { data: o.toView(found), environment: env };
     },
