@@ -48,7 +48,8 @@ export const cteHandler = (deps: CteHandlerDeps) => {
     serie: (configuracao) => configuracao.serie_cte,
     solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissao', cte_id: id, company_id: ctx.companyId, serie }),
     nuncaEmitido: () => new Rejection('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
-    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause),
+    // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
+    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
   });
   return {
     ...emissao,

@@ -98,23 +98,24 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     private readonly tipo: TipoDocumento<C, S, E, R, N>,
   ) {}
 
-  protected ctx(companyId: string, cause: string): CommandContext {
-    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
+  /** `requestId`: the API request this step serves (a consultation, an MDF-e event), whose caller's next reads wait for it. */
+  protected ctx(companyId: string, cause: string, requestId: string | null = null): CommandContext {
+    return { companyId, correlationId: cause, causationId: cause, requestId, actor: 'emission-processor', now: this.deps.clock() };
   }
 
   protected estado(id: string): Promise<S> {
     return loadCached(this.deps.store, this.tipo.stream(id), this.tipo.decider, this.documentos);
   }
 
-  protected record(companyId: string, id: string, cause: string, command: C) {
-    return execute(this.deps, this.tipo.stream(id), this.tipo.decider, command, this.ctx(companyId, cause), {
+  protected record(companyId: string, id: string, cause: string, command: C, requestId: string | null = null) {
+    return execute(this.deps, this.tipo.stream(id), this.tipo.decider, command, this.ctx(companyId, cause, requestId), {
       eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`),
       cache: this.documentos,
     });
   }
 
-  private passo(companyId: string, id: string, cause: string, passo: PassoDaEmissao) {
-    return this.record(companyId, id, cause, this.tipo.comando({ id, companyId }, passo));
+  private passo(companyId: string, id: string, cause: string, passo: PassoDaEmissao, requestId: string | null = null) {
+    return this.record(companyId, id, cause, this.tipo.comando({ id, companyId }, passo), requestId);
   }
 
   /** Reacts to the document's `emissao_solicitada` (`cause` is that event's id). */
@@ -160,7 +161,8 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
    * `POST .../consulta`: when the result is unknown, ask the authority; if it never got the document, send the same
    * signed XML again. Returns nothing: the caller reads the document's state afterwards.
    */
-  async consultar(companyId: string, id: string, cause: string): Promise<void> {
+  async consultar(companyId: string, id: string, cause: string, requestId: string | null = null): Promise<void> {
+    const passo = (p: PassoDaEmissao) => this.passo(companyId, id, cause, p, requestId);
     const state = await this.estado(id);
     const emissao = state.emissao;
     if (state.situacao !== 'em_processamento' || !emissao) return;
@@ -168,18 +170,18 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     switch (r.tipo) {
       case 'encontrado':
         if (this.tipo.denegacao && r.situacao === 'denegado') {
-          await this.passo(companyId, id, cause, { tipo: 'denegado', chave: r.protocolo.chave, protocolo: r.protocolo });
+          await passo({ tipo: 'denegado', chave: r.protocolo.chave, protocolo: r.protocolo });
           return;
         }
-        await this.autorizado(companyId, id, cause, emissao.sha256, r.protocolo);
+        await this.autorizado(companyId, id, cause, emissao.sha256, r.protocolo, undefined, requestId);
         return;
       case 'nao_encontrado':
-        await this.enviar(companyId, id, cause, emissao);
+        await this.enviar(companyId, id, cause, emissao, undefined, requestId);
         return;
       case 'rejeitado':
       case 'em_processamento':
       case 'sem_resposta':
-        await this.passo(companyId, id, cause, {
+        await passo({
           tipo: 'pendente',
           chave: emissao.chave,
           motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}`,
@@ -200,7 +202,9 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     cause: string,
     emissao: { chave: string; sha256: string },
     xml?: string,
+    requestId: string | null = null,
   ): Promise<void> {
+    const passo = (p: PassoDaEmissao) => this.passo(companyId, id, cause, p, requestId);
     const { chave, sha256 } = emissao;
     const signed = xml ?? (await this.assinado(sha256, id));
     let r: RetornoAutorizacao;
@@ -210,38 +214,35 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
       // The channel refused the company's certificate before reading anything: the document was not sent, and can be
       // issued again (same number) once the certificate is replaced. Any other failure is retried from the checkpoint.
       if (!(error instanceof CertificadoRecusadoPelaAutoridade)) throw error;
-      await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: motivoDaRecusa(error) });
+      await passo({ tipo: 'rejeitado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: motivoDaRecusa(error) });
       return;
     }
     const denegado = this.tipo.denegacao;
     switch (r.tipo) {
       case 'autorizado':
-        await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed);
+        await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed, requestId);
         return;
       case 'duplicidade':
         // The authority already has this number: the same document (a lost answer) is our authorization.
         if (r.mesmoConteudo && !(denegado && r.situacao === 'denegado')) {
-          await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed);
+          await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed, requestId);
           return;
         }
-        await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        await passo({ tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
         return;
       case 'denegado':
-        await this.passo(
-          companyId,
-          id,
-          cause,
+        await passo(
           denegado ? { tipo: 'denegado', chave, protocolo: r.protocolo } : { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo },
         );
         return;
       case 'rejeitado':
-        await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
+        await passo({ tipo: 'rejeitado', cstat: r.cStat, motivo: r.xMotivo });
         return;
       case 'em_processamento':
-        await this.passo(companyId, id, cause, { tipo: 'pendente', chave, motivo: `${r.cStat} ${r.xMotivo}` });
+        await passo({ tipo: 'pendente', chave, motivo: `${r.cStat} ${r.xMotivo}` });
         return;
       case 'sem_resposta':
-        await this.passo(companyId, id, cause, { tipo: 'pendente', chave, motivo: 'the authority did not answer; poll consulta' });
+        await passo({ tipo: 'pendente', chave, motivo: 'the authority did not answer; poll consulta' });
     }
   }
 
@@ -252,9 +253,10 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     sha256: string,
     protocolo: ProtocoloDocumento,
     signed?: string,
+    requestId: string | null = null,
   ): Promise<void> {
     const proc = this.tipo.proc(signed ?? (await this.assinado(sha256, id)), protocolo);
     const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
-    await this.passo(companyId, id, cause, { tipo: 'autorizado', protocolo, proc, sha256: procSha });
+    await this.passo(companyId, id, cause, { tipo: 'autorizado', protocolo, proc, sha256: procSha }, requestId);
   }
 }

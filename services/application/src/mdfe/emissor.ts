@@ -97,6 +97,11 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
    * `eventoMDFe` (or takes the pending one's signed bytes), sends it and records the answer. Rules of the MDF-e's own
    * state are `Rejection`s (thrown by `proximoEventoMdfe`).
    */
+  /** An event's outcome, written for the API request that asked for it (`cause` is that request): its next reads see it. */
+  private recordDoPedido(companyId: string, mdfeId: string, cause: string, command: MdfeCommand) {
+    return this.record(companyId, mdfeId, cause, command, cause);
+  }
+
   async registrarEvento(
     companyId: string,
     mdfeId: string,
@@ -126,7 +131,7 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
       });
       const s = await this.mdfeDeps.assinarEvento(companyId, built.xml);
       if (s.tipo === 'recusado') {
-        await this.record(companyId, mdfeId, cause, {
+        await this.recordDoPedido(companyId, mdfeId, cause, {
           type: 'RegistrarEventoRejeitadoMdfe',
           data: { ...base, cstat: s.cstat, motivo: s.motivo },
         });
@@ -143,13 +148,13 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
     );
     switch (r.tipo) {
       case 'registrado':
-        await this.record(companyId, mdfeId, cause, {
+        await this.recordDoPedido(companyId, mdfeId, cause, {
           type: 'RegistrarEventoMdfe',
           data: { ...base, protocolo: protocoloDe(r.protocolo), sha256: r.sha256 },
         });
         return { situacao: 'registrado', tp_evento, n_seq, cstat: r.protocolo.cStat, motivo: r.protocolo.xMotivo };
       case 'rejeitado':
-        await this.record(companyId, mdfeId, cause, {
+        await this.recordDoPedido(companyId, mdfeId, cause, {
           type: 'RegistrarEventoRejeitadoMdfe',
           data: { ...base, cstat: r.cstat, motivo: r.motivo },
         });
@@ -157,7 +162,10 @@ export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEv
         return { situacao: 'rejeitado', tp_evento, n_seq, cstat: r.cstat, motivo: r.motivo };
       case 'pendente': {
         const motivo = r.motivo ?? 'the authority did not answer; send the same request again';
-        await this.record(companyId, mdfeId, cause, { type: 'RegistrarEventoPendenteMdfe', data: { ...base, sha256: sha, motivo } });
+        await this.recordDoPedido(companyId, mdfeId, cause, {
+          type: 'RegistrarEventoPendenteMdfe',
+          data: { ...base, sha256: sha, motivo },
+        });
         return { situacao: 'pendente', tp_evento, n_seq, motivo };
       }
     }

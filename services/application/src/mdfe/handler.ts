@@ -50,7 +50,8 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
     serie: (configuracao) => configuracao.serie_mdfe,
     solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissaoMdfe', mdfe_id: id, company_id: ctx.companyId, serie }),
     nuncaEmitido: () => new Rejection('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first'),
-    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause),
+    // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
+    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
   });
   /** The CT-e carried: own, authorized, and in no MDF-e still in force. */
   const ctesDoMdfe = async (companyId: string, ids: readonly string[]): Promise<CteDoMdfeComInicio[]> => {
