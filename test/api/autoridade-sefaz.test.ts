@@ -1,7 +1,7 @@
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { a1DeOutraAc } from '../support/autoridade-local';
-import { lotePreparadoEmSp, MOTORISTA_CPF, numeracaoDosContraCte, PLACA, relatorioFinal } from '../support/lote';
+import { lotePreparadoEmSp, numeracaoDosContraCte, postarLote1a1, relatorioFinal } from '../support/lote';
 import { expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 
@@ -9,8 +9,6 @@ import { makeA1 } from '../support/certificates';
  * The real path, end to end: API → emission processor → sefaz adapter → SOAP over mutual TLS → the local authority
  * server → the archived cteProc. What the failures of the channel look like to an integrator.
  */
-
-const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
 
 async function trocarCertificado(c: TestCarrier, pfx: Buffer): Promise<void> {
   const form = new FormData();
@@ -36,12 +34,7 @@ describe('through the sefaz adapter and the local authority server', () => {
     const antes = local().atendidos()['SP/CTeRecepcaoSincV4'] ?? 0;
     // The first document the batch sends meets a consumo indevido: the channel pauses, the batch waits and resumes.
     local().falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
-    const r = await sub.call('POST', LOTE, {
-      subcontratada: { cnpj: sub.cnpj },
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      ctes: chaves.map((chave) => ({ chave, valor: 100 })),
-    });
+    const r = await postarLote1a1(sub, chaves);
     expect(r.status).toBe(202);
     const report = (await relatorioFinal(sub, r.body.data.batch_id, 240_000)).body.data;
     expect(report.status).toBe('done');

@@ -1,6 +1,6 @@
 import { startServices, type RunningServices } from '@frete/server';
 import { startTestApp, type TestApp } from '../support/app';
-import { lotePreparadoEmSp, MOTORISTA_CPF, numeracaoDosContraCte, PLACA, relatorioFinal } from '../support/lote';
+import { lotePreparadoEmSp, numeracaoDosContraCte, postarLote1a1, relatorioFinal } from '../support/lote';
 import { eventuallyAsync } from '../conformance/event-store.suite';
 
 /**
@@ -9,7 +9,6 @@ import { eventuallyAsync } from '../conformance/event-store.suite';
  * documents are still out, and across a stop of the whole service mid-batch: every row once, every counter-CT-e
  * authorized once, the series gapless.
  */
-const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
 const CHAVES = 60;
 
 describe('a batch with documents in flight concurrently', () => {
@@ -38,12 +37,7 @@ describe('a batch with documents in flight concurrently', () => {
       { tipo: 'erro_servidor', servico: 'CTeRecepcaoSincV4', vezes: 3 },
       { tipo: 'latencia', ms: 150, servico: 'CTeRecepcaoSincV4' },
     ]);
-    const r = await sub.call('POST', LOTE, {
-      subcontratada: { cnpj: sub.cnpj },
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      ctes: chaves.map((chave) => ({ chave, valor: 100 })),
-    });
+    const r = await postarLote1a1(sub, chaves);
     expect(r.status).toBe(202);
     const batchId = r.body.data.batch_id as string;
 

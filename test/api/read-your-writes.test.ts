@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Position } from '@frete/contracts';
 import { WATERMARK_CHANNEL } from '@frete/platform';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { postarLote1a1, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
 import { derrubarOuvintes, espiarSql, ouvir, outroProcesso, quandoOuvinte } from '../support/outro-processo';
 
 /** A position no event reaches: a read that must wait for it can only time out (`readYourWritesTimeoutMs`). */
@@ -84,12 +84,7 @@ describe('read your writes', () => {
     it('is read at once after its POST, and its processing records no watermark its reads would wait for', async () => {
       const contratante = randomCnpj();
       const chaves = await Promise.all(Array.from({ length: 4 }, () => receberCteDoContratante(sub, contratante)));
-      const r = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-        subcontratada: { cnpj: sub.cnpj },
-        motorista: { cpf: MOTORISTA_CPF },
-        placa: PLACA,
-        ctes: chaves.map((chave) => ({ chave, valor: 100 })),
-      });
+      const r = await postarLote1a1(sub, chaves);
       expect(r.status).toBe(202);
       const batchId = r.body.data.batch_id as string;
       const logo = await sub.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batchId}`);

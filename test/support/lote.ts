@@ -47,6 +47,16 @@ export async function lotePreparadoEmSp(app: TestApp, n: number): Promise<{ sub:
   return { sub, chaves };
 }
 
+/** POSTs a 1:1 batch of `chaves` (R$ 1.00 each) for `sub`, with the default driver and plate; the answer as it came. */
+export function postarLote1a1(sub: TestCarrier, chaves: string[]): Promise<ApiResponse> {
+  return sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
+    subcontratada: { cnpj: sub.cnpj },
+    motorista: { cpf: MOTORISTA_CPF },
+    placa: PLACA,
+    ctes: chaves.map((chave) => ({ chave, valor: 100 })),
+  });
+}
+
 /** The company's counter-CT-e as the read model numbers them, in number order. */
 export async function numeracaoDosContraCte(app: TestApp, companyId: string): Promise<{ numero: number; situacao: string }[]> {
   const { rows } = await app.db.pool.query<{ numero: string; situacao: string }>(
