@@ -83,6 +83,54 @@ describe('projection runner', () => {
     expect((await db.pool.query(`SELECT count(*)::int AS n FROM rm.companies`)).rows[0].n).toBe(7);
   });
 
+  it('returns from catchUpTo only once every batch it found committed has been announced', async () => {
+    const { db, store } = fixture;
+    // The live batch's COMMIT reaches PostgreSQL at once but its answer reaches the runner late: the window in which
+    // the checkpoint says "applied" while this process's listeners (the credential cache) have not heard it.
+    let slowCommits = 0;
+    const pool = new Proxy(db.pool, {
+      get(target, prop, receiver) {
+        if (prop !== 'connect') {
+          const value: unknown = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async () => {
+          const client = await target.connect();
+          return new Proxy(client, {
+            get(c, p, r) {
+              if (p !== 'query') {
+                const value: unknown = Reflect.get(c, p, r);
+                return typeof value === 'function' ? value.bind(c) : value;
+              }
+              return async (...args: Parameters<typeof c.query>) => {
+                const res = await (c.query as (...a: unknown[]) => Promise<unknown>)(...args);
+                if (args[0] === 'COMMIT' && slowCommits > 0) {
+                  slowCommits--;
+                  await new Promise((r) => setTimeout(r, 300));
+                }
+                return res;
+              };
+            },
+          });
+        };
+      },
+    });
+    const runner = new ProjectionRunner(store, pool, READ_MODEL_PROJECTORS);
+    await runner.prepare();
+    await runner.catchUpTo(await store.headPosition());
+    let announced = (await runner.position()).commit;
+    runner.onApplied((a) => void (announced = a.position.commit));
+    const from = await runner.position();
+    await seed(1);
+    const target = await store.headPosition();
+    slowCommits = 1;
+    const live = runner.apply(await store.readAll(from, 100));
+    while (comparePositions(await runner.position(), target) < 0) await new Promise((r) => setTimeout(r, 5));
+    await runner.catchUpTo(target);
+    expect(announced).toBeGreaterThanOrEqual(target.commit);
+    await live;
+  });
+
   it('rebuilds the same tables, row by row, from the log', async () => {
     const { db, store } = fixture;
     const runner = new ProjectionRunner(store, db.pool, READ_MODEL_PROJECTORS);

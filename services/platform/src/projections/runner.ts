@@ -1,10 +1,12 @@
 import { type Pool } from 'pg';
 import { type Position, type RecordedEvent, START, comparePositions } from '@frete/contracts';
-import { type ProjectedEvent, type Projector, asProjected, readModelMigrations } from '@frete/projections';
+import { type Projector, readModelMigrations } from '@frete/projections';
 import { type EventStore, type Subscription } from '../event-store/port';
 import { supervisedSubscription } from '../event-store/supervised';
 import { migrate } from '../db/migrate';
 import { Backoff } from '../retry/backoff';
+import { type Projetores, projetar, separarProjetores } from './projetar';
+import { type OpcoesVerificacao, type RelatorioVerificacao, verificarReadModels } from './verificacao';
 import { CHECKPOINT_CHANNEL, type CheckpointAdvance, encodeCheckpointAdvance } from './checkpoint-advance';
 
 export const READ_MODELS = 'read-models';
@@ -21,18 +23,18 @@ const toPosition = (row: { commit_pos: string; prepare_pos: string }): Position 
  */
 export class ProjectionRunner {
   private subscription: Subscription | null = null;
-  private readonly porEvento: Projector[];
-  private readonly porLote: Projector[];
+  private readonly projetores: Projetores;
   private readonly appliedListeners: ((advance: CheckpointAdvance) => void)[] = [];
+  /** Batches of this runner under way: committed ones may not have been announced yet. */
+  private readonly applying = new Set<Promise<number>>();
 
   constructor(
     private readonly store: EventStore,
     private readonly pool: Pool,
-    projectors: Projector[],
+    private readonly projectors: Projector[],
     readonly name: string = READ_MODELS,
   ) {
-    this.porEvento = projectors.filter((p) => !p.applyBatch);
-    this.porLote = projectors.filter((p) => p.applyBatch);
+    this.projetores = separarProjetores(projectors);
   }
 
   async prepare(): Promise<void> {
@@ -61,8 +63,16 @@ export class ProjectionRunner {
   }
 
   /** Applies a run of events in one transaction; returns how many were new. */
-  async apply(events: RecordedEvent[]): Promise<number> {
-    if (events.length === 0) return 0;
+  apply(events: RecordedEvent[]): Promise<number> {
+    if (events.length === 0) return Promise.resolve(0);
+    const run = this.applyBatch(events);
+    this.applying.add(run);
+    const done = (): void => void this.applying.delete(run);
+    run.then(done, done);
+    return run;
+  }
+
+  private async applyBatch(events: RecordedEvent[]): Promise<number> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -70,22 +80,7 @@ export class ProjectionRunner {
         `SELECT commit_pos, prepare_pos FROM rm.projection_checkpoint WHERE name = $1 FOR UPDATE`,
         [this.name],
       );
-      let checkpoint = rows[0] ? toPosition(rows[0]) : START;
-      const novos: ProjectedEvent[] = [];
-      let applied = 0;
-      const aggregates = new Set<string>();
-      for (const event of events) {
-        if (comparePositions(event.position, checkpoint) <= 0) continue;
-        const projected = asProjected(event);
-        if (projected) {
-          for (const projector of this.porEvento) await projector.apply(client, projected);
-          novos.push(projected);
-        }
-        checkpoint = event.position;
-        aggregates.add(event.type.split('.')[0]!);
-        applied++;
-      }
-      if (novos.length > 0) for (const projector of this.porLote) await projector.applyBatch!(client, novos);
+      const { checkpoint, applied, aggregates } = await projetar(client, this.projetores, events, rows[0] ? toPosition(rows[0]) : START);
       let advance: CheckpointAdvance | null = null;
       if (applied > 0) {
         advance = { name: this.name, position: checkpoint, aggregates: [...aggregates] };
@@ -138,7 +133,12 @@ export class ProjectionRunner {
     const polls = new Backoff({ baseMs: 2, capMs: 50, jitter: 'none' });
     for (;;) {
       applied += await this.catchUp();
-      if (comparePositions(await this.position(), target) >= 0) return applied;
+      if (comparePositions(await this.position(), target) >= 0) {
+        // The live subscription may have committed the target a moment ago without having told this process's
+        // listeners yet (a revoked credential still in the cache): a caller that waited must find them told.
+        await Promise.allSettled([...this.applying]);
+        return applied;
+      }
       if (Date.now() > deadline)
         throw new Error(`read models did not reach position ${target.commit}/${target.prepare} in ${timeoutMs} ms`);
       await polls.next();
@@ -174,5 +174,10 @@ export class ProjectionRunner {
     await this.pool.query('DROP SCHEMA IF EXISTS rm CASCADE');
     await this.prepare();
     return this.catchUpTo(target);
+  }
+
+  /** Replays the log into a side schema and compares it with the live read models, which it never writes. */
+  verificar(opcoes?: OpcoesVerificacao): Promise<RelatorioVerificacao> {
+    return verificarReadModels({ store: this.store, pool: this.pool, projectors: this.projectors, name: this.name }, opcoes);
   }
 }
