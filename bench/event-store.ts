@@ -11,7 +11,8 @@ import { executar, imprimirResultado, mediana, REPETICOES, resumo } from './comu
  * The product's PostgreSQL event store (`platform.store`, as `startPlatform` builds it on embedded PostgreSQL) against
  * Emmett's PostgreSQL store on the same database in the same run, with the workload the product's handlers make: many
  * streams, each append 1–3 events of ~1 KB JSON with an expected revision (no stream for the first, the known revision
- * after), one append at a time and 8 at a time. Prints appends/s and events/s, this process's CPU ms per append,
+ * after), one append at a time and 8 at a time, all of one company (each company's events are one hash chain, appended in
+ * turn) and spread over several. Prints appends/s and events/s, this process's CPU ms per append,
  * p50/p99 append latency, the product/Emmett ratio of appends/s (target ≥ 1.5×), and the SQL round trips per append
  * (every `query` of a pg client, counted: the target is one). Runs on node against the built code
  * (`pnpm bench:event-store`); BENCH_APPENDS sets the appends per store, mode and round (default 1000).
@@ -20,6 +21,8 @@ const APPENDS = Number(process.env.BENCH_APPENDS ?? 1000);
 /** Appends per stream: a handler's aggregate sees a few commands in its life. */
 const APPENDS_POR_STREAM = 4;
 const CONCORRENCIA = 8;
+/** Companies the spread mode shares its streams among: each company's events are one hash chain, appended in turn. */
+const EMPRESAS = 8;
 
 /** SQL round trips: node-postgres sends each `query` of a client as one exchange (Pool.query goes through it too). */
 let idasEVoltas = 0;
@@ -57,27 +60,31 @@ const METADATA: EventMetadata = {
   actor: 'system',
 };
 
+/** Stream number `s`'s metadata: one company for all, or `empresas` companies in turn. */
+const metadataDoStream = (s: number, empresas: number): EventMetadata =>
+  empresas === 1 ? METADATA : { ...METADATA, company_id: `bench-empresa-${s % empresas}` };
+
 /** How many events the append number `k` of a stream carries: 1, 2 or 3, always the same for the same `k`. */
 const eventosDoAppend = (k: number) => 1 + (k % 3);
 
 /** One store under the workload: `append(stream, k, count)` appends `count` events as the stream's k-th append. */
 interface Alvo {
   nome: string;
-  append(stream: string, k: number, n: number): Promise<void>;
+  append(stream: string, k: number, n: number, metadata: EventMetadata): Promise<void>;
 }
 
 function alvoProduto(store: EventStore): Alvo {
   const revisoes = new Map<string, bigint>();
   return {
     nome: 'produto',
-    append: async (stream, k, n) => {
+    append: async (stream, k, n, metadata) => {
       const expected: ExpectedRevision = k === 0 ? 'no_stream' : revisoes.get(stream)!;
       const events = Array.from({ length: n }, (_, j) => ({
         id: crypto.randomUUID(),
         type: 'bench.registrado',
         schemaVersion: 1,
         data: dadosDeEvento(k * 3 + j),
-        metadata: METADATA,
+        metadata,
       }));
       const r = await store.append(stream, events, expected);
       revisoes.set(stream, r.nextRevision);
@@ -89,11 +96,11 @@ function alvoEmmett(store: EmmettStore): Alvo {
   const versoes = new Map<string, bigint>();
   return {
     nome: 'emmett',
-    append: async (stream, k, n) => {
+    append: async (stream, k, n, metadata) => {
       const events = Array.from({ length: n }, (_, j) => ({
         type: 'bench.registrado',
         data: dadosDeEvento(k * 3 + j),
-        metadata: METADATA,
+        metadata,
       }));
       const r = await store.appendToStream(stream, events, {
         expectedStreamVersion: k === 0 ? 'STREAM_DOES_NOT_EXIST' : versoes.get(stream)!,
@@ -119,7 +126,7 @@ const percentil = (ordenado: number[], p: number) => ordenado[Math.min(ordenado.
  * streams and appends to them in turn, so every expected revision is the one it was told last (no conflicts: the
  * product's handlers retry those, which is not what is measured here).
  */
-async function rodar(alvo: Alvo, prefixo: string, concorrencia: number): Promise<Rodada> {
+async function rodar(alvo: Alvo, prefixo: string, concorrencia: number, empresas = 1): Promise<Rodada> {
   const streams = Math.ceil(APPENDS / APPENDS_POR_STREAM);
   const latencias: number[] = [];
   let eventos = 0;
@@ -134,7 +141,7 @@ async function rodar(alvo: Alvo, prefixo: string, concorrencia: number): Promise
         for (const s of meus) {
           const n = eventosDoAppend(k + s);
           const t = performance.now();
-          await alvo.append(`${prefixo}-${s}`, k, n);
+          await alvo.append(`${prefixo}-${s}`, k, n, metadataDoStream(s, empresas));
           latencias.push(performance.now() - t);
           eventos += n;
         }
@@ -178,20 +185,25 @@ async function main(): Promise<void> {
     const alvos = [alvoProduto(platform.store), alvoEmmett(emmett)];
     // Warm-up: the JIT, the pools' connections, PostgreSQL's caches, for both.
     for (const alvo of alvos) await rodar(alvo, `aquece-${alvo.nome}`, CONCORRENCIA);
+    // Statistics as a running database has them: plans made while the fresh tables had none (statements prepared per
+    // connection, plpgsql's) scan whole tables, and every round then read more (autovacuum analyses only later).
+    await emmettPool.query('ANALYZE');
 
     const modos = [
       { nome: 'sequencial', concorrencia: 1 },
       { nome: 'concorrencia_8', concorrencia: CONCORRENCIA },
+      // The same, spread over EMPRESAS companies: appends of different companies do not wait on each other's chain.
+      { nome: 'concorrencia_8_empresas', concorrencia: CONCORRENCIA, empresas: EMPRESAS },
     ];
     const rodadas: Record<string, Record<string, Rodada[]>> = {};
     for (let r = 0; r < REPETICOES; r++) {
       for (const modo of modos) {
         // Alternating who goes first: a store must not always meet the database right after the other's writes.
         for (const alvo of r % 2 ? [...alvos].reverse() : alvos) {
-          const x = await rodar(alvo, `r${r}-${modo.nome}-${alvo.nome}`, modo.concorrencia);
+          const x = await rodar(alvo, `r${r}-${modo.nome}-${alvo.nome}`, modo.concorrencia, modo.empresas);
           ((rodadas[modo.nome] ??= {})[alvo.nome] ??= []).push(x);
           process.stdout.write(
-            `round ${r + 1} ${modo.nome.padEnd(14)} ${alvo.nome.padEnd(7)} ${x.appendsPorS.toFixed(0).padStart(5)} appends/s · ` +
+            `round ${r + 1} ${modo.nome.padEnd(23)} ${alvo.nome.padEnd(7)} ${x.appendsPorS.toFixed(0).padStart(5)} appends/s · ` +
               `${x.eventosPorS.toFixed(0).padStart(5)} events/s · ${x.cpuMsPorAppend.toFixed(3)} CPU ms/append · ` +
               `p50 ${x.p50.toFixed(2)} ms · p99 ${x.p99.toFixed(2)} ms · ${x.idasEVoltasPorAppend.toFixed(2)} round trips/append\n`,
           );
@@ -233,6 +245,8 @@ async function main(): Promise<void> {
       rodadas: REPETICOES,
       sequencial: porModo('sequencial'),
       concorrencia_8: porModo('concorrencia_8'),
+      concorrencia_8_empresas: porModo('concorrencia_8_empresas'),
+      empresas_no_modo_espalhado: EMPRESAS,
       alvo_razao_appends: 1.5,
       alvo_idas_e_voltas_por_append: 1,
     });

@@ -23,6 +23,8 @@ export const ErrorCodes = {
   limite_requisicoes: 429,
   erro_interno: 500,
   consulta_indisponivel: 503,
+  /** The audit interface (history, chain, log) reads the PostgreSQL event store: unavailable with EVENTSTORE_URL. */
+  auditoria_indisponivel: 503,
   provedor_indisponivel: 503,
   /**
    * The fiscal authority's channel is down or refusing (108/109 paralysed, 656 consumo indevido, HTTP 5xx, SOAP fault):

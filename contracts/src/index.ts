@@ -18,6 +18,7 @@ export * from './http/veiculo';
 export * from './http/motorista';
 export * from './http/consultas';
 export * from './http/cadastros';
+export * from './http/auditoria';
 export * from './http/regra-tributacao';
 export * from './http/mdfe';
 export * from './http/ciot';

@@ -43,6 +43,17 @@ describe('configuracao decider', () => {
       .when({ type: 'AtualizarConfiguracao', company_id, changes: { serie_mdfe: 999 } })
       .thenRejects('serie_reservada', ['serie_mdfe']);
   });
+  it('records the pricing rule in hundredths of a percentage point, and nothing when the percentage is the same', () => {
+    given()
+      .when({ type: 'AtualizarConfiguracao', company_id, changes: { percentual_frete_contra_cte: 33.33 } })
+      .then(updated({ percentual_frete_contra_cte_centesimos: 3333 }));
+    given(updated({ percentual_frete_contra_cte_centesimos: 1250 }))
+      .when({ type: 'AtualizarConfiguracao', company_id, changes: { percentual_frete_contra_cte: 12.5 } })
+      .then();
+    given(updated({ percentual_frete_contra_cte_centesimos: 1250 }))
+      .when({ type: 'AtualizarConfiguracao', company_id, changes: { percentual_frete_contra_cte: null } })
+      .then(updated({ percentual_frete_contra_cte_centesimos: null }));
+  });
   it('lists what an issue still needs', () => {
     const state = fold(configuracaoDecider, [updated({ rntrc: '12345678', serie_cte: 1 })]);
     expect(pendenciasConfiguracao(state)).toEqual(['inscricao_estadual', 'regime_tributario', 'endereco']);

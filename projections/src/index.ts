@@ -22,6 +22,7 @@ import { conviteProjector } from './cadastros/projector';
 import { contingenciaProjector } from './contingencia/projector';
 
 export * from './projector';
+export * from './catalogo/catalogo';
 export * from './migrations';
 export { companyProjector, credentialProjector, configuracaoProjector, certificadoProjector, atividadeProjector };
 
@@ -82,3 +83,4 @@ export * from './cadastros/queries';
 export { conviteProjector };
 export * from './contingencia/queries';
 export { contingenciaProjector };
+export * from './auditoria/queries';

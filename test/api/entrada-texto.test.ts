@@ -13,7 +13,7 @@ describe('strings and numbers PostgreSQL cannot take are refused at the edge', (
 
   beforeAll(async () => {
     app = await startTestApp();
-    c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'consultas'] });
+    c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'consultas', 'auditoria'] });
   });
   afterAll(() => app?.close());
 

@@ -399,6 +399,17 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       expectError(await criar({ ...lote([{ chave: a, valor: 1 }]), subcontratada: { cnpj: '123' } }), 400, 'validacao');
       expectError(await criar(lote([])), 400, 'validacao');
     });
+
+    it('400 validacao past the caps: 1,001 keys, or more than 1,000 rows counting legs; nothing is created', async () => {
+      const a = await receber();
+      const before = await totalCtes();
+      const chaves = expectError(await criar(lote(Array.from({ length: 1001 }, () => ({ chave: a, valor: 1 })))), 400, 'validacao');
+      expect(chaves.error.details.fields.map((f: { field: string }) => f.field)).toContain('ctes');
+      const pernas = Array.from({ length: 20 }, () => ({ valor: 1 }));
+      const linhas = expectError(await criar(lote(Array.from({ length: 51 }, () => ({ chave: a, pernas })))), 400, 'validacao');
+      expect(linhas.error.details.fields).toEqual([{ field: 'ctes', message: expect.stringMatching(/^1020 rows .* at most 1000$/) }]);
+      expect(await totalCtes()).toBe(before);
+    });
   });
 
   describe('Idempotency-Key', () => {

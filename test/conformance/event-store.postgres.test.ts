@@ -49,7 +49,8 @@ describe('PostgreSQL event store: commit order', () => {
     try {
       const slow = store.append('slow-1', [newEvent('slow')], 'no_stream');
       await (globalThis as { slowEntered?: Promise<void> }).slowEntered;
-      await store.append('fast-1', [newEvent('fast')], 'no_stream');
+      // Another company's: one company's appends chain one after another (its chain head is locked to commit).
+      await store.append('fast-1', [newEvent('fast', {}, 'c-2')], 'no_stream');
       // The fast one has a higher sequence number and is committed; the slow one is still open.
       const { rows } = await db.pool.query(`SELECT stream_id FROM es_events ORDER BY global_position`);
       expect(rows.map((r) => r.stream_id)).toEqual(['fast-1']);

@@ -12,6 +12,21 @@ describe('pnpm ops command line', () => {
     throw new Error(`expected a UsageError for ${argv.join(' ')}`);
   };
 
+  it('reads analyst-role create: the default role name, one per company with --company', () => {
+    expect(parseOpsCommand(['analyst-role', 'create'])).toEqual({
+      command: 'analyst-role create',
+      name: 'frete_analista',
+      company: undefined,
+    });
+    expect(parseOpsCommand(['analyst-role', 'create', '--name', 'analista_bi'])).toMatchObject({ name: 'analista_bi' });
+    expect(parseOpsCommand(['analyst-role', 'create', '--company', '11.222.333/0001-81'])).toEqual({
+      command: 'analyst-role create',
+      name: 'frete_analista_11222333000181',
+      company: '11.222.333/0001-81',
+    });
+    expect(usage('analyst-role', 'create', '--kind', 'oauth')).toMatch(/^--kind does not apply to 'analyst-role create'/);
+  });
+
   it('reads every command with its options', () => {
     expect(
       parseOpsCommand([
@@ -60,8 +75,18 @@ describe('pnpm ops command line', () => {
     expect(parseOpsCommand(['credential', 'create', '--company', 'x', '--kind', 'oauth'])).toMatchObject({ kind: 'oauth', scopes: [] });
     expect(parseOpsCommand(['credential', 'list'])).toEqual({ command: 'credential list', company: undefined });
     expect(parseOpsCommand(['credential', 'list', '--company', 'x'])).toEqual({ command: 'credential list', company: 'x' });
+    expect(parseOpsCommand(['audit', 'verify'])).toEqual({ command: 'audit verify', company: undefined });
+    expect(parseOpsCommand(['audit', 'verify', '--company', '11222333000181'])).toEqual({
+      command: 'audit verify',
+      company: '11222333000181',
+    });
     expect(parseOpsCommand(['credential', 'revoke', '--id', 'c1'])).toEqual({ command: 'credential revoke', id: 'c1' });
     expect(parseOpsCommand(['projections', 'rebuild'])).toEqual({ command: 'projections rebuild' });
+    expect(parseOpsCommand(['projections', 'verify'])).toEqual({ command: 'projections verify', exemplos: 5 });
+    expect(parseOpsCommand(['projections', 'verify', '--exemplos', '0'])).toEqual({ command: 'projections verify', exemplos: 0 });
+    for (const bad of ['-1', '2.5', 'muitos', '1001', ''])
+      expect(usage('projections', 'verify', `--exemplos=${bad}`)).toBe('--exemplos takes a whole number from 0 to 1000');
+    expect(usage('projections', 'rebuild', '--exemplos', '3')).toBe("--exemplos does not apply to 'projections rebuild'");
   });
 
   it('names an unknown command, a stray argument and an option the command does not take', () => {

@@ -174,4 +174,41 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(first.stdout)).toEqual({ reconciled: true, outcomes_read: expect.any(Number) });
     expect((await ops('lote', 'reconciliar', '--company', 'x')).code).toBe(2);
   });
+
+  it('verifies the read models against a replay: identical exits 0; a tampered row is printed and exits 1', async () => {
+    const same = await ops('projections', 'verify');
+    expect(same.code).toBe(0);
+    const identical = JSON.parse(same.stdout);
+    expect(identical).toMatchObject({ identicas: true, posicao: { commit: expect.any(String), prepare: expect.any(String) } });
+    expect(identical.tabelas).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tabela: 'companies', so_vivas: 0, so_refeitas: 0, estrutura: null })]),
+    );
+    expect(same.stderr).toMatch(/projections verify: \d+ events replayed, at \d+\/\d+ of \d+\/\d+/);
+
+    const { rows } = await db.pool.query<{ company_id: string }>(`SELECT company_id FROM rm.companies ORDER BY company_id LIMIT 1`);
+    const companyId = rows[0]!.company_id;
+    await db.pool.query(`UPDATE rm.companies SET razao_social = 'ADULTERADA PELO TESTE' WHERE company_id = $1`, [companyId]);
+    try {
+      const tampered = await ops('projections', 'verify', '--exemplos', '1');
+      expect(tampered.code).toBe(1);
+      const report = JSON.parse(tampered.stdout);
+      expect(report.identicas).toBe(false);
+      const differing = report.tabelas.filter((t: { so_vivas: number; so_refeitas: number }) => t.so_vivas + t.so_refeitas > 0);
+      expect(differing).toEqual([
+        expect.objectContaining({
+          tabela: 'companies',
+          so_vivas: 1,
+          so_refeitas: 1,
+          exemplos_so_vivas: [expect.objectContaining({ company_id: companyId, razao_social: 'ADULTERADA PELO TESTE' })],
+          exemplos_so_refeitas: [expect.objectContaining({ company_id: companyId })],
+        }),
+      ]);
+      expect(JSON.stringify(report.tabelas)).not.toContain('projection_checkpoint');
+    } finally {
+      expect((await ops('projections', 'rebuild')).code).toBe(0);
+    }
+    const usage = await ops('projections', 'verify', '--exemplos', 'muitos');
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining('--exemplos') });
+  });
 });

@@ -105,7 +105,7 @@ export const EventCatalog = {
   'company.flags_changed': { version: 1, schema: CompanyFlagsChanged },
   'credential.issued': { version: 1, schema: CredentialIssued },
   'credential.revoked': { version: 1, schema: CredentialRevoked },
-  'configuracao.atualizada': { version: 1, schema: ConfiguracaoAtualizada },
+  'configuracao.atualizada': { version: 2, schema: ConfiguracaoAtualizada },
   'certificado.enviado': { version: 1, schema: CertificadoEnviado },
   'certificado.removido': { version: 1, schema: CertificadoRemovido },
   'nfe.importada': { version: 1, schema: NfeImportada },
@@ -200,3 +200,4 @@ export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[
 export type DomainEventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 
 export const isEventType = (t: string): t is EventType => Object.prototype.hasOwnProperty.call(EventCatalog, t);
+export * from './upcasting';

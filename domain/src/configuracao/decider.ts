@@ -1,6 +1,7 @@
 import { type DomainEventOf, type Endereco, type FiscalConfigurationUpdate } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { findMunicipio } from '../ibge/municipios';
+import { centesimosDePercentual } from '../money/money';
 
 export type ConfiguracaoEvent = DomainEventOf<'configuracao.atualizada'>;
 
@@ -11,8 +12,11 @@ export interface ConfiguracaoState {
   serie_cte: number | null;
   serie_mdfe: number | null;
   endereco: Endereco | null;
-  /** The pricing rule of counter-CT-e (see the contract's PercentualFreteContraCte); optional for issuing. */
-  percentual_frete_contra_cte: number | null;
+  /**
+   * The pricing rule of counter-CT-e in hundredths of a percentage point (the contract's PercentualFreteContraCte,
+   * 12.5% → 1250); optional for issuing.
+   */
+  percentual_frete_contra_cte_centesimos: number | null;
 }
 
 /** One configuration per company. */
@@ -29,8 +33,8 @@ const FIELDS = [
   'endereco',
   'percentual_frete_contra_cte',
 ] as const;
-/** What a CT-e issue does not need. */
-const OPCIONAIS: readonly string[] = ['serie_mdfe', 'percentual_frete_contra_cte'];
+/** What a CT-e issue needs. */
+const EXIGIDOS = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'endereco'] as const;
 
 /**
  * Series 890–899 are the tax authority's (CT-e avulso) and 900–999 are reserved for contingency and for
@@ -48,7 +52,7 @@ export const configuracaoDecider: Decider<ConfiguracaoCommand, ConfiguracaoState
     serie_cte: null,
     serie_mdfe: null,
     endereco: null,
-    percentual_frete_contra_cte: null,
+    percentual_frete_contra_cte_centesimos: null,
   },
   decide(command, state) {
     const input = command.changes;
@@ -57,7 +61,10 @@ export const configuracaoDecider: Decider<ConfiguracaoCommand, ConfiguracaoState
       if (!(field in input) || input[field] === undefined) continue;
       let value = input[field] ?? null;
       if (field === 'endereco' && value !== null) value = canonicalEndereco(value as Endereco);
-      if (!sameValue(value, state[field])) Object.assign(changes, { [field]: value });
+      if (field === 'percentual_frete_contra_cte') {
+        const centesimos = value === null ? null : centesimosDePercentual(value as number);
+        if (centesimos !== state.percentual_frete_contra_cte_centesimos) changes.percentual_frete_contra_cte_centesimos = centesimos;
+      } else if (!sameValue(value, state[field])) Object.assign(changes, { [field]: value });
     }
     for (const field of ['serie_cte', 'serie_mdfe'] as const) {
       const serie = changes[field];
@@ -96,5 +103,5 @@ const canonicalEndereco = (endereco: Endereco): Endereco => {
 };
 
 /** Fields a CT-e issue needs that are still empty. */
-export const pendenciasConfiguracao = (state: ConfiguracaoState): string[] =>
-  FIELDS.filter((f) => !OPCIONAIS.includes(f) && state[f] === null);
+export const pendenciasConfiguracao = (state: Pick<ConfiguracaoState, (typeof EXIGIDOS)[number]>): string[] =>
+  EXIGIDOS.filter((f) => state[f] === null);

@@ -1,6 +1,6 @@
 import { type Projector } from '../projector';
 
-const SIMPLE = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe', 'percentual_frete_contra_cte'] as const;
+const SIMPLE = ['inscricao_estadual', 'regime_tributario', 'rntrc', 'serie_cte', 'serie_mdfe'] as const;
 const ENDERECO = ['logradouro', 'numero', 'complemento', 'bairro', 'municipio', 'uf', 'codigo_ibge', 'cep'] as const;
 
 export const configuracaoProjector: Projector = {
@@ -16,6 +16,12 @@ export const configuracaoProjector: Projector = {
         columns.push(f);
         values.push(changes[f] ?? null);
       }
+    }
+    if ('percentual_frete_contra_cte_centesimos' in changes) {
+      // The column is the percentage itself (numeric(5,2)): exact from the integer, never through a double.
+      const c = changes.percentual_frete_contra_cte_centesimos ?? null;
+      columns.push('percentual_frete_contra_cte');
+      values.push(c === null ? null : `${Math.trunc(c / 100)}.${String(c % 100).padStart(2, '0')}`);
     }
     if ('endereco' in changes) {
       const e = changes.endereco ?? null;

@@ -2,7 +2,9 @@ import { type Endereco } from '@frete/contracts';
 import { type ConfiguracaoState } from '@frete/domain';
 import { type Sql } from '../projector';
 
-export interface ConfiguracaoRow extends ConfiguracaoState {
+export interface ConfiguracaoRow extends Omit<ConfiguracaoState, 'percentual_frete_contra_cte_centesimos'> {
+  /** Percent with two decimals, as the API answers it (12.5). */
+  percentual_frete_contra_cte: number | null;
   atualizado_em: Date | null;
 }
 

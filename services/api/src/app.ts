@@ -23,6 +23,7 @@ import { carriersRoutes } from './routes/carriers';
 import { valePedagioRoutes } from './routes/vale-pedagio';
 import { contaOperacionalRoutes } from './routes/conta-operacional';
 import { consultasRoutes } from './routes/consultas';
+import { auditoriaRoutes } from './routes/auditoria';
 import { cadastrosRoutes } from './routes/cadastros';
 
 export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
@@ -112,6 +113,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       await v1.register(contaOperacionalRoutes(deps), { prefix: '/conta-operacional' });
       await v1.register(consultasRoutes(deps));
       await v1.register(cadastrosRoutes(deps));
+      await v1.register(auditoriaRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type EmissorCte, type Handlers, type ServicoCiot, type StatusDaAutoridade } from '@frete/application';
+import { type Auditoria, type EmissorCte, type Handlers, type ServicoCiot, type StatusDaAutoridade } from '@frete/application';
 import { type AppConfig, type Authenticator, type DocumentStore, type ReadYourWrites, type TokenService } from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { type DiretorioPix, type ReguladorTransporte } from '@frete/adapters';
@@ -31,6 +31,8 @@ export interface ApiDeps {
   regulador: ReguladorTransporte;
   /** PIX directory (DICT) lookups: simulated in homologação, unavailable in production. */
   diretorioPix: DiretorioPix;
+  /** Auditors' reads of the event history (as recorded) and of its hash chain. */
+  auditoria: Auditoria;
   clock: () => Date;
   /** False until the service can answer (migrations done, subscriptions started). */
   ready: () => boolean;

@@ -26,6 +26,7 @@ import {
   CONTA_OPERACIONAL_SCHEMAS,
   CONSULTA_SCHEMAS,
   CADASTRO_SCHEMAS,
+  AUDITORIA_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -56,6 +57,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...CONTA_OPERACIONAL_SCHEMAS,
   ...CONSULTA_SCHEMAS,
   ...CADASTRO_SCHEMAS,
+  ...AUDITORIA_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,4 +1,4 @@
-import { type Platform } from '@frete/platform';
+import { LeitorDeAuditoria, type Platform, PostgresEventStore, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
   DepositosIndisponiveis,
@@ -25,6 +25,7 @@ import { Operator } from './operator/operator';
 import { createHandlers, type Handlers } from './handlers';
 import { autoridadeFiscalDe } from './autoridade/fabrica';
 import { StatusDaAutoridade } from './autoridade/status';
+import { Auditoria } from './auditoria/servico';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -55,6 +56,8 @@ export interface Application {
   diretorioPix: DiretorioPix;
   /** Companies and credentials, for the operator tool. */
   operator: Operator;
+  /** The auditors' read-only use cases: histories, the company's log, the chain's verification. */
+  auditoria: Auditoria;
   close(): Promise<void>;
 }
 
@@ -114,6 +117,16 @@ export function createApplication(platform: Platform): Application {
     regulador: reguladorDoAmbiente(environment),
     diretorioPix: diretorioPixDoAmbiente(environment),
     operator: new Operator(store, pool, platform.projections, environment, clock),
+    auditoria: new Auditoria(
+      store.recorded instanceof PostgresEventStore
+        ? {
+            pool,
+            readYourWrites,
+            leitor: new LeitorDeAuditoria(pool),
+            verificarCadeia: (companyId) => verificarCadeia(pool, { companyId }),
+          }
+        : { pool, readYourWrites, leitor: null, verificarCadeia: null },
+    ),
     close: async () => {
       await autoridade.close();
       await schemas.close();

@@ -49,3 +49,4 @@ export * from './autoridade/fabrica';
 export * from './autoridade/status';
 export * from './contingencia/handler';
 export * from './cte/leituras';
+export * from './auditoria/servico';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type Platform } from '@frete/platform';
+import { PapelAnalistaError, type Platform, type RelatorioVerificacao, type ResultadoVerificacao } from '@frete/platform';
 import { type ContingenciaHandler, type Operator } from '@frete/application';
 import { type CredentialKind } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
@@ -8,17 +8,29 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
   company create --cnpj <cnpj> --name <razao social> [--carrier] [--fiscal-ready] [--fiscal-production]
   company update --company <id|cnpj> [--carrier=true|false] [--fiscal-ready=true|false] [--fiscal-production=true|false]
   company list
-  credential create --company <id|cnpj> --kind api-key|oauth [--scopes fiscal,operacao,cadastros,consultas]
+  credential create --company <id|cnpj> --kind api-key|oauth [--scopes fiscal,operacao,cadastros,consultas,auditoria]
   credential list [--company <id|cnpj>]
   credential revoke --id <credential id>
   projections rebuild
+  projections verify [--exemplos <n>]   replays the log into a side schema beside the running service and compares it
+                       row by row with the live read models: prints { "identicas", "posicao", "eventos_reaplicados",
+                       "tabelas": [{ "tabela", "linhas_vivas", "linhas_refeitas", "so_vivas", "so_refeitas",
+                       "exemplos_so_vivas", "exemplos_so_refeitas", "estrutura" }] } (up to n sample rows, default 5),
+                       progress on stderr; exits 1 when they differ. The live tables are never written.
   lote reconciliar     tell batches that ended before lote.concluido existed the outcomes they missed (safe to repeat)
   contingencia ativar --uf <UF> --justificativa <15 to 255 characters>   CT-e of the UF go to its SVC (SVC-RS tpEmis 7, SVC-SP 8)
   contingencia desativar --uf <UF>     CT-e of the UF go back to its normal authorizer
   contingencia listar                  the UFs in contingency
+  analyst-role create [--name <role>] [--company <id|cnpj>]   a read-only PostgreSQL login role over the read models (schema
+                                       rm), of one company's rows only with --company; prints its connection string (a
+                                       role of that name already such an analyst's gets a new password)
+  audit verify [--company <id|cnpj>]   recompute the event log's hash chains (one company's, else all); exits 1 if tampered
 Works on the same data as the service: DATABASE_URL / EVENTSTORE_URL when set, else the embedded PostgreSQL in DATA_DIR.`;
 
 export class UsageError extends Error {}
+
+/** The analyst's login role when `--name` is not given. */
+export const ANALISTA_PADRAO = 'frete_analista';
 
 const OPTIONS = {
   cnpj: { type: 'string' },
@@ -33,6 +45,7 @@ const OPTIONS = {
   'fiscal-production': { type: 'string' },
   uf: { type: 'string' },
   justificativa: { type: 'string' },
+  exemplos: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 const FLAGS: readonly OptionName[] = ['carrier', 'fiscal-ready', 'fiscal-production'];
@@ -46,10 +59,13 @@ const COMMANDS = {
   'credential list': ['company'],
   'credential revoke': ['id'],
   'projections rebuild': [],
+  'projections verify': ['exemplos'],
   'lote reconciliar': [],
   'contingencia ativar': ['uf', 'justificativa'],
   'contingencia desativar': ['uf'],
   'contingencia listar': [],
+  'analyst-role create': ['name', 'company'],
+  'audit verify': ['company'],
 } as const satisfies Record<string, readonly OptionName[]>;
 type CommandName = keyof typeof COMMANDS;
 
@@ -63,10 +79,13 @@ export type OpsCommand =
   | { command: 'credential list'; company?: string }
   | { command: 'credential revoke'; id: string }
   | { command: 'projections rebuild' }
+  | { command: 'projections verify'; exemplos: number }
   | { command: 'lote reconciliar' }
   | { command: 'contingencia ativar'; uf: string; justificativa: string }
   | { command: 'contingencia desativar'; uf: string }
-  | { command: 'contingencia listar' };
+  | { command: 'contingencia listar' }
+  | { command: 'analyst-role create'; name: string; company?: string }
+  | { command: 'audit verify'; company?: string };
 
 const bool = (v: string | undefined, name: OptionName): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -132,6 +151,7 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
       return { command: name, company: required(values.company, 'company'), kind, scopes };
     }
     case 'credential list':
+    case 'audit verify':
       return { command: name, company: values.company };
     case 'credential revoke':
       return { command: name, id: required(values.id, 'id') };
@@ -139,6 +159,17 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
       return { command: name, uf: required(values.uf, 'uf'), justificativa: required(values.justificativa, 'justificativa') };
     case 'contingencia desativar':
       return { command: name, uf: required(values.uf, 'uf') };
+    case 'projections verify': {
+      const exemplos = values.exemplos === undefined ? 5 : /^\d{1,4}$/.test(values.exemplos) ? Number(values.exemplos) : NaN;
+      if (!(exemplos <= 1000)) throw new UsageError('--exemplos takes a whole number from 0 to 1000');
+      return { command: name, exemplos };
+    }
+    case 'analyst-role create':
+      return {
+        command: name,
+        name: values.name ?? (values.company ? `${ANALISTA_PADRAO}_${values.company.replace(/\W/g, '').toLowerCase()}` : ANALISTA_PADRAO),
+        company: values.company,
+      };
     case 'company list':
     case 'projections rebuild':
     case 'lote reconciliar':
@@ -152,6 +183,10 @@ export type OpsTarget = Pick<Platform, 'projections'> & {
   operator: Operator;
   reconciliarLotes(): Promise<{ desfechos: number }>;
   contingencia: ContingenciaHandler;
+  /** Creates (or rotates the password of) an analyst's read-only login role. */
+  criarPapelAnalista(pedido: { nome: string; empresa?: string }): Promise<unknown>;
+  /** The event log's hash chains: one company's (its metadata.company_id), or all when undefined. */
+  verificarCadeia(companyId: string | undefined): Promise<ResultadoVerificacao>;
 };
 
 /** How the operator's acts are signed in the events' metadata (see EventMetadata.actor). */
@@ -159,7 +194,11 @@ const OPERADOR = 'operator';
 
 /** Runs one parsed operator command and returns what to print. */
 
-export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<unknown> {
+export async function executeOps(
+  platform: OpsTarget,
+  cmd: OpsCommand,
+  progress: (line: string) => void = () => undefined,
+): Promise<unknown> {
   const op = platform.operator;
   switch (cmd.command) {
     case 'company create':
@@ -188,6 +227,14 @@ export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<
       const applied = await platform.projections.rebuild();
       return { rebuilt: true, events_applied: applied };
     }
+    case 'projections verify':
+      return platform.projections.verificar({
+        exemplos: cmd.exemplos,
+        aoProgredir: ({ eventos, posicao, alvo }) =>
+          progress(
+            `projections verify: ${eventos} events replayed, at ${posicao.commit}/${posicao.prepare} of ${alvo.commit}/${alvo.prepare}`,
+          ),
+      });
     case 'lote reconciliar':
       return { reconciled: true, outcomes_read: (await platform.reconciliarLotes()).desfechos };
     case 'contingencia ativar': {
@@ -203,7 +250,24 @@ export async function executeOps(platform: OpsTarget, cmd: OpsCommand): Promise<
     }
     case 'contingencia listar':
       return platform.contingencia.listar();
+    case 'analyst-role create':
+      return platform.criarPapelAnalista({ nome: cmd.name, empresa: cmd.company });
+    case 'audit verify': {
+      const company = cmd.company === undefined ? undefined : await op.findCompany(cmd.company);
+      if (company === null) throw new Rejection('nao_encontrado', `company '${cmd.company}' not found`);
+      return platform.verificarCadeia(company?.company_id);
+    }
   }
+}
+
+/**
+ * A verification that found differences (read models that differ, a tampered log) is a finding, not a failure of the
+ * tool: its JSON goes to stdout all the same, and the exit code, 1, says it for scripts.
+ */
+export function exitCodeOf(cmd: OpsCommand, result: unknown): number {
+  if (cmd.command === 'projections verify') return (result as RelatorioVerificacao).identicas ? 0 : 1;
+  if (cmd.command === 'audit verify') return (result as ResultadoVerificacao).integra ? 0 : 1;
+  return 0;
 }
 
 /** Runs one operator command and returns what to print. */
@@ -214,5 +278,6 @@ export async function runOps(platform: OpsTarget, argv: string[]): Promise<unkno
 export function describeError(err: unknown): { error: { code: string; message: string } } {
   if (err instanceof UsageError) return { error: { code: 'uso', message: `${err.message}\n${USAGE}` } };
   if (err instanceof Rejection) return { error: { code: err.code, message: err.message } };
+  if (err instanceof PapelAnalistaError) return { error: { code: 'papel_analista', message: err.message } };
   return { error: { code: 'erro_interno', message: err instanceof Error ? err.message : String(err) } };
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { loadConfig, startPlatform } from '@frete/platform';
+import { criarPapelAnalista, loadConfig, startPlatform, verificarCadeia } from '@frete/platform';
 import { createApplication, reconciliarLotes } from '@frete/application';
-import { UsageError, describeError, executeOps, parseOpsCommand, USAGE } from './cli';
+import { UsageError, describeError, executeOps, exitCodeOf, parseOpsCommand, USAGE } from './cli';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -21,11 +21,20 @@ async function main(): Promise<number> {
           operator: application.operator,
           reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
           contingencia: application.handlers.contingencia,
+          // The deployment's server and database: DATABASE_URL, or the embedded PostgreSQL on the port it listens on.
+          criarPapelAnalista: (pedido) =>
+            criarPapelAnalista(platform.pool, platform.config.databaseUrl ?? platform.embedded!.connectionString(), pedido),
+          verificarCadeia: (companyId) =>
+            verificarCadeia(platform.pool, {
+              companyId,
+              onProgress: ({ eventos_verificados }) => process.stderr.write(`audit verify: ${eventos_verificados} events checked\n`),
+            }),
         },
         command,
+        (line) => process.stderr.write(`${line}\n`),
       ).finally(() => application.close());
       console.log(JSON.stringify(result, null, 2));
-      return 0;
+      return exitCodeOf(command, result);
     } finally {
       await platform.close();
     }

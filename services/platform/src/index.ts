@@ -1,5 +1,7 @@
 export * from './event-store/port';
 export * from './event-store/postgres';
+export * from './event-store/upcasting';
+export * from './event-store/auditoria';
 export * from './db/pool';
 export * from './db/migrate';
 export * from './db/embedded';
@@ -36,3 +38,6 @@ export * from './processors/concurrent-dispatch';
 export * from './projections/checkpoint-advance';
 export * from './db/notification-listener';
 export * from './auth/credential-cache';
+export * from './projections/verificacao';
+export * from './db/analistas';
+export * from './event-store/cadeia';

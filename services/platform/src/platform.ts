@@ -8,6 +8,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from './db/embedded';
 import { type EventStore } from './event-store/port';
 import { PostgresEventStore } from './event-store/postgres';
 import { EventStoreDbEventStore } from './event-store/eventstoredb';
+import { UpcastingEventStore } from './event-store/upcasting';
 import { ProjectionRunner } from './projections/runner';
 import { ReadYourWrites, WATERMARK_CHANNEL } from './read-your-writes';
 import { CHECKPOINT_CHANNEL } from './projections/checkpoint-advance';
@@ -25,7 +26,8 @@ export interface Platform {
   pool: Pool;
   /** The API's reads: a pool of their own (the same as `pool` when a test hands one in). */
   readPool: Pool;
-  store: EventStore;
+  /** Events in their current version (upcast on read); `store.recorded` holds them as recorded. */
+  store: UpcastingEventStore;
   projections: ProjectionRunner;
   readYourWrites: ReadYourWrites;
   /** This process's LISTEN connection (read-model checkpoints, write watermarks). */
@@ -67,7 +69,8 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     readPool = createPool(url, READ_POOL_SIZE);
   }
   await migrate(pool, platformMigrations);
-  const store: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
+  const recorded: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
+  const store = new UpcastingEventStore(recorded);
   const projections = new ProjectionRunner(store, pool, READ_MODEL_PROJECTORS);
   await projections.prepare();
   const clock = options.clock ?? (() => new Date());

@@ -39,6 +39,7 @@ export function compose(platform: Platform, application: Application, ready: () 
         schemas: a.schemas,
         regulador: a.regulador,
         diretorioPix: a.diretorioPix,
+        auditoria: a.auditoria,
         clock: p.clock,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
       };

@@ -457,12 +457,18 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     return { tipo: 'em_processamento', cStat: 105, xMotivo: xMotivoDe(layout.modelo, 105) };
   }
 
-  /** One decision: a transaction under the authority's lock. A rejection still commits what the request counted. */
-  private async transacao<T>(run: (c: PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * One decision: a transaction under the authority's locks. A document's decisions (authorization, consultation) hold
+   * its number (model, UF, emitter, series, number: what makes two keys duplicates) exclusively and the authority
+   * shared, so different documents are decided side by side; an event (cancellation, closing…), which may read other
+   * documents, holds the authority exclusively. A rejection still commits what the request counted.
+   */
+  private async transacao<T>(run: (c: PoolClient) => Promise<T>, numero?: string): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK]);
+      if (numero === undefined) await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK]);
+      else await client.query('SELECT pg_advisory_xact_lock_shared($1), pg_advisory_xact_lock(hashtextextended($2, $1))', [LOCK, numero]);
       let result: T;
       try {
         result = await run(client);
@@ -589,61 +595,64 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
 
   private async autorizar(layout: Layout, xml: string): Promise<RetornoAutorizacao> {
     const doc = await this.lerDocumento(layout, xml);
-    return this.transacao(async (c) => {
-      const existente = await this.documentoDoNumero(c, layout, doc);
-      if (existente) {
-        const atual = await this.acompanhar(c, existente);
-        if (atual === 'processando') return this.emProcessamento(layout);
-        return this.duplicidade(layout, atual, doc);
-      }
-      const s = doc.sentinela;
-      if (s?.tipo === 'rejeicao') throw new Recusa(s.cStat);
+    return this.transacao(
+      async (c) => {
+        const existente = await this.documentoDoNumero(c, layout, doc);
+        if (existente) {
+          const atual = await this.acompanhar(c, existente);
+          if (atual === 'processando') return this.emProcessamento(layout);
+          return this.duplicidade(layout, atual, doc);
+        }
+        const s = doc.sentinela;
+        if (s?.tipo === 'rejeicao') throw new Recusa(s.cStat);
 
-      const recebido = this.clock();
-      const dhRecbto = dhSaoPaulo(recebido);
-      const nProt = gerarNProt(doc.cUF, dhRecbto, `${doc.chave}:${doc.digVal}`);
-      const cStat = s?.tipo === 'denegacao' ? s.cStat : 100;
-      const xMotivo = xMotivoDe(layout.modelo, cStat);
-      const protXml =
-        `<${layout.prot} xmlns="${layout.ns}" versao="${layout.versao}"><infProt Id="ID${nProt}"><tpAmb>${this.tpAmb}</tpAmb>` +
-        `<verAplic>${VER_APLIC_SIMULADA}</verAplic><${layout.chaveTag}>${doc.chave}</${layout.chaveTag}><dhRecbto>${dhRecbto}</dhRecbto>` +
-        `<nProt>${nProt}</nProt><digVal>${doc.digVal}</digVal><cStat>${cStat}</cStat><xMotivo>${escapar(xMotivo)}</xMotivo></infProt></${layout.prot}>`;
-      const situacao = s?.tipo === 'denegacao' ? 'denegado' : s?.tipo === 'pendente' ? 'processando' : 'autorizado';
-      const { rows } = await c.query<DocumentoRow>(
-        `INSERT INTO autoridade_simulada_documentos
+        const recebido = this.clock();
+        const dhRecbto = dhSaoPaulo(recebido);
+        const nProt = gerarNProt(doc.cUF, dhRecbto, `${doc.chave}:${doc.digVal}`);
+        const cStat = s?.tipo === 'denegacao' ? s.cStat : 100;
+        const xMotivo = xMotivoDe(layout.modelo, cStat);
+        const protXml =
+          `<${layout.prot} xmlns="${layout.ns}" versao="${layout.versao}"><infProt Id="ID${nProt}"><tpAmb>${this.tpAmb}</tpAmb>` +
+          `<verAplic>${VER_APLIC_SIMULADA}</verAplic><${layout.chaveTag}>${doc.chave}</${layout.chaveTag}><dhRecbto>${dhRecbto}</dhRecbto>` +
+          `<nProt>${nProt}</nProt><digVal>${doc.digVal}</digVal><cStat>${cStat}</cStat><xMotivo>${escapar(xMotivo)}</xMotivo></infProt></${layout.prot}>`;
+        const situacao = s?.tipo === 'denegacao' ? 'denegado' : s?.tipo === 'pendente' ? 'processando' : 'autorizado';
+        const { rows } = await c.query<DocumentoRow>(
+          `INSERT INTO autoridade_simulada_documentos
            (chave, modelo, c_uf, emitente, serie, numero, situacao, consultas_restantes, c_stat, x_motivo, ver_aplic, n_prot,
             dh_recbto, recebido_em, dig_val, prot_xml, tipo_documento, tp_serv, referencias, nfes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
          RETURNING *`,
-        [
-          doc.chave,
-          layout.mod,
-          doc.cUF,
-          doc.emitente,
-          doc.serie,
-          doc.numero,
-          situacao,
-          s?.tipo === 'pendente' ? s.consultas : 0,
-          cStat,
-          xMotivo,
-          VER_APLIC_SIMULADA,
-          nProt,
-          dhRecbto,
-          recebido,
-          doc.digVal,
-          protXml,
-          doc.tipoDocumento,
-          doc.tpServ,
-          doc.referencias,
-          doc.nfes,
-        ],
-      );
-      const protocolo = protocoloDe(layout, rows[0]!, this.tpAmb);
-      if (s?.tipo === 'denegacao') return { tipo: 'denegado', cStat, xMotivo, protocolo };
-      if (s?.tipo === 'pendente') return this.emProcessamento(layout);
-      if (s?.tipo === 'timeout') return { tipo: 'sem_resposta', motivo: 'SIMULAR:TIMEOUT: authorized, the answer was lost' };
-      return { tipo: 'autorizado', cStat: 100, xMotivo, protocolo };
-    });
+          [
+            doc.chave,
+            layout.mod,
+            doc.cUF,
+            doc.emitente,
+            doc.serie,
+            doc.numero,
+            situacao,
+            s?.tipo === 'pendente' ? s.consultas : 0,
+            cStat,
+            xMotivo,
+            VER_APLIC_SIMULADA,
+            nProt,
+            dhRecbto,
+            recebido,
+            doc.digVal,
+            protXml,
+            doc.tipoDocumento,
+            doc.tpServ,
+            doc.referencias,
+            doc.nfes,
+          ],
+        );
+        const protocolo = protocoloDe(layout, rows[0]!, this.tpAmb);
+        if (s?.tipo === 'denegacao') return { tipo: 'denegado', cStat, xMotivo, protocolo };
+        if (s?.tipo === 'pendente') return this.emProcessamento(layout);
+        if (s?.tipo === 'timeout') return { tipo: 'sem_resposta', motivo: 'SIMULAR:TIMEOUT: authorized, the answer was lost' };
+        return { tipo: 'autorizado', cStat: 100, xMotivo, protocolo };
+      },
+      numeroDoDocumento(layout.mod, doc.cUF, doc.emitente, doc.serie, doc.numero),
+    );
   }
 
   private async documentoDoNumero(c: PoolClient, layout: Layout, doc: DocumentoLido): Promise<DocumentoRow | null> {
@@ -695,31 +704,40 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const cte = layout.modelo === 'cte';
     if (!isValidAccessKey(chave)) throw new Recusa(236, cte ? undefined : '[Motivo: DV inválido]');
     if (chave.slice(20, 22) !== layout.mod) throw cte ? new Recusa(732) : new Recusa(236, '[Motivo: modelo diferente de 58]');
-    return this.transacao(async (c) => {
-      const row = await this.documento(c, layout, chave);
-      if (!row) return { tipo: 'nao_encontrado', cStat: 217, xMotivo: xMotivoDe(layout.modelo, 217) };
-      if ((await this.acompanhar(c, row)) === 'processando') return this.emProcessamento(layout);
-      const { rows: pendentes } = await c.query<EventoRow>(
-        `SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 AND situacao = 'processando' ORDER BY ordem`,
-        [chave],
-      );
-      for (const evento of pendentes) await this.acompanharEvento(c, layout, evento);
-      const atual = (await this.documento(c, layout, chave))!;
-      const { rows: eventos } = await c.query<EventoRow>(`SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 ORDER BY ordem`, [
-        chave,
-      ]);
-      const situacao = atual.situacao as SituacaoDocumento;
-      const cStat = layout.consulta[situacao];
-      return {
-        tipo: 'encontrado',
-        cStat,
-        xMotivo: xMotivoDe(layout.modelo, cStat),
-        situacao,
-        protocolo: protocoloDe(layout, atual, this.tpAmb),
-        eventos: eventos.filter((e) => e.situacao !== 'processando').map((e) => protocoloEventoDe(layout, e, this.tpAmb)),
-        eventosEmProcessamento: eventos.filter((e) => e.situacao === 'processando').map((e) => e.id_evento),
-      };
-    });
+    return this.transacao(
+      async (c) => {
+        const row = await this.documento(c, layout, chave);
+        if (!row) return { tipo: 'nao_encontrado', cStat: 217, xMotivo: xMotivoDe(layout.modelo, 217) };
+        if ((await this.acompanhar(c, row)) === 'processando') return this.emProcessamento(layout);
+        const { rows: pendentes } = await c.query<EventoRow>(
+          `SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 AND situacao = 'processando' ORDER BY ordem`,
+          [chave],
+        );
+        for (const evento of pendentes) await this.acompanharEvento(c, layout, evento);
+        const atual = (await this.documento(c, layout, chave))!;
+        const { rows: eventos } = await c.query<EventoRow>(`SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 ORDER BY ordem`, [
+          chave,
+        ]);
+        const situacao = atual.situacao as SituacaoDocumento;
+        const cStat = layout.consulta[situacao];
+        return {
+          tipo: 'encontrado',
+          cStat,
+          xMotivo: xMotivoDe(layout.modelo, cStat),
+          situacao,
+          protocolo: protocoloDe(layout, atual, this.tpAmb),
+          eventos: eventos.filter((e) => e.situacao !== 'processando').map((e) => protocoloEventoDe(layout, e, this.tpAmb)),
+          eventosEmProcessamento: eventos.filter((e) => e.situacao === 'processando').map((e) => e.id_evento),
+        };
+      },
+      numeroDoDocumento(
+        chave.slice(20, 22),
+        chave.slice(0, 2),
+        chave.slice(6, 20),
+        Number(chave.slice(22, 25)),
+        Number(chave.slice(25, 34)),
+      ),
+    );
   }
 
   private async documento(c: PoolClient, layout: Layout, chave: string): Promise<DocumentoRow | null> {
@@ -989,3 +1007,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     }
   }
 }
+
+/** What makes two keys the same document for the authority (Anexo I G157/G158), as a lock's name. */
+const numeroDoDocumento = (mod: string, cUF: string, emitente: string, serie: number, numero: number | string) =>
+  `${mod}:${cUF}:${emitente}:${serie}:${Number(numero)}`;

@@ -282,7 +282,7 @@ export class ServicoContraCte {
   }
 
   private ctx(companyId: string, cause: string): CommandContext {
-    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'emission-processor', now: this.deps.clock() };
+    return { companyId, correlationId: cause, causationId: cause, requestId: null, actor: 'processor:emission', now: this.deps.clock() };
   }
 
   /** The company's reads a run of counter-CT-e shares (a batch block): see `LeiturasDaEmpresa`. */

@@ -80,28 +80,39 @@ const recusaLocal = (cstat: number, motivo: string) => new Rejection('regra_de_n
  * verdict or the silence. A pending event is reconciled by asking the authority and, if it never got the event, by
  * sending the same signed bytes again — never a new event for the same key.
  */
+/** Who asks for a CT-e event: the API request and its credential. */
+export type Solicitante = Pick<CommandContext, 'correlationId' | 'requestId' | 'actor'>;
+
 export class EventosCte {
   constructor(private readonly deps: EventosCteDeps) {}
 
-  private ctx(companyId: string, cause: string, requestId: string | null): CommandContext {
-    return { companyId, correlationId: cause, causationId: null, requestId, actor: 'cte-eventos', now: this.deps.clock() };
+  /** Recorded as the caller's act: its request, its credential as actor. */
+  private ctx(companyId: string, quem: Solicitante): CommandContext {
+    return {
+      companyId,
+      correlationId: quem.correlationId,
+      causationId: null,
+      requestId: quem.requestId,
+      actor: quem.actor,
+      now: this.deps.clock(),
+    };
   }
 
   private async record(
     companyId: string,
     cteId: string,
-    cause: string,
+    cause: Solicitante,
     command: Parameters<typeof cteDecider.decide>[0],
   ): Promise<CteState> {
-    return (await execute(this.deps, cteStream(cteId), cteDecider, command, this.ctx(companyId, cause, cause))).state;
+    return (await execute(this.deps, cteStream(cteId), cteDecider, command, this.ctx(companyId, cause))).state;
   }
 
   private resultado(cteId: string, state: CteState, eventKey: string): ResultadoEventoCte {
     return { evento: state.eventos[eventKey]!, cte: { id: cteId, situacao: state.situacao } };
   }
 
-  /** `POST .../eventos/<tipo>`: `cause` is the request id. */
-  async solicitar(companyId: string, cteId: string, pedido: PedidoEventoCte, cause: string): Promise<ResultadoEventoCte> {
+  /** `POST .../eventos/<tipo>`: `cause` is the request that asks it. */
+  async solicitar(companyId: string, cteId: string, pedido: PedidoEventoCte, cause: Solicitante): Promise<ResultadoEventoCte> {
     if (pedido.tipo === 'carta_correcao') {
       const vedado = pedido.correcoes.find((c) => campoVedadoNaCce(c.grupoAlterado, c.campoAlterado));
       if (vedado) {
@@ -166,7 +177,7 @@ export class EventosCte {
    * `POST .../eventos/{event_key}/reconciliacao`: for a pending event, ask the authority; if it has no trace of the
    * event, send the same signed XML again. A known verdict is answered as recorded.
    */
-  async reconciliar(companyId: string, cteId: string, eventKey: string, cause: string): Promise<ResultadoEventoCte> {
+  async reconciliar(companyId: string, cteId: string, eventKey: string, cause: Solicitante): Promise<ResultadoEventoCte> {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.company_id === companyId ? state.eventos[eventKey] : undefined;
     // The event_key is a resource of the path: one this CT-e never requested does not exist (404, like any unknown id).
@@ -230,7 +241,7 @@ export class EventosCte {
     return doc.content.toString('utf8');
   }
 
-  private async enviar(companyId: string, cteId: string, eventKey: string, cause: string): Promise<ResultadoEventoCte> {
+  private async enviar(companyId: string, cteId: string, eventKey: string, cause: Solicitante): Promise<ResultadoEventoCte> {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
@@ -268,7 +279,7 @@ export class EventosCte {
     cteId: string,
     evento: EventoCteEstado,
     p: ProtocoloEvento,
-    cause: string,
+    cause: Solicitante,
     procSha?: string,
   ): Promise<ResultadoEventoCte> {
     const sha256 = procSha ?? (await arquivarProcEvento(this.deps.documents, montarProcEventoCte(await this.assinado(evento), p)));

@@ -92,10 +92,10 @@ export const cteHandler = (deps: CteHandlerDeps) => {
           throw new Rejection('regra_de_negocio', motivo, { cstat: 528, motivo, mdfe: manifestos.map((m) => m.mdfe_id) });
         }
       }
-      return deps.eventos.solicitar(ctx.companyId, cteId, pedido, ctx.correlationId);
+      return deps.eventos.solicitar(ctx.companyId, cteId, pedido, ctx);
     },
     reconciliarEvento: (ctx: Ctx, cteId: string, eventKey: string): Promise<ResultadoEventoCte> =>
-      deps.eventos.reconciliar(ctx.companyId, cteId, eventKey, ctx.correlationId),
+      deps.eventos.reconciliar(ctx.companyId, cteId, eventKey, ctx),
   };
 };
 export type CteHandler = ReturnType<typeof cteHandler>;

@@ -100,7 +100,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
 
   /** `requestId`: the API request this step serves (a consultation, an MDF-e event), whose caller's next reads wait for it. */
   protected ctx(companyId: string, cause: string, requestId: string | null = null): CommandContext {
-    return { companyId, correlationId: cause, causationId: cause, requestId, actor: 'emission-processor', now: this.deps.clock() };
+    return { companyId, correlationId: cause, causationId: cause, requestId, actor: 'processor:emission', now: this.deps.clock() };
   }
 
   protected estado(id: string): Promise<S> {

@@ -145,7 +145,7 @@ export class ProcessadorLote {
       correlationId: command.batch_id,
       causationId: event.id,
       requestId: null,
-      actor: 'emission-processor',
+      actor: 'processor:emission',
       now: this.deps.clock(),
     };
     await execute(this.deps, loteStream(command.batch_id), loteDecider, command, ctx, {
@@ -173,7 +173,7 @@ export class ProcessadorLote {
       correlationId: batchId,
       causationId: causa,
       requestId: null,
-      actor: 'emission-processor',
+      actor: 'processor:emission',
       now: this.deps.clock(),
     };
     const fim = Math.min(inicio + BLOCO_DO_LOTE, lote.linhas.length);

@@ -1,6 +1,6 @@
 import { type Consumer, type ConsumerConfig, type IHeaders, type Kafka } from 'kafkajs';
 import { type Processor, type ProcessorTransport } from '../processors/processor';
-import { type RecordedEvent } from '@frete/contracts';
+import { type RecordedEvent, upcast } from '@frete/contracts';
 import { ConcurrentDispatch } from '../processors/concurrent-dispatch';
 import { EVENT_TYPE_HEADER, decodeEvent } from './codec';
 import { ensureTopic } from './kafka';
@@ -85,7 +85,8 @@ export class KafkaTransport implements ProcessorTransport {
               const type = headerText(message.headers, EVENT_TYPE_HEADER);
               let event: RecordedEvent | null = null;
               if (message.value && (type === undefined || processor.handles(type))) {
-                const decoded = decodeEvent(message.value);
+                // Messages published before an event's shape changed are upcast as the store's readers are.
+                const decoded = upcast(decodeEvent(message.value));
                 if (processor.handles(decoded.type) && (processor.needs?.(decoded) ?? true)) event = decoded;
               }
               await dispatch.submit(message.offset, event);

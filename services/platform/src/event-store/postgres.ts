@@ -10,7 +10,8 @@ import {
   WrongExpectedRevision,
 } from './port';
 
-interface EventRow {
+/** An es_events row as the store's readers select it (COLUMNS). */
+export interface EventRow {
   global_position: string;
   transaction_id: string;
   stream_id: string;
@@ -23,10 +24,10 @@ interface EventRow {
   recorded_at: Date;
 }
 
-const COLUMNS = `global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id,
+export const COLUMNS = `global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id,
   event_type, schema_version, data, metadata, recorded_at`;
 
-const toRecorded = (r: EventRow): RecordedEvent => ({
+export const toRecorded = (r: EventRow): RecordedEvent => ({
   id: r.event_id,
   type: r.event_type,
   schemaVersion: r.schema_version,
