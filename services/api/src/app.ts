@@ -55,7 +55,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
 
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'Freight Fiscal and Driver-Payout API',
         version: '1.0.0',

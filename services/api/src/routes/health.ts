@@ -10,7 +10,8 @@ export const healthRoutes =
       {
         config: { public: true },
         schema: {
-          tags: ['service'],
+          operationId: 'verificarSaude',
+          tags: ['Saúde'],
           summary: 'Readiness (outside /v1): 200 once the service can answer',
           security: [],
           response: {

@@ -29,7 +29,8 @@ export const oauthRoutes =
         // Token errors follow RFC 6749, not the API envelope: answer them here, not through the validator.
         attachValidation: true,
         schema: {
-          tags: ['autenticacao'],
+          operationId: 'obterTokenAcesso',
+          tags: ['OAuth'],
           summary: 'OAuth 2.0 client_credentials (outside /v1); the access token is a JWT valid for 3600 s, no refresh',
           security: [],
           consumes: ['application/x-www-form-urlencoded'],
@@ -86,7 +87,8 @@ export const oauthRoutes =
       {
         config: { public: true },
         schema: {
-          tags: ['autenticacao'],
+          operationId: 'listarChavesPublicas',
+          tags: ['OAuth'],
           summary: 'Public keys that verify the access tokens',
           security: [],
           response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },

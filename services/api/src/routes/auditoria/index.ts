@@ -13,7 +13,7 @@ import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAG = 'auditoria';
+const TAG = 'Auditoria';
 const NDJSON = 'application/x-ndjson';
 
 const HISTORICO =
@@ -41,6 +41,7 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'obterHistoricoRecurso',
           tags: [TAG],
           summary: "A resource's history: every event, in order, as recorded",
           description: HISTORICO,
@@ -64,6 +65,7 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'listarEventosAuditoria',
           tags: [TAG],
           summary: "The company's event log: JSON pages, or NDJSON streamed and resumable",
           description: EVENTOS,
@@ -107,6 +109,7 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'verificarCadeiaAuditoria',
           tags: [TAG],
           summary: "Verifies the company's hash chain",
           description:

@@ -12,7 +12,7 @@ import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'cadastros: chaves-pix';
+export const TAG = 'Cadastros';
 
 const SENTINELAS = Object.entries(CHAVES_PIX_INEXISTENTES)
   .map(([tipo, chave]) => `${tipo} \`${chave}\``)
@@ -36,6 +36,7 @@ export const chavesPixRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'verificarChavePix',
           tags: [TAG],
           summary: 'Checks a PIX key: who holds it and where',
           description:

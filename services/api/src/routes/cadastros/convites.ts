@@ -17,7 +17,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { listOf, pageOf } from '../../paging';
 
-export const TAG = 'cadastros: convites';
+export const TAG = 'Cadastros';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toConvite = (r: ConviteRow): ConviteTransportadora => ({
@@ -56,6 +56,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'convidarTransportadora',
           tags: [TAG],
           summary: 'Invites a carrier to onboarding',
           description:
@@ -83,6 +84,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'listarConvitesTransportadora',
           tags: [TAG],
           summary: "Lists the company's invitations, newest first",
           description: `Filters \`estado\` and \`cnpj\` (punctuation ignored); paging per ruling 9. ${ESTADOS}`,
@@ -109,6 +111,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'obterConviteTransportadora',
           tags: [TAG],
           summary: 'One invitation of the company',
           description: `200 with the invitation; 404 \`nao_encontrado\` for an unknown id or another company's invitation. ${ESTADOS}`,

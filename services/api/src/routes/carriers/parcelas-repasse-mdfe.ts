@@ -35,6 +35,7 @@ export const parcelasRepasseMdfeRoutes =
       {
         config: { scope: 'operacao' },
         schema: {
+          operationId: 'liberarParcelasPorMdfe',
           tags: [TAG],
           summary: 'Releases one position of the installments of every CT-e of an MDF-e',
           description: DESCRIPTION('Releases'),
@@ -50,6 +51,7 @@ export const parcelasRepasseMdfeRoutes =
       {
         config: { scope: 'operacao' },
         schema: {
+          operationId: 'pagarParcelasPorMdfe',
           tags: [TAG],
           summary: 'Orders payment of one position of the installments of every CT-e of an MDF-e',
           description: `${DESCRIPTION('Orders payment of')} An \`ok\` result carries its \`ordem_id\`; the payout processor settles each order.`,

@@ -7,7 +7,7 @@ import { type ApiDeps } from '../../deps';
 import { documentoRepasseDaEmpresa } from '@frete/application';
 import { releitura, toDocumentoRepasse } from './repasse-documento';
 
-export const TAG = 'carriers: parcelas-repasse';
+export const TAG = 'Parcelas';
 
 const DOCUMENTO =
   "The document is a counter-CT-e's `counter_cte_id`, a leg's `documento_financeiro` (`ROUTE:...`) or the access key of " +
@@ -39,6 +39,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'obterParcelasRepasse',
           tags: [TAG],
           summary: "The driver's payout of a counter-CT-e and its installments",
           description: `200 with the document, its rule, mode, acts and installments (\`parcelas\` empty before the scan). ${REGRAS} ${DOCUMENTO}`,
@@ -54,9 +55,21 @@ export const parcelasRepasseRoutes =
     );
 
     const atos = [
-      { path: 'bipagem', type: 'Bipar', ato: 'the scan (bipagem): the installments are created now', posicao: 1 },
-      { path: 'conclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
-      { path: 'prestacao-contas', type: 'PrestarContas', ato: 'the accountability (prestação de contas)', posicao: 3 },
+      {
+        path: 'bipagem',
+        operationId: 'informarBipagem',
+        type: 'Bipar',
+        ato: 'the scan (bipagem): the installments are created now',
+        posicao: 1,
+      },
+      { path: 'conclusao', operationId: 'informarConclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
+      {
+        path: 'prestacao-contas',
+        operationId: 'informarPrestacaoContas',
+        type: 'PrestarContas',
+        ato: 'the accountability (prestação de contas)',
+        posicao: 3,
+      },
     ] as const;
     for (const a of atos) {
       app.post(
@@ -64,6 +77,7 @@ export const parcelasRepasseRoutes =
         {
           config,
           schema: {
+            operationId: a.operationId,
             tags: [TAG],
             summary: `Driver app: reports ${a.path}`,
             description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
@@ -84,6 +98,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'liberarParcela',
           tags: [TAG],
           summary: 'Releases an installment (the act that makes it eligible for payment)',
           description:
@@ -111,6 +126,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'pagarParcela',
           tags: [TAG],
           summary: 'Orders payment of a released installment (puts it in the payout queue)',
           description:

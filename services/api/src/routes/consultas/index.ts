@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'consultas';
+export const TAG = 'Consultas';
 
 const SIMULADA =
   'In sandbox (homologacao) the answer is simulated (spec section 1): plausible, deterministic, no regulatory effect, and ' +
@@ -36,6 +36,7 @@ export const consultasRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'consultarRntrc',
           tags: [TAG],
           summary: "Status of a carrier's RNTRC registration at the regulator",
           description:
@@ -62,6 +63,7 @@ export const consultasRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'consultarFrota',
           tags: [TAG],
           summary: "Whether plates are in the carrier's fleet at the regulator",
           description:

@@ -12,7 +12,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAG = 'fiscal: cte-subcontratacao (autorizacoes)';
+const TAG = 'Subcontratação';
 
 export const toAutorizacao = (row: AutorizacaoRow): AutorizacaoEmissao => ({
   id: row.autorizacao_id,
@@ -44,6 +44,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes',
       {
         schema: {
+          operationId: 'listarAutorizacoesEmissao',
           tags: [TAG],
           summary: 'Active emission grants in both directions',
           description:
@@ -65,6 +66,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes',
       {
         schema: {
+          operationId: 'autorizarContratante',
           tags: [TAG],
           summary: "Authorizes a contractor to trigger counter-CT-e batches on the caller's account",
           description:
@@ -92,6 +94,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes/:cnpj',
       {
         schema: {
+          operationId: 'revogarAutorizacaoContratante',
           tags: [TAG],
           summary: "Revokes the caller's grant to a contractor",
           description:

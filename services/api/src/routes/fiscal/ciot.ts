@@ -8,7 +8,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAGS = ['fiscal: ciot'];
+const TAGS = ['CIOT'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One CIOT operation of the caller; a malformed id or another company's operation is `ciot_nao_encontrado` (spec, on purpose). */
@@ -126,6 +126,7 @@ export const ciotRoutes =
       '/ciot',
       {
         schema: {
+          operationId: 'declararCiot',
           tags: TAGS,
           summary: "Declares a transport operation and obtains its CIOT (`DeclaracaoCiot`), in the company's own name",
           description:
@@ -161,6 +162,7 @@ export const ciotRoutes =
       '/ciot/:ciot_uuid',
       {
         schema: {
+          operationId: 'obterCiot',
           tags: TAGS,
           summary: 'One CIOT operation (pure read: the provider is not called)',
           description:

@@ -68,9 +68,9 @@ export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { co
   /** The issue envelope's schema (`CteIssueEnvelope`, `MdfeIssueEnvelope`). */
   envelopeSchema: TSchema;
   tags: string[];
-  emissao: { summary: string; description: string };
+  emissao: { operationId: string; summary: string; description: string };
   /** What `consulta` says of this kind (its summary is the same for all). */
-  consulta: { description: string };
+  consulta: { operationId: string; description: string };
   /** One own document by the id of the path (not found otherwise). */
   ler: (companyId: string, uuid: string) => Promise<R>;
   id: (row: R) => string;
@@ -98,6 +98,7 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
     `${d.recurso}/emissao`,
     {
       schema: {
+        operationId: d.emissao.operationId,
         tags: d.tags,
         summary: d.emissao.summary,
         description: d.emissao.description,
@@ -119,6 +120,7 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
     `${d.recurso}/consulta`,
     {
       schema: {
+        operationId: d.consulta.operationId,
         tags: d.tags,
         summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
         description: d.consulta.description,

@@ -18,7 +18,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ciotView, declaracaoView, ownCiot, respostaDaDeclaracao, STATUS_CIOT } from './ciot';
 
-const TAGS = ['fiscal: ciot'];
+const TAGS = ['CIOT'];
 
 const SIMULADO =
   ' Simulated in the sandbox (nothing is registered at the regulator, no CIOT has legal value; deterministic: the same request gives ' +
@@ -62,6 +62,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'validarCiotDoCte',
           tags: TAGS,
           summary: 'Checks what a CIOT of this CT-e needs, without issuing it',
           description:
@@ -106,6 +107,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'emitirCiotDoCte',
           tags: TAGS,
           summary: 'Issues the CIOT of an own authorized CT-e',
           description:
@@ -143,6 +145,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot',
       {
         schema: {
+          operationId: 'obterCiotDoCte',
           tags: TAGS,
           summary: "The CT-e's CIOT: its latest CIOT operation (pure read)",
           description:
@@ -163,6 +166,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/inicio-viagem',
       {
         schema: {
+          operationId: 'informarInicioViagem',
           tags: TAGS,
           summary: 'Reports that the trip started: from then on the CIOT cannot be cancelled',
           description:
@@ -185,6 +189,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/cancelamento',
       {
         schema: {
+          operationId: 'cancelarCiotDoCte',
           tags: TAGS,
           summary: "Cancels the CT-e's CIOT, only before the trip",
           description:
@@ -216,6 +221,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/retificacao',
       {
         schema: {
+          operationId: 'retificarCiotDoCte',
           tags: TAGS,
           summary: "Rectifies the CT-e's CIOT (not for a full load)",
           description:
@@ -243,6 +249,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'encerrarCiotDoCte',
           tags: TAGS,
           summary: "Closes the CT-e's CIOT (encerramento) after the trip",
           description:

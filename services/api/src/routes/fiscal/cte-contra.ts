@@ -9,7 +9,7 @@ import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { envelopeOf } from './cte-emissao';
 
-const TAGS = ['fiscal: contra-cte'];
+const TAGS = ['Subcontratação'];
 
 /** The two reasons the spec files under `contra_cte_invalido`; the other refusals keep their own code. */
 const MOTIVOS_INVALIDO = new Set(['redespacho_exige_rota', 'origem_incompativel_com_tipo']);
@@ -26,6 +26,7 @@ export const cteContraRoutes =
       '/cte/contra',
       {
         schema: {
+          operationId: 'emitirContraCte',
           tags: TAGS,
           summary: "Issues a counter-CT-e against a contractor's CT-e in your inbox; poll `consulta`",
           description:

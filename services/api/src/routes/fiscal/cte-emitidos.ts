@@ -19,7 +19,8 @@ export const cteEmitidosRoutes =
       {
         validatorCompiler: () => () => true,
         schema: {
-          tags: ['fiscal: cte-emitidos'],
+          operationId: 'registrarCteEmitido',
+          tags: ['CT-e'],
           summary: 'Delivers a CT-e the carrier issued elsewhere (cteProc or CTe, up to 2 MB)',
           description:
             "Same input forms as the inbox. The `emit` CNPJ must be the authenticated carrier's: otherwise 422 `cte_de_outro_emitente` " +

@@ -18,7 +18,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 
 const viewOf = (cteId: string, e: EventoCteEstado, situacaoCte: string | null) => ({
   event_key: e.event_key,
@@ -75,6 +75,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/cancelamento',
       {
         schema: {
+          operationId: 'cancelarCte',
           tags: TAGS,
           summary: 'Cancels an authorized CT-e (event 110111)',
           description:
@@ -102,6 +103,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/carta-correcao',
       {
         schema: {
+          operationId: 'registrarCartaCorrecao',
           tags: TAGS,
           summary: 'Registers a correction letter (CC-e, event 110110)',
           description:
@@ -129,6 +131,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/entrega',
       {
         schema: {
+          operationId: 'registrarComprovanteEntrega',
           tags: TAGS,
           summary: 'Confirms the delivery: comprovante de entrega (event 110180)',
           description:
@@ -167,6 +170,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/entrega/cancelamento',
       {
         schema: {
+          operationId: 'cancelarComprovanteEntrega',
           tags: TAGS,
           summary: 'Cancels the delivery proof (event 110181)',
           description:
@@ -186,6 +190,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/:event_key/reconciliacao',
       {
         schema: {
+          operationId: 'reconciliarEventoCte',
           tags: TAGS,
           summary: 'Reconciles a pending event: 200 once registered, 202 while pending',
           description:

@@ -10,7 +10,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 
 /** The number a preview writes: the series' next number is reserved only when the CT-e is issued. */
 export const NUMERO_PROVISORIO = 0;
@@ -165,6 +165,7 @@ export const ctePreviaRoutes =
       '/cte/:cte_uuid/previa',
       {
         schema: {
+          operationId: 'gerarPreviaCte',
           tags: TAGS,
           summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
           description:

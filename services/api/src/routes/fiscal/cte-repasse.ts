@@ -17,7 +17,8 @@ export const cteRepasseRoutes =
       '/cte/:cte_uuid/subcontratacao',
       {
         schema: {
-          tags: ['fiscal: cte-subcontratacao'],
+          operationId: 'enviarCteASubcontratada',
+          tags: ['Subcontratação'],
           summary: 'Hands an authorized own CT-e to a subcontractor: the archived XML lands, byte for byte, in its inbox',
           description:
             'Idempotent by key: 201 on the first delivery to that subcontractor, 200 on later ones with `received_count` incremented. No financial ' +

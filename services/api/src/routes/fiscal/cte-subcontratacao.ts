@@ -11,7 +11,7 @@ import { type ApiDeps } from '../../deps';
 import { CteUploadBody, readCteUpload } from './xml-upload';
 import { inboundView } from './cte-views';
 
-const TAGS = ['fiscal: cte-subcontratacao'];
+const TAGS = ['Subcontratação'];
 
 const notFound = () => new ApiError('nao_encontrado', "CT-e not found in this company's inbox");
 
@@ -27,6 +27,7 @@ export const cteSubcontratacaoRoutes =
         // JSON or multipart: readCteUpload validates both and names the field; the schema documents them.
         validatorCompiler: () => () => true,
         schema: {
+          operationId: 'receberCteSubcontratacao',
           tags: TAGS,
           summary: 'Receives a CT-e issued by another company (cteProc or CTe, layouts 4.00 and 3.00, up to 2 MB)',
           description:
@@ -56,6 +57,7 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao',
       {
         schema: {
+          operationId: 'listarCteRecebidos',
           tags: TAGS,
           summary: 'Lists CT-e other companies issued (not own issues: those are GET /fiscal/cte)',
           description: '`from`/`to` refer to the first RECEIPT date. Parties come without addresses; read one CT-e for them.',
@@ -89,6 +91,7 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao/:access_key',
       {
         schema: {
+          operationId: 'obterCteRecebido',
           tags: TAGS,
           summary: "One received CT-e, with the parties' full addresses",
           params: AccessKeyParam,
@@ -108,6 +111,7 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao/:access_key/xml',
       {
         schema: {
+          operationId: 'baixarXmlCteRecebido',
           tags: TAGS,
           summary: 'The archived XML, byte for byte as received (not reserialized)',
           description:

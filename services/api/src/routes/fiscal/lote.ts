@@ -8,7 +8,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { loteRelatorioView } from './lote-views';
 
-const TAGS = ['fiscal: cte-subcontratacao (lote)'];
+const TAGS = ['Lotes'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const naoEncontrado = () => new ApiError('lote_nao_encontrado', 'batch not found');
@@ -27,6 +27,7 @@ export const loteRoutes =
       '/cte-subcontratacao/lote',
       {
         schema: {
+          operationId: 'criarLote',
           tags: TAGS,
           summary: 'Creates a batch of counter-CT-e; emission runs in the background, read the report',
           description:
@@ -65,6 +66,7 @@ export const loteRoutes =
       '/cte-subcontratacao/lote/:batch_id',
       {
         schema: {
+          operationId: 'obterLote',
           tags: TAGS,
           summary: 'The batch report: its status and one row per key (or per leg), written as each is processed',
           description:

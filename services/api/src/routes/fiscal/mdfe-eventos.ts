@@ -19,7 +19,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
-const TAGS = ['fiscal: mdfe'];
+const TAGS = ['MDF-e'];
 const RESPOSTAS = {
   200: DataEnvelope(Type.Ref(MdfeEventoResultado)),
   202: DataEnvelope(Type.Ref(MdfeEventoResultado)),
@@ -72,13 +72,14 @@ export const mdfeEventosRoutes =
     /** One event's route: its body is checked and made the event's data, then the event is registered. */
     function rotaDeEvento<B extends TSchema>(
       tipo: TipoEventoMdfe,
-      o: { summary: string; description: string; body: B },
+      o: { operationId: string; summary: string; description: string; body: B },
       dadosDe: (body: Static<B>, request: FastifyRequest) => DadosEventoMdfe | Promise<DadosEventoMdfe>,
     ) {
       app.post(
         `/mdfe/:mdfe_uuid/eventos/${tipo}`,
         {
           schema: {
+            operationId: o.operationId,
             tags: TAGS,
             summary: o.summary,
             description: o.description + COMUM,
@@ -95,6 +96,7 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'cancelamento',
       {
+        operationId: 'cancelarMdfe',
         summary: 'Cancels an authorized MDF-e (event 110111)',
         description:
           '`justificativa` (xJust) 15 to 255 characters. The authority allows it within 24 h of the authorization and before the closing.',
@@ -112,6 +114,7 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'encerramento',
       {
+        operationId: 'encerrarMdfe',
         summary: 'Closes an authorized MDF-e at the end of the trip (encerramento, event 110112)',
         description:
           '`municipio` and `uf` where the trip ended (pair of the IBGE table, ruling 19), `data` (dtEnc) defaults to today in Brasília time.',
@@ -130,6 +133,7 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'condutor',
       {
+        operationId: 'incluirCondutorMdfe',
         summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
         description:
           '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +

@@ -13,6 +13,8 @@ import { listOf, pageOf } from '../../paging';
 export const registroId = (raw: string): number | null => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null);
 
 export interface Documentacao {
+  /** The operation's stable OpenAPI id (`cadastrarMotorista`). */
+  operationId: string;
   summary: string;
   description?: string;
 }
@@ -35,7 +37,8 @@ export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TS
   naoEncontrado: (id: string) => string;
 }
 
-const documentado = ({ summary, description }: Documentacao) => (description === undefined ? { summary } : { summary, description });
+const documentado = ({ operationId, summary, description }: Documentacao) =>
+  description === undefined ? { operationId, summary } : { operationId, summary, description };
 
 /**
  * The registries' CRUD: POST 201, GET list (paged), GET by id, PUT (the whole entry), DELETE 204. Writes go through

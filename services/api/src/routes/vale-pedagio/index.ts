@@ -39,7 +39,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'vale-pedagio';
+export const TAG = 'Vale-pedágio';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -178,6 +178,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'roteirizarValePedagio',
           tags: [TAG],
           summary: 'Toll plazas of a route for a vehicle category',
           description:
@@ -212,6 +213,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'calcularValePedagio',
           tags: [TAG],
           summary: 'What a toll pass for a route would cost: toll, fee, total',
           description:
@@ -250,6 +252,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'emitirValePedagio',
           tags: [TAG],
           summary: 'Buys and issues a mandatory toll pass, debited at once from the operational account',
           description:
@@ -299,6 +302,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'listarValesPedagio',
           tags: [TAG],
           summary: "The company's toll passes",
           description: 'Latest first. Filters: `situacao`, `placa`, `from`/`to` (issue day, Brasília). Paging as ruling 9.',
@@ -333,6 +337,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'obterValePedagio',
           tags: [TAG],
           summary: 'One toll pass',
           description: `200 with the toll pass, its plazas and passages, cancellation and refund. ${CANCELAMENTO} ${NAO_ENCONTRADO}`,
@@ -351,6 +356,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'baixarReciboValePedagio',
           tags: [TAG],
           summary: "The toll pass's receipt as PDF",
           description:
@@ -378,6 +384,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'registrarPassagemValePedagio',
           tags: [TAG],
           summary: 'Sandbox: simulates the supplier reporting a toll plaza passage',
           description:
@@ -409,6 +416,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'cancelarValePedagio',
           tags: [TAG],
           summary: 'Cancels a toll pass and refunds toll and fee to the operational account',
           description:
