@@ -46,7 +46,7 @@ export const auditoriaRoutes =
           summary: "A resource's history: every event, in order, as recorded",
           description: HISTORICO,
           params: RecursoAuditadoParam,
-          response: { 200: DataEnvelope(Type.Ref(HistoricoRecurso)), ...errors(400, 404, 503) },
+          response: { 200: DataEnvelope(Type.Ref(HistoricoRecurso)), ...errors(400, 404, 503, 'auditoria_indisponivel') },
         },
       },
       async (request) => {
@@ -82,7 +82,7 @@ export const auditoriaRoutes =
                 [NDJSON]: { schema: Type.Ref(EventoAuditado) },
               },
             },
-            ...errors(400, 503),
+            ...errors(400, 503, 'auditoria_indisponivel'),
           },
         },
       },
@@ -115,7 +115,7 @@ export const auditoriaRoutes =
           description:
             "Recomputes the hash of every event of the caller's company and its link to the previous one: `integra` false names the first " +
             'event that does not match (an edited, removed or reordered event). The whole chain is read: it takes time on a long log.',
-          response: { 200: DataEnvelope(Type.Ref(VerificacaoCadeia)), ...errors(503) },
+          response: { 200: DataEnvelope(Type.Ref(VerificacaoCadeia)), ...errors(503, 'auditoria_indisponivel') },
         },
       },
       async (request) => {

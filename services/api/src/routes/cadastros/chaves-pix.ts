@@ -50,7 +50,10 @@ export const chavesPixRoutes =
             `\`verificacao: "simulada"\`; keys not found: ${SENTINELAS}. Production: 503 \`provedor_indisponivel\` while no DICT ` +
             'provider is contracted (ruling 7).',
           body: Type.Ref(VerificacaoChavePixInput),
-          response: { 200: DataEnvelope(Type.Ref(VerificacaoSchema)), ...errors(400, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(VerificacaoSchema)),
+            ...errors(400, 422, 503, 'chave_pix_nao_encontrada', 'provedor_indisponivel'),
+          },
         },
       },
       async (request) => {

@@ -68,7 +68,11 @@ export const convitesRoutes =
             'customer. Works alike in both environments: the invitation is recorded (`convite.enviado`, read model `rm.convites`); delivering ' +
             "it to the contact is the onboarding team's, from `rm.convites` (no mail provider is part of this service).",
           body: Type.Ref(ConviteTransportadoraInput),
-          response: { 200: DataEnvelope(Type.Ref(ConviteSchema)), 201: DataEnvelope(Type.Ref(ConviteSchema)), ...errors(400, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(ConviteSchema)),
+            201: DataEnvelope(Type.Ref(ConviteSchema)),
+            ...errors(400, 422, 'convite_invalido', 'transportadora_ja_cadastrada'),
+          },
         },
       },
       async (request, reply) => {

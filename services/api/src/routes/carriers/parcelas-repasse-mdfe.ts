@@ -40,7 +40,10 @@ export const parcelasRepasseMdfeRoutes =
           summary: 'Releases one position of the installments of every CT-e of an MDF-e',
           description: DESCRIPTION('Releases'),
           body: Type.Ref(ParcelaRepasseMdfeAcao),
-          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+          response: {
+            200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)),
+            ...errors(400, 404, 'documento_cancelado', 'parcelas_nao_geradas', 'parcela_nao_encontrada'),
+          },
         },
       },
       (request) => porMdfe(request, 'Liberar'),
@@ -56,7 +59,10 @@ export const parcelasRepasseMdfeRoutes =
           summary: 'Orders payment of one position of the installments of every CT-e of an MDF-e',
           description: `${DESCRIPTION('Orders payment of')} An \`ok\` result carries its \`ordem_id\`; the payout processor settles each order.`,
           body: Type.Ref(ParcelaRepasseMdfeAcao),
-          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+          response: {
+            200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)),
+            ...errors(400, 404, 'documento_cancelado', 'parcelas_nao_geradas', 'parcela_nao_encontrada'),
+          },
         },
       },
       (request) => porMdfe(request, 'Pagar'),

@@ -82,7 +82,7 @@ export const parcelasRepasseRoutes =
             summary: `Driver app: reports ${a.path}`,
             description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
             params: DocumentoRepasseParam,
-            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 422) },
+            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 'parcelas_nao_geradas', 'documento_cancelado') },
           },
         },
         async (request) => {
@@ -107,7 +107,10 @@ export const parcelasRepasseRoutes =
             'or paid), `parcela_nao_encontrada` (the document has no installment at that position), `parcelas_nao_geradas` (not scanned yet), ' +
             `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
-          response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(400, 404, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(DocumentoRepasse)),
+            ...errors(400, 404, 422, 'parcela_ja_liberada', 'parcela_nao_encontrada', 'parcelas_nao_geradas', 'parcela_cancelada'),
+          },
         },
       },
       async (request) => {
@@ -135,7 +138,19 @@ export const parcelasRepasseRoutes =
             'has one (settled or not), `parcela_nao_liberada` when it was not released, `parcela_nao_encontrada`, `parcelas_nao_geradas`, ' +
             `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
-          response: { 202: DataEnvelope(Type.Ref(PagamentoRepasse)), ...errors(400, 404, 422) },
+          response: {
+            202: DataEnvelope(Type.Ref(PagamentoRepasse)),
+            ...errors(
+              400,
+              404,
+              422,
+              'parcela_ja_paga',
+              'parcela_nao_liberada',
+              'parcela_nao_encontrada',
+              'parcelas_nao_geradas',
+              'parcela_cancelada',
+            ),
+          },
         },
       },
       async (request, reply) => {

@@ -137,7 +137,7 @@ export const contaOperacionalRoutes =
           response: {
             200: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
             201: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
-            ...errors(400, 422, 503),
+            ...errors(400, 422, 503, 'referencia_em_uso', 'provedor_indisponivel'),
           },
         },
       },

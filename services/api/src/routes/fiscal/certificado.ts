@@ -105,7 +105,19 @@ export const certificadoRoutes =
             file: Type.String({ format: 'binary', description: '.pfx or .p12; application/x-pkcs12 or application/octet-stream' }),
             cert_pass: Type.String({ description: 'Certificate password (never returned)' }),
           }),
-          response: { 201: DataEnvelope(Type.Ref(CertificateMetadata)), ...errors(400, 413, 415, 422) },
+          response: {
+            201: DataEnvelope(Type.Ref(CertificateMetadata)),
+            ...errors(
+              400,
+              413,
+              415,
+              422,
+              'certificado_senha_incorreta',
+              'certificado_invalido',
+              'certificado_expirado',
+              'certificado_cnpj_divergente',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -124,7 +136,7 @@ export const certificadoRoutes =
           operationId: 'removerCertificado',
           tags: ['Fiscal'],
           summary: 'Removes the certificate; idempotent (`removed` false when there was none)',
-          response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors(422) },
+          response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors() },
         },
       },
       async (request) => {

@@ -146,7 +146,7 @@ export const ciotRoutes =
           response: {
             201: DataEnvelope(Type.Ref(RespostaCiot), 'Registered: the trip may proceed'),
             202: DataEnvelope(Type.Ref(RespostaCiot), 'Sent without verdict: do not proceed; reread GET /fiscal/ciot/{ciot_uuid}'),
-            ...errors(400, 422),
+            ...errors(400, 422, 'declaracao_bloqueada', 'provedor_indisponivel', 'declaracao_recusada'),
           },
         },
       },
@@ -170,7 +170,7 @@ export const ciotRoutes =
             "404 `ciot_nao_encontrado` for an unknown id, a malformed one, and another company's operation (on purpose). " +
             STATUS_CIOT,
           params: CiotIdParam,
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404) },
+          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 'ciot_nao_encontrado') },
         },
       },
       async (request) => {

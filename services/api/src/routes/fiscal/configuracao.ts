@@ -59,7 +59,7 @@ export const configuracaoRoutes =
           description:
             'Series 890–999 are reserved (422 `serie_reservada`). `endereco.municipio`/`uf` must be an IBGE pair (400 `validacao`).',
           body: Type.Ref(FiscalConfigurationUpdate),
-          response: { 200: DataEnvelope(Type.Ref(FiscalConfiguration)), ...errors(400, 422) },
+          response: { 200: DataEnvelope(Type.Ref(FiscalConfiguration)), ...errors(400, 422, 'serie_reservada') },
         },
       },
       async (request) => {

@@ -22,6 +22,7 @@ export const cteEmissaoRoutes =
       tags: TAGS,
       emissao: {
         operationId: 'emitirCte',
+        erros: ['cte_com_pendencias', 'cte_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of a draft; poll `consulta` for the result',
         description:
           "202 with a `CteIssueEnvelope`: the emission processor reserves the series' next number (no gap, no duplicate), builds the XML, signs it " +
@@ -32,6 +33,7 @@ export const cteEmissaoRoutes =
       },
       consulta: {
         operationId: 'consultarEmissaoCte',
+        erros: ['cte_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
           'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +

@@ -85,7 +85,10 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteCancelamentoInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(400, 404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -113,7 +116,20 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteCartaCorrecaoInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'regra_de_negocio',
+              'carta_correcao_campo_vedado',
+              'cte_nao_autorizado',
+              'provedor_indisponivel',
+              'autoridade_indisponivel',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -140,7 +156,10 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteEntregaInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(400, 404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -178,7 +197,10 @@ export const cteEventosRoutes =
             'registered delivery proof, 422 `regra_de_negocio` cstat 866. No body. ' +
             AUTORIDADE,
           params: CteIdParam,
-          response: { ...RESPOSTAS, ...errors(404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -199,7 +221,7 @@ export const cteEventosRoutes =
             '`error.details.cstat` when the authority refused it, 404 `nao_encontrado` for an `event_key` this CT-e never requested ' +
             '(or of another CT-e), and for a CT-e that is not yours.',
           params: CteEventoKeyParam,
-          response: { ...RESPOSTAS, ...errors(404, 422, 503) },
+          response: { ...RESPOSTAS, ...errors(404, 422, 503, 'regra_de_negocio', 'provedor_indisponivel', 'autoridade_indisponivel') },
         },
       },
       async (request, reply) => {

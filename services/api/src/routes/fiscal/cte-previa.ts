@@ -176,7 +176,7 @@ export const ctePreviaRoutes =
             "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
             'for a CT-e that is no longer a draft.',
           params: CteIdParam,
-          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422) },
+          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422, 'sem_regra_tributacao', 'cte_nao_editavel') },
         },
       },
       async (request) => {

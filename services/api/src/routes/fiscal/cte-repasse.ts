@@ -29,7 +29,17 @@ export const cteRepasseRoutes =
           response: {
             200: DataEnvelope(Type.Ref(SubcontratacaoRepasse)),
             201: DataEnvelope(Type.Ref(SubcontratacaoRepasse)),
-            ...errors(400, 404, 422, 503),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'cte_nao_autorizado',
+              'subcontratada_nao_encontrada',
+              'subcontratada_nao_transportadora',
+              'subcontratada_igual_contratante',
+              'xml_indisponivel',
+            ),
           },
         },
       },

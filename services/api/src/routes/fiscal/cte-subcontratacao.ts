@@ -39,7 +39,11 @@ export const cteSubcontratacaoRoutes =
             '`layout_nao_suportado`, `chave_invalida` (wrong check digit).',
           consumes: ['application/json', 'multipart/form-data'],
           body: CteUploadBody,
-          response: { 200: DataEnvelope(Type.Ref(InboundCte)), 201: DataEnvelope(Type.Ref(InboundCte)), ...errors(400, 413, 415, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(InboundCte)),
+            201: DataEnvelope(Type.Ref(InboundCte)),
+            ...errors(400, 413, 415, 422, 'xml_hostil', 'xml_malformado', 'documento_nao_e_cte', 'layout_nao_suportado', 'chave_invalida'),
+          },
         },
       },
       async (request, reply) => {
@@ -118,7 +122,10 @@ export const cteSubcontratacaoRoutes =
             '`application/xml`; the encoding is the one the XML declares. 503 `xml_indisponivel` when the archive cannot be read (retry).',
           params: AccessKeyParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

@@ -69,7 +69,7 @@ export const cteRoutes =
             'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
           }),
           body: Type.Ref(CteDraftInput),
-          response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400, 422) },
+          response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400) },
         },
       },
       async (request, reply) => {
@@ -94,7 +94,7 @@ export const cteRoutes =
           description: 'Only a draft changes: a CT-e already sent is immutable (422 `cte_nao_editavel`). 400 `validacao` as on creation.',
           params: CteIdParam,
           body: Type.Ref(CteDraftInput),
-          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422) },
+          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422, 'cte_nao_editavel') },
         },
       },
       async (request) => {
@@ -135,7 +135,10 @@ export const cteRoutes =
             '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
           params: CteIdParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

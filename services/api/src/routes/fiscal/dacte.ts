@@ -33,7 +33,7 @@ export const dacteRoutes =
           produces: ['application/pdf'],
           response: {
             200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The DACTE, PDF (A4 portrait)' }),
-            ...errors(404, 422, 503),
+            ...errors(404, 422, 503, 'cte_nao_autorizado', 'xml_indisponivel'),
           },
         },
       },

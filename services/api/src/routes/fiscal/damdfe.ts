@@ -33,7 +33,7 @@ export const damdfeRoutes =
           produces: ['application/pdf'],
           response: {
             200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The DAMDFE, PDF (A4 portrait)' }),
-            ...errors(404, 422, 503),
+            ...errors(404, 422, 503, 'mdfe_nao_autorizado', 'xml_indisponivel'),
           },
         },
       },

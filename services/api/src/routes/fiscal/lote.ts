@@ -46,7 +46,20 @@ export const loteRoutes =
             'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
           }),
           body: Type.Ref(ContraCteLoteInput),
-          response: { 202: DataEnvelope(Type.Ref(LoteAceito)), ...errors(400, 403, 422, 503) },
+          response: {
+            202: DataEnvelope(Type.Ref(LoteAceito)),
+            ...errors(
+              400,
+              403,
+              422,
+              503,
+              'emissao_nao_autorizada',
+              'lote_invalido',
+              'motorista_nao_encontrado',
+              'veiculo_nao_encontrado',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -73,7 +86,7 @@ export const loteRoutes =
             'Read by the subcontractor that owns the batch and by the contractor that requested it. 404 `lote_nao_encontrado` for a ' +
             "missing batch, another carrier's, or a malformed id.",
           params: LoteIdParam,
-          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(404) },
+          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(404, 'lote_nao_encontrado') },
         },
       },
       async (request) => {

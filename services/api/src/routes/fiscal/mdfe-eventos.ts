@@ -10,6 +10,7 @@ import {
   MdfeEventoResultado,
   MdfeIdParam,
   type TipoEventoMdfe,
+  type ErrorCode,
 } from '@frete/contracts';
 import { findMunicipio, isValidCpf, normalizeCpf } from '@frete/domain';
 import { motoristaPorCpf } from '@frete/projections';
@@ -20,11 +21,12 @@ import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
 const TAGS = ['MDF-e'];
-const RESPOSTAS = {
+/** Every event may meet these; `extra` adds an event's own codes. */
+const respostas = (...extra: ErrorCode[]) => ({
   200: DataEnvelope(Type.Ref(MdfeEventoResultado)),
   202: DataEnvelope(Type.Ref(MdfeEventoResultado)),
-  ...errors(400, 404, 422, 503),
-};
+  ...errors(400, 404, 'regra_de_negocio', 'mdfe_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel', ...extra),
+});
 const COMUM =
   ' 200 when the authority registered it, 202 while it is pending (send the same request again to follow it: the same signed event is ' +
   'sent, never a second one); an authority refusal is 422 `regra_de_negocio` with `error.details.cstat` and `error.details.motivo`; ' +
@@ -72,7 +74,7 @@ export const mdfeEventosRoutes =
     /** One event's route: its body is checked and made the event's data, then the event is registered. */
     function rotaDeEvento<B extends TSchema>(
       tipo: TipoEventoMdfe,
-      o: { operationId: string; summary: string; description: string; body: B },
+      o: { operationId: string; summary: string; description: string; body: B; erros?: ErrorCode[] },
       dadosDe: (body: Static<B>, request: FastifyRequest) => DadosEventoMdfe | Promise<DadosEventoMdfe>,
     ) {
       app.post(
@@ -85,7 +87,7 @@ export const mdfeEventosRoutes =
             description: o.description + COMUM,
             params: MdfeIdParam,
             body: Type.Ref(o.body),
-            response: RESPOSTAS,
+            response: respostas(...(o.erros ?? [])),
           },
         },
         async (request, reply) =>
@@ -134,6 +136,7 @@ export const mdfeEventosRoutes =
       'condutor',
       {
         operationId: 'incluirCondutorMdfe',
+        erros: ['motorista_nao_encontrado'],
         summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
         description:
           '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +

@@ -86,7 +86,18 @@ export const mdfeRoutes =
             'Totals: qCTe, vCarga (sum of the CT-e cargo values) and qCarga in KG (sum of the CT-e weights). Answers 201 with the MDF-e in ' +
             '`rascunho`: issue it with POST .../emissao.',
           body: Type.Ref(MdfeInput),
-          response: { 201: DataEnvelope(Type.Ref(Mdfe)), ...errors(400, 422) },
+          response: {
+            201: DataEnvelope(Type.Ref(Mdfe)),
+            ...errors(
+              400,
+              422,
+              'cte_nao_autorizado',
+              'regra_de_negocio',
+              'veiculo_nao_encontrado',
+              'veiculo_incompleto',
+              'motorista_nao_encontrado',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -146,6 +157,7 @@ export const mdfeRoutes =
       tags: TAGS,
       emissao: {
         operationId: 'emitirMdfe',
+        erros: ['regra_de_negocio', 'mdfe_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
         description:
           "202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company's `serie_mdfe` (no gap, no " +
@@ -157,6 +169,7 @@ export const mdfeRoutes =
       },
       consulta: {
         operationId: 'consultarEmissaoMdfe',
+        erros: ['mdfe_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
           'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
@@ -177,7 +190,10 @@ export const mdfeRoutes =
           description: '404 before authorization; 503 `xml_indisponivel` when the archive cannot be read.',
           params: MdfeIdParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

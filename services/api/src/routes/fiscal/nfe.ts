@@ -151,7 +151,7 @@ export const nfeRoutes =
               description: 'XML, PDF or ZIP files',
             }),
           }),
-          response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422) },
+          response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422, 'nenhuma_nfe_importada') },
         },
       },
       async (request, reply) => {
@@ -217,7 +217,7 @@ export const nfeRoutes =
             '204 with no body. 422 `nfe_vinculada` while an own CT-e of the company (issued here or delivered through ' +
             'POST /fiscal/cte-emitidos) carries the key. The removal is recorded; importing the NF-e again brings it back.',
           params: NfeParams,
-          response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
+          response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422, 'nfe_vinculada') },
         },
       },
       async (request, reply) => {

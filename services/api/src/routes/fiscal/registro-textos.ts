@@ -37,6 +37,7 @@ export const textosDoCadastro = (o: {
         description: `204 with no body. The ${o.chave} may be registered again afterwards, under a new id.`,
       },
     },
+    duplicado: o.duplicado,
     naoEncontrado: (id: string) => `${o.nome} ${id} not found`,
   };
 };

@@ -96,6 +96,7 @@ export const regrasTributacaoRoutes =
       porId: regraTributacaoPorId,
       listar: regrasTributacao,
       toView: toRegraTributacao,
+      duplicado: 'regra_tributacao_duplicada',
       naoEncontrado: (id) => `no tax rule ${id}`,
     });
 
@@ -108,7 +109,7 @@ export const regrasTributacaoRoutes =
           summary: 'The tax rule that applies to a route and service type',
           description: `${PRECEDENCIA} Without \`tp_serv\` only the general rule can apply. 422 \`sem_regra_tributacao\` when none applies.`,
           querystring: RegraAplicavelQuery,
-          response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
+          response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422, 'sem_regra_tributacao') },
         },
       },
       async (request) => {

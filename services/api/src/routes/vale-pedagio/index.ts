@@ -186,7 +186,7 @@ export const valePedagioRoutes =
             `plazas in order of passage (name, highway, km, UF, concessionaire, tariff of the category) and their sum. ${SANDBOX} 400 \`validacao\` ` +
             'for an unknown municipality or plate.',
           body: Type.Ref(ValePedagioRotaInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagioRoteirizacao)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(ValePedagioRoteirizacao)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -221,7 +221,7 @@ export const valePedagioRoutes =
             `(${percentualDeCentesimos(TAXA_SERVICO.pontos_base)}% of the toll, rounded half up to the cent, at least ${decimalDeCentavos(TAXA_SERVICO.minimo_centavos)}) and the total ` +
             `a purchase would debit from the operational account. ${SANDBOX}`,
           body: Type.Ref(ValePedagioRotaInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagioCalculo)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(ValePedagioCalculo)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -265,7 +265,11 @@ export const valePedagioRoutes =
             '400 `validacao` for a `referencia_externa` already used for another route, vehicle or type, an unknown municipality, a plate, ' +
             `CPF or document reference that is not valid. ${SANDBOX} ${CANCELAMENTO}`,
           body: Type.Ref(ValePedagioInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), 201: DataEnvelope(Type.Ref(ValePedagio)), ...errors(400, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            201: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(400, 422, 503, 'saldo_insuficiente', 'rota_sem_pracas', 'provedor_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -395,7 +399,10 @@ export const valePedagioRoutes =
             NAO_ENCONTRADO,
           params: ValePedagioIdParam,
           body: Type.Ref(ValePedagioPassagemInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(400, 404, 422, 503, 'vale_pedagio_ja_cancelado', 'praca_fora_do_vale', 'provedor_indisponivel'),
+          },
         },
         // The body is optional: a request without one is the empty body.
         preValidation: async (request) => {
@@ -425,7 +432,18 @@ export const valePedagioRoutes =
             '`vale_pedagio_ja_cancelado` (cancelled before: two simultaneous cancellations get one 200 and one 422, and one refund). ' +
             `In production, while no FVPO is contracted, 503 \`provedor_indisponivel\`. ${NAO_ENCONTRADO}`,
           params: ValePedagioIdParam,
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), ...errors(404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(
+              404,
+              422,
+              503,
+              'cancelamento_fora_do_prazo',
+              'passagem_registrada',
+              'vale_pedagio_ja_cancelado',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {
