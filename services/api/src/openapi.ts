@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
 
 /**
@@ -134,6 +135,8 @@ export function completarDocumento<T extends object>(openapiObject: T): T {
       for (const [statusText, response] of Object.entries(responses)) {
         if (!isObject(response)) continue;
         const status = Number(statusText);
+        // A success without a description of its own says its status rather than @fastify/swagger's placeholder.
+        if (response.description === 'Default Response' && STATUS_CODES[status]) response.description = STATUS_CODES[status];
         // An error is JSON whatever the operation produces (XML, PDF): the error handler writes the envelope as JSON.
         const envelope = status >= 400 && JSON.stringify(response.content ?? {}).includes(JSON.stringify(ENVELOPE_REF));
         if (envelope) response.content = { 'application/json': { schema: { $ref: ENVELOPE_REF } } };
