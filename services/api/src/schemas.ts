@@ -89,7 +89,8 @@ export function errors(...items: Array<number | ErrorCode>): Record<number, TSch
     statuses.map((s) => {
       const own = codes.filter((c) => ErrorCodes[c] === s && !(ERROR_DESCRIPTIONS[s] ?? '').includes(`\`${c}\``));
       const base = ERROR_DESCRIPTIONS[s] ?? 'error';
-      const description = own.length === 0 ? base : `${base}; also ${own.map((c) => `\`${c}\``).join(', ')}`;
+      const list = own.map((c) => `\`${c}\``).join(', ');
+      const description = own.length === 0 ? base : s === 422 ? `a business rule was not met: ${list}` : `${base}; also ${list}`;
       return [s, Type.Ref(ErrorEnvelope, { description })];
     }),
   );
