@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { documentoOpenApi } from '@frete/api';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
 import { request, startTestApp, type TestApp } from '../support/app';
 
@@ -190,6 +191,10 @@ describe('OpenAPI document: what strict tools and client generators need', () =>
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
     expect({ stderr: run.stderr, status: run.status }).toEqual({ stderr: '', status: 0 });
     expect(JSON.parse(run.stdout)).toEqual({ valid: true });
+  });
+
+  it('is the document `pnpm client:check` writes without a database (the types CI generates are those of the service)', async () => {
+    expect(await documentoOpenApi()).toEqual(doc);
   });
 
   it("Redocly's linter (recommended rules) finds no error, and only the warnings known to be accepted", () => {
