@@ -95,3 +95,8 @@ export function errors(...items: Array<number | ErrorCode>): Record<number, TSch
     }),
   );
 }
+
+/** The per-address rate limit answers every route, the public ones (`/health`, OAuth) included. */
+export const limiteRequisicoes = (): Record<number, TSchema> => ({
+  429: Type.Ref(ErrorEnvelope, { description: ERROR_DESCRIPTIONS[429] }),
+});

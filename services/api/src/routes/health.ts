@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type ApiDeps } from '../deps';
+import { limiteRequisicoes } from '../schemas';
 
 export const healthRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
@@ -17,6 +18,7 @@ export const healthRoutes =
           response: {
             200: Type.Object({ status: Type.Literal('ok'), environment: Type.String() }),
             503: Type.Object({ status: Type.Literal('starting') }),
+            ...limiteRequisicoes(),
           },
         },
       },

@@ -3,6 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OAuthError, TokenRequest, TokenResponse, type Scope, SCOPES } from '@frete/contracts';
 import { TOKEN_TTL_SECONDS } from '@frete/platform';
 import { type ApiDeps } from '../deps';
+import { limiteRequisicoes } from '../schemas';
 
 type OAuthErrorCode = OAuthError['error'];
 
@@ -39,6 +40,7 @@ export const oauthRoutes =
             200: Type.Ref(TokenResponse),
             400: Type.Ref(OAuthError),
             401: Type.Ref(OAuthError),
+            ...limiteRequisicoes(),
           },
         },
       },
@@ -91,7 +93,7 @@ export const oauthRoutes =
           tags: ['OAuth'],
           summary: 'Public keys that verify the access tokens',
           security: [],
-          response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
+          response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }), ...limiteRequisicoes() },
         },
       },
       async () => deps.tokens.jwks(),
