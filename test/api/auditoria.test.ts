@@ -226,9 +226,12 @@ describe('/v1/auditoria: the event history for auditors', () => {
       expect(Object.keys(eventos.responses['200'].content)).toEqual(expect.arrayContaining(['application/json', 'application/x-ndjson']));
       expect(doc.paths['/v1/auditoria/historico/{recurso}/{id}'].get).toBeDefined();
       expect(doc.paths['/v1/auditoria/verificacao'].get).toBeDefined();
-      // OpenAPI 3.0 has one `example` per schema (the document declares 3.0.3).
-      expect(doc.components.schemas.EventoAuditado.example).toMatchObject({ type: 'configuracao.atualizada', recorded_schema_version: 1 });
-      expect(doc.components.schemas.VerificacaoCadeia.example).toEqual({
+      // OpenAPI 3.1 schemas are JSON Schema 2020-12: `examples` is an array.
+      expect(doc.components.schemas.EventoAuditado.examples[0]).toMatchObject({
+        type: 'configuracao.atualizada',
+        recorded_schema_version: 1,
+      });
+      expect(doc.components.schemas.VerificacaoCadeia.examples[0]).toEqual({
         integra: true,
         primeiro_evento_divergente: null,
         eventos_verificados: 1234,

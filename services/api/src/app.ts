@@ -10,6 +10,7 @@ import { ApiError, envelope, errorHandler } from './errors';
 import { requestId } from './request-id';
 import { buildSerializer } from './serializer';
 import { SHARED_SCHEMAS } from './schemas';
+import { completarDocumento, OPENAPI_COMPONENTS, OPENAPI_TAGS } from './openapi';
 import { type ApiDeps } from './deps';
 import { authentication } from './plugins/authentication';
 import { methodNotAllowed } from './plugins/method-not-allowed';
@@ -55,7 +56,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
 
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'Freight Fiscal and Driver-Payout API',
         version: '1.0.0',
@@ -64,7 +65,9 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
           'Every failure uses the envelope `{ error: { code, message, request_id, details? } }`.',
       },
       servers: [{ url: deps.config.publicUrl ?? '/' }],
+      tags: OPENAPI_TAGS,
       components: {
+        ...OPENAPI_COMPONENTS,
         securitySchemes: {
           bearer: {
             type: 'http',
@@ -75,6 +78,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       },
       security: [{ bearer: [] }],
     },
+    transformObject: (d) => ('openapiObject' in d ? completarDocumento(d.openapiObject) : d.swaggerObject),
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(unreadBody);

@@ -1,3 +1,4 @@
 export * from './app';
 export * from './deps';
 export * from './errors';
+export * from './documento-openapi';

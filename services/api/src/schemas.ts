@@ -3,6 +3,8 @@ import {
   Catalogos,
   CertificateMetadata,
   CertificateRemoval,
+  ErrorCodes,
+  type ErrorCode,
   ErrorEnvelope,
   FiscalConfiguration,
   FiscalConfigurationUpdate,
@@ -61,23 +63,40 @@ export const SHARED_SCHEMAS: TSchema[] = [
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'validacao: invalid input; `error.details.fields` names each field',
-  401: 'nao_autenticado: credential missing, invalid, expired or of the other environment',
-  403: 'escopo_nao_habilitado, transportadora_nao_habilitada or homologacao_obrigatoria',
-  404: "nao_encontrado (also for another company's resource)",
-  405: 'metodo_nao_permitido',
-  413: 'payload_muito_grande',
-  415: 'tipo_de_midia_nao_suportado',
+  400: '`validacao`: invalid input; `error.details.fields` names each field',
+  401: '`nao_autenticado`: credential missing, invalid, expired or of the other environment',
+  403: '`escopo_nao_habilitado`, `transportadora_nao_habilitada` or `homologacao_obrigatoria`',
+  404: "`nao_encontrado` (also for another company's resource)",
+  405: '`metodo_nao_permitido`',
+  413: '`payload_muito_grande`',
+  415: '`tipo_de_midia_nao_suportado`',
   422: 'a business rule was not met; `error.code` says which',
-  429: 'limite_requisicoes; `Retry-After` gives seconds',
-  500: 'erro_interno, without integration details',
-  503:
-    'a dependency is unavailable (`provedor_indisponivel`: no fiscal provider contracted; `autoridade_indisponivel`: the fiscal ' +
-    "authority's channel is paralysed, blocked (656) or failing, retry after `Retry-After`; `xml_indisponivel`: archive unreadable, retry)",
+  429: '`limite_requisicoes`; `Retry-After` gives seconds',
+  500: '`erro_interno`, without integration details',
+  // Any route reads or writes the database: while it is unreachable, or concurrent writes outlast the retries, the answer is this.
+  503: '`consulta_indisponivel`: the database is unreachable or concurrent writes outlasted the retries; retry after `Retry-After`',
 };
 
-/** The error responses of a route, each the one envelope of spec section 7. */
-export function errors(...statuses: number[]): Record<number, TSchema> {
-  const all = [...new Set([401, 403, 429, 500, ...statuses])];
-  return Object.fromEntries(all.map((s) => [s, Type.Ref(ErrorEnvelope, { description: ERROR_DESCRIPTIONS[s] ?? 'error' })]));
+/**
+ * The error responses of a route, each the one envelope of spec section 7. Items are statuses or the specific codes the
+ * route answers (a code brings its status); the codes are listed, in backticks, in the response's description, which is
+ * where the OpenAPI document takes each response's examples from (`openapi.ts`).
+ */
+export function errors(...items: Array<number | ErrorCode>): Record<number, TSchema> {
+  const codes = items.filter((i): i is ErrorCode => typeof i === 'string');
+  const statuses = [...new Set([401, 403, 429, 500, 503, ...items.map((i) => (typeof i === 'number' ? i : ErrorCodes[i]))])];
+  return Object.fromEntries(
+    statuses.map((s) => {
+      const own = codes.filter((c) => ErrorCodes[c] === s && !(ERROR_DESCRIPTIONS[s] ?? '').includes(`\`${c}\``));
+      const base = ERROR_DESCRIPTIONS[s] ?? 'error';
+      const list = own.map((c) => `\`${c}\``).join(', ');
+      const description = own.length === 0 ? base : s === 422 ? `a business rule was not met: ${list}` : `${base}; also ${list}`;
+      return [s, Type.Ref(ErrorEnvelope, { description })];
+    }),
+  );
 }
+
+/** The per-address rate limit answers every route, the public ones (`/health`, OAuth) included. */
+export const limiteRequisicoes = (): Record<number, TSchema> => ({
+  429: Type.Ref(ErrorEnvelope, { description: ERROR_DESCRIPTIONS[429] }),
+});

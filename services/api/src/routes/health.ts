@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type ApiDeps } from '../deps';
+import { limiteRequisicoes } from '../schemas';
 
 export const healthRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
@@ -10,12 +11,14 @@ export const healthRoutes =
       {
         config: { public: true },
         schema: {
-          tags: ['service'],
+          operationId: 'verificarSaude',
+          tags: ['Saúde'],
           summary: 'Readiness (outside /v1): 200 once the service can answer',
           security: [],
           response: {
             200: Type.Object({ status: Type.Literal('ok'), environment: Type.String() }),
             503: Type.Object({ status: Type.Literal('starting') }),
+            ...limiteRequisicoes(),
           },
         },
       },

@@ -3,6 +3,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OAuthError, TokenRequest, TokenResponse, type Scope, SCOPES } from '@frete/contracts';
 import { TOKEN_TTL_SECONDS } from '@frete/platform';
 import { type ApiDeps } from '../deps';
+import { limiteRequisicoes } from '../schemas';
 
 type OAuthErrorCode = OAuthError['error'];
 
@@ -29,7 +30,8 @@ export const oauthRoutes =
         // Token errors follow RFC 6749, not the API envelope: answer them here, not through the validator.
         attachValidation: true,
         schema: {
-          tags: ['autenticacao'],
+          operationId: 'obterTokenAcesso',
+          tags: ['OAuth'],
           summary: 'OAuth 2.0 client_credentials (outside /v1); the access token is a JWT valid for 3600 s, no refresh',
           security: [],
           consumes: ['application/x-www-form-urlencoded'],
@@ -38,6 +40,7 @@ export const oauthRoutes =
             200: Type.Ref(TokenResponse),
             400: Type.Ref(OAuthError),
             401: Type.Ref(OAuthError),
+            ...limiteRequisicoes(),
           },
         },
       },
@@ -86,10 +89,11 @@ export const oauthRoutes =
       {
         config: { public: true },
         schema: {
-          tags: ['autenticacao'],
+          operationId: 'listarChavesPublicas',
+          tags: ['OAuth'],
           summary: 'Public keys that verify the access tokens',
           security: [],
-          response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) },
+          response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }), ...limiteRequisicoes() },
         },
       },
       async () => deps.tokens.jwks(),

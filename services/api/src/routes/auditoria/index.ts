@@ -13,7 +13,7 @@ import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAG = 'auditoria';
+const TAG = 'Auditoria';
 const NDJSON = 'application/x-ndjson';
 
 const HISTORICO =
@@ -41,11 +41,12 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'obterHistoricoRecurso',
           tags: [TAG],
           summary: "A resource's history: every event, in order, as recorded",
           description: HISTORICO,
           params: RecursoAuditadoParam,
-          response: { 200: DataEnvelope(Type.Ref(HistoricoRecurso)), ...errors(400, 404, 503) },
+          response: { 200: DataEnvelope(Type.Ref(HistoricoRecurso)), ...errors(400, 404, 503, 'auditoria_indisponivel') },
         },
       },
       async (request) => {
@@ -64,6 +65,7 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'listarEventosAuditoria',
           tags: [TAG],
           summary: "The company's event log: JSON pages, or NDJSON streamed and resumable",
           description: EVENTOS,
@@ -80,7 +82,7 @@ export const auditoriaRoutes =
                 [NDJSON]: { schema: Type.Ref(EventoAuditado) },
               },
             },
-            ...errors(400, 503),
+            ...errors(400, 503, 'auditoria_indisponivel'),
           },
         },
       },
@@ -107,12 +109,13 @@ export const auditoriaRoutes =
       {
         config,
         schema: {
+          operationId: 'verificarCadeiaAuditoria',
           tags: [TAG],
           summary: "Verifies the company's hash chain",
           description:
             "Recomputes the hash of every event of the caller's company and its link to the previous one: `integra` false names the first " +
             'event that does not match (an edited, removed or reordered event). The whole chain is read: it takes time on a long log.',
-          response: { 200: DataEnvelope(Type.Ref(VerificacaoCadeia)), ...errors(503) },
+          response: { 200: DataEnvelope(Type.Ref(VerificacaoCadeia)), ...errors(503, 'auditoria_indisponivel') },
         },
       },
       async (request) => {

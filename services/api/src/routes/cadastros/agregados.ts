@@ -9,7 +9,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { listOf, pageOf } from '../../paging';
 
-export const TAG = 'cadastros: agregados';
+export const TAG = 'Cadastros';
 
 const FONTE =
   "An aggregate driver (TAC-agregado) is an owner of the company's active vehicles registered at `/fiscal/veiculos` with " +
@@ -75,6 +75,7 @@ export const agregadosRoutes =
       {
         config,
         schema: {
+          operationId: 'listarAgregados',
           tags: [TAG],
           summary: "Lists the company's aggregate drivers and the state of each onboarding",
           description:
@@ -108,6 +109,7 @@ export const agregadosRoutes =
       {
         config,
         schema: {
+          operationId: 'obterAgregado',
           tags: [TAG],
           summary: 'One aggregate driver of the company and the state of its onboarding',
           description:

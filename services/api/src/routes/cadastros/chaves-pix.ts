@@ -12,7 +12,7 @@ import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'cadastros: chaves-pix';
+export const TAG = 'Cadastros';
 
 const SENTINELAS = Object.entries(CHAVES_PIX_INEXISTENTES)
   .map(([tipo, chave]) => `${tipo} \`${chave}\``)
@@ -36,6 +36,7 @@ export const chavesPixRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'verificarChavePix',
           tags: [TAG],
           summary: 'Checks a PIX key: who holds it and where',
           description:
@@ -49,7 +50,10 @@ export const chavesPixRoutes =
             `\`verificacao: "simulada"\`; keys not found: ${SENTINELAS}. Production: 503 \`provedor_indisponivel\` while no DICT ` +
             'provider is contracted (ruling 7).',
           body: Type.Ref(VerificacaoChavePixInput),
-          response: { 200: DataEnvelope(Type.Ref(VerificacaoSchema)), ...errors(400, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(VerificacaoSchema)),
+            ...errors(400, 422, 503, 'chave_pix_nao_encontrada', 'provedor_indisponivel'),
+          },
         },
       },
       async (request) => {

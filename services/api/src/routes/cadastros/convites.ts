@@ -17,7 +17,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { listOf, pageOf } from '../../paging';
 
-export const TAG = 'cadastros: convites';
+export const TAG = 'Cadastros';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toConvite = (r: ConviteRow): ConviteTransportadora => ({
@@ -56,6 +56,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'convidarTransportadora',
           tags: [TAG],
           summary: 'Invites a carrier to onboarding',
           description:
@@ -67,7 +68,11 @@ export const convitesRoutes =
             'customer. Works alike in both environments: the invitation is recorded (`convite.enviado`, read model `rm.convites`); delivering ' +
             "it to the contact is the onboarding team's, from `rm.convites` (no mail provider is part of this service).",
           body: Type.Ref(ConviteTransportadoraInput),
-          response: { 200: DataEnvelope(Type.Ref(ConviteSchema)), 201: DataEnvelope(Type.Ref(ConviteSchema)), ...errors(400, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(ConviteSchema)),
+            201: DataEnvelope(Type.Ref(ConviteSchema)),
+            ...errors(400, 422, 'convite_invalido', 'transportadora_ja_cadastrada'),
+          },
         },
       },
       async (request, reply) => {
@@ -83,6 +88,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'listarConvitesTransportadora',
           tags: [TAG],
           summary: "Lists the company's invitations, newest first",
           description: `Filters \`estado\` and \`cnpj\` (punctuation ignored); paging per ruling 9. ${ESTADOS}`,
@@ -109,6 +115,7 @@ export const convitesRoutes =
       {
         config,
         schema: {
+          operationId: 'obterConviteTransportadora',
           tags: [TAG],
           summary: 'One invitation of the company',
           description: `200 with the invitation; 404 \`nao_encontrado\` for an unknown id or another company's invitation. ${ESTADOS}`,

@@ -35,11 +35,15 @@ export const parcelasRepasseMdfeRoutes =
       {
         config: { scope: 'operacao' },
         schema: {
+          operationId: 'liberarParcelasPorMdfe',
           tags: [TAG],
           summary: 'Releases one position of the installments of every CT-e of an MDF-e',
           description: DESCRIPTION('Releases'),
           body: Type.Ref(ParcelaRepasseMdfeAcao),
-          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+          response: {
+            200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)),
+            ...errors(400, 404, 'documento_cancelado', 'parcelas_nao_geradas', 'parcela_nao_encontrada'),
+          },
         },
       },
       (request) => porMdfe(request, 'Liberar'),
@@ -50,11 +54,15 @@ export const parcelasRepasseMdfeRoutes =
       {
         config: { scope: 'operacao' },
         schema: {
+          operationId: 'pagarParcelasPorMdfe',
           tags: [TAG],
           summary: 'Orders payment of one position of the installments of every CT-e of an MDF-e',
           description: `${DESCRIPTION('Orders payment of')} An \`ok\` result carries its \`ordem_id\`; the payout processor settles each order.`,
           body: Type.Ref(ParcelaRepasseMdfeAcao),
-          response: { 200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)), ...errors(400, 404) },
+          response: {
+            200: DataEnvelope(Type.Ref(ResultadoMdfeRepasseLote)),
+            ...errors(400, 404, 'documento_cancelado', 'parcelas_nao_geradas', 'parcela_nao_encontrada'),
+          },
         },
       },
       (request) => porMdfe(request, 'Pagar'),

@@ -7,7 +7,7 @@ import { type ApiDeps } from '../../deps';
 import { documentoRepasseDaEmpresa } from '@frete/application';
 import { releitura, toDocumentoRepasse } from './repasse-documento';
 
-export const TAG = 'carriers: parcelas-repasse';
+export const TAG = 'Parcelas';
 
 const DOCUMENTO =
   "The document is a counter-CT-e's `counter_cte_id`, a leg's `documento_financeiro` (`ROUTE:...`) or the access key of " +
@@ -39,6 +39,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'obterParcelasRepasse',
           tags: [TAG],
           summary: "The driver's payout of a counter-CT-e and its installments",
           description: `200 with the document, its rule, mode, acts and installments (\`parcelas\` empty before the scan). ${REGRAS} ${DOCUMENTO}`,
@@ -54,9 +55,21 @@ export const parcelasRepasseRoutes =
     );
 
     const atos = [
-      { path: 'bipagem', type: 'Bipar', ato: 'the scan (bipagem): the installments are created now', posicao: 1 },
-      { path: 'conclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
-      { path: 'prestacao-contas', type: 'PrestarContas', ato: 'the accountability (prestação de contas)', posicao: 3 },
+      {
+        path: 'bipagem',
+        operationId: 'informarBipagem',
+        type: 'Bipar',
+        ato: 'the scan (bipagem): the installments are created now',
+        posicao: 1,
+      },
+      { path: 'conclusao', operationId: 'informarConclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
+      {
+        path: 'prestacao-contas',
+        operationId: 'informarPrestacaoContas',
+        type: 'PrestarContas',
+        ato: 'the accountability (prestação de contas)',
+        posicao: 3,
+      },
     ] as const;
     for (const a of atos) {
       app.post(
@@ -64,11 +77,12 @@ export const parcelasRepasseRoutes =
         {
           config,
           schema: {
+            operationId: a.operationId,
             tags: [TAG],
             summary: `Driver app: reports ${a.path}`,
             description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
             params: DocumentoRepasseParam,
-            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 422) },
+            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 'parcelas_nao_geradas', 'documento_cancelado') },
           },
         },
         async (request) => {
@@ -84,6 +98,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'liberarParcela',
           tags: [TAG],
           summary: 'Releases an installment (the act that makes it eligible for payment)',
           description:
@@ -92,7 +107,10 @@ export const parcelasRepasseRoutes =
             'or paid), `parcela_nao_encontrada` (the document has no installment at that position), `parcelas_nao_geradas` (not scanned yet), ' +
             `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
-          response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(400, 404, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(DocumentoRepasse)),
+            ...errors(400, 404, 422, 'parcela_ja_liberada', 'parcela_nao_encontrada', 'parcelas_nao_geradas', 'parcela_cancelada'),
+          },
         },
       },
       async (request) => {
@@ -111,6 +129,7 @@ export const parcelasRepasseRoutes =
       {
         config,
         schema: {
+          operationId: 'pagarParcela',
           tags: [TAG],
           summary: 'Orders payment of a released installment (puts it in the payout queue)',
           description:
@@ -119,7 +138,19 @@ export const parcelasRepasseRoutes =
             'has one (settled or not), `parcela_nao_liberada` when it was not released, `parcela_nao_encontrada`, `parcelas_nao_geradas`, ' +
             `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
-          response: { 202: DataEnvelope(Type.Ref(PagamentoRepasse)), ...errors(400, 404, 422) },
+          response: {
+            202: DataEnvelope(Type.Ref(PagamentoRepasse)),
+            ...errors(
+              400,
+              404,
+              422,
+              'parcela_ja_paga',
+              'parcela_nao_liberada',
+              'parcela_nao_encontrada',
+              'parcelas_nao_geradas',
+              'parcela_cancelada',
+            ),
+          },
         },
       },
       async (request, reply) => {

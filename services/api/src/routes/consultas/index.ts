@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'consultas';
+export const TAG = 'Consultas';
 
 const SIMULADA =
   'In sandbox (homologacao) the answer is simulated (spec section 1): plausible, deterministic, no regulatory effect, and ' +
@@ -36,6 +36,7 @@ export const consultasRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'consultarRntrc',
           tags: [TAG],
           summary: "Status of a carrier's RNTRC registration at the regulator",
           description:
@@ -47,7 +48,7 @@ export const consultasRoutes =
             'active registration of type TAC for a CPF and ETC for a CNPJ, not equated. The 8-digit forms `00000000`, `11111111` and ' +
             '`22222222` act like the 9-digit sentinels.',
           querystring: ConsultaRntrcQuery,
-          response: { 200: DataEnvelope(Type.Ref(SituacaoRntrc)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(SituacaoRntrc)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -62,6 +63,7 @@ export const consultasRoutes =
         config,
         preValidation: semProvedor,
         schema: {
+          operationId: 'consultarFrota',
           tags: [TAG],
           summary: "Whether plates are in the carrier's fleet at the regulator",
           description:
@@ -71,7 +73,7 @@ export const consultasRoutes =
             `(\`querystring.documento\`), a bad, empty or repeated plate (\`querystring.placas.<n>\`, 0-based), more than ${MAX_PLACAS_FROTA} ` +
             `(\`querystring.placas\`). ${SIMULADA} Sandbox: plate \`ZZZ0X00\` gives \`pertence\` false, \`ZZZ9X99\` gives null, any other true.`,
           querystring: ConsultaFrotaQuery,
-          response: { 200: DataEnvelope(Type.Ref(ConsultaFrota)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(ConsultaFrota)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {

@@ -16,7 +16,7 @@ import { checkDateRange, listOf, pageOf } from '../../paging';
 import { errors } from '../../schemas';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'conta-operacional';
+export const TAG = 'Conta operacional';
 
 const brl = (centavos: number) => decimalDeCentavos(centavos, ',');
 
@@ -63,6 +63,7 @@ export const contaOperacionalRoutes =
       {
         config,
         schema: {
+          operationId: 'obterContaOperacional',
           tags: [TAG],
           summary: 'Balance of the operational account',
           description:
@@ -92,6 +93,7 @@ export const contaOperacionalRoutes =
       {
         config,
         schema: {
+          operationId: 'listarExtratoContaOperacional',
           tags: [TAG],
           summary: 'Statement: the movements of the operational account',
           description:
@@ -123,6 +125,7 @@ export const contaOperacionalRoutes =
       {
         config,
         schema: {
+          operationId: 'creditarContaOperacional',
           tags: [TAG],
           summary: 'Credits a deposit to the operational account',
           description:
@@ -134,7 +137,7 @@ export const contaOperacionalRoutes =
           response: {
             200: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
             201: DataEnvelope(Type.Ref(ContaOperacionalCredito)),
-            ...errors(400, 422, 503),
+            ...errors(400, 422, 503, 'referencia_em_uso', 'provedor_indisponivel'),
           },
         },
       },

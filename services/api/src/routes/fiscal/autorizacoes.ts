@@ -12,7 +12,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAG = 'fiscal: cte-subcontratacao (autorizacoes)';
+const TAG = 'Subcontratação';
 
 export const toAutorizacao = (row: AutorizacaoRow): AutorizacaoEmissao => ({
   id: row.autorizacao_id,
@@ -44,6 +44,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes',
       {
         schema: {
+          operationId: 'listarAutorizacoesEmissao',
           tags: [TAG],
           summary: 'Active emission grants in both directions',
           description:
@@ -65,6 +66,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes',
       {
         schema: {
+          operationId: 'autorizarContratante',
           tags: [TAG],
           summary: "Authorizes a contractor to trigger counter-CT-e batches on the caller's account",
           description:
@@ -72,7 +74,11 @@ export const autorizacoesRoutes =
             "404 `contratante_nao_encontrada`: no carrier customer with that CNPJ. 422 `contratante_invalida`: the caller's own CNPJ, " +
             'or a CNPJ whose check digits are wrong (`error.details.fields`).',
           body: AutorizacaoInput,
-          response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), 201: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(400, 404, 422) },
+          response: {
+            200: DataEnvelope(AutorizacaoEmissaoSchema),
+            201: DataEnvelope(AutorizacaoEmissaoSchema),
+            ...errors(400, 404, 422, 'contratante_nao_encontrada', 'contratante_invalida'),
+          },
         },
       },
       async (request, reply) => {
@@ -92,6 +98,7 @@ export const autorizacoesRoutes =
       '/cte-subcontratacao/autorizacoes/:cnpj',
       {
         schema: {
+          operationId: 'revogarAutorizacaoContratante',
           tags: [TAG],
           summary: "Revokes the caller's grant to a contractor",
           description:
@@ -99,7 +106,7 @@ export const autorizacoesRoutes =
             '403 `emissao_nao_autorizada`; batches already created are unchanged. The revoked grant is kept for audit. ' +
             '404 `autorizacao_nao_encontrada` when the caller has no active grant to that CNPJ.',
           params: Type.Object({ cnpj: Type.String({ description: 'CNPJ of the contractor' }) }),
-          response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(404) },
+          response: { 200: DataEnvelope(AutorizacaoEmissaoSchema), ...errors(404, 'emissao_nao_autorizada', 'autorizacao_nao_encontrada') },
         },
       },
       async (request) => {

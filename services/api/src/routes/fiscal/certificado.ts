@@ -79,7 +79,8 @@ export const certificadoRoutes =
       '/certificado',
       {
         schema: {
-          tags: ['fiscal: certificado'],
+          operationId: 'obterCertificado',
+          tags: ['Fiscal'],
           summary: 'Metadata of the A1 certificate; never the file nor the password',
           response: { 200: DataEnvelope(Type.Ref(CertificateMetadata)), ...errors() },
         },
@@ -93,7 +94,8 @@ export const certificadoRoutes =
         // The body is multipart, not JSON: the schema documents it, readUpload validates it.
         validatorCompiler: () => () => true,
         schema: {
-          tags: ['fiscal: certificado'],
+          operationId: 'enviarCertificado',
+          tags: ['Fiscal'],
           summary: 'Sends or replaces the A1 certificate (.pfx/.p12, up to 10 MB)',
           description:
             'The PKCS#12 is opened with `cert_pass`. 422: `certificado_senha_incorreta`, `certificado_invalido` (not a PKCS#12, no key, no CNPJ, more key-derivation work than accepted), ' +
@@ -103,7 +105,19 @@ export const certificadoRoutes =
             file: Type.String({ format: 'binary', description: '.pfx or .p12; application/x-pkcs12 or application/octet-stream' }),
             cert_pass: Type.String({ description: 'Certificate password (never returned)' }),
           }),
-          response: { 201: DataEnvelope(Type.Ref(CertificateMetadata)), ...errors(400, 413, 415, 422) },
+          response: {
+            201: DataEnvelope(Type.Ref(CertificateMetadata)),
+            ...errors(
+              400,
+              413,
+              415,
+              422,
+              'certificado_senha_incorreta',
+              'certificado_invalido',
+              'certificado_expirado',
+              'certificado_cnpj_divergente',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -119,9 +133,10 @@ export const certificadoRoutes =
       '/certificado',
       {
         schema: {
-          tags: ['fiscal: certificado'],
+          operationId: 'removerCertificado',
+          tags: ['Fiscal'],
           summary: 'Removes the certificate; idempotent (`removed` false when there was none)',
-          response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors(422) },
+          response: { 200: DataEnvelope(Type.Ref(CertificateRemoval)), ...errors() },
         },
       },
       async (request) => {

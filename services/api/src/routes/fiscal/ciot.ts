@@ -8,7 +8,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAGS = ['fiscal: ciot'];
+const TAGS = ['CIOT'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One CIOT operation of the caller; a malformed id or another company's operation is `ciot_nao_encontrado` (spec, on purpose). */
@@ -126,6 +126,7 @@ export const ciotRoutes =
       '/ciot',
       {
         schema: {
+          operationId: 'declararCiot',
           tags: TAGS,
           summary: "Declares a transport operation and obtains its CIOT (`DeclaracaoCiot`), in the company's own name",
           description:
@@ -145,7 +146,7 @@ export const ciotRoutes =
           response: {
             201: DataEnvelope(Type.Ref(RespostaCiot), 'Registered: the trip may proceed'),
             202: DataEnvelope(Type.Ref(RespostaCiot), 'Sent without verdict: do not proceed; reread GET /fiscal/ciot/{ciot_uuid}'),
-            ...errors(400, 422),
+            ...errors(400, 422, 'declaracao_bloqueada', 'provedor_indisponivel', 'declaracao_recusada'),
           },
         },
       },
@@ -161,6 +162,7 @@ export const ciotRoutes =
       '/ciot/:ciot_uuid',
       {
         schema: {
+          operationId: 'obterCiot',
           tags: TAGS,
           summary: 'One CIOT operation (pure read: the provider is not called)',
           description:
@@ -168,7 +170,7 @@ export const ciotRoutes =
             "404 `ciot_nao_encontrado` for an unknown id, a malformed one, and another company's operation (on purpose). " +
             STATUS_CIOT,
           params: CiotIdParam,
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404) },
+          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 'ciot_nao_encontrado') },
         },
       },
       async (request) => {

@@ -37,7 +37,8 @@ export const configuracaoRoutes =
       '/configuracao',
       {
         schema: {
-          tags: ['fiscal: configuracao'],
+          operationId: 'obterConfiguracaoFiscal',
+          tags: ['Fiscal'],
           summary: 'Fiscal configuration of the authenticated carrier',
           response: { 200: DataEnvelope(Type.Ref(FiscalConfiguration)), ...errors() },
         },
@@ -52,12 +53,13 @@ export const configuracaoRoutes =
       '/configuracao',
       {
         schema: {
-          tags: ['fiscal: configuracao'],
+          operationId: 'alterarConfiguracaoFiscal',
+          tags: ['Fiscal'],
           summary: 'Changes only the supplied fields; null clears a field',
           description:
             'Series 890–999 are reserved (422 `serie_reservada`). `endereco.municipio`/`uf` must be an IBGE pair (400 `validacao`).',
           body: Type.Ref(FiscalConfigurationUpdate),
-          response: { 200: DataEnvelope(Type.Ref(FiscalConfiguration)), ...errors(400, 422) },
+          response: { 200: DataEnvelope(Type.Ref(FiscalConfiguration)), ...errors(400, 422, 'serie_reservada') },
         },
       },
       async (request) => {

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyRequest } from 'fastify';
-import { DataEnvelope } from '@frete/contracts';
+import { DataEnvelope, type ErrorCode } from '@frete/contracts';
 import { type ContextoEmpresa } from '@frete/application';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -68,9 +68,9 @@ export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { co
   /** The issue envelope's schema (`CteIssueEnvelope`, `MdfeIssueEnvelope`). */
   envelopeSchema: TSchema;
   tags: string[];
-  emissao: { summary: string; description: string };
+  emissao: { operationId: string; summary: string; description: string; erros: ErrorCode[] };
   /** What `consulta` says of this kind (its summary is the same for all). */
-  consulta: { description: string };
+  consulta: { operationId: string; description: string; erros: ErrorCode[] };
   /** One own document by the id of the path (not found otherwise). */
   ler: (companyId: string, uuid: string) => Promise<R>;
   id: (row: R) => string;
@@ -98,11 +98,12 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
     `${d.recurso}/emissao`,
     {
       schema: {
+        operationId: d.emissao.operationId,
         tags: d.tags,
         summary: d.emissao.summary,
         description: d.emissao.description,
         params: d.params,
-        response: { 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, 422, 503) },
+        response: { 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, ...d.emissao.erros) },
       },
     },
     async (request, reply) => {
@@ -119,6 +120,7 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
     `${d.recurso}/consulta`,
     {
       schema: {
+        operationId: d.consulta.operationId,
         tags: d.tags,
         summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
         description: d.consulta.description,
@@ -126,7 +128,7 @@ export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { concl
         response: {
           200: DataEnvelope(Type.Ref(d.envelopeSchema)),
           202: DataEnvelope(Type.Ref(d.envelopeSchema)),
-          ...errors(404, 422, 503),
+          ...errors(404, ...d.consulta.erros),
         },
       },
     },

@@ -18,7 +18,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ciotView, declaracaoView, ownCiot, respostaDaDeclaracao, STATUS_CIOT } from './ciot';
 
-const TAGS = ['fiscal: ciot'];
+const TAGS = ['CIOT'];
 
 const SIMULADO =
   ' Simulated in the sandbox (nothing is registered at the regulator, no CIOT has legal value; deterministic: the same request gives ' +
@@ -62,6 +62,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'validarCiotDoCte',
           tags: TAGS,
           summary: 'Checks what a CIOT of this CT-e needs, without issuing it',
           description:
@@ -76,7 +77,10 @@ export const cteCiotRoutes =
             SIMULADO,
           params: CteIdParam,
           body: Type.Ref(CteCiotInput),
-          response: { 200: DataEnvelope(Type.Ref(CteCiotValidacao)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(CteCiotValidacao)),
+            ...errors(400, 404, 422, 503, 'cte_nao_autorizado', 'ciot_cte_incompativel', 'provedor_indisponivel'),
+          },
         },
       },
       async (request) => {
@@ -106,6 +110,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'emitirCiotDoCte',
           tags: TAGS,
           summary: 'Issues the CIOT of an own authorized CT-e',
           description:
@@ -122,7 +127,18 @@ export const cteCiotRoutes =
           response: {
             201: DataEnvelope(Type.Ref(RespostaCiot), 'Registered'),
             202: DataEnvelope(Type.Ref(RespostaCiot), 'Sent without verdict: reread'),
-            ...errors(400, 404, 422, 503),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'declaracao_recusada',
+              'ciot_ja_emitido',
+              'ciot_com_pendencias',
+              'cte_nao_autorizado',
+              'ciot_cte_incompativel',
+              'provedor_indisponivel',
+            ),
           },
         },
       },
@@ -143,6 +159,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot',
       {
         schema: {
+          operationId: 'obterCiotDoCte',
           tags: TAGS,
           summary: "The CT-e's CIOT: its latest CIOT operation (pure read)",
           description:
@@ -150,7 +167,7 @@ export const cteCiotRoutes =
             STATUS_CIOT +
             SIMULADO,
           params: CteIdParam,
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 503) },
+          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 503, 'ciot_nao_encontrado', 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -163,6 +180,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/inicio-viagem',
       {
         schema: {
+          operationId: 'informarInicioViagem',
           tags: TAGS,
           summary: 'Reports that the trip started: from then on the CIOT cannot be cancelled',
           description:
@@ -171,7 +189,20 @@ export const cteCiotRoutes =
             ATOS +
             SIMULADO,
           params: CteIdParam,
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(RespostaCiot)),
+            ...errors(
+              404,
+              422,
+              503,
+              'ciot_nao_encontrado',
+              'ciot_nao_registrado',
+              'ciot_cancelado',
+              'ciot_encerrado',
+              'ciot_operacao_recusada',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {
@@ -185,6 +216,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/cancelamento',
       {
         schema: {
+          operationId: 'cancelarCiotDoCte',
           tags: TAGS,
           summary: "Cancels the CT-e's CIOT, only before the trip",
           description:
@@ -196,7 +228,22 @@ export const cteCiotRoutes =
             SIMULADO,
           params: CteIdParam,
           body: Type.Ref(CiotCancelamentoInput),
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(RespostaCiot)),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'ciot_viagem_iniciada',
+              'ciot_encerrado',
+              'ciot_nao_encontrado',
+              'ciot_nao_registrado',
+              'ciot_cancelado',
+              'ciot_operacao_recusada',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {
@@ -216,6 +263,7 @@ export const cteCiotRoutes =
       '/cte/:cte_uuid/ciot/retificacao',
       {
         schema: {
+          operationId: 'retificarCiotDoCte',
           tags: TAGS,
           summary: "Rectifies the CT-e's CIOT (not for a full load)",
           description:
@@ -227,7 +275,22 @@ export const cteCiotRoutes =
             SIMULADO,
           params: CteIdParam,
           body: Type.Ref(CiotRetificacaoInput),
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(RespostaCiot)),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'ciot_retificacao_vedada',
+              'ciot_nao_encontrado',
+              'ciot_nao_registrado',
+              'ciot_cancelado',
+              'ciot_encerrado',
+              'ciot_operacao_recusada',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {
@@ -243,6 +306,7 @@ export const cteCiotRoutes =
       {
         preValidation: corpoOpcional,
         schema: {
+          operationId: 'encerrarCiotDoCte',
           tags: TAGS,
           summary: "Closes the CT-e's CIOT (encerramento) after the trip",
           description:
@@ -252,7 +316,21 @@ export const cteCiotRoutes =
             SIMULADO,
           params: CteIdParam,
           body: Type.Ref(CiotEncerramentoInput),
-          response: { 200: DataEnvelope(Type.Ref(RespostaCiot)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(RespostaCiot)),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'ciot_encerrado',
+              'ciot_nao_encontrado',
+              'ciot_nao_registrado',
+              'ciot_cancelado',
+              'ciot_operacao_recusada',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {

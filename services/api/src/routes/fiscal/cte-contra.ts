@@ -9,7 +9,7 @@ import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { envelopeOf } from './cte-emissao';
 
-const TAGS = ['fiscal: contra-cte'];
+const TAGS = ['Subcontratação'];
 
 /** The two reasons the spec files under `contra_cte_invalido`; the other refusals keep their own code. */
 const MOTIVOS_INVALIDO = new Set(['redespacho_exige_rota', 'origem_incompativel_com_tipo']);
@@ -26,6 +26,7 @@ export const cteContraRoutes =
       '/cte/contra',
       {
         schema: {
+          operationId: 'emitirContraCte',
           tags: TAGS,
           summary: "Issues a counter-CT-e against a contractor's CT-e in your inbox; poll `consulta`",
           description:
@@ -46,7 +47,26 @@ export const cteContraRoutes =
           response: {
             200: DataEnvelope(Type.Ref(CteIssueEnvelope)),
             202: DataEnvelope(Type.Ref(CteIssueEnvelope)),
-            ...errors(400, 422, 503),
+            ...errors(
+              400,
+              422,
+              503,
+              'contra_cte_invalido',
+              'redespacho_exige_rota',
+              'origem_incompativel_com_tipo',
+              'cte_nao_recebido',
+              'cte_proprio',
+              'sem_regra_tributacao',
+              'origem_ja_subcontratada_1a1',
+              'origem_ja_subcontratada_em_pernas',
+              'origem_ja_paga',
+              'motorista_nao_encontrado',
+              'veiculo_nao_encontrado',
+              'valor_frete_indefinido',
+              'cte_com_pendencias',
+              'provedor_indisponivel',
+              'autoridade_indisponivel',
+            ),
           },
         },
       },

@@ -5,7 +5,7 @@ import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 const envelope = envelopeDaEmissao('cte', ['autorizado', 'rejeitado', 'denegado', 'cancelado']);
 
 export const envelopeOf = (r: CteRow) => envelope(r.cte_id, r);
@@ -21,6 +21,8 @@ export const cteEmissaoRoutes =
       envelopeSchema: CteIssueEnvelope,
       tags: TAGS,
       emissao: {
+        operationId: 'emitirCte',
+        erros: ['cte_com_pendencias', 'cte_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of a draft; poll `consulta` for the result',
         description:
           "202 with a `CteIssueEnvelope`: the emission processor reserves the series' next number (no gap, no duplicate), builds the XML, signs it " +
@@ -30,6 +32,8 @@ export const cteEmissaoRoutes =
           "denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority's sentinels.",
       },
       consulta: {
+        operationId: 'consultarEmissaoCte',
+        erros: ['cte_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
           'never got the document, the same signed XML is sent again (never a new one), so an authorization that happened during a timeout is ' +

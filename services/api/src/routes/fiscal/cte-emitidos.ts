@@ -19,7 +19,8 @@ export const cteEmitidosRoutes =
       {
         validatorCompiler: () => () => true,
         schema: {
-          tags: ['fiscal: cte-emitidos'],
+          operationId: 'registrarCteEmitido',
+          tags: ['CT-e'],
           summary: 'Delivers a CT-e the carrier issued elsewhere (cteProc or CTe, up to 2 MB)',
           description:
             "Same input forms as the inbox. The `emit` CNPJ must be the authenticated carrier's: otherwise 422 `cte_de_outro_emitente` " +
@@ -32,7 +33,18 @@ export const cteEmitidosRoutes =
           response: {
             200: DataEnvelope(Type.Ref(CteEmitidoReceipt)),
             201: DataEnvelope(Type.Ref(CteEmitidoReceipt)),
-            ...errors(400, 413, 415, 422),
+            ...errors(
+              400,
+              413,
+              415,
+              422,
+              'cte_de_outro_emitente',
+              'ambiente_divergente',
+              'cte_nao_autorizado',
+              'documento_nao_e_cte',
+              'layout_nao_suportado',
+              'chave_invalida',
+            ),
           },
         },
       },

@@ -18,7 +18,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 
 const viewOf = (cteId: string, e: EventoCteEstado, situacaoCte: string | null) => ({
   event_key: e.event_key,
@@ -75,6 +75,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/cancelamento',
       {
         schema: {
+          operationId: 'cancelarCte',
           tags: TAGS,
           summary: 'Cancels an authorized CT-e (event 110111)',
           description:
@@ -84,7 +85,10 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteCancelamentoInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(400, 404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -102,6 +106,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/carta-correcao',
       {
         schema: {
+          operationId: 'registrarCartaCorrecao',
           tags: TAGS,
           summary: 'Registers a correction letter (CC-e, event 110110)',
           description:
@@ -111,7 +116,20 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteCartaCorrecaoInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'regra_de_negocio',
+              'carta_correcao_campo_vedado',
+              'cte_nao_autorizado',
+              'provedor_indisponivel',
+              'autoridade_indisponivel',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -129,6 +147,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/entrega',
       {
         schema: {
+          operationId: 'registrarComprovanteEntrega',
           tags: TAGS,
           summary: 'Confirms the delivery: comprovante de entrega (event 110180)',
           description:
@@ -137,7 +156,10 @@ export const cteEventosRoutes =
             AUTORIDADE,
           params: CteIdParam,
           body: CteEntregaInput,
-          response: { ...RESPOSTAS, ...errors(400, 404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(400, 404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -167,6 +189,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/entrega/cancelamento',
       {
         schema: {
+          operationId: 'cancelarComprovanteEntrega',
           tags: TAGS,
           summary: 'Cancels the delivery proof (event 110181)',
           description:
@@ -174,7 +197,10 @@ export const cteEventosRoutes =
             'registered delivery proof, 422 `regra_de_negocio` cstat 866. No body. ' +
             AUTORIDADE,
           params: CteIdParam,
-          response: { ...RESPOSTAS, ...errors(404, 422, 503) },
+          response: {
+            ...RESPOSTAS,
+            ...errors(404, 422, 503, 'regra_de_negocio', 'cte_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -186,6 +212,7 @@ export const cteEventosRoutes =
       '/cte/:cte_uuid/eventos/:event_key/reconciliacao',
       {
         schema: {
+          operationId: 'reconciliarEventoCte',
           tags: TAGS,
           summary: 'Reconciles a pending event: 200 once registered, 202 while pending',
           description:
@@ -194,7 +221,7 @@ export const cteEventosRoutes =
             '`error.details.cstat` when the authority refused it, 404 `nao_encontrado` for an `event_key` this CT-e never requested ' +
             '(or of another CT-e), and for a CT-e that is not yours.',
           params: CteEventoKeyParam,
-          response: { ...RESPOSTAS, ...errors(404, 422, 503) },
+          response: { ...RESPOSTAS, ...errors(404, 422, 503, 'regra_de_negocio', 'provedor_indisponivel', 'autoridade_indisponivel') },
         },
       },
       async (request, reply) => {

@@ -10,7 +10,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 
 /** The number a preview writes: the series' next number is reserved only when the CT-e is issued. */
 export const NUMERO_PROVISORIO = 0;
@@ -165,6 +165,7 @@ export const ctePreviaRoutes =
       '/cte/:cte_uuid/previa',
       {
         schema: {
+          operationId: 'gerarPreviaCte',
           tags: TAGS,
           summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
           description:
@@ -175,7 +176,7 @@ export const ctePreviaRoutes =
             "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
             'for a CT-e that is no longer a draft.',
           params: CteIdParam,
-          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422) },
+          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422, 'sem_regra_tributacao', 'cte_nao_editavel') },
         },
       },
       async (request) => {

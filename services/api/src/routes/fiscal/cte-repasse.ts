@@ -17,7 +17,8 @@ export const cteRepasseRoutes =
       '/cte/:cte_uuid/subcontratacao',
       {
         schema: {
-          tags: ['fiscal: cte-subcontratacao'],
+          operationId: 'enviarCteASubcontratada',
+          tags: ['Subcontratação'],
           summary: 'Hands an authorized own CT-e to a subcontractor: the archived XML lands, byte for byte, in its inbox',
           description:
             'Idempotent by key: 201 on the first delivery to that subcontractor, 200 on later ones with `received_count` incremented. No financial ' +
@@ -28,7 +29,17 @@ export const cteRepasseRoutes =
           response: {
             200: DataEnvelope(Type.Ref(SubcontratacaoRepasse)),
             201: DataEnvelope(Type.Ref(SubcontratacaoRepasse)),
-            ...errors(400, 404, 422, 503),
+            ...errors(
+              400,
+              404,
+              422,
+              503,
+              'cte_nao_autorizado',
+              'subcontratada_nao_encontrada',
+              'subcontratada_nao_transportadora',
+              'subcontratada_igual_contratante',
+              'xml_indisponivel',
+            ),
           },
         },
       },

@@ -11,7 +11,7 @@ import { type ApiDeps } from '../../deps';
 import { CteUploadBody, readCteUpload } from './xml-upload';
 import { inboundView } from './cte-views';
 
-const TAGS = ['fiscal: cte-subcontratacao'];
+const TAGS = ['Subcontratação'];
 
 const notFound = () => new ApiError('nao_encontrado', "CT-e not found in this company's inbox");
 
@@ -27,6 +27,7 @@ export const cteSubcontratacaoRoutes =
         // JSON or multipart: readCteUpload validates both and names the field; the schema documents them.
         validatorCompiler: () => () => true,
         schema: {
+          operationId: 'receberCteSubcontratacao',
           tags: TAGS,
           summary: 'Receives a CT-e issued by another company (cteProc or CTe, layouts 4.00 and 3.00, up to 2 MB)',
           description:
@@ -38,7 +39,11 @@ export const cteSubcontratacaoRoutes =
             '`layout_nao_suportado`, `chave_invalida` (wrong check digit).',
           consumes: ['application/json', 'multipart/form-data'],
           body: CteUploadBody,
-          response: { 200: DataEnvelope(Type.Ref(InboundCte)), 201: DataEnvelope(Type.Ref(InboundCte)), ...errors(400, 413, 415, 422) },
+          response: {
+            200: DataEnvelope(Type.Ref(InboundCte)),
+            201: DataEnvelope(Type.Ref(InboundCte)),
+            ...errors(400, 413, 415, 422, 'xml_hostil', 'xml_malformado', 'documento_nao_e_cte', 'layout_nao_suportado', 'chave_invalida'),
+          },
         },
       },
       async (request, reply) => {
@@ -56,6 +61,7 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao',
       {
         schema: {
+          operationId: 'listarCteRecebidos',
           tags: TAGS,
           summary: 'Lists CT-e other companies issued (not own issues: those are GET /fiscal/cte)',
           description: '`from`/`to` refer to the first RECEIPT date. Parties come without addresses; read one CT-e for them.',
@@ -89,6 +95,7 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao/:access_key',
       {
         schema: {
+          operationId: 'obterCteRecebido',
           tags: TAGS,
           summary: "One received CT-e, with the parties' full addresses",
           params: AccessKeyParam,
@@ -108,13 +115,17 @@ export const cteSubcontratacaoRoutes =
       '/cte-subcontratacao/:access_key/xml',
       {
         schema: {
+          operationId: 'baixarXmlCteRecebido',
           tags: TAGS,
           summary: 'The archived XML, byte for byte as received (not reserialized)',
           description:
             '`application/xml`; the encoding is the one the XML declares. 503 `xml_indisponivel` when the archive cannot be read (retry).',
           params: AccessKeyParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

@@ -10,7 +10,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { cteView } from './cte-views';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const cteNotFound = () => new ApiError('nao_encontrado', 'CT-e not found');
@@ -32,6 +32,7 @@ export const cteRoutes =
       '/cte',
       {
         schema: {
+          operationId: 'listarCte',
           tags: TAGS,
           summary: 'Own CT-e (issued here or delivered through POST /fiscal/cte-emitidos), newest first',
           querystring: CteQuery,
@@ -57,6 +58,7 @@ export const cteRoutes =
       '/cte',
       {
         schema: {
+          operationId: 'criarRascunhoCte',
           tags: TAGS,
           summary: 'Creates a CT-e draft (`CteDraftInput`)',
           description:
@@ -67,7 +69,7 @@ export const cteRoutes =
             'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
           }),
           body: Type.Ref(CteDraftInput),
-          response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400, 422) },
+          response: { 201: DataEnvelope(Type.Ref(Cte)), ...errors(400) },
         },
       },
       async (request, reply) => {
@@ -86,12 +88,13 @@ export const cteRoutes =
       '/cte/:cte_uuid',
       {
         schema: {
+          operationId: 'alterarRascunhoCte',
           tags: TAGS,
           summary: 'Replaces the editable data of a draft',
           description: 'Only a draft changes: a CT-e already sent is immutable (422 `cte_nao_editavel`). 400 `validacao` as on creation.',
           params: CteIdParam,
           body: Type.Ref(CteDraftInput),
-          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422) },
+          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(400, 404, 422, 'cte_nao_editavel') },
         },
       },
       async (request) => {
@@ -107,7 +110,13 @@ export const cteRoutes =
     app.get(
       '/cte/:cte_uuid',
       {
-        schema: { tags: TAGS, summary: 'One own CT-e', params: CteIdParam, response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(404) } },
+        schema: {
+          operationId: 'obterCte',
+          tags: TAGS,
+          summary: 'One own CT-e',
+          params: CteIdParam,
+          response: { 200: DataEnvelope(Type.Ref(Cte)), ...errors(404) },
+        },
       },
       async (request) => {
         const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
@@ -119,13 +128,17 @@ export const cteRoutes =
       '/cte/:cte_uuid/xml',
       {
         schema: {
+          operationId: 'baixarXmlCte',
           tags: TAGS,
           summary: 'The authorized cteProc, byte for byte as archived',
           description:
             '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
           params: CteIdParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

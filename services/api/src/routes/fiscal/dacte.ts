@@ -10,7 +10,7 @@ import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { xmlTextOf } from './xml-upload';
 
-const TAGS = ['fiscal: cte'];
+const TAGS = ['CT-e'];
 
 const unavailable = () => new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
 
@@ -22,6 +22,7 @@ export const dacteRoutes =
       '/cte/:cte_uuid/dacte',
       {
         schema: {
+          operationId: 'baixarDacte',
           tags: TAGS,
           summary: 'The DACTE (auxiliary document of the CT-e) as PDF',
           description:
@@ -32,7 +33,7 @@ export const dacteRoutes =
           produces: ['application/pdf'],
           response: {
             200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The DACTE, PDF (A4 portrait)' }),
-            ...errors(404, 422, 503),
+            ...errors(404, 422, 503, 'cte_nao_autorizado', 'xml_indisponivel'),
           },
         },
       },

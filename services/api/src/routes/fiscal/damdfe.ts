@@ -10,7 +10,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
-const TAGS = ['fiscal: mdfe'];
+const TAGS = ['MDF-e'];
 const unavailable = () => new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
 const texto = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? null;
 
@@ -22,6 +22,7 @@ export const damdfeRoutes =
       '/mdfe/:mdfe_uuid/damdfe',
       {
         schema: {
+          operationId: 'baixarDamdfe',
           tags: TAGS,
           summary: 'The DAMDFE (auxiliary document of the MDF-e) as PDF',
           description:
@@ -32,7 +33,7 @@ export const damdfeRoutes =
           produces: ['application/pdf'],
           response: {
             200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The DAMDFE, PDF (A4 portrait)' }),
-            ...errors(404, 422, 503),
+            ...errors(404, 422, 503, 'mdfe_nao_autorizado', 'xml_indisponivel'),
           },
         },
       },

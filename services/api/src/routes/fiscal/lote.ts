@@ -8,7 +8,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { loteRelatorioView } from './lote-views';
 
-const TAGS = ['fiscal: cte-subcontratacao (lote)'];
+const TAGS = ['Lotes'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const naoEncontrado = () => new ApiError('lote_nao_encontrado', 'batch not found');
@@ -27,6 +27,7 @@ export const loteRoutes =
       '/cte-subcontratacao/lote',
       {
         schema: {
+          operationId: 'criarLote',
           tags: TAGS,
           summary: 'Creates a batch of counter-CT-e; emission runs in the background, read the report',
           description:
@@ -45,7 +46,20 @@ export const loteRoutes =
             'idempotency-key': Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$' })),
           }),
           body: Type.Ref(ContraCteLoteInput),
-          response: { 202: DataEnvelope(Type.Ref(LoteAceito)), ...errors(400, 403, 422, 503) },
+          response: {
+            202: DataEnvelope(Type.Ref(LoteAceito)),
+            ...errors(
+              400,
+              403,
+              422,
+              503,
+              'emissao_nao_autorizada',
+              'lote_invalido',
+              'motorista_nao_encontrado',
+              'veiculo_nao_encontrado',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -65,13 +79,14 @@ export const loteRoutes =
       '/cte-subcontratacao/lote/:batch_id',
       {
         schema: {
+          operationId: 'obterLote',
           tags: TAGS,
           summary: 'The batch report: its status and one row per key (or per leg), written as each is processed',
           description:
             'Read by the subcontractor that owns the batch and by the contractor that requested it. 404 `lote_nao_encontrado` for a ' +
             "missing batch, another carrier's, or a malformed id.",
           params: LoteIdParam,
-          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(404) },
+          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(404, 'lote_nao_encontrado') },
         },
       },
       async (request) => {

@@ -10,6 +10,7 @@ import {
   MdfeEventoResultado,
   MdfeIdParam,
   type TipoEventoMdfe,
+  type ErrorCode,
 } from '@frete/contracts';
 import { findMunicipio, isValidCpf, normalizeCpf } from '@frete/domain';
 import { motoristaPorCpf } from '@frete/projections';
@@ -19,12 +20,13 @@ import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
 
-const TAGS = ['fiscal: mdfe'];
-const RESPOSTAS = {
+const TAGS = ['MDF-e'];
+/** Every event may meet these; `extra` adds an event's own codes. */
+const respostas = (...extra: ErrorCode[]) => ({
   200: DataEnvelope(Type.Ref(MdfeEventoResultado)),
   202: DataEnvelope(Type.Ref(MdfeEventoResultado)),
-  ...errors(400, 404, 422, 503),
-};
+  ...errors(400, 404, 'regra_de_negocio', 'mdfe_nao_autorizado', 'provedor_indisponivel', 'autoridade_indisponivel', ...extra),
+});
 const COMUM =
   ' 200 when the authority registered it, 202 while it is pending (send the same request again to follow it: the same signed event is ' +
   'sent, never a second one); an authority refusal is 422 `regra_de_negocio` with `error.details.cstat` and `error.details.motivo`; ' +
@@ -72,19 +74,20 @@ export const mdfeEventosRoutes =
     /** One event's route: its body is checked and made the event's data, then the event is registered. */
     function rotaDeEvento<B extends TSchema>(
       tipo: TipoEventoMdfe,
-      o: { summary: string; description: string; body: B },
+      o: { operationId: string; summary: string; description: string; body: B; erros?: ErrorCode[] },
       dadosDe: (body: Static<B>, request: FastifyRequest) => DadosEventoMdfe | Promise<DadosEventoMdfe>,
     ) {
       app.post(
         `/mdfe/:mdfe_uuid/eventos/${tipo}`,
         {
           schema: {
+            operationId: o.operationId,
             tags: TAGS,
             summary: o.summary,
             description: o.description + COMUM,
             params: MdfeIdParam,
             body: Type.Ref(o.body),
-            response: RESPOSTAS,
+            response: respostas(...(o.erros ?? [])),
           },
         },
         async (request, reply) =>
@@ -95,6 +98,7 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'cancelamento',
       {
+        operationId: 'cancelarMdfe',
         summary: 'Cancels an authorized MDF-e (event 110111)',
         description:
           '`justificativa` (xJust) 15 to 255 characters. The authority allows it within 24 h of the authorization and before the closing.',
@@ -112,6 +116,7 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'encerramento',
       {
+        operationId: 'encerrarMdfe',
         summary: 'Closes an authorized MDF-e at the end of the trip (encerramento, event 110112)',
         description:
           '`municipio` and `uf` where the trip ended (pair of the IBGE table, ruling 19), `data` (dtEnc) defaults to today in Brasília time.',
@@ -130,6 +135,8 @@ export const mdfeEventosRoutes =
     rotaDeEvento(
       'condutor',
       {
+        operationId: 'incluirCondutorMdfe',
+        erros: ['motorista_nao_encontrado'],
         summary: 'Adds a driver to an authorized MDF-e (inclusão de condutor, event 110114)',
         description:
           '`{ cpf, nome }`, or the `cpf` of a registered driver (its name is taken from /fiscal/motoristas; 422 `motorista_nao_encontrado` ' +

@@ -10,7 +10,7 @@ import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-const TAGS = ['fiscal: mdfe'];
+const TAGS = ['MDF-e'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One MDF-e of the caller; a malformed id or another company's MDF-e is simply not found. */
@@ -73,6 +73,7 @@ export const mdfeRoutes =
       '/mdfe',
       {
         schema: {
+          operationId: 'criarMdfe',
           tags: TAGS,
           summary: 'Creates an MDF-e (`MdfeInput`) from own authorized CT-e, a registered vehicle and registered drivers',
           description:
@@ -85,7 +86,18 @@ export const mdfeRoutes =
             'Totals: qCTe, vCarga (sum of the CT-e cargo values) and qCarga in KG (sum of the CT-e weights). Answers 201 with the MDF-e in ' +
             '`rascunho`: issue it with POST .../emissao.',
           body: Type.Ref(MdfeInput),
-          response: { 201: DataEnvelope(Type.Ref(Mdfe)), ...errors(400, 422) },
+          response: {
+            201: DataEnvelope(Type.Ref(Mdfe)),
+            ...errors(
+              400,
+              422,
+              'cte_nao_autorizado',
+              'regra_de_negocio',
+              'veiculo_nao_encontrado',
+              'veiculo_incompleto',
+              'motorista_nao_encontrado',
+            ),
+          },
         },
       },
       async (request, reply) => {
@@ -100,6 +112,7 @@ export const mdfeRoutes =
       '/mdfe',
       {
         schema: {
+          operationId: 'listarMdfe',
           tags: TAGS,
           summary: "The carrier's MDF-e, newest first; `status` filters by `MdfeSituacao`",
           querystring: MdfeQuery,
@@ -122,7 +135,13 @@ export const mdfeRoutes =
     app.get(
       '/mdfe/:mdfe_uuid',
       {
-        schema: { tags: TAGS, summary: 'One MDF-e', params: MdfeIdParam, response: { 200: DataEnvelope(Type.Ref(Mdfe)), ...errors(404) } },
+        schema: {
+          operationId: 'obterMdfe',
+          tags: TAGS,
+          summary: 'One MDF-e',
+          params: MdfeIdParam,
+          response: { 200: DataEnvelope(Type.Ref(Mdfe)), ...errors(404) },
+        },
       },
       async (request) => {
         const row = await ownMdfe(deps, principalOf(request).companyId, request.params.mdfe_uuid);
@@ -137,6 +156,8 @@ export const mdfeRoutes =
       envelopeSchema: MdfeIssueEnvelope,
       tags: TAGS,
       emissao: {
+        operationId: 'emitirMdfe',
+        erros: ['regra_de_negocio', 'mdfe_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
         description:
           "202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company's `serie_mdfe` (no gap, no " +
@@ -147,6 +168,8 @@ export const mdfeRoutes =
           "sandbox, `observacoes` (`infCpl`) may carry the simulated authority's sentinels.",
       },
       consulta: {
+        operationId: 'consultarEmissaoMdfe',
+        erros: ['mdfe_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
           'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
@@ -161,12 +184,16 @@ export const mdfeRoutes =
       '/mdfe/:mdfe_uuid/xml',
       {
         schema: {
+          operationId: 'baixarXmlMdfe',
           tags: TAGS,
           summary: 'The authorized mdfeProc, byte for byte as archived',
           description: '404 before authorization; 503 `xml_indisponivel` when the archive cannot be read.',
           params: MdfeIdParam,
           produces: ['application/xml'],
-          response: { 200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }), ...errors(404, 503) },
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The mdfeProc XML' }),
+            ...errors(404, 503, 'xml_indisponivel'),
+          },
         },
       },
       async (request, reply) => {

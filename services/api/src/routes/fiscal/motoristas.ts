@@ -30,11 +30,24 @@ export const motoristasRoutes =
   async (app) =>
     registroRoutes(app, deps, {
       path: '/motoristas',
-      tag: 'fiscal: motoristas',
+      tag: 'Frota',
       handler: deps.handlers.motorista,
       porId: motoristaPorId,
       listar: motoristasList,
       toView: toMotorista,
       schemas: { input: MotoristaInput, query: MotoristaListQuery, view: MotoristaSchema },
-      ...textosDoCadastro({ nome: 'driver', plural: 'drivers', chave: 'CPF', duplicado: 'motorista_duplicado', corpo: DESCRIPTION_BODY }),
+      ...textosDoCadastro({
+        nome: 'driver',
+        plural: 'drivers',
+        chave: 'CPF',
+        duplicado: 'motorista_duplicado',
+        corpo: DESCRIPTION_BODY,
+        operationIds: {
+          cadastrar: 'cadastrarMotorista',
+          listar: 'listarMotoristas',
+          ler: 'obterMotorista',
+          alterar: 'alterarMotorista',
+          remover: 'removerMotorista',
+        },
+      }),
     });

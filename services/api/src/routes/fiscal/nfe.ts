@@ -130,7 +130,8 @@ export const nfeRoutes =
         // The body is multipart, not JSON: the schema documents it, readFiles validates it.
         validatorCompiler: () => () => true,
         schema: {
-          tags: ['fiscal: nfe'],
+          operationId: 'importarNfe',
+          tags: ['NF-e'],
           summary: 'Imports NF-e from XML, PDF (DANFE) or ZIP files',
           description:
             `multipart/form-data with 1 to ${MAX_FILES} file parts named \`${NFE_PART}\`, each at most 10 MB. The kind of each file is told from its ` +
@@ -150,7 +151,7 @@ export const nfeRoutes =
               description: 'XML, PDF or ZIP files',
             }),
           }),
-          response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422) },
+          response: { 201: DataEnvelope(NfeImportResult), ...errors(400, 413, 415, 422, 'nenhuma_nfe_importada') },
         },
       },
       async (request, reply) => {
@@ -166,7 +167,8 @@ export const nfeRoutes =
       '/nfe',
       {
         schema: {
-          tags: ['fiscal: nfe'],
+          operationId: 'listarNfe',
+          tags: ['NF-e'],
           summary: "Lists the company's NF-e, most recently imported first",
           querystring: NfeListQuery,
           response: { 200: ListEnvelope(NfeResumo), ...errors(400) },
@@ -188,7 +190,8 @@ export const nfeRoutes =
       '/nfe/:access_key',
       {
         schema: {
-          tags: ['fiscal: nfe'],
+          operationId: 'obterNfe',
+          tags: ['NF-e'],
           summary: 'One NF-e of the company',
           params: NfeParams,
           response: { 200: DataEnvelope(Nfe), ...errors(404) },
@@ -207,13 +210,14 @@ export const nfeRoutes =
       '/nfe/:access_key',
       {
         schema: {
-          tags: ['fiscal: nfe'],
+          operationId: 'removerNfe',
+          tags: ['NF-e'],
           summary: 'Removes an NF-e not carried by an own CT-e',
           description:
             '204 with no body. 422 `nfe_vinculada` while an own CT-e of the company (issued here or delivered through ' +
             'POST /fiscal/cte-emitidos) carries the key. The removal is recorded; importing the NF-e again brings it back.',
           params: NfeParams,
-          response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422) },
+          response: { 204: Type.Null({ description: 'Removed' }), ...errors(404, 422, 'nfe_vinculada') },
         },
       },
       async (request, reply) => {

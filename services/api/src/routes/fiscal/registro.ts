@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type FastifyInstance } from 'fastify';
 import { type Pool } from 'pg';
-import { DataEnvelope, ListEnvelope, RegistroParams } from '@frete/contracts';
+import { DataEnvelope, type ErrorCode, ListEnvelope, RegistroParams } from '@frete/contracts';
 import { type RegistroHandler } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
@@ -13,6 +13,8 @@ import { listOf, pageOf } from '../../paging';
 export const registroId = (raw: string): number | null => (/^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : null);
 
 export interface Documentacao {
+  /** The operation's stable OpenAPI id (`cadastrarMotorista`). */
+  operationId: string;
   summary: string;
   description?: string;
 }
@@ -31,11 +33,14 @@ export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TS
   porId: (pool: Pool, companyId: string, id: number) => Promise<Row | null>;
   listar: (pool: Pool, companyId: string, filtro: Static<TQuery> & Paging) => Promise<{ rows: Row[]; total: number }>;
   toView: (row: Row) => Static<TView>;
+  /** The code of a write that repeats another active entry's key (`motorista_duplicado`). */
+  duplicado: ErrorCode;
   /** The 404 message for a path id. */
   naoEncontrado: (id: string) => string;
 }
 
-const documentado = ({ summary, description }: Documentacao) => (description === undefined ? { summary } : { summary, description });
+const documentado = ({ operationId, summary, description }: Documentacao) =>
+  description === undefined ? { operationId, summary } : { operationId, summary, description };
 
 /**
  * The registries' CRUD: POST 201, GET list (paged), GET by id, PUT (the whole entry), DELETE 204. Writes go through
@@ -68,7 +73,12 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
   app.post<{ Body: Static<TInput> }>(
     o.path,
     {
-      schema: { tags: [o.tag], ...documentado(o.docs.cadastrar), body: o.schemas.input, response: { 201: one, ...errors(400, 422) } },
+      schema: {
+        tags: [o.tag],
+        ...documentado(o.docs.cadastrar),
+        body: o.schemas.input,
+        response: { 201: one, ...errors(400, o.duplicado) },
+      },
     },
     async (request, reply) => {
       const ctx = commandContext(request, deps);
@@ -116,7 +126,7 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
         ...documentado(o.docs.alterar),
         params,
         body: o.schemas.input,
-        response: { 200: one, ...errors(400, 404, 422) },
+        response: { 200: one, ...errors(400, 404, o.duplicado) },
       },
     },
     async (request) => {

@@ -16,7 +16,7 @@ import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { registroRoutes } from './registro';
 
-const TAG = 'fiscal: regras-tributacao';
+const TAG = 'Fiscal';
 
 const PRECEDENCIA =
   'Precedence: for an origin UF, a destination UF and a `tp_serv`, the rule of that UF pair with exactly that ' +
@@ -66,24 +66,28 @@ export const regrasTributacaoRoutes =
       schemas: { input: RegraTributacaoInput, query: RegraTributacaoQuery, view: RegraTributacaoSchema, params: IdParam },
       docs: {
         cadastrar: {
+          operationId: 'cadastrarRegraTributacao',
           summary: 'Registers a tax rule',
           description:
             'Smallest body (ruling 20): `{ "uf_origem", "uf_destino", "icms": { "cst", "aliquota" } }`; optional `tp_serv`, ' +
             `\`cfop\` and \`ibs_cbs\`. ${REGRAS_CAMPOS} ${PRECEDENCIA}`,
         },
         listar: {
+          operationId: 'listarRegrasTributacao',
           summary: 'Tax rules of the carrier',
           description:
             'Ordered by origin UF, destination UF, the general rule first, then by `tp_serv`. Filters are exact; ' +
             '`tp_serv` lists only the rules of that service type (not the general ones). ' +
             PRECEDENCIA,
         },
-        ler: { summary: 'One tax rule' },
+        ler: { operationId: 'obterRegraTributacao', summary: 'One tax rule' },
         alterar: {
+          operationId: 'alterarRegraTributacao',
           summary: 'Replaces a tax rule',
           description: `The body is the whole rule, as in POST; omitted optional fields are cleared. The id stays. ${REGRAS_CAMPOS}`,
         },
         remover: {
+          operationId: 'removerRegraTributacao',
           summary: 'Removes a tax rule',
           description: 'The id is not reused. Routes that depended on the rule fall back to the general rule, or to none.',
         },
@@ -92,6 +96,7 @@ export const regrasTributacaoRoutes =
       porId: regraTributacaoPorId,
       listar: regrasTributacao,
       toView: toRegraTributacao,
+      duplicado: 'regra_tributacao_duplicada',
       naoEncontrado: (id) => `no tax rule ${id}`,
     });
 
@@ -99,11 +104,12 @@ export const regrasTributacaoRoutes =
       '/regras-tributacao/aplicavel',
       {
         schema: {
+          operationId: 'obterRegraTributacaoAplicavel',
           tags: [TAG],
           summary: 'The tax rule that applies to a route and service type',
           description: `${PRECEDENCIA} Without \`tp_serv\` only the general rule can apply. 422 \`sem_regra_tributacao\` when none applies.`,
           querystring: RegraAplicavelQuery,
-          response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422) },
+          response: { 200: DataEnvelope(RegraTributacaoSchema), ...errors(400, 422, 'sem_regra_tributacao') },
         },
       },
       async (request) => {

@@ -18,7 +18,8 @@ export const statusRoutes =
       '/status',
       {
         schema: {
-          tags: ['fiscal: servico'],
+          operationId: 'obterStatusFiscal',
+          tags: ['Fiscal'],
           summary: 'Checks that the key, the environment and the fiscal journey are available',
           response: { 200: DataEnvelope(Type.Ref(FiscalStatus)), ...errors() },
         },
@@ -62,7 +63,8 @@ export const statusRoutes =
       '/catalogos',
       {
         schema: {
-          tags: ['fiscal: servico'],
+          operationId: 'obterCatalogos',
+          tags: ['Fiscal'],
           summary: 'Fiscal domain lists: UFs, service types, takers, CFOPs, ICMS situations, tax regimes',
           response: { 200: DataEnvelope(Type.Ref(Catalogos)), ...errors() },
         },
@@ -74,7 +76,8 @@ export const statusRoutes =
       '/painel',
       {
         schema: {
-          tags: ['fiscal: servico'],
+          operationId: 'obterPainelFiscal',
+          tags: ['Fiscal'],
           summary: 'Indicators of the fiscal track, computed from the read models',
           response: { 200: DataEnvelope(Type.Ref(Painel)), ...errors() },
         },

@@ -34,11 +34,24 @@ export const veiculosRoutes =
   async (app) =>
     registroRoutes(app, deps, {
       path: '/veiculos',
-      tag: 'fiscal: veiculos',
+      tag: 'Frota',
       handler: deps.handlers.veiculo,
       porId: veiculoPorId,
       listar: veiculosList,
       toView: toVeiculo,
       schemas: { input: VeiculoInput, query: VeiculoListQuery, view: VeiculoSchema },
-      ...textosDoCadastro({ nome: 'vehicle', plural: 'vehicles', chave: 'plate', duplicado: 'veiculo_duplicado', corpo: DESCRIPTION_BODY }),
+      ...textosDoCadastro({
+        nome: 'vehicle',
+        plural: 'vehicles',
+        chave: 'plate',
+        duplicado: 'veiculo_duplicado',
+        corpo: DESCRIPTION_BODY,
+        operationIds: {
+          cadastrar: 'cadastrarVeiculo',
+          listar: 'listarVeiculos',
+          ler: 'obterVeiculo',
+          alterar: 'alterarVeiculo',
+          remover: 'removerVeiculo',
+        },
+      }),
     });

@@ -39,7 +39,7 @@ import { commandContext, principalOf } from '../../command-context';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { type ApiDeps } from '../../deps';
 
-export const TAG = 'vale-pedagio';
+export const TAG = 'Vale-pedágio';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -178,6 +178,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'roteirizarValePedagio',
           tags: [TAG],
           summary: 'Toll plazas of a route for a vehicle category',
           description:
@@ -185,7 +186,7 @@ export const valePedagioRoutes =
             `plazas in order of passage (name, highway, km, UF, concessionaire, tariff of the category) and their sum. ${SANDBOX} 400 \`validacao\` ` +
             'for an unknown municipality or plate.',
           body: Type.Ref(ValePedagioRotaInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagioRoteirizacao)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(ValePedagioRoteirizacao)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -212,6 +213,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'calcularValePedagio',
           tags: [TAG],
           summary: 'What a toll pass for a route would cost: toll, fee, total',
           description:
@@ -219,7 +221,7 @@ export const valePedagioRoutes =
             `(${percentualDeCentesimos(TAXA_SERVICO.pontos_base)}% of the toll, rounded half up to the cent, at least ${decimalDeCentavos(TAXA_SERVICO.minimo_centavos)}) and the total ` +
             `a purchase would debit from the operational account. ${SANDBOX}`,
           body: Type.Ref(ValePedagioRotaInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagioCalculo)), ...errors(400, 503) },
+          response: { 200: DataEnvelope(Type.Ref(ValePedagioCalculo)), ...errors(400, 503, 'provedor_indisponivel') },
         },
       },
       async (request) => {
@@ -250,6 +252,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'emitirValePedagio',
           tags: [TAG],
           summary: 'Buys and issues a mandatory toll pass, debited at once from the operational account',
           description:
@@ -262,7 +265,11 @@ export const valePedagioRoutes =
             '400 `validacao` for a `referencia_externa` already used for another route, vehicle or type, an unknown municipality, a plate, ' +
             `CPF or document reference that is not valid. ${SANDBOX} ${CANCELAMENTO}`,
           body: Type.Ref(ValePedagioInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), 201: DataEnvelope(Type.Ref(ValePedagio)), ...errors(400, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            201: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(400, 422, 503, 'saldo_insuficiente', 'rota_sem_pracas', 'provedor_indisponivel'),
+          },
         },
       },
       async (request, reply) => {
@@ -299,6 +306,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'listarValesPedagio',
           tags: [TAG],
           summary: "The company's toll passes",
           description: 'Latest first. Filters: `situacao`, `placa`, `from`/`to` (issue day, Brasília). Paging as ruling 9.',
@@ -333,6 +341,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'obterValePedagio',
           tags: [TAG],
           summary: 'One toll pass',
           description: `200 with the toll pass, its plazas and passages, cancellation and refund. ${CANCELAMENTO} ${NAO_ENCONTRADO}`,
@@ -351,6 +360,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'baixarReciboValePedagio',
           tags: [TAG],
           summary: "The toll pass's receipt as PDF",
           description:
@@ -378,6 +388,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'registrarPassagemValePedagio',
           tags: [TAG],
           summary: 'Sandbox: simulates the supplier reporting a toll plaza passage',
           description:
@@ -388,7 +399,10 @@ export const valePedagioRoutes =
             NAO_ENCONTRADO,
           params: ValePedagioIdParam,
           body: Type.Ref(ValePedagioPassagemInput),
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), ...errors(400, 404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(400, 404, 422, 503, 'vale_pedagio_ja_cancelado', 'praca_fora_do_vale', 'provedor_indisponivel'),
+          },
         },
         // The body is optional: a request without one is the empty body.
         preValidation: async (request) => {
@@ -409,6 +423,7 @@ export const valePedagioRoutes =
       {
         config,
         schema: {
+          operationId: 'cancelarValePedagio',
           tags: [TAG],
           summary: 'Cancels a toll pass and refunds toll and fee to the operational account',
           description:
@@ -417,7 +432,18 @@ export const valePedagioRoutes =
             '`vale_pedagio_ja_cancelado` (cancelled before: two simultaneous cancellations get one 200 and one 422, and one refund). ' +
             `In production, while no FVPO is contracted, 503 \`provedor_indisponivel\`. ${NAO_ENCONTRADO}`,
           params: ValePedagioIdParam,
-          response: { 200: DataEnvelope(Type.Ref(ValePedagio)), ...errors(404, 422, 503) },
+          response: {
+            200: DataEnvelope(Type.Ref(ValePedagio)),
+            ...errors(
+              404,
+              422,
+              503,
+              'cancelamento_fora_do_prazo',
+              'passagem_registrada',
+              'vale_pedagio_ja_cancelado',
+              'provedor_indisponivel',
+            ),
+          },
         },
       },
       async (request) => {
