@@ -75,6 +75,7 @@ export { ciotProjector };
 export * from './repasse/queries';
 export { repasseProjector };
 export * from './lote/queries';
+export * from './lote/progresso';
 export { loteProjector };
 export * from './conta-operacional/queries';
 export * from './vale-pedagio/queries';

@@ -27,6 +27,8 @@ export interface LoteLinhaRow {
   financeiro: 'ok' | 'failed' | null;
   error_code: string | null;
   error_message: string | null;
+  /** When the row last changed (written, or followed its counter-CT-e): the progress estimate's timing. */
+  updated_at: Date;
 }
 
 /**
@@ -46,7 +48,8 @@ export async function loteDe(sql: Sql, batchId: string, companyId: string): Prom
   const lote = rows[0] as unknown as LoteRow | undefined;
   if (!lote) return null;
   const linhas = await sql.query(
-    `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message
+    `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message,
+            updated_at
        FROM rm.lote_linhas WHERE batch_id = $1 ORDER BY linha`,
     [batchId],
   );

@@ -1,5 +1,5 @@
 import { type LinhaLote, type LoteRelatorio } from '@frete/contracts';
-import { type LoteLinhaRow, type LoteRow } from '@frete/projections';
+import { type LoteLinhaRow, type LoteRow, progressoDoLote } from '@frete/projections';
 
 /** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
 function linhaView(r: LoteLinhaRow): LinhaLote {
@@ -22,6 +22,7 @@ export function loteRelatorioView(l: LoteRow, linhas: LoteLinhaRow[]): LoteRelat
     requester: l.solicitante_company_id ? { cnpj: l.solicitante_cnpj ?? '', nome: l.solicitante_nome ?? '' } : null,
     subcontratada: { cnpj: l.subcontratada_cnpj, nome: l.subcontratada_nome },
     created_at: l.created_at.toISOString(),
+    progress: progressoDoLote(l, linhas),
     rows: linhas.map(linhaView),
   };
 }
