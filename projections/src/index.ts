@@ -85,3 +85,4 @@ export { conviteProjector };
 export * from './contingencia/queries';
 export { contingenciaProjector };
 export * from './auditoria/queries';
+export * from './list-cursor';

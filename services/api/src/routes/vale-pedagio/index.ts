@@ -312,7 +312,7 @@ export const valePedagioRoutes =
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
         const now = deps.clock();
-        const { rows, total } = await listarValesPedagio(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await listarValesPedagio(deps.pool, p.companyId, {
           ...paging,
           situacao: q.situacao,
           placa: q.placa ? normalizePlaca(q.placa) : undefined,
@@ -324,6 +324,7 @@ export const valePedagioRoutes =
           paging,
           total,
           env,
+          next_cursor,
         );
       },
     );
