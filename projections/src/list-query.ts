@@ -13,8 +13,10 @@ export class ListQuery {
   private readonly where: string[];
   private readonly params: unknown[];
 
-  constructor(companyColumn: string, companyId: string) {
-    this.where = [`${companyColumn} = $1`];
+  /** With several columns, a row is the company's when any of them names it (a batch: its owner or its requester). */
+  constructor(companyColumn: string | string[], companyId: string) {
+    const columns = [companyColumn].flat();
+    this.where = [columns.length === 1 ? `${columns[0]} = $1` : `(${columns.map((c) => `${c} = $1`).join(' OR ')})`];
     this.params = [companyId];
   }
 
@@ -58,11 +60,21 @@ export class ListQuery {
    */
   async keysetPage<R>(
     sql: Sql,
-    q: { list: string; from: string; columns: string; keys: readonly OrderKey[]; page: number; per_page: number; cursor?: string },
+    q: {
+      list: string;
+      from: string;
+      /** What the count reads, when `from` joins more than the filter needs. */
+      countFrom?: string;
+      columns: string;
+      keys: readonly OrderKey[];
+      page: number;
+      per_page: number;
+      cursor?: string;
+    },
   ): Promise<{ rows: R[]; total: number; next_cursor: string | null }> {
     const after = q.cursor === undefined ? null : decodeCursor(q.list, q.cursor, q.keys);
     const filter = this.where.join(' AND ');
-    const total = await sql.query(`SELECT count(*)::int AS n FROM ${q.from} WHERE ${filter}`, this.params);
+    const total = await sql.query(`SELECT count(*)::int AS n FROM ${q.countFrom ?? q.from} WHERE ${filter}`, this.params);
     const where = after ? `${filter} AND ${afterClause(q.keys, after, (v) => this.param(v))}` : filter;
     const limit = Math.trunc(q.per_page);
     const offset = after ? 0 : Math.trunc((q.page - 1) * q.per_page);

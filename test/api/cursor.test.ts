@@ -36,6 +36,7 @@ describe('cursor paging on the large lists', () => {
     '/v1/vale-pedagio',
     '/v1/conta-operacional/extrato',
     '/v1/convites/transportadoras',
+    '/v1/fiscal/cte-subcontratacao/lote',
   ];
 
   /** Walks a list by cursor, `between` running after each page; returns every id seen, in order. */

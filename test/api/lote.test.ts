@@ -378,6 +378,47 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
     });
   });
 
+  describe('the list of batches', () => {
+    it("each batch with its report's progress, newest first; by page or cursor; filters; another company sees none", async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const [k] = await chaves(1);
+        const r = await criar(lote([{ chave: k, valor: 10 + i }]));
+        expect(r.status).toBe(202);
+        ids.push(r.body.data.batch_id);
+      }
+      const reports = await Promise.all(ids.map(async (id) => (await relatorioFinal(sub, id)).body.data));
+      const all = (await sub.call('GET', `${LOTE}?per_page=100`)).body;
+      expect(all.meta.next_cursor).toBeNull();
+      const listed = new Map(all.data.map((b: { batch_id: string }) => [b.batch_id, b]));
+      for (const report of reports) {
+        const { rows: _rows, ...semLinhas } = report;
+        expect(listed.get(report.batch_id)).toEqual(semLinhas);
+      }
+      const newest = all.data.map((b: { created_at: string }) => b.created_at);
+      expect(newest).toEqual([...newest].sort().reverse());
+      // By cursor, one at a time: the same batches in the same order.
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { data: { batch_id: string }[]; meta: { next_cursor: string | null } } = (
+          await sub.call('GET', `${LOTE}?per_page=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).body;
+        walked.push(...page.data.map((b) => b.batch_id));
+        cursor = page.meta.next_cursor;
+      } while (cursor);
+      expect(walked).toEqual(all.data.map((b: { batch_id: string }) => b.batch_id));
+      const done = (await sub.call('GET', `${LOTE}?status=done&per_page=100`)).body.data;
+      expect(done.every((b: { status: string }) => b.status === 'done')).toBe(true);
+      expect(done.map((b: { batch_id: string }) => b.batch_id)).toEqual(expect.arrayContaining(ids));
+      const stranger = await app.carrier();
+      expect((await stranger.call('GET', LOTE)).body).toMatchObject({ data: [], meta: { total: 0, next_cursor: null } });
+      expectError(await sub.call('GET', `${LOTE}?cursor=bm90LWEtY3Vyc29y`), 400, 'validacao');
+      expectError(await sub.call('GET', `${LOTE}?status=talvez`), 400, 'validacao');
+      expectError(await sub.call('GET', `${LOTE}?from=2026-02-02&to=2026-02-01`), 400, 'validacao');
+    });
+  });
+
   describe('refused before anything is created', () => {
     it('422 lote_invalido: keys with and without pernas mixed (rule 2)', async () => {
       const [a, b] = await chaves(2);

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
 import { ParcelaRepasse } from './motorista';
 import { PlacaBrasileira } from './contra-cte';
+import { CursorQuery, PageQuery } from './common';
 
 /**
  * `POST /fiscal/cte-subcontratacao/lote` (spec section 2, "Counter-CT-e batch"; section 4, batch rules 1–8). Money is
@@ -195,6 +196,30 @@ export const LoteRelatorio = Type.Object(
 );
 export type LoteRelatorio = Static<typeof LoteRelatorio>;
 
+export const LoteResumo = Type.Object(
+  {
+    batch_id: Type.String({ format: 'uuid' }),
+    status: LoteStatus,
+    requester: Type.Union([Type.Null(), Type.Object({ cnpj: Type.String(), nome: Type.String() })]),
+    subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.String() }),
+    created_at: Type.String({ format: 'date-time' }),
+    progress: Type.Ref(LoteProgresso),
+  },
+  { $id: 'LoteResumo', description: 'A batch in the list: its report without the rows (GET the batch for them)' },
+);
+export type LoteResumo = Static<typeof LoteResumo>;
+
+const dia = (description: string) => Type.String({ format: 'date', description });
+
+export const LoteListQuery = Type.Object({
+  status: Type.Optional(LoteStatus),
+  from: Type.Optional(dia('Created on or after this day (YYYY-MM-DD, Brasília time)')),
+  to: Type.Optional(dia('Created on or before this day (YYYY-MM-DD, Brasília time)')),
+  ...PageQuery.properties,
+  ...CursorQuery.properties,
+});
+export type LoteListQuery = Static<typeof LoteListQuery>;
+
 export const LoteIdParam = Type.Object({ batch_id: Type.String({ description: 'The batch id returned by the POST' }) });
 
-export const LOTE_SCHEMAS = [ContraCteLoteInput, LoteAceito, LinhaLote, LoteProgresso, LoteRelatorio];
+export const LOTE_SCHEMAS = [ContraCteLoteInput, LoteAceito, LinhaLote, LoteProgresso, LoteRelatorio, LoteResumo];
