@@ -305,3 +305,23 @@ describe('Idempotency-Key: a 5xx is not kept', () => {
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
 });
+
+describe('Idempotency-Key: a request the rate limit refuses holds no key', () => {
+  let app: TestApp;
+  let c: TestCarrier;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '2' });
+    c = await app.carrier();
+  }, 60_000);
+  afterAll(() => app?.close());
+
+  it('429 limite_requisicoes from the per-carrier limit: nothing stored under the key, nothing replayed', async () => {
+    for (let i = 0; i < 2; i++) await c.call('GET', '/v1/fiscal/motoristas');
+    const h = { 'idempotency-key': 'limitada-0001' };
+    const limited = await c.call('POST', '/v1/fiscal/motoristas', motorista(1), h);
+    expectError(limited, 429, 'limite_requisicoes');
+    expect(limited.headers.get('idempotent-replayed')).toBeNull();
+    const rows = await app.db.pool.query('SELECT 1 FROM idempotency_keys WHERE company_id = $1', [c.companyId]);
+    expect(rows.rowCount).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
-import { type FastifyRequest, type RouteOptions } from 'fastify';
+import { type FastifyRequest, type preHandlerAsyncHookHandler, type RouteOptions } from 'fastify';
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { ErrorEnvelope } from '@frete/contracts';
 import { type IdempotencyStore, type IdempotentRequest, type StoredAnswer } from '@frete/platform';
@@ -130,22 +130,17 @@ export const fingerprintParts = (parts: ReceivedPart[]): string =>
 /**
  * `Idempotency-Key` on every POST that creates or acts (IETF draft-ietf-httpapi-idempotency-key-header), kept in
  * PostgreSQL per company. Only requests that reach their handler are remembered: a request refused by validation,
- * authentication or the rate limit acted on nothing and may be sent again as it is. Of those, an answer below 500 is
- * stored and replayed (a 422 stays a 422: the request is the same, so is the answer); a 5xx is forgotten, so a retry
+ * authentication or the rate limit acted on nothing and may be sent again as it is. Of those, an answer below 500
+ * (but 429) is stored and replayed (a 422 stays a 422: the request is the same, so is the answer); a 5xx is forgotten, so a retry
  * runs again. Routes whose handlers derive ids from the key keep doing so: after the key expires a retry still lands
  * on the same resource.
  */
 export const idempotency = (deps: Pick<ApiDeps, 'idempotency' | 'config'>) =>
   fp(async (app) => {
     app.decorateRequest('idempotency', null);
-    app.addHook('onRoute', (route) => {
-      if (!applies(route)) return;
-      route.config = { ...(route.config ?? {}), idempotency: true };
-      declare(route);
-    });
     app.decorateRequest('claimIdempotency', null);
-    app.addHook('preHandler', async (request, reply) => {
-      if (!request.routeOptions.config.idempotency || request.headers['idempotency-key'] === undefined) return;
+    const claimHook: preHandlerAsyncHookHandler = async function (request, reply) {
+      if (request.headers['idempotency-key'] === undefined) return;
       if (request.isMultipart()) {
         request.claimIdempotency = async (fingerprint) => {
           const state = stateOf(request, fingerprint);
@@ -162,6 +157,14 @@ export const idempotency = (deps: Pick<ApiDeps, 'idempotency' | 'config'>) =>
       request.idempotency = state;
       const answer = await claim(deps.idempotency, state, deps.config.idempotency.inFlightWaitMs);
       if (answer) return sendReplay(request, reply, answer);
+    };
+    app.addHook('onRoute', (route) => {
+      if (!applies(route)) return;
+      route.config = { ...(route.config ?? {}), idempotency: true };
+      declare(route);
+      // A route's own hooks run after every scope's: the claim comes after authentication, the rate limits (the fiscal
+      // one is a scope's preHandler) and validation, so a request any of them refuses holds and stores nothing.
+      route.preHandler = [...[route.preHandler ?? []].flat(), claimHook];
     });
     app.addHook('onSend', async (request, reply, payload) => {
       const state = request.idempotency;
@@ -170,7 +173,8 @@ export const idempotency = (deps: Pick<ApiDeps, 'idempotency' | 'config'>) =>
       state.claimId = null;
       const storable = typeof payload === 'string' || Buffer.isBuffer(payload) || payload === null || payload === undefined;
       try {
-        if (reply.statusCode >= 500 || !storable) {
+        // 429 and 5xx say "not now": a retry must run again rather than be told the same.
+        if (reply.statusCode >= 500 || reply.statusCode === 429 || !storable) {
           await deps.idempotency.release(state.request, claimId);
         } else {
           const headers: Record<string, string> = {};
