@@ -162,7 +162,7 @@ describe('Idempotency-Key on every POST', () => {
   });
 
   it('400 validacao for a malformed key (too short, too long, outside the token characters, sent twice), on any POST', async () => {
-    for (const k of ['curta', 'x'.repeat(129), 'tem espaço dentro', 'aspas"no-meio', '"entre-aspas"']) {
+    for (const k of ['curta', 'x'.repeat(129), 'tem espaço dentro', 'aspas"no-meio', '"aspas-sem-fim', '""', '"curta"']) {
       const r = expectError(await c.call('POST', '/v1/fiscal/motoristas', motorista(9), { 'idempotency-key': k }), 400, 'validacao');
       expect(r.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['headers.idempotency-key']);
     }
@@ -180,6 +180,14 @@ describe('Idempotency-Key on every POST', () => {
       400,
       'validacao',
     );
+  });
+
+  it('the draft\'s structured-field form ("…") is the same key as the bare token', async () => {
+    const k = `aspas-${Date.now().toString(36)}`;
+    const first = await c.call('POST', '/v1/fiscal/motoristas', motorista(15), { 'idempotency-key': `"${k}"` });
+    expect(first.status).toBe(201);
+    const bare = await c.call('POST', '/v1/fiscal/motoristas', motorista(15), { 'idempotency-key': k });
+    expect([bare.status, bare.text, replayed(bare)]).toEqual([201, first.text, 'true']);
   });
 
   it('a request refused before its handler (validation) keeps no key: corrected, it runs under the same key', async () => {

@@ -11,7 +11,7 @@ import { type ReceivedPart } from '../multipart';
 import { type ApiDeps } from '../deps';
 import { IdempotentReplay, sendReplay } from '../idempotent-replay';
 
-/** The header's value: a token of 8 to 128 characters (a UUID, a ULID, `pedido-4711-tentativa-1`). */
+/** The header's value: a token of 8 to 128 characters (a UUID, a ULID, `pedido-4711-tentativa-1`), bare or in quotes. */
 export const IDEMPOTENCY_KEY = Type.String({
   minLength: 8,
   maxLength: 128,
@@ -19,7 +19,8 @@ export const IDEMPOTENCY_KEY = Type.String({
   description:
     'Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header): the same key with the same request replays the first ' +
     'answer (`Idempotent-Replayed: true`); the same key with another request is 422 `idempotency_key_reutilizada`; a retry while the ' +
-    'first still runs is 409 `idempotency_key_em_uso`. Keys are per company and kept 24 h (IDEMPOTENCY_TTL_S).',
+    'first still runs is 409 `idempotency_key_em_uso`. Keys are per company and kept 24 h (IDEMPOTENCY_TTL_S). Bare or quoted ' +
+    '(`"…"`, the draft\'s structured-field string): the same key.',
 });
 
 /** The answer's headers a replay gives again; the rest (request id, rate limit) belong to each request. */
@@ -158,6 +159,14 @@ export const idempotency = (deps: Pick<ApiDeps, 'idempotency' | 'config'>) =>
       const answer = await claim(deps.idempotency, state, deps.config.idempotency.inFlightWaitMs);
       if (answer) return sendReplay(request, reply, answer);
     };
+    // The draft writes the key as a structured-field string (`"8e03978e-…"`); the bare token is what most clients send.
+    // Both are the same key: the quotes go before validation, and before a handler derives an id from the key.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const key = request.headers['idempotency-key'];
+      if (typeof key === 'string' && key.length > 2 && key.startsWith('"') && key.endsWith('"'))
+        request.headers['idempotency-key'] = key.slice(1, -1);
+      done();
+    });
     app.addHook('onRoute', (route) => {
       if (!applies(route)) return;
       route.config = { ...(route.config ?? {}), idempotency: true };
