@@ -141,6 +141,14 @@ describe('cursor paging on the large lists', () => {
     }
   });
 
+  it('OpenAPI: each of these lists declares `cursor`', async () => {
+    const doc = (await c.call('GET', '/v1/openapi.json')).body;
+    for (const path of LISTS) {
+      const params = (doc.paths[path]?.get?.parameters ?? []) as { in: string; name: string }[];
+      expect({ path, cursor: params.some((p) => p.in === 'query' && p.name === 'cursor') }).toEqual({ path, cursor: true });
+    }
+  });
+
   it('400 validacao for a cursor this list did not give: malformed, altered, out of range, or of another list', async () => {
     const cte = (await c.call('GET', '/v1/fiscal/cte?per_page=1')).body.meta.next_cursor as string;
     const asc = (await c.call('GET', '/v1/conta-operacional/extrato?per_page=1')).body.meta.next_cursor as string;
