@@ -185,6 +185,11 @@ export const ErrorCodes = {
   contingencia_ja_ativa: 422,
   /** The UF is not in contingency: there is nothing to deactivate. */
   contingencia_nao_ativa: 422,
+  // Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header), on every POST
+  /** The key was already used by the company for another request (another body, route or method). */
+  idempotency_key_reutilizada: 422,
+  /** The first request with this key is still running: retry after `Retry-After`. */
+  idempotency_key_em_uso: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

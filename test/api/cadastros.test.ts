@@ -153,7 +153,7 @@ describe('registrations (scope cadastros, sandbox)', () => {
       for (const cnpj of cnpjs) expect((await c.call('POST', CONVITES, { cnpj, contato })).status).toBe(201);
       const all = await c.call('GET', CONVITES);
       expect(all.status).toBe(200);
-      expect(all.body.meta).toEqual({ page: 1, per_page: 20, total: 3 });
+      expect(all.body.meta).toEqual({ page: 1, per_page: 20, total: 3, next_cursor: null });
       expect(all.body.environment).toBe('homologacao');
       expect(all.body.data.map((x: { cnpj: string }) => x.cnpj)).toEqual([...cnpjs].reverse());
       const page = await c.call('GET', `${CONVITES}?page=2&per_page=2`);

@@ -60,7 +60,7 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
     });
     const list = await c.call('GET', `${PATH}/extrato`);
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 }, environment: 'homologacao' });
+    expect(list.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0, next_cursor: null }, environment: 'homologacao' });
   });
 
   it('POST /creditos: 201 with the movement and the balance (simulated deposit)', async () => {
@@ -187,7 +187,7 @@ describe('/v1/conta-operacional: the operational account (ledger)', () => {
 
   it('statement paging (ruling 9), order and filters', async () => {
     const p2 = await c.call('GET', `${PATH}/extrato?page=2&per_page=3`);
-    expect(p2.body.meta).toEqual({ page: 2, per_page: 3, total: 4 });
+    expect(p2.body.meta).toEqual({ page: 2, per_page: 3, total: 4, next_cursor: null });
     expect(p2.body.data.map((m: Movimento) => m.sequencia)).toEqual([4]);
     expect((await extrato(c, 'ordem=desc')).map((m) => m.sequencia)).toEqual([4, 3, 2, 1]);
     expect((await extrato(c, 'tipo=credito')).map((m) => m.sequencia)).toEqual([1, 4]);

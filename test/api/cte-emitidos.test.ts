@@ -182,7 +182,7 @@ describe('POST /fiscal/cte-emitidos (own CT-e delivered by the carrier) and the 
 
   it('list filters: status, issue dates, pagination', async () => {
     const all = await c.call('GET', '/v1/fiscal/cte?per_page=1');
-    expect(all.body.meta).toEqual({ page: 1, per_page: 1, total: 2 });
+    expect(all.body.meta).toEqual({ page: 1, per_page: 1, total: 2, next_cursor: expect.any(String) });
     expect((await c.call('GET', '/v1/fiscal/cte?status=autorizado')).body.meta.total).toBe(1);
     // The generated CT-e are issued on 2026-11-20 (Brasília).
     expect((await c.call('GET', '/v1/fiscal/cte?from=2026-11-20&to=2026-11-20')).body.meta.total).toBe(2);

@@ -77,8 +77,10 @@ describe('CT-e drafts: POST, GET, PUT /fiscal/cte', () => {
 
   it('an Idempotency-Key makes a retried POST return the same draft', async () => {
     const headers = { 'idempotency-key': 'pedido-4711-tentativa' };
-    const a = await c.call('POST', '/v1/fiscal/cte', draft(), headers);
-    const b = await c.call('POST', '/v1/fiscal/cte', draft(), headers);
+    // A retry sends the same request: `draft()` draws a new NF-e key each time, which would make it another request (422).
+    const body = draft();
+    const a = await c.call('POST', '/v1/fiscal/cte', body, headers);
+    const b = await c.call('POST', '/v1/fiscal/cte', body, headers);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.body.data.id).toBe(a.body.data.id);
     expect(await app.running.platform.store.readStream(`cte-${a.body.data.id}`)).toHaveLength(1);

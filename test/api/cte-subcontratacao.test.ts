@@ -261,12 +261,12 @@ describe('/fiscal/cte-subcontratacao (inbox)', () => {
     it('lists newest receipt first with ruling 9 pagination, parties without addresses', async () => {
       const res = await list('');
       expect(res.status).toBe(200);
-      expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 4 });
+      expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 4, next_cursor: null });
       expect(res.body.environment).toBe('homologacao');
       expect(res.body.data[3].access_key).toBe(keys[0]);
       expect(res.body.data[0].emitente).not.toHaveProperty('endereco');
       const page2 = await list('?per_page=3&page=2');
-      expect(page2.body.meta).toEqual({ page: 2, per_page: 3, total: 4 });
+      expect(page2.body.meta).toEqual({ page: 2, per_page: 3, total: 4, next_cursor: null });
       expect(page2.body.data.map((d: { access_key: string }) => d.access_key)).toEqual([keys[0]]);
     });
 

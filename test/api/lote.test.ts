@@ -332,6 +332,93 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
     });
   });
 
+  describe('progress', () => {
+    /** The progress' invariants at any moment: counts add up to the total, final rows are processed rows. */
+    const coerente = (p: { total: number; processed: number; completed: number; counts: Record<string, number> }) => {
+      expect(Object.values(p.counts).reduce((a, b) => a + b, 0)).toBe(p.total);
+      expect(p.counts.queued).toBe(p.total - p.processed);
+      expect(p.completed).toBe(p.counts.emitted! + p.counts.duplicated! + p.counts.failed!);
+    };
+
+    it('the report counts rows by status, with start, end and (while it runs) the time left', async () => {
+      const [k1, k2] = await chaves(2);
+      const ausente = buildCteXml({ emitenteCnpj: CONTRATANTE }).chave;
+      const r = await criar(
+        lote([
+          { chave: k1, valor: 10 },
+          { chave: k2, valor: 20 },
+          { chave: ausente, valor: 30 },
+        ]),
+      );
+      expect(r.status).toBe(202);
+      const id = r.body.data.batch_id;
+      // Read while it runs, as an integrator polls: each snapshot is coherent.
+      for (;;) {
+        const now = (await sub.call('GET', `${LOTE}/${id}`)).body.data;
+        coerente(now.progress);
+        expect(now.progress.started_at).toBe(now.created_at);
+        if (now.status !== 'processing') break;
+        expect(now.progress.finished_at).toBeNull();
+        const left = now.progress.estimated_seconds_left;
+        if (now.progress.completed === 0) expect(left).toBeNull();
+        else expect(left).toEqual(expect.any(Number));
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      const report = (await relatorioFinal(sub, id)).body.data;
+      expect(report.progress).toEqual({
+        total: 3,
+        processed: 3,
+        completed: 3,
+        counts: { queued: 0, pending: 0, emitted: 2, duplicated: 0, failed: 1 },
+        started_at: report.created_at,
+        finished_at: expect.any(String),
+        estimated_seconds_left: null,
+      });
+      expect(Date.parse(report.progress.finished_at)).toBeGreaterThanOrEqual(Date.parse(report.progress.started_at));
+    });
+  });
+
+  describe('the list of batches', () => {
+    it("each batch with its report's progress, newest first; by page or cursor; filters; another company sees none", async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const [k] = await chaves(1);
+        const r = await criar(lote([{ chave: k, valor: 10 + i }]));
+        expect(r.status).toBe(202);
+        ids.push(r.body.data.batch_id);
+      }
+      const reports = await Promise.all(ids.map(async (id) => (await relatorioFinal(sub, id)).body.data));
+      const all = (await sub.call('GET', `${LOTE}?per_page=100`)).body;
+      expect(all.meta.next_cursor).toBeNull();
+      const listed = new Map(all.data.map((b: { batch_id: string }) => [b.batch_id, b]));
+      for (const report of reports) {
+        const { rows: _rows, ...semLinhas } = report;
+        expect(listed.get(report.batch_id)).toEqual(semLinhas);
+      }
+      const newest = all.data.map((b: { created_at: string }) => b.created_at);
+      expect(newest).toEqual([...newest].sort().reverse());
+      // By cursor, one at a time: the same batches in the same order.
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { data: { batch_id: string }[]; meta: { next_cursor: string | null } } = (
+          await sub.call('GET', `${LOTE}?per_page=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).body;
+        walked.push(...page.data.map((b) => b.batch_id));
+        cursor = page.meta.next_cursor;
+      } while (cursor);
+      expect(walked).toEqual(all.data.map((b: { batch_id: string }) => b.batch_id));
+      const done = (await sub.call('GET', `${LOTE}?status=done&per_page=100`)).body.data;
+      expect(done.every((b: { status: string }) => b.status === 'done')).toBe(true);
+      expect(done.map((b: { batch_id: string }) => b.batch_id)).toEqual(expect.arrayContaining(ids));
+      const stranger = await app.carrier();
+      expect((await stranger.call('GET', LOTE)).body).toMatchObject({ data: [], meta: { total: 0, next_cursor: null } });
+      expectError(await sub.call('GET', `${LOTE}?cursor=bm90LWEtY3Vyc29y`), 400, 'validacao');
+      expectError(await sub.call('GET', `${LOTE}?status=talvez`), 400, 'validacao');
+      expectError(await sub.call('GET', `${LOTE}?from=2026-02-02&to=2026-02-01`), 400, 'validacao');
+    });
+  });
+
   describe('refused before anything is created', () => {
     it('422 lote_invalido: keys with and without pernas mixed (rule 2)', async () => {
       const [a, b] = await chaves(2);

@@ -162,7 +162,7 @@ describe('/fiscal/motoristas', () => {
     expect((await a.call('POST', PATH, { cpf: CPF3, nome: 'Pedro Álvares' })).status).toBe(201);
     const page1 = await a.call('GET', `${PATH}?per_page=2`);
     expect(page1.status).toBe(200);
-    expect(page1.body.meta).toEqual({ page: 1, per_page: 2, total: 3 });
+    expect(page1.body.meta).toEqual({ page: 1, per_page: 2, total: 3, next_cursor: expect.any(String) });
     expect(page1.body.data.map((m: { id: number }) => m.id)).toEqual([1, 2]);
     const page2 = await a.call('GET', `${PATH}?per_page=2&page=2`);
     expect(page2.body.data.map((m: { nome: string }) => m.nome)).toEqual(['Pedro Álvares']);

@@ -359,7 +359,7 @@ describe('/fiscal/nfe', () => {
     it("lists the company's NF-e, most recent first, with the list envelope", async () => {
       const res = await searcher.call('GET', '/v1/fiscal/nfe');
       expect(res.status).toBe(200);
-      expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 5 });
+      expect(res.body.meta).toEqual({ page: 1, per_page: 20, total: 5, next_cursor: null });
       expect(res.body.environment).toBe('homologacao');
       expect(res.body.data[0].access_key).toBe(K_C);
       expect(res.body.data.find((n: { access_key: string }) => n.access_key === K_MED)).toMatchObject({
@@ -401,9 +401,9 @@ describe('/fiscal/nfe', () => {
     it('pages with page and per_page (ruling 9)', async () => {
       const p1 = await searcher.call('GET', '/v1/fiscal/nfe?per_page=2');
       const p3 = await searcher.call('GET', '/v1/fiscal/nfe?per_page=2&page=3');
-      expect(p1.body.meta).toEqual({ page: 1, per_page: 2, total: 5 });
+      expect(p1.body.meta).toEqual({ page: 1, per_page: 2, total: 5, next_cursor: expect.any(String) });
       expect(p1.body.data).toHaveLength(2);
-      expect(p3.body.meta).toEqual({ page: 3, per_page: 2, total: 5 });
+      expect(p3.body.meta).toEqual({ page: 3, per_page: 2, total: 5, next_cursor: null });
       expect(p3.body.data).toHaveLength(1);
       const all = await searcher.call('GET', '/v1/fiscal/nfe?per_page=100');
       const paged = [...p1.body.data, ...(await searcher.call('GET', '/v1/fiscal/nfe?per_page=2&page=2')).body.data, ...p3.body.data];

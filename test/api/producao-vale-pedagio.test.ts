@@ -46,10 +46,10 @@ describe('toll pass and operational account in production without providers', ()
     expect(conta.status).toBe(200);
     expect(conta.body).toMatchObject({ environment: 'producao', data: { saldo: 0, quantidade_movimentos: 0 } });
     const extrato = await c.call('GET', '/v1/conta-operacional/extrato');
-    expect(extrato.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0 }, environment: 'producao' });
+    expect(extrato.body).toEqual({ data: [], meta: { page: 1, per_page: 20, total: 0, next_cursor: null }, environment: 'producao' });
     expect((await c.call('GET', '/v1/vale-pedagio')).body).toEqual({
       data: [],
-      meta: { page: 1, per_page: 20, total: 0 },
+      meta: { page: 1, per_page: 20, total: 0, next_cursor: null },
       environment: 'producao',
     });
     expectError(await c.call('GET', `/v1/vale-pedagio/${valeId}`), 404, 'nao_encontrado');

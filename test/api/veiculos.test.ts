@@ -148,7 +148,7 @@ describe('/fiscal/veiculos', () => {
     for (const placa of ['DEF1111', 'DEF2222', 'GHI3333']) expect((await a.call('POST', PATH, { placa })).status).toBe(201);
     const page1 = await a.call('GET', `${PATH}?per_page=2`);
     expect(page1.status).toBe(200);
-    expect(page1.body.meta).toEqual({ page: 1, per_page: 2, total: 5 });
+    expect(page1.body.meta).toEqual({ page: 1, per_page: 2, total: 5, next_cursor: expect.any(String) });
     expect(page1.body.data.map((v: { id: number }) => v.id)).toEqual([1, 2]);
     expect(page1.body.environment).toBe('homologacao');
     const page3 = await a.call('GET', `${PATH}?per_page=2&page=3`);

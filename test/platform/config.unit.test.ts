@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       publicUrl: null,
       autoridadeFiscal: { tipo: 'simulada' },
+      idempotency: { ttlMs: 86_400_000, leaseMs: 300_000, inFlightWaitMs: 5000 },
     });
     expect(Buffer.from(config.secretsKey, 'base64')).toHaveLength(32);
     expect(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8')).toBe(config.secretsKey);
@@ -86,6 +87,9 @@ describe('loadConfig', () => {
       PAYOUT_CONCURRENCY: '2',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: 'https://api.example.com',
+      IDEMPOTENCY_TTL_S: '3600',
+      IDEMPOTENCY_LEASE_S: '30',
+      IDEMPOTENCY_IN_FLIGHT_WAIT_MS: '0',
     });
     expect(config).toEqual({
       environment: 'producao',
@@ -105,6 +109,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       publicUrl: 'https://api.example.com',
       autoridadeFiscal: { tipo: 'nenhuma' },
+      idempotency: { ttlMs: 3_600_000, leaseMs: 30_000, inFlightWaitMs: 0 },
     });
     expect(loadConfig({ ...external, KAFKA_TOPIC: 'frete.custom' }).kafkaTopic).toBe('frete.custom');
   });

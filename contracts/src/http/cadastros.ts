@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 import { ChavePix, Repasse, TipoChavePix } from './motorista';
 import { TipoDocumento, TipoTransportador, VerificacaoSimulada } from './consultas';
 import { TipoVeiculo } from './veiculo';
@@ -79,6 +79,7 @@ export const ConviteListQuery = Type.Object({
   estado: Type.Optional(EstadoConvite),
   cnpj: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'Only invitations of this CNPJ (punctuation ignored)' })),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type ConviteListQuery = Static<typeof ConviteListQuery>;
 

@@ -30,7 +30,33 @@ export const PageQuery = Type.Object({
 });
 export type PageQuery = Static<typeof PageQuery>;
 
-export const PageMeta = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
+/**
+ * The lists that can grow large also page by cursor (keyset): `cursor` is `meta.next_cursor` of the page before, and
+ * the page holds the rows after the last one that page gave, whatever was inserted meanwhile. Opaque: not to be built
+ * nor read by clients; one list's cursor is refused by another (400 `validacao` on `querystring.cursor`).
+ */
+export const CursorQuery = Type.Object({
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: '`meta.next_cursor` of the previous page: the rows after its last one (`page` is then ignored; `per_page` applies)',
+    }),
+  ),
+});
+export type CursorQuery = Static<typeof CursorQuery>;
+
+export const PageMeta = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total: Type.Integer(),
+  next_cursor: Type.Optional(
+    Type.Union([Type.Null(), Type.String()], {
+      description: 'On the lists that offer a cursor: pass it as `cursor` for the next page; null on the last page',
+    }),
+  ),
+});
 
 /** Lists answer `{ data: [...], meta: { page, per_page, total }, environment }` (ruling 9). */
 export const ListEnvelope = <T extends TSchema>(item: T) =>

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 import { MotivoEstorno } from '../events/conta-operacional';
 
 /**
@@ -72,6 +72,7 @@ export type ContaOperacional = Static<typeof ContaOperacional>;
 
 export const ExtratoQuery = Type.Object({
   ...PageQuery.properties,
+  ...CursorQuery.properties,
   tipo: Type.Optional(TipoMovimento),
   from: Type.Optional(Type.String({ format: 'date', description: 'Movements on or after this day (Brasília)' })),
   to: Type.Optional(Type.String({ format: 'date', description: 'Movements on or before this day (Brasília)' })),

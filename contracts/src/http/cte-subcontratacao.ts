@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
 
 export const InboundCteStatus = Type.Union(
@@ -78,6 +78,7 @@ export const InboundCteQuery = Type.Object({
   from: Type.Optional(date('First receipt on or after this day (YYYY-MM-DD, Brasília time)')),
   to: Type.Optional(date('First receipt on or before this day (YYYY-MM-DD, Brasília time)')),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type InboundCteQuery = Static<typeof InboundCteQuery>;
 

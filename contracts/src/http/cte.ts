@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Environment, PageQuery } from './common';
+import { Environment, CursorQuery, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
 import { CteRascunho } from './cte-rascunho';
 import { CteSituation } from '../events/cte';
@@ -83,6 +83,7 @@ export const CteQuery = Type.Object({
   from: Type.Optional(date('Issued on or after this day (YYYY-MM-DD, Brasília time)')),
   to: Type.Optional(date('Issued on or before this day (YYYY-MM-DD, Brasília time)')),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type CteQuery = Static<typeof CteQuery>;
 

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
 import { ParcelaRepasse } from './motorista';
 import { PlacaBrasileira } from './contra-cte';
+import { CursorQuery, PageQuery } from './common';
 
 /**
  * `POST /fiscal/cte-subcontratacao/lote` (spec section 2, "Counter-CT-e batch"; section 4, batch rules 1–8). Money is
@@ -143,6 +144,37 @@ export const LinhaLote = Type.Object(
 );
 export type LinhaLote = Static<typeof LinhaLote>;
 
+const contagem = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const LoteProgresso = Type.Object(
+  {
+    total: contagem('Rows of the batch: one per key, or one per leg'),
+    processed: contagem('Rows written to the report so far (any status)'),
+    completed: contagem('Rows in a final status: `emitted`, `duplicated` or `failed`'),
+    counts: Type.Object(
+      {
+        queued: contagem('Not processed yet: no row in the report'),
+        pending: contagem('Sent to the fiscal authority, waiting for its answer'),
+        emitted: contagem('Authorized'),
+        duplicated: contagem('Already subcontracted the same way: the existing counter-CT-e'),
+        failed: contagem('Not emitted: `error` says why'),
+      },
+      { description: 'Rows by status; they add up to `total`' },
+    ),
+    started_at: Type.String({ format: 'date-time', description: 'When the batch was created' }),
+    finished_at: Type.Union([Type.Null(), Type.String({ format: 'date-time' })], {
+      description: 'When its decider found it finished (`status` no longer `processing`); null while it runs',
+    }),
+    estimated_seconds_left: Type.Union([Type.Null(), Type.Integer({ minimum: 0 })], {
+      description:
+        "While it runs: the rows not yet final times the mean time per final row so far (from the report's own timings). " +
+        'Null before the first row is final and once the batch is finished. An estimate, not a promise',
+    }),
+  },
+  { $id: 'LoteProgresso', description: 'What an integrator shows as progress: totals, counts by status, start, end, time left' },
+);
+export type LoteProgresso = Static<typeof LoteProgresso>;
+
 export const LoteRelatorio = Type.Object(
   {
     batch_id: Type.String({ format: 'uuid' }),
@@ -152,6 +184,7 @@ export const LoteRelatorio = Type.Object(
     }),
     subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.String() }),
     created_at: Type.String({ format: 'date-time' }),
+    progress: Type.Ref(LoteProgresso),
     rows: Type.Array(Type.Ref(LinhaLote), { description: "One per key (or per leg), in the batch's order, written as each is processed" }),
   },
   {
@@ -163,6 +196,30 @@ export const LoteRelatorio = Type.Object(
 );
 export type LoteRelatorio = Static<typeof LoteRelatorio>;
 
+export const LoteResumo = Type.Object(
+  {
+    batch_id: Type.String({ format: 'uuid' }),
+    status: LoteStatus,
+    requester: Type.Union([Type.Null(), Type.Object({ cnpj: Type.String(), nome: Type.String() })]),
+    subcontratada: Type.Object({ cnpj: Type.String(), nome: Type.String() }),
+    created_at: Type.String({ format: 'date-time' }),
+    progress: Type.Ref(LoteProgresso),
+  },
+  { $id: 'LoteResumo', description: 'A batch in the list: its report without the rows (GET the batch for them)' },
+);
+export type LoteResumo = Static<typeof LoteResumo>;
+
+const dia = (description: string) => Type.String({ format: 'date', description });
+
+export const LoteListQuery = Type.Object({
+  status: Type.Optional(LoteStatus),
+  from: Type.Optional(dia('Created on or after this day (YYYY-MM-DD, Brasília time)')),
+  to: Type.Optional(dia('Created on or before this day (YYYY-MM-DD, Brasília time)')),
+  ...PageQuery.properties,
+  ...CursorQuery.properties,
+});
+export type LoteListQuery = Static<typeof LoteListQuery>;
+
 export const LoteIdParam = Type.Object({ batch_id: Type.String({ description: 'The batch id returned by the POST' }) });
 
-export const LOTE_SCHEMAS = [ContraCteLoteInput, LoteAceito, LinhaLote, LoteRelatorio];
+export const LOTE_SCHEMAS = [ContraCteLoteInput, LoteAceito, LinhaLote, LoteProgresso, LoteRelatorio, LoteResumo];

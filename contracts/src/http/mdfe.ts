@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Environment, PageQuery, Uf } from './common';
+import { Environment, CursorQuery, PageQuery, Uf } from './common';
 import { Local } from './cte-rascunho';
 import { MdfeSituacao } from '../events/mdfe';
 
@@ -108,6 +108,7 @@ export const Mdfe = Type.Object(
 export const MdfeQuery = Type.Object({
   status: Type.Optional(Type.Ref(MdfeSituacao)),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type MdfeQuery = Static<typeof MdfeQuery>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
@@ -101,5 +101,6 @@ export const MotoristaListQuery = Type.Object({
     }),
   ),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type MotoristaListQuery = Static<typeof MotoristaListQuery>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 
@@ -29,6 +29,7 @@ export const NfeListQuery = Type.Object({
   ),
   status: Type.Optional(NfeStatus),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type NfeListQuery = Static<typeof NfeListQuery>;
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
-import { PageQuery } from './common';
+import { CursorQuery, PageQuery } from './common';
 import { CategoriaVeicular, FornecedorValePedagio, LocalValePedagio, TipoValePedagio } from '../events/vale-pedagio';
 
 /**
@@ -209,6 +209,7 @@ export type ValePedagio = Static<typeof ValePedagio>;
 
 export const ValePedagioListQuery = Type.Object({
   ...PageQuery.properties,
+  ...CursorQuery.properties,
   situacao: Type.Optional(SituacaoValePedagio),
   placa: Type.Optional(Placa),
   from: Type.Optional(Type.String({ format: 'date', description: 'Issued on or after this day (Brasília)' })),

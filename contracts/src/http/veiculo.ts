@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PageQuery, Uf } from './common';
+import { CursorQuery, PageQuery, Uf } from './common';
 import { Rntrc } from './configuracao';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
@@ -126,6 +126,7 @@ export type Veiculo = Static<typeof Veiculo>;
 export const VeiculoListQuery = Type.Object({
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the plate (case and hyphen ignored)' })),
   ...PageQuery.properties,
+  ...CursorQuery.properties,
 });
 export type VeiculoListQuery = Static<typeof VeiculoListQuery>;
 

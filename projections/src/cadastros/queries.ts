@@ -39,18 +39,23 @@ export async function conviteDaEmpresa(sql: Sql, companyId: string, conviteId: s
 export async function convitesList(
   sql: Sql,
   companyId: string,
-  f: { estado?: EstadoConviteRow; cnpj?: string; now: Date; page: number; per_page: number },
-): Promise<{ rows: ConviteRow[]; total: number }> {
+  f: { estado?: EstadoConviteRow; cnpj?: string; now: Date; page: number; per_page: number; cursor?: string },
+): Promise<{ rows: ConviteRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   // A literal, not a parameter: the count query does not select the columns, and an unused parameter has no type.
   // An ISO instant holds only digits, '-', ':', 'T', '.' and 'Z'.
   const now = `'${f.now.toISOString()}'::timestamptz`;
   if (f.estado) q.and(`${ESTADO(now)} = ${q.param(f.estado)}`);
   if (f.cnpj) q.and(`cnpj = ${q.param(f.cnpj)}`);
-  return q.page<ConviteRow>(sql, {
+  return q.keysetPage<ConviteRow>(sql, {
     from: 'rm.convites',
     columns: CONVITE_COLUMNS(now),
-    orderBy: 'enviado_em DESC, convite_id',
+    list: 'convites',
+    keys: [
+      { expr: 'enviado_em', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'convite_id', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });

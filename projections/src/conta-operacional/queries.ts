@@ -78,6 +78,8 @@ export async function movimentoContaOperacional(sql: Sql, companyId: string, seq
 export interface ExtratoFiltro {
   page: number;
   per_page: number;
+  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
+  cursor?: string;
   tipo?: TipoMovimento;
   from?: string;
   to?: string;
@@ -89,16 +91,18 @@ export async function extratoContaOperacional(
   sql: Sql,
   companyId: string,
   f: ExtratoFiltro,
-): Promise<{ rows: MovimentoContaRow[]; total: number }> {
+): Promise<{ rows: MovimentoContaRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.tipo) q.and(`tipo = ${q.param(f.tipo)}`);
   q.days('registrado_em', f.from, f.to);
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
     from: 'rm.conta_operacional_movimentos',
     columns: COLUMNS,
-    orderBy: `sequencia ${f.ordem === 'desc' ? 'DESC' : 'ASC'}`,
+    list: `extrato-${f.ordem === 'desc' ? 'desc' : 'asc'}`,
+    keys: [{ expr: 'sequencia', dir: f.ordem === 'desc' ? 'DESC' : 'ASC', type: 'integer' }],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });
-  return { rows: rows.map(toMovimento), total };
+  return { rows: rows.map(toMovimento), total, next_cursor };
 }

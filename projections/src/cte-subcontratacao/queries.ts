@@ -31,6 +31,8 @@ export interface CteSubcontratacaoFilter {
   to?: string;
   page: number;
   per_page: number;
+  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
+  cursor?: string;
 }
 
 const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, counter_cte_blocked_reason, received_count,
@@ -46,7 +48,7 @@ export async function cteSubcontratacaoList(
   sql: Sql,
   companyId: string,
   f: CteSubcontratacaoFilter,
-): Promise<{ rows: CteSubcontratacaoRow[]; total: number }> {
+): Promise<{ rows: CteSubcontratacaoRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.search && f.search.trim() !== '') {
     const term = f.search.trim();
@@ -57,10 +59,15 @@ export async function cteSubcontratacaoList(
   if (f.carrier_role) q.and(`carrier_role = ${q.param(f.carrier_role)}`);
   if (f.status) q.and(`status = ${q.param(f.status)}`);
   q.days('first_received_at', f.from, f.to);
-  return q.page<CteSubcontratacaoRow>(sql, {
+  return q.keysetPage<CteSubcontratacaoRow>(sql, {
     from: 'rm.cte_subcontratacao',
     columns: COLUMNS,
-    orderBy: 'first_received_at DESC, chave',
+    list: 'cte-subcontratacao',
+    keys: [
+      { expr: 'first_received_at', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'chave', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });

@@ -31,6 +31,8 @@ export interface CteFilter {
   to?: string;
   page: number;
   per_page: number;
+  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
+  cursor?: string;
 }
 
 const COLUMNS =
@@ -48,9 +50,24 @@ export async function cteByKey(sql: Sql, companyId: string, chave: string): Prom
 }
 
 /** Own CT-e, newest first. */
-export async function cteList(sql: Sql, companyId: string, f: CteFilter): Promise<{ rows: CteRow[]; total: number }> {
+export async function cteList(
+  sql: Sql,
+  companyId: string,
+  f: CteFilter,
+): Promise<{ rows: CteRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);
   q.days('COALESCE(emitido_em, created_at)', f.from, f.to);
-  return q.page<CteRow>(sql, { from: 'rm.ctes', columns: COLUMNS, orderBy: 'created_at DESC, cte_id', page: f.page, per_page: f.per_page });
+  return q.keysetPage<CteRow>(sql, {
+    from: 'rm.ctes',
+    columns: COLUMNS,
+    list: 'cte',
+    keys: [
+      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'cte_id', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
+    page: f.page,
+    per_page: f.per_page,
+  });
 }

@@ -1,5 +1,7 @@
 import { type LinhaLoteStatus, type LoteStatus, type ModoSubcontratacao } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
+import { type ContagemLote } from './progresso';
 
 export interface LoteRow {
   batch_id: string;
@@ -27,6 +29,8 @@ export interface LoteLinhaRow {
   financeiro: 'ok' | 'failed' | null;
   error_code: string | null;
   error_message: string | null;
+  /** When the row last changed (written, or followed its counter-CT-e): the progress estimate's timing. */
+  updated_at: Date;
 }
 
 /**
@@ -46,7 +50,8 @@ export async function loteDe(sql: Sql, batchId: string, companyId: string): Prom
   const lote = rows[0] as unknown as LoteRow | undefined;
   if (!lote) return null;
   const linhas = await sql.query(
-    `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message
+    `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message,
+            updated_at
        FROM rm.lote_linhas WHERE batch_id = $1 ORDER BY linha`,
     [batchId],
   );
@@ -68,4 +73,58 @@ export async function registroDeFrota(
     ]),
   ]);
   return { motoristas: new Set(m.rows.map((r) => r.cpf as string)), placas: new Set(v.rows.map((r) => r.placa as string)) };
+}
+
+/** A batch in the list: its header and its rows counted (never the rows themselves). */
+export type LoteResumoRow = LoteRow & { contagem: ContagemLote };
+
+/** The batches a company owns or requested, newest first; `status`, `from`/`to` (creation day) filter. */
+export async function lotesList(
+  sql: Sql,
+  companyId: string,
+  f: { status?: string; from?: string; to?: string; page: number; per_page: number; cursor?: string },
+): Promise<{ rows: LoteResumoRow[]; total: number; next_cursor: string | null }> {
+  const q = new ListQuery(['l.company_id', 'l.solicitante_company_id'], companyId);
+  if (f.status) q.and(`l.status = ${q.param(f.status)}`);
+  q.days('l.created_at', f.from, f.to);
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
+    list: 'lotes',
+    countFrom: 'rm.lotes l',
+    from: `rm.lotes l
+       JOIN rm.companies s ON s.company_id = l.company_id
+       LEFT JOIN rm.companies r ON r.company_id = l.solicitante_company_id
+       LEFT JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'emitted')::int AS emitted,
+                count(*) FILTER (WHERE status = 'duplicated')::int AS duplicated, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                max(updated_at) FILTER (WHERE status <> 'pending') AS ultima_final
+           FROM rm.lote_linhas WHERE batch_id = l.batch_id
+       ) c ON true`,
+    columns: `l.batch_id, l.company_id, l.solicitante_company_id, l.modo, l.total_linhas, l.status, l.created_at, l.concluido_em,
+              s.cnpj AS subcontratada_cnpj, s.razao_social AS subcontratada_nome, r.cnpj AS solicitante_cnpj, r.razao_social AS solicitante_nome,
+              c.pending, c.emitted, c.duplicated, c.failed, c.ultima_final`,
+    keys: [
+      { expr: 'l.created_at', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'l.batch_id', dir: 'ASC', type: 'text' },
+    ],
+    page: f.page,
+    per_page: f.per_page,
+    cursor: f.cursor,
+  });
+  return {
+    rows: rows.map((r) => {
+      const { pending, emitted, duplicated, failed, ultima_final, ...lote } = r;
+      return {
+        ...(lote as unknown as LoteRow),
+        contagem: {
+          pending: pending as number,
+          emitted: emitted as number,
+          duplicated: duplicated as number,
+          failed: failed as number,
+          ultima_final: (ultima_final as Date | null) ?? null,
+        },
+      };
+    }),
+    total,
+    next_cursor,
+  };
 }

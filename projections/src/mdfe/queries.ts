@@ -45,14 +45,19 @@ export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promi
 export async function mdfeList(
   sql: Sql,
   companyId: string,
-  f: { status?: string; page: number; per_page: number },
-): Promise<{ rows: MdfeRow[]; total: number }> {
+  f: { status?: string; page: number; per_page: number; cursor?: string },
+): Promise<{ rows: MdfeRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);
-  return q.page<MdfeRow>(sql, {
+  return q.keysetPage<MdfeRow>(sql, {
     from: 'rm.mdfes',
     columns: COLUMNS,
-    orderBy: 'created_at DESC, mdfe_id',
+    list: 'mdfe',
+    keys: [
+      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'mdfe_id', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });

@@ -46,8 +46,8 @@ export async function motoristaPorCpf(sql: Sql, companyId: string, cpf: string):
 export async function motoristasList(
   sql: Sql,
   companyId: string,
-  f: { search?: string; page: number; per_page: number },
-): Promise<{ rows: MotoristaRow[]; total: number }> {
+  f: { search?: string; page: number; per_page: number; cursor?: string },
+): Promise<{ rows: MotoristaRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.trim();
   if (term) {
@@ -56,12 +56,14 @@ export async function motoristasList(
     if (/^[0-9]+$/.test(digits)) ors.push(`cpf LIKE ${q.param(containsPattern(digits))}`);
     q.and(`(${ors.join(' OR ')})`);
   }
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
     from: 'rm.motoristas',
     columns: COLUMNS,
-    orderBy: 'id',
+    list: 'motoristas',
+    keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });
-  return { rows: rows.map(toRow), total };
+  return { rows: rows.map(toRow), total, next_cursor };
 }

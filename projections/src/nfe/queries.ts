@@ -35,6 +35,8 @@ export interface NfeFilter {
   status?: NfeStatus;
   page: number;
   per_page: number;
+  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
+  cursor?: string;
 }
 
 /** `vinculada` is not stored: an own CT-e carrying the key (rm.cte_nfe) makes it so, whatever else is known. */
@@ -70,7 +72,11 @@ export async function ctesCarryingNfe(sql: Sql, companyId: string, chave: string
  * or recipient's document (punctuation ignored), the NF-e number, or a part of the issuer's or recipient's name
  * (without regard to case or accents).
  */
-export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promise<{ rows: NfeRow[]; total: number }> {
+export async function nfeList(
+  sql: Sql,
+  companyId: string,
+  f: NfeFilter,
+): Promise<{ rows: NfeRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('n.company_id', companyId);
   const param = (value: unknown) => q.param(value);
   const term = f.search?.trim();
@@ -95,12 +101,17 @@ export async function nfeList(sql: Sql, companyId: string, f: NfeFilter): Promis
     q.and(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
   }
   if (f.status) q.and(`${STATUS} = ${param(f.status)}`);
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
     from: 'rm.nfes n',
     columns: COLUMNS,
-    orderBy: 'n.importada_em DESC, n.chave',
+    list: 'nfe',
+    keys: [
+      { expr: 'n.importada_em', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'n.chave', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });
-  return { rows: rows.map(toRow), total };
+  return { rows: rows.map(toRow), total, next_cursor };
 }

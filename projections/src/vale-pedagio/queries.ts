@@ -79,6 +79,8 @@ export async function valePedagioOf(sql: Sql, companyId: string, valePedagioId: 
 export interface ValesPedagioFiltro {
   page: number;
   per_page: number;
+  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
+  cursor?: string;
   situacao?: SituacaoValePedagio;
   placa?: string;
   from?: string;
@@ -90,17 +92,22 @@ export async function listarValesPedagio(
   sql: Sql,
   companyId: string,
   f: ValesPedagioFiltro,
-): Promise<{ rows: ValePedagioRow[]; total: number }> {
+): Promise<{ rows: ValePedagioRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.situacao) q.and(`situacao = ${q.param(f.situacao)}`);
   if (f.placa) q.and(`placa = ${q.param(f.placa)}`);
   q.days('emitido_em', f.from, f.to);
-  const { rows, total } = await q.page<Record<string, unknown>>(sql, {
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
     from: 'rm.vales_pedagio',
     columns: COLUMNS,
-    orderBy: 'emitido_em DESC, vale_pedagio_id',
+    list: 'vale-pedagio',
+    keys: [
+      { expr: 'emitido_em', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'vale_pedagio_id', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
     page: f.page,
     per_page: f.per_page,
   });
-  return { rows: rows.map(toRow), total };
+  return { rows: rows.map(toRow), total, next_cursor };
 }

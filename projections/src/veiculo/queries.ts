@@ -37,10 +37,18 @@ export async function veiculoPorPlaca(sql: Sql, companyId: string, placa: string
 export async function veiculosList(
   sql: Sql,
   companyId: string,
-  f: { search?: string; page: number; per_page: number },
-): Promise<{ rows: VeiculoRow[]; total: number }> {
+  f: { search?: string; page: number; per_page: number; cursor?: string },
+): Promise<{ rows: VeiculoRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.replace(/[\s-]/g, '').toUpperCase();
   if (term) q.and(`placa LIKE ${q.param(containsPattern(term))}`);
-  return q.page<VeiculoRow>(sql, { from: 'rm.veiculos', columns: COLUMNS, orderBy: 'id', page: f.page, per_page: f.per_page });
+  return q.keysetPage<VeiculoRow>(sql, {
+    from: 'rm.veiculos',
+    columns: COLUMNS,
+    list: 'veiculos',
+    keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
+    cursor: f.cursor,
+    page: f.page,
+    per_page: f.per_page,
+  });
 }

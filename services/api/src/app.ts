@@ -16,6 +16,7 @@ import { authentication } from './plugins/authentication';
 import { methodNotAllowed } from './plugins/method-not-allowed';
 import { textInput } from './plugins/text-input';
 import { unreadBody } from './plugins/unread-body';
+import { idempotency } from './plugins/idempotency';
 import { clientErrorHandler, frameworkErrors } from './client-error';
 import { healthRoutes } from './routes/health';
 import { oauthRoutes } from './routes/oauth';
@@ -111,6 +112,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       await v1.register(swaggerUi, { routePrefix: '/docs', indexPrefix: '/v1', uiConfig: { docExpansion: 'list' } });
       v1.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await v1.register(authentication(deps));
+      await v1.register(idempotency(deps));
       await v1.register(fiscalRoutes(deps), { prefix: '/fiscal' });
       await v1.register(carriersRoutes(deps), { prefix: '/carriers' });
       await v1.register(valePedagioRoutes(deps), { prefix: '/vale-pedagio' });

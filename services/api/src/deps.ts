@@ -1,6 +1,13 @@
 import { type Pool } from 'pg';
 import { type Auditoria, type EmissorCte, type Handlers, type ServicoCiot, type StatusDaAutoridade } from '@frete/application';
-import { type AppConfig, type Authenticator, type DocumentStore, type ReadYourWrites, type TokenService } from '@frete/platform';
+import {
+  type AppConfig,
+  type Authenticator,
+  type DocumentStore,
+  type IdempotencyStore,
+  type ReadYourWrites,
+  type TokenService,
+} from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { type DiretorioPix, type ReguladorTransporte } from '@frete/adapters';
 
@@ -19,6 +26,8 @@ export interface ApiDeps {
   tokens: TokenService;
   /** Raw XML/PDF kept byte for byte, by SHA-256. */
   documents: DocumentStore;
+  /** Stored answers of POSTs sent with an `Idempotency-Key` (plugin `idempotency`). */
+  idempotency: IdempotencyStore;
   /** Whether the fiscal authority can be reached at all (production without a contracted provider cannot). */
   emissorCte: Pick<EmissorCte, 'disponivel'>;
   /** The service status of the company's authorizers, cached (never blocks on a slow authority). */

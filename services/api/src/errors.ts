@@ -2,6 +2,8 @@ import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fasti
 import { type ErrorCode, ErrorCodes, type ErrorEnvelope, type FieldError } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
 import { isDatabaseUnavailable, WrongExpectedRevision } from '@frete/platform';
+import { CursorInvalido } from '@frete/projections';
+import { IdempotentReplay, sendReplay } from './idempotent-replay';
 
 /** An error the edge raises on purpose; the handler writes it in the envelope with its code's status. */
 export class ApiError extends Error {
@@ -47,6 +49,13 @@ const dedupe = (fields: FieldError[]) => {
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const id = request.id;
   const send = (status: number, body: ErrorEnvelope) => reply.status(status).type('application/json; charset=utf-8').send(body);
+  if (error instanceof IdempotentReplay) return sendReplay(request, reply, error.answer);
+  if (error instanceof CursorInvalido) {
+    return send(
+      400,
+      envelope('validacao', `cursor: ${error.message}`, id, { fields: [{ field: 'querystring.cursor', message: error.message }] }),
+    );
+  }
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
     return send(ErrorCodes[error.code], envelope(error.code, error.message, id, error.details));

@@ -1,5 +1,6 @@
 import { type Principal } from '@frete/platform';
 import { type Scope } from '@frete/contracts';
+import { type IdempotencyState } from './plugins/idempotency';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,8 +8,14 @@ declare module 'fastify' {
     public?: boolean;
     /** The scope the route needs (spec section 5). */
     scope?: Scope;
+    /** Set by the `idempotency` plugin on the routes that take `Idempotency-Key`; `false` on a route opts it out. */
+    idempotency?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The request's `Idempotency-Key` claim, once made. */
+    idempotency: IdempotencyState | null;
+    /** On a multipart POST with a key: claims it with the parts' fingerprint (`readParts` calls it). */
+    claimIdempotency: ((fingerprint: string) => Promise<void>) | null;
   }
 }

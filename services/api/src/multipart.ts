@@ -2,6 +2,7 @@ import { type FastifyRequest } from 'fastify';
 import { type FieldError } from '@frete/contracts';
 import { ApiError } from './errors';
 import { printable, textProblem } from './text';
+import { fingerprintParts } from './plugins/idempotency';
 
 export type ReceivedPart =
   | { type: 'file'; name: string; filename: string; mimetype: string; content: Buffer }
@@ -64,5 +65,7 @@ export async function readParts(request: FastifyRequest, rules: MultipartRules):
         throw invalid([{ field: '(body)', message: 'malformed multipart body' }]);
     }
   }
+  // With an `Idempotency-Key`: claimed now that the request's content is known, before anything acts on it.
+  if (request.claimIdempotency) await request.claimIdempotency(fingerprintParts(parts));
   return parts;
 }

@@ -68,6 +68,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: '`escopo_nao_habilitado`, `transportadora_nao_habilitada` or `homologacao_obrigatoria`',
   404: "`nao_encontrado` (also for another company's resource)",
   405: '`metodo_nao_permitido`',
+  409: '`idempotency_key_em_uso`: a request with the same `Idempotency-Key` is still running',
   413: '`payload_muito_grande`',
   415: '`tipo_de_midia_nao_suportado`',
   422: 'a business rule was not met; `error.code` says which',

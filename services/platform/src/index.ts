@@ -41,3 +41,4 @@ export * from './auth/credential-cache';
 export * from './projections/verificacao';
 export * from './db/analistas';
 export * from './event-store/cadeia';
+export * from './idempotency/store';

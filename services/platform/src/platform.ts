@@ -19,6 +19,7 @@ import { SecretCipher } from './secrets/cipher';
 import { SecureBlobs } from './secrets/blobs';
 import { CertificateVault } from './certificates/vault';
 import { DocumentStore } from './documents/store';
+import { IdempotencyStore } from './idempotency/store';
 
 /** The infrastructure every service of this process runs on, built once from the configuration. */
 export interface Platform {
@@ -37,6 +38,8 @@ export interface Platform {
   certificates: CertificateVault;
   /** Raw XML/PDF kept byte for byte, by SHA-256. */
   documents: DocumentStore;
+  /** The answers of POSTs sent with an `Idempotency-Key`, for their retries. */
+  idempotency: IdempotencyStore;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
@@ -103,6 +106,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     authenticator,
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
     documents: new DocumentStore(pool),
+    idempotency: new IdempotencyStore(pool, { ttlMs: config.idempotency.ttlMs, leaseMs: config.idempotency.leaseMs, clock }),
     clock,
     embedded,
     close: async (report = () => undefined) => {

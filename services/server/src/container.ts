@@ -33,6 +33,7 @@ export function compose(platform: Platform, application: Application, ready: () 
         authenticator: p.authenticator,
         tokens: p.tokens,
         documents: p.documents,
+        idempotency: p.idempotency,
         emissorCte: a.emissorCte,
         statusAutoridade: a.statusAutoridade,
         ciot: a.ciot,

@@ -34,6 +34,8 @@ export interface AppConfig {
   publicUrl: string | null;
   /** Who authorizes CT-e and MDF-e (`FISCAL_AUTHORITY` and the `SEFAZ_*` variables). */
   autoridadeFiscal: ConfigAutoridadeFiscal;
+  /** `Idempotency-Key` on POSTs: how long a key is kept, how long a running request holds it, how long a duplicate waits. */
+  idempotency: { ttlMs: number; leaseMs: number; inFlightWaitMs: number };
 }
 
 /**
@@ -118,6 +120,9 @@ const EnvSchema = Type.Object({
   SEFAZ_TIMEOUT_MS: integer(100, 600_000, 30_000),
   SEFAZ_PAUSA_MS: integer(1, undefined, 60_000),
   SEFAZ_CONEXOES: integer(1, 256, 16),
+  IDEMPOTENCY_TTL_S: integer(1, undefined, 86_400),
+  IDEMPOTENCY_LEASE_S: integer(1, undefined, 300),
+  IDEMPOTENCY_IN_FLIGHT_WAIT_MS: integer(0, 60_000, 5000),
 });
 type Env = Static<typeof EnvSchema>;
 type EnvName = keyof Env & string;
@@ -197,6 +202,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL ?? null,
     autoridadeFiscal: autoridadeFiscal(e, environment),
+    idempotency: {
+      ttlMs: e.IDEMPOTENCY_TTL_S * 1000,
+      leaseMs: e.IDEMPOTENCY_LEASE_S * 1000,
+      inFlightWaitMs: e.IDEMPOTENCY_IN_FLIGHT_WAIT_MS,
+    },
   };
 }
 

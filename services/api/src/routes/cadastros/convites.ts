@@ -100,13 +100,13 @@ export const convitesRoutes =
         const p = principalOf(request);
         const paging = pageOf(request.query);
         const cnpj = request.query.cnpj ? normalizeCnpj(request.query.cnpj.trim()) : undefined;
-        const { rows, total } = await convitesList(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await convitesList(deps.pool, p.companyId, {
           estado: request.query.estado,
           cnpj,
           now: deps.clock(),
           ...paging,
         });
-        return listOf(rows.map(toConvite), paging, total, env);
+        return listOf(rows.map(toConvite), paging, total, env, next_cursor);
       },
     );
 

@@ -109,14 +109,14 @@ export const contaOperacionalRoutes =
         const q = request.query;
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
-        const { rows, total } = await extratoContaOperacional(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await extratoContaOperacional(deps.pool, p.companyId, {
           ...paging,
           tipo: q.tipo,
           from: q.from,
           to: q.to,
           ordem: q.ordem,
         });
-        return listOf(rows.map(toMovimento), paging, total, env);
+        return listOf(rows.map(toMovimento), paging, total, env, next_cursor);
       },
     );
 

@@ -74,7 +74,7 @@ export const cteSubcontratacaoRoutes =
         const q = request.query;
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
-        const { rows, total } = await cteSubcontratacaoList(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await cteSubcontratacaoList(deps.pool, p.companyId, {
           search: q.search,
           carrier_role: q.carrier_role,
           status: q.status,
@@ -87,6 +87,7 @@ export const cteSubcontratacaoRoutes =
           paging,
           total,
           env,
+          next_cursor,
         );
       },
     );

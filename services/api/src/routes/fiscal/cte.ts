@@ -44,12 +44,13 @@ export const cteRoutes =
         const q = request.query;
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
-        const { rows, total } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
+        const { rows, total, next_cursor } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
         return listOf(
           rows.map((r) => cteView(r, env, false)),
           paging,
           total,
           env,
+          next_cursor,
         );
       },
     );

@@ -1,5 +1,5 @@
-import { type LinhaLote, type LoteRelatorio } from '@frete/contracts';
-import { type LoteLinhaRow, type LoteRow } from '@frete/projections';
+import { type LinhaLote, type LoteRelatorio, type LoteResumo } from '@frete/contracts';
+import { type LoteLinhaRow, type LoteResumoRow, type LoteRow, progressoDeContagem, progressoDoLote } from '@frete/projections';
 
 /** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
 function linhaView(r: LoteLinhaRow): LinhaLote {
@@ -22,6 +22,18 @@ export function loteRelatorioView(l: LoteRow, linhas: LoteLinhaRow[]): LoteRelat
     requester: l.solicitante_company_id ? { cnpj: l.solicitante_cnpj ?? '', nome: l.solicitante_nome ?? '' } : null,
     subcontratada: { cnpj: l.subcontratada_cnpj, nome: l.subcontratada_nome },
     created_at: l.created_at.toISOString(),
+    progress: progressoDoLote(l, linhas),
     rows: linhas.map(linhaView),
+  };
+}
+
+export function loteResumoView(l: LoteResumoRow): LoteResumo {
+  return {
+    batch_id: l.batch_id,
+    status: l.status,
+    requester: l.solicitante_company_id ? { cnpj: l.solicitante_cnpj ?? '', nome: l.solicitante_nome ?? '' } : null,
+    subcontratada: { cnpj: l.subcontratada_cnpj, nome: l.subcontratada_nome },
+    created_at: l.created_at.toISOString(),
+    progress: progressoDeContagem(l, l.contagem),
   };
 }

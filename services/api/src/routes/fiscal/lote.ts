@@ -1,12 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ContraCteLoteInput, DataEnvelope, LoteAceito, LoteIdParam, LoteRelatorio } from '@frete/contracts';
-import { loteDe } from '@frete/projections';
+import {
+  ContraCteLoteInput,
+  DataEnvelope,
+  ListEnvelope,
+  LoteAceito,
+  LoteIdParam,
+  LoteListQuery,
+  LoteRelatorio,
+  LoteResumo,
+} from '@frete/contracts';
+import { loteDe, lotesList } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-import { loteRelatorioView } from './lote-views';
+import { loteRelatorioView, loteResumoView } from './lote-views';
+import { checkDateRange, listOf, pageOf } from '../../paging';
 
 const TAGS = ['Lotes'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,6 +82,35 @@ export const loteRoutes =
           request.headers['idempotency-key'],
         );
         return reply.status(202).send(aceito(batchId));
+      },
+    );
+
+    app.get(
+      '/cte-subcontratacao/lote',
+      {
+        schema: {
+          operationId: 'listarLotes',
+          tags: TAGS,
+          summary: 'The batches the company owns or requested, newest first, each with its progress',
+          description:
+            'Filters: `status`, `from`/`to` (creation day, Brasília). Paging as ruling 9, or by `cursor` (`meta.next_cursor`). ' +
+            'Each item is the report without its rows.',
+          querystring: LoteListQuery,
+          response: { 200: ListEnvelope(Type.Ref(LoteResumo)), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const p = principalOf(request);
+        const q = request.query;
+        checkDateRange(q.from, q.to);
+        const paging = pageOf(q);
+        const { rows, total, next_cursor } = await lotesList(deps.pool, p.companyId, {
+          status: q.status,
+          from: q.from,
+          to: q.to,
+          ...paging,
+        });
+        return listOf(rows.map(loteResumoView), paging, total, env, next_cursor);
       },
     );
 

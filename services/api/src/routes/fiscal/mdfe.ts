@@ -122,12 +122,13 @@ export const mdfeRoutes =
       async (request) => {
         const p = principalOf(request);
         const paging = pageOf(request.query);
-        const { rows, total } = await mdfeList(deps.pool, p.companyId, { status: request.query.status, ...paging });
+        const { rows, total, next_cursor } = await mdfeList(deps.pool, p.companyId, { status: request.query.status, ...paging });
         return listOf(
           rows.map((r) => mdfeView(r, env)),
           paging,
           total,
           env,
+          next_cursor,
         );
       },
     );

@@ -177,12 +177,12 @@ export const nfeRoutes =
       async (request) => {
         const p = principalOf(request);
         const paging = pageOf(request.query);
-        const { rows, total } = await nfeList(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await nfeList(deps.pool, p.companyId, {
           search: request.query.search,
           status: request.query.status,
           ...paging,
         });
-        return listOf(rows.map(resumoOf), paging, total, env);
+        return listOf(rows.map(resumoOf), paging, total, env, next_cursor);
       },
     );
 

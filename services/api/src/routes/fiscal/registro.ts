@@ -31,7 +31,12 @@ export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TS
   handler: RegistroHandler<Static<TInput>>;
   /** Read side: the entry and the page of entries (filtered by the list's query) as the read model has them. */
   porId: (pool: Pool, companyId: string, id: number) => Promise<Row | null>;
-  listar: (pool: Pool, companyId: string, filtro: Static<TQuery> & Paging) => Promise<{ rows: Row[]; total: number }>;
+  /** `next_cursor` where the list offers a cursor (drivers, vehicles); absent where it pages only (tax rules). */
+  listar: (
+    pool: Pool,
+    companyId: string,
+    filtro: Static<TQuery> & Paging,
+  ) => Promise<{ rows: Row[]; total: number; next_cursor?: string | null }>;
   toView: (row: Row) => Static<TView>;
   /** The code of a write that repeats another active entry's key (`motorista_duplicado`). */
   duplicado: ErrorCode;
@@ -100,8 +105,8 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
     async (request) => {
       const p = principalOf(request);
       const paging = pageOf(request.query as { page?: number; per_page?: number });
-      const { rows, total } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
-      return listOf(rows.map(o.toView), paging, total, env);
+      const { rows, total, next_cursor } = await o.listar(deps.pool, p.companyId, Object.assign({}, request.query, paging));
+      return listOf(rows.map(o.toView), paging, total, env, next_cursor);
     },
   );
 

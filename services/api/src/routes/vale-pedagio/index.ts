@@ -320,7 +320,7 @@ export const valePedagioRoutes =
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
         const now = deps.clock();
-        const { rows, total } = await listarValesPedagio(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await listarValesPedagio(deps.pool, p.companyId, {
           ...paging,
           situacao: q.situacao,
           placa: q.placa ? normalizePlaca(q.placa) : undefined,
@@ -332,6 +332,7 @@ export const valePedagioRoutes =
           paging,
           total,
           env,
+          next_cursor,
         );
       },
     );
