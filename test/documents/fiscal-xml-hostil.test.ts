@@ -5,6 +5,7 @@ import { montarCteXml } from '@frete/domain';
 import { parseFiscalXml, signFiscalXml, verifyFiscalSignature, type FiscalSignatureCheck } from '@frete/documents';
 import { readPkcs12 } from '@frete/platform';
 import { readLightDom } from '../../services/documents/src/fiscal-xml/light-dom';
+import { withBareEndTags } from '../../services/documents/src/fiscal-xml/dom';
 import { cnpjFrom, makeA1 } from '../support/certificates';
 import { montarInput } from '../support/cte-montar';
 import { XMLSEC1, requireTool, xmlsecVerify } from '../support/xmlsec';
@@ -230,6 +231,21 @@ describe('the fast path refuses what the generic path refuses', () => {
     expect(verify(commented).valid).toBe(true);
     expect(verify(signed.replace('<ide>', '<ide>&#13;')).reason).toMatch(/digest of infCte does not match/);
     expect(verify(signed.replace('<CTe ', '<!DOCTYPE CTe [<!ENTITY x "y">]><CTe ')).reason).toMatch(/^hostile XML/);
+  });
+
+  it('reads an end tag with blanks on the last element of a name as xmldom 0.8 alone would not (it closed an earlier one early)', () => {
+    const names = signed.match(/<xNome>/g) ?? [];
+    expect(names.length).toBeGreaterThan(1);
+    const last = signed.lastIndexOf('</xNome>');
+    const spaced = signed.slice(0, last) + '</xNome \n>' + signed.slice(last + '</xNome>'.length);
+    expect('doc' in parseFiscalXml(spaced)).toBe(true);
+    expect(verify(spaced).valid).toBe(true);
+    expect(verify(generic(spaced)).valid).toBe(true);
+    // Blanks are taken out of end tags only: comments, CDATA and text keep theirs.
+    const kept = '<a><!-- </b > --><![CDATA[</c >]]>x </d ></a>';
+    expect(withBareEndTags(kept)).toBe('<a><!-- </b > --><![CDATA[</c >]]>x </d></a>');
+    expect(withBareEndTags('<a></a\t\r\n>')).toBe('<a></a>');
+    expect(withBareEndTags('<a></ a>')).toBe('<a></ a>');
   });
 
   // Random edits of a signed CT-e (markup characters inserted, ranges deleted or duplicated elsewhere): whenever the

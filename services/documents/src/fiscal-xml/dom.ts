@@ -69,6 +69,41 @@ export function parseForSignature(xml: string): ParsedFiscalXml {
   return light ? { doc: light } : parseWithXmldom(xml);
 }
 
+/**
+ * `</name >` (blanks before the `>`, legal XML) written as `</name>`. xmldom 0.8 guesses which elements are left
+ * unclosed by looking for the literal `</name>` and keeps its first answer per name, so such an end tag on the last
+ * element of a name makes it close an earlier one early and complain. Blanks inside an end tag mean nothing; comments,
+ * CDATA sections and processing instructions are copied as they are. One pass, forward only.
+ */
+export function withBareEndTags(xml: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  for (;;) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) break;
+    const closer = xml.startsWith('<!--', lt) ? '-->' : xml.startsWith('<![CDATA[', lt) ? ']]>' : xml.startsWith('<?', lt) ? '?>' : null;
+    if (closer) {
+      const end = xml.indexOf(closer, lt + 2);
+      if (end < 0) break;
+      i = end + closer.length;
+      continue;
+    }
+    i = lt + 1;
+    if (xml[lt + 1] !== '/') continue;
+    const gt = xml.indexOf('>', lt);
+    if (gt < 0) break;
+    const inner = xml.slice(lt + 2, gt);
+    const name = inner.trimEnd();
+    if (name.length !== inner.length && name.length > 0 && !/[\s<]/.test(name)) {
+      out += xml.slice(copied, lt) + '</' + name + '>';
+      copied = gt + 1;
+    }
+    i = gt + 1;
+  }
+  return copied === 0 ? xml : out + xml.slice(copied);
+}
+
 function parseWithXmldom(xml: string): ParsedFiscalXml {
   const complaints: string[] = [];
   const complain = (message: string) => {
@@ -76,7 +111,10 @@ function parseWithXmldom(xml: string): ParsedFiscalXml {
   };
   let doc: XmlDocument;
   try {
-    doc = new DOMParser({ errorHandler: { warning: complain, error: complain, fatalError: complain } }).parseFromString(xml, 'text/xml');
+    doc = new DOMParser({ errorHandler: { warning: complain, error: complain, fatalError: complain } }).parseFromString(
+      withBareEndTags(xml),
+      'text/xml',
+    );
   } catch (error) {
     return { refused: 'malformed_xml', message: error instanceof Error ? error.message : String(error) };
   }

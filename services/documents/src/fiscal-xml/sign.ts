@@ -13,6 +13,7 @@ import {
   parseForSignature,
   pemBody,
   signatureChildren,
+  withBareEndTags,
 } from './dom';
 import { canonicalLight } from './c14n';
 import { LightElement } from './light-dom';
@@ -137,7 +138,7 @@ function assinaturaGenerica(
   });
   const targetXpath = `//*[local-name(.)='${element}' and @Id='${id}']`;
   signer.addReference({ xpath: targetXpath, transforms: [...FISCAL_TRANSFORMS], digestAlgorithm: SHA1 });
-  signer.computeSignature(xml, { location: { reference: `${targetXpath}/..`, action: 'append' } });
+  signer.computeSignature(withBareEndTags(xml), { location: { reference: `${targetXpath}/..`, action: 'append' } });
   return signer.getSignatureXml();
 }
 

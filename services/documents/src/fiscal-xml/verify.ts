@@ -15,6 +15,7 @@ import {
   signatureChildren,
   type XmlElement,
   type XmlNode,
+  withBareEndTags,
 } from './dom';
 import { canonicalLight } from './c14n';
 import { LightElement } from './light-dom';
@@ -132,7 +133,7 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
   });
   try {
     checker.loadSignature(signature);
-    if (!checker.checkSignature(xml)) {
+    if (!checker.checkSignature(withBareEndTags(xml))) {
       const failure = checker.getReferences().find((r) => r.validationError)?.validationError;
       return invalid(
         failure && /digest/i.test(failure.message)
