@@ -37,6 +37,8 @@ export interface Platform {
   certificates: CertificateVault;
   /** Raw XML/PDF kept byte for byte, by SHA-256. */
   documents: DocumentStore;
+  /** Seals secrets at rest with SECRETS_KEY (webhook signing secrets use it directly). */
+  cipher: SecretCipher;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
@@ -103,6 +105,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     authenticator,
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
     documents: new DocumentStore(pool),
+    cipher,
     clock,
     embedded,
     close: async (report = () => undefined) => {
