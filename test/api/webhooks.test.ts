@@ -281,7 +281,7 @@ describe('webhooks', () => {
         if (!w.body.data.ativo) break;
         await new Promise((res) => setTimeout(res, 25));
       }
-      expect(w!.body.data).toMatchObject({ ativo: false, desativado_motivo: expect.stringContaining('HTTP 500') });
+      expect(w!.body.data).toMatchObject({ ativo: false, desativado_motivo: 'every delivery failed for 1.5 s (last: HTTP 500)' });
       // Nothing more is sent: a test and a redelivery are refused, and the receiver hears nothing new.
       const antes = receptor.dePath('/sempre-500').length;
       expectError(await c.call('POST', `/v1/webhooks/${id}/teste`), 422, 'webhook_desativado');
@@ -300,7 +300,7 @@ describe('webhooks', () => {
 
     it('a receiver that never answers does not slow the API; the attempt times out', async () => {
       receptor.responder('/nunca', 'nunca');
-      const { id } = await criar('/nunca');
+      const { id } = await criar('/nunca', ['cte.autorizado']);
       const teste = await c.call('POST', `/v1/webhooks/${id}/teste`);
       await receptor.esperar('/nunca', 1);
       // While the request hangs, the API answers (reads and writes).
@@ -314,6 +314,10 @@ describe('webhooks', () => {
       expect(Date.now() - inicio).toBeLessThan(2000);
       const e = await entregaAte(id, teste.body.data.id, (d) => d.tentativas >= 1);
       expect(e.historico[0]).toMatchObject({ status_http: null, erro: expect.stringContaining('TIMEOUT') });
+      // The other processors go on: a CT-e is issued and authorized meanwhile, and its event is recorded for the endpoint.
+      const cte = await cteAutorizado(c);
+      const recebidos = await receptor.esperar('/nunca', 2);
+      expect(recebidos.some((r) => (JSON.parse(r.body) as Json).data.id === cte.id)).toBe(true);
       // Removing the endpoint ends its pending deliveries.
       expect((await c.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
       const { rows } = await app.db.pool.query(`SELECT status, ultimo_erro FROM webhook_entregas WHERE id = $1`, [teste.body.data.id]);

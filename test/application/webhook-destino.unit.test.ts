@@ -1,4 +1,4 @@
-import { DestinoRecusado, lookupSeguro, motivoEnderecoRecusado, pausaDepois, verificarDestino } from '@frete/application';
+import { DestinoRecusado, duracao, lookupSeguro, motivoEnderecoRecusado, pausaDepois, verificarDestino } from '@frete/application';
 
 describe('webhook targets (SSRF)', () => {
   const resolve = (addresses: string[]) => async () => addresses;
@@ -50,5 +50,9 @@ describe('retry schedule', () => {
     const config = { retryBaseMs: 1000, retryMaxMs: 10_000 };
     expect([1, 2, 3, 4, 5, 6].map((n) => pausaDepois(n, config, () => 1))).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000]);
     expect(pausaDepois(3, config, () => 0)).toBe(2000);
+  });
+
+  it('says the window in the disabling reason as people read it', () => {
+    expect([3 * 86_400_000, 6 * 3_600_000, 1500].map(duracao)).toEqual(['3 days', '6 h', '1.5 s']);
   });
 });

@@ -21,6 +21,14 @@ export interface DespachanteDeps {
   random?: () => number;
 }
 
+/** A window as people read it: `3 days`, `6 h`, `90 s`. */
+export const duracao = (ms: number): string =>
+  ms >= 86_400_000 && ms % 86_400_000 === 0
+    ? `${ms / 86_400_000} days`
+    : ms >= 3_600_000
+      ? `${Math.round(ms / 360_000) / 10} h`
+      : `${Math.round(ms / 100) / 10} s`;
+
 /** The pause before attempt n + 1 after n failures: exponential, capped, with jitter (a factor in [0.5, 1]). */
 export function pausaDepois(falhas: number, config: Pick<ConfigWebhooks, 'retryBaseMs' | 'retryMaxMs'>, random: () => number): number {
   const teto = Math.min(config.retryMaxMs, config.retryBaseMs * 2 ** Math.min(falhas - 1, 40));
@@ -108,11 +116,10 @@ export class DespachanteWebhooks {
     await entregas.registrarTentativa(e, resultado, sucesso, proxima);
     // Exhausted: the endpoint is disabled when nothing reached it during the whole window of this delivery.
     if (!sucesso && proxima === null && !(await entregas.entregouDesde(e.webhook_id, e.janela_desde))) {
-      const horas = Math.round((config.janelaMs / 3_600_000) * 10) / 10;
       await this.deps.desativar(
         e.company_id,
         e.webhook_id,
-        `every delivery failed for ${horas} h (last: ${resultado.erro ?? `HTTP ${resultado.status_http}`})`,
+        `every delivery failed for ${duracao(config.janelaMs)} (last: ${resultado.erro ?? `HTTP ${resultado.status_http}`})`,
         e.id,
       );
     }
