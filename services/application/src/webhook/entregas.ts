@@ -162,11 +162,12 @@ export class EntregasWebhook {
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (entrega_id, numero) DO NOTHING`,
         [entrega.id, numero, r.iniciada_em, r.status_http, r.resposta, r.erro, r.duracao_ms],
       );
+      // A delivery ended meanwhile (its endpoint removed) stays ended; the attempt is logged all the same.
       await client.query(
         `UPDATE webhook_entregas SET status = $2, tentativas = $3, proxima_em = $4, bloqueada_ate = NULL,
                 entregue_em = CASE WHEN $5 THEN $6::timestamptz ELSE entregue_em END,
                 ultimo_status_http = $7, ultima_resposta = $8, ultimo_erro = $9, ultima_duracao_ms = $10
-          WHERE id = $1`,
+          WHERE id = $1 AND status = 'pendente'`,
         [
           entrega.id,
           status,
@@ -219,7 +220,8 @@ export class EntregasWebhook {
   async reenviar(companyId: string, webhookId: string, entregaId: string, agora: Date): Promise<boolean> {
     if (!UUID.test(entregaId)) return false;
     const r = await this.pool.query(
-      `UPDATE webhook_entregas SET status = 'pendente', proxima_em = $4, janela_desde = $4, bloqueada_ate = NULL
+      // An attempt in flight keeps its lease: the delivery is not sent twice at once.
+      `UPDATE webhook_entregas SET status = 'pendente', proxima_em = $4, janela_desde = $4
         WHERE id = $1 AND webhook_id = $2 AND company_id = $3`,
       [entregaId, webhookId, companyId, agora],
     );
