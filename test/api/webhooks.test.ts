@@ -257,6 +257,24 @@ describe('webhooks', () => {
       expect(receptor.dePath('/500-depois-200')).toHaveLength(3);
     });
 
+    it('logs at most 1,024 characters of an answer, and does not follow a redirect', async () => {
+      receptor.responder('/longa', [200], 'é'.repeat(5000));
+      const longa = await criar('/longa');
+      const t1 = await c.call('POST', `/v1/webhooks/${longa.id}/teste`);
+      const e1 = await entregaAte(longa.id, t1.body.data.id, (d) => d.status === 'entregue');
+      expect(e1.ultima_resposta).toBe('é'.repeat(1024));
+      expect(e1.historico[0].resposta).toHaveLength(1024);
+
+      receptor.responder('/redireciona', [302]);
+      const redir = await criar('/redireciona');
+      const t2 = await c.call('POST', `/v1/webhooks/${redir.id}/teste`);
+      const e2 = await entregaAte(redir.id, t2.body.data.id, (d) => d.tentativas >= 1);
+      expect(e2.historico[0]).toMatchObject({ status_http: 302 });
+      expect(e2.status).not.toBe('entregue');
+      expect(receptor.dePath('/redireciona/elsewhere')).toEqual([]);
+      await c.call('DELETE', `/v1/webhooks/${redir.id}`);
+    });
+
     it('signs with the rotated secret from the rotation on', async () => {
       const { id, secret } = await criar('/rotacao');
       const rot = await c.call('POST', `/v1/webhooks/${id}/segredo`);

@@ -19,7 +19,7 @@ export type Comportamento = number[] | 'nunca';
 export interface Receptor {
   url: string;
   recebidos: Recebido[];
-  responder(path: string, comportamento: Comportamento): void;
+  responder(path: string, comportamento: Comportamento, corpo?: string): void;
   dePath(path: string): Recebido[];
   esperar(path: string, n: number, timeoutMs?: number): Promise<Recebido[]>;
   close(): Promise<void>;
@@ -36,6 +36,7 @@ export function verificar(secret: string, r: Recebido): unknown {
 export async function iniciarReceptor(): Promise<Receptor> {
   const recebidos: Recebido[] = [];
   const comportamentos = new Map<string, Comportamento>();
+  const corpos = new Map<string, string>();
   const pendurados = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     const partes: Buffer[] = [];
@@ -52,7 +53,8 @@ export async function iniciarReceptor(): Promise<Receptor> {
         return;
       }
       const status = c[Math.min(anteriores, c.length - 1)]!;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status} to request ${anteriores + 1}`);
+      const corpo = corpos.get(path) ?? `answer ${status} to request ${anteriores + 1}`;
+      res.writeHead(status, { 'content-type': 'text/plain', location: `${path}/elsewhere` }).end(corpo);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,7 +63,10 @@ export async function iniciarReceptor(): Promise<Receptor> {
   return {
     url: `http://127.0.0.1:${port}`,
     recebidos,
-    responder: (path, c) => comportamentos.set(path, c),
+    responder: (path, c, corpo) => {
+      comportamentos.set(path, c);
+      if (corpo !== undefined) corpos.set(path, corpo);
+    },
     dePath,
     async esperar(path, n, timeoutMs = 20_000) {
       const fim = Date.now() + timeoutMs;
