@@ -275,6 +275,19 @@ describe('webhooks', () => {
       await c.call('DELETE', `/v1/webhooks/${redir.id}`);
     });
 
+    it('checks the target again at each attempt (a host that now resolves to a private address is refused)', async () => {
+      const criado = await c.call('POST', '/v1/webhooks', { url: 'https://8.8.8.8/hook', eventos: ['cte.autorizado'] });
+      expect(criado.status).toBe(201);
+      const id = criado.body.data.id as string;
+      // As if its host's DNS answer changed after creation: what is sent now would reach the private network.
+      await app.db.pool.query(`UPDATE rm.webhooks SET url = 'https://10.0.0.1/hook' WHERE webhook_id = $1`, [id]);
+      const teste = await c.call('POST', `/v1/webhooks/${id}/teste`);
+      const e = await entregaAte(id, teste.body.data.id, (d) => d.tentativas >= 1);
+      expect(e.historico[0]).toMatchObject({ status_http: null, erro: expect.stringContaining('target refused') });
+      expect(e.historico[0].erro).toContain('10.0.0.1 is a private address');
+      await c.call('DELETE', `/v1/webhooks/${id}`);
+    });
+
     it('signs with the rotated secret from the rotation on', async () => {
       const { id, secret } = await criar('/rotacao');
       const rot = await c.call('POST', `/v1/webhooks/${id}/segredo`);
