@@ -1,4 +1,5 @@
-import { notificacaoDe, type WebhookEvent, webhookDecider } from '../src';
+import { WEBHOOK_EVENT_TYPES } from '@frete/contracts';
+import { notificacaoDe, TIPOS_NOTIFICADOS, type WebhookEvent, webhookDecider } from '../src';
 import { scenario } from './given-when-then';
 
 const { given } = scenario(webhookDecider);
@@ -159,5 +160,80 @@ describe('notifications from domain events', () => {
   });
   it('an event integrators are not told about gives nothing', () => {
     expect(notificacaoDe({ type: 'veiculo.cadastrado', data: {} })).toBeNull();
+  });
+});
+
+describe('every subscribable type comes from the log', () => {
+  const protocolo = { numero: '135260000000001', recebido_em: '2026-11-24T12:00:00Z', cstat: 100, motivo: 'Autorizado' };
+  const cte = { cte_id: 'k1', company_id: 'c1' };
+  const mdfe = { mdfe_id: 'm1', company_id: 'c1', tp_evento: '110111', n_seq: 1, dados: {}, sha256: 's' };
+  const eventoCte = { ...cte, event_key: 'ID', tp_evento: '110110' };
+  const parcela = { company_id: 'c1', grupo: 'cte:k9', cte_id: 'k9', posicao: 1 };
+  const amostras: { type: string; data: unknown }[] = [
+    { type: 'cte.autorizado', data: { ...cte, chave: 'x', protocolo, sha256: 's', cte: {} } },
+    { type: 'cte.rejeitado', data: { ...cte, cstat: 539, motivo: 'Duplicidade' } },
+    { type: 'cte.denegado', data: { ...cte, chave: 'x', protocolo } },
+    { type: 'cte.evento_registrado', data: { ...eventoCte, tp_evento: '110111', protocolo, sha256: 's', registrado_em: 'x' } },
+    { type: 'cte.evento_registrado', data: { ...eventoCte, protocolo, sha256: 's', registrado_em: 'x' } },
+    { type: 'cte.evento_pendente', data: { ...eventoCte, motivo: 'sem resposta' } },
+    { type: 'cte.evento_rejeitado', data: { ...eventoCte, cstat: 580, motivo: 'x' } },
+    { type: 'mdfe.autorizado', data: { mdfe_id: 'm1', company_id: 'c1', chave: 'x', protocolo, sha256: 's' } },
+    { type: 'mdfe.rejeitado', data: { mdfe_id: 'm1', company_id: 'c1', cstat: 539, motivo: 'x' } },
+    ...(['cancelamento', 'encerramento', 'condutor'] as const).map((tipo) => ({
+      type: 'mdfe.evento_registrado',
+      data: { ...mdfe, tipo, protocolo },
+    })),
+    { type: 'mdfe.evento_pendente', data: { ...mdfe, tipo: 'encerramento', motivo: 'x' } },
+    {
+      type: 'lote.linha_processada',
+      data: {
+        batch_id: 'b1',
+        company_id: 'c1',
+        linha: 0,
+        chave: 'x',
+        perna: null,
+        status: 'pending',
+        tipo_servico: 1,
+        counter_cte_id: 'k2',
+        documento_financeiro: null,
+        error: null,
+      },
+    },
+    {
+      type: 'lote.concluido',
+      data: { batch_id: 'b1', company_id: 'c1', status: 'done', total_linhas: 1, emitidas: 1, duplicadas: 0, falhas: 0 },
+    },
+    {
+      type: 'ciot.registrada',
+      data: { ciot_id: 'i1', company_id: 'c1', ciot: '123456789012', codigo_verificacao: '1234', protocolo: 'p', registrada_em: 'x' },
+    },
+    { type: 'ciot.recusada', data: { ciot_id: 'i1', company_id: 'c1', codigo: '99', motivo: 'x' } },
+    { type: 'ciot.pendente', data: { ciot_id: 'i1', company_id: 'c1', protocolo: null, motivo: 'x', tentativa: 2 } },
+    { type: 'repasse.parcela_liberada', data: { ...parcela, gatilho: 'manual', liberada_em: 'x', vencimento: '2026-11-30' } },
+    { type: 'repasse.parcela_paga', data: { ...parcela, chave_original: 'x', ordem_id: 'o1', valor_centavos: 1000, paga_em: 'x' } },
+    {
+      type: 'vale_pedagio.emitido',
+      data: { company_id: 'c1', vale_pedagio_id: 'v1', numero: '1', valor_total_centavos: 500, cancelavel_ate: 'x' },
+    },
+    { type: 'vale_pedagio.cancelado', data: { company_id: 'c1', vale_pedagio_id: 'v1', cancelado_em: 'x' } },
+  ];
+
+  it('each type integrators can subscribe to is given by some domain event, with the resource it is about', () => {
+    const notificacoes = amostras.map((e) => notificacaoDe(e)!);
+    expect(new Set(notificacoes.map((n) => n.tipo))).toEqual(new Set(WEBHOOK_EVENT_TYPES));
+    for (const n of notificacoes) expect(n.caminho.endsWith(`/${n.id}`)).toBe(true);
+    expect(TIPOS_NOTIFICADOS).toEqual(expect.arrayContaining([...new Set(amostras.map((e) => e.type))]));
+  });
+
+  it('links each resource to the route that reads it', () => {
+    const caminhos = Object.fromEntries(amostras.map((e) => [notificacaoDe(e)!.tipo, notificacaoDe(e)!.caminho]));
+    expect(caminhos).toMatchObject({
+      'cte.autorizado': '/v1/fiscal/cte/k1',
+      'mdfe.autorizado': '/v1/fiscal/mdfe/m1',
+      'lote.concluido': '/v1/fiscal/cte-subcontratacao/lote/b1',
+      'ciot.registrado': '/v1/fiscal/ciot/i1',
+      'parcela.paga': '/v1/carriers/parcelas-repasse/k9',
+      'vale_pedagio.emitido': '/v1/vale-pedagio/v1',
+    });
   });
 });
