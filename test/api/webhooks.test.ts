@@ -334,21 +334,22 @@ describe('webhooks', () => {
       const { id } = await criar('/nunca', ['cte.autorizado']);
       const teste = await c.call('POST', `/v1/webhooks/${id}/teste`);
       await receptor.esperar('/nunca', 1);
-      // While the request hangs, the API answers (reads and writes).
-      const inicio = Date.now();
+      // While the receiver holds a delivery open, the API answers (reads and writes): no timing threshold, the answers
+      // are counted as they arrive with the request still hanging at the receiver.
+      let respondidasComEntregaPendurada = 0;
       for (let i = 0; i < 5; i++) {
         expect((await c.call('GET', '/v1/webhooks')).status).toBe(200);
         expect((await c.call('GET', `/v1/webhooks/${id}`)).status).toBe(200);
+        if (receptor.pendurados() > 0) respondidasComEntregaPendurada++;
       }
       expect((await c.call('POST', '/v1/webhooks', { url: `${receptor.url}/outro`, eventos: ['lote.concluido'] })).status).toBe(201);
-      // Generous: ten reads and a write finish long before the hanging request's 1 s timeout is reached twice.
-      expect(Date.now() - inicio).toBeLessThan(2000);
+      expect(respondidasComEntregaPendurada).toBeGreaterThan(0);
       const e = await entregaAte(id, teste.body.data.id, (d) => d.tentativas >= 1);
       expect(e.historico[0]).toMatchObject({ status_http: null, erro: expect.stringContaining('TIMEOUT') });
       // The other processors go on: a CT-e is issued and authorized meanwhile, and its event is recorded for the endpoint.
       const cte = await cteAutorizado(c);
-      const recebidos = await receptor.esperar('/nunca', 2);
-      expect(recebidos.some((r) => (JSON.parse(r.body) as Json).data.id === cte.id)).toBe(true);
+      const doCte = await receptor.esperarUm('/nunca', (r) => (JSON.parse(r.body) as Json).data.id === cte.id);
+      expect((JSON.parse(doCte.body) as Json).type).toBe('cte.autorizado');
       // Removing the endpoint ends its pending deliveries.
       expect((await c.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
       const { rows } = await app.db.pool.query(`SELECT status, ultimo_erro FROM webhook_entregas WHERE id = $1`, [teste.body.data.id]);

@@ -21,7 +21,11 @@ export interface Receptor {
   recebidos: Recebido[];
   responder(path: string, comportamento: Comportamento, corpo?: string): void;
   dePath(path: string): Recebido[];
+  /** Requests held open right now (paths answering `nunca`). */
+  pendurados(): number;
   esperar(path: string, n: number, timeoutMs?: number): Promise<Recebido[]>;
+  /** The first request to `path` that `pred` accepts, once it arrives. */
+  esperarUm(path: string, pred: (r: Recebido) => boolean, timeoutMs?: number): Promise<Recebido>;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export async function iniciarReceptor(): Promise<Receptor> {
       if (corpo !== undefined) corpos.set(path, corpo);
     },
     dePath,
+    pendurados: () => pendurados.size,
     async esperar(path, n, timeoutMs = 20_000) {
       const fim = Date.now() + timeoutMs;
       while (dePath(path).length < n) {
@@ -75,6 +80,15 @@ export async function iniciarReceptor(): Promise<Receptor> {
         await new Promise((r) => setTimeout(r, 20));
       }
       return dePath(path);
+    },
+    async esperarUm(path, pred, timeoutMs = 20_000) {
+      const fim = Date.now() + timeoutMs;
+      for (;;) {
+        const achado = dePath(path).find(pred);
+        if (achado) return achado;
+        if (Date.now() > fim) throw new Error(`${path}: no such request among ${dePath(path).length}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
     async close() {
       for (const res of pendurados) res.destroy();
