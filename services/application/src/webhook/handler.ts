@@ -7,7 +7,7 @@ import {
   type WebhookInput,
   type WebhookUpdate,
 } from '@frete/contracts';
-import { normalizarUrl, Rejection, webhookDecider, webhookStream, type WebhookState } from '@frete/domain';
+import { normalizarEventos, normalizarUrl, Rejection, webhookDecider, webhookStream, type WebhookState } from '@frete/domain';
 import { type ConfigWebhooks, derivedEventId } from '@frete/platform';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa, load } from '../commands/execute';
 import { handles } from '../commands/handles';
@@ -52,6 +52,8 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
   return {
     /** The new endpoint's id and its secret (shown once). */
     criar: async (ctx: ContextoEmpresa, input: WebhookInput): Promise<{ id: string; secret: string }> => {
+      // The cheap checks before the target's, which may wait for DNS.
+      normalizarEventos(input.eventos);
       await destino(input.url);
       const id = randomUUID();
       const secret = novoSegredo();
@@ -73,6 +75,7 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
     },
     atualizar: async (ctx: ContextoEmpresa, id: string, input: WebhookUpdate): Promise<void> => {
       await estado(ctx.companyId, id);
+      if (input.eventos !== undefined) normalizarEventos(input.eventos);
       if (input.url !== undefined) await destino(input.url);
       await run(ctx, { type: 'AtualizarWebhook', ...alvo(ctx, id), url: input.url, eventos: input.eventos, descricao: input.descricao });
     },
