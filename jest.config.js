@@ -25,6 +25,7 @@ const mapped = {
   api: 'services/api',
   'emission-processor': 'services/emission-processor',
   'payout-processor': 'services/payout-processor',
+  'webhooks-processor': 'services/webhooks-processor',
   ops: 'services/ops',
   server: 'services/server',
   authority: 'services/authority',

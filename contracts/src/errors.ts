@@ -190,6 +190,14 @@ export const ErrorCodes = {
   idempotency_key_reutilizada: 422,
   /** The first request with this key is still running: retry after `Retry-After`. */
   idempotency_key_em_uso: 409,
+  // webhooks (scope `webhooks`)
+  /**
+   * The webhook's URL is refused as a target: not HTTPS, or its host is (or resolves to) a private, loopback, link-local,
+   * unique-local or otherwise non-public address, or does not resolve. `WEBHOOKS_ALLOWED_HOSTS` lifts this for its hosts.
+   */
+  webhook_destino_recusado: 400,
+  /** The endpoint is disabled (after persistent failure): re-enable it (`POST /v1/webhooks/{id}/reativar`) first. */
+  webhook_desativado: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -25,3 +25,4 @@ export * from './http/ciot';
 export * from './http/vale-pedagio';
 export * from './http/conta-operacional';
 export * from './http/repasse';
+export * from './http/webhooks';

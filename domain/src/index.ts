@@ -67,3 +67,5 @@ export * from './conta-operacional/decider';
 export * from './vale-pedagio/valores';
 export * from './vale-pedagio/decider';
 export * from './contingencia/decider';
+export * from './webhook/decider';
+export * from './webhook/notificacoes';

@@ -39,10 +39,12 @@ BEGIN
     RETURN;
   END IF;
   GRANT USAGE ON SCHEMA rm TO frete_analistas_empresa;
+  -- The schema being migrated (search_path: rm, or the verifier's side schema), not 'rm' by name: a side schema built
+  -- beside live read models must not reach for the live tables that later migrations added.
   FOR t IN
     SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped
-     WHERE n.nspname = 'rm' AND c.relkind = 'r'
+     WHERE n.nspname = current_schema() AND c.relkind = 'r'
   LOOP
     EXECUTE format('ALTER TABLE rm.%I ENABLE ROW LEVEL SECURITY', t);
     EXECUTE format('CREATE POLICY analistas ON rm.%I FOR SELECT TO frete_analistas USING (true)', t);

@@ -20,6 +20,7 @@ import { contaOperacionalProjector } from './conta-operacional/projector';
 import { valePedagioProjector } from './vale-pedagio/projector';
 import { conviteProjector } from './cadastros/projector';
 import { contingenciaProjector } from './contingencia/projector';
+import { webhookProjector } from './webhook/projector';
 
 export * from './projector';
 export * from './catalogo/catalogo';
@@ -49,6 +50,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   valePedagioProjector,
   conviteProjector,
   contingenciaProjector,
+  webhookProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -86,3 +88,5 @@ export * from './contingencia/queries';
 export { contingenciaProjector };
 export * from './auditoria/queries';
 export * from './list-cursor';
+export * from './webhook/queries';
+export { webhookProjector };

@@ -57,8 +57,12 @@ describe('the example client (examples/cliente), generated from the served OpenA
   let tsc: ReturnType<typeof node>;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    c = await emissora(app);
+    app = await startTestApp({
+      SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
+      WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOKS_POLL_MS: '25',
+    });
+    c = await emissora(app, 'EXEMPLO TRANSPORTES LTDA', ['fiscal', 'webhooks']);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-cliente-'));
     // The types from the document this service serves, and the example compiled against them (the CLI the tests run).
     const doc = await request(`${app.url}/v1/openapi.json`, 'GET');
@@ -144,6 +148,26 @@ describe('the example client (examples/cliente), generated from the served OpenA
       { etapa: 'webhook', payload },
     ]);
     expect(exemplo.linhas.at(-1)).toEqual({ etapa: 'concluido', type: 'cte.autorizado' });
+  });
+
+  it("registers its own receiver through POST /v1/webhooks and gets the service's signed cte.autorizado about its CT-e", async () => {
+    const rascunho = path.join(dir, 'registrado.json');
+    fs.writeFileSync(rascunho, JSON.stringify(rascunhoEmitivel()));
+    const exemplo = executarExemplo([rascunho], {
+      FRETE_API_URL: app.url,
+      FRETE_API_KEY: c.apiKey,
+      FRETE_WEBHOOK_REGISTRAR: '1',
+      FRETE_WEBHOOK_ESPERA_MS: '60000',
+    });
+    const { id: endpoint } = (await exemplo.etapa('webhook_registrado')) as { id: string };
+    const { emissao } = (await exemplo.etapa('emissao')) as { emissao: { id: string; situacao: string } };
+    expect(emissao.situacao).toBe('autorizado');
+    expect(await exemplo.saida).toBe(0);
+    // Verified by the example with the secret the API gave it, about the CT-e it issued, then the endpoint removed.
+    const recebido = exemplo.linhas.find((l) => l.etapa === 'webhook') as { payload: { type: string; data: { id: string } } };
+    expect(recebido.payload).toMatchObject({ type: 'cte.autorizado', data: { id: emissao.id, environment: 'homologacao' } });
+    expect(exemplo.linhas.at(-1)).toEqual({ etapa: 'concluido', type: 'cte.autorizado' });
+    expect((await c.call('GET', `/v1/webhooks/${endpoint}`)).status).toBe(404);
   });
 
   it("an API failure reaches the integrator as the envelope's status and code", async () => {

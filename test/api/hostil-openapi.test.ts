@@ -30,7 +30,7 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '1000000', RATE_LIMIT_IP_PER_MIN: '1000000' });
-    c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'consultas', 'auditoria'] });
+    c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'consultas', 'auditoria', 'webhooks'] });
     doc = (await request(`${app.url}/v1/openapi.json`, 'GET')).body as OpenApiDocument;
     // Real resources where the path names one, so that hostile bodies reach the handlers behind the lookup.
     const created = async (path: string, body: unknown) => {
@@ -47,6 +47,8 @@ describe('every operation of the OpenAPI document, sent hostile values', () => {
         uf_destino: 'RJ',
         icms: { cst: '00', aliquota: 12 },
       }),
+      // A public address: this app runs no dispatcher, so nothing is sent to it.
+      '/v1/webhooks/': await created('/v1/webhooks', { url: 'https://8.8.8.8/hook', eventos: ['cte.autorizado'] }),
     };
     const accessKey = nfeKey();
     plausible = {

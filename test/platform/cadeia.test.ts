@@ -182,18 +182,24 @@ describe('event log hash chains: a database upgraded from before them', () => {
   let db: TestDatabase;
   afterEach(() => db.drop());
 
-  // 906's own Down section, and its row gone from the migrations table: the next migrate() applies its Up again.
+  // 906's own Down section (after those of the migrations that came after it, newest first), and their rows gone from
+  // the migrations table: the next migrate() applies them again, 906 first.
   const desfazer906 = async (pool: Pool) => {
-    const sql = fs.readFileSync(path.join(platformMigrations.dir, `${MIGRACAO}.sql`), 'utf8');
-    await pool.query(
-      `BEGIN; ${sql.split('-- Down Migration')[1]}; DELETE FROM ${platformMigrations.table} WHERE name = '${MIGRACAO}'; COMMIT`,
+    const { rows } = await pool.query<{ name: string }>(
+      `SELECT name FROM ${platformMigrations.table} WHERE name >= $1 ORDER BY name DESC`,
+      [MIGRACAO],
     );
+    expect(rows.at(-1)?.name).toBe(MIGRACAO);
+    for (const { name } of rows) {
+      const sql = fs.readFileSync(path.join(platformMigrations.dir, `${name}.sql`), 'utf8');
+      await pool.query(
+        `BEGIN; ${sql.split('-- Down Migration')[1]}; DELETE FROM ${platformMigrations.table} WHERE name = '${name}'; COMMIT`,
+      );
+    }
   };
 
   it('chains the events stored before the migration per company in commit order, and verifies as intact', async () => {
     db = await freshDatabase();
-    const { rows: ultima } = await db.pool.query<{ name: string }>(`SELECT name FROM ${platformMigrations.table} ORDER BY id DESC LIMIT 1`);
-    expect(ultima[0]!.name).toBe(MIGRACAO);
     await desfazer906(db.pool);
     const store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
     try {

@@ -42,6 +42,16 @@ describe('loadConfig', () => {
       publicUrl: null,
       autoridadeFiscal: { tipo: 'simulada' },
       idempotency: { ttlMs: 86_400_000, leaseMs: 300_000, inFlightWaitMs: 5000 },
+      webhooks: {
+        allowedHosts: [],
+        timeoutMs: 5000,
+        retryBaseMs: 10_000,
+        retryMaxMs: 6 * 3_600_000,
+        janelaMs: 3 * 24 * 3_600_000,
+        concurrency: 16,
+        concurrencyPerEndpoint: 2,
+        pollMs: 1000,
+      },
     });
     expect(Buffer.from(config.secretsKey, 'base64')).toHaveLength(32);
     expect(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8')).toBe(config.secretsKey);
@@ -90,6 +100,14 @@ describe('loadConfig', () => {
       IDEMPOTENCY_TTL_S: '3600',
       IDEMPOTENCY_LEASE_S: '30',
       IDEMPOTENCY_IN_FLIGHT_WAIT_MS: '0',
+      WEBHOOKS_ALLOWED_HOSTS: 'Hooks.Interno, [::1],127.0.0.1',
+      WEBHOOKS_TIMEOUT_MS: '2000',
+      WEBHOOKS_RETRY_BASE_MS: '5',
+      WEBHOOKS_RETRY_MAX_MS: '50',
+      WEBHOOKS_RETRY_WINDOW_MS: '1000',
+      WEBHOOKS_CONCURRENCY: '4',
+      WEBHOOKS_CONCURRENCY_PER_ENDPOINT: '1',
+      WEBHOOKS_POLL_MS: '20',
     });
     expect(config).toEqual({
       environment: 'producao',
@@ -110,8 +128,27 @@ describe('loadConfig', () => {
       publicUrl: 'https://api.example.com',
       autoridadeFiscal: { tipo: 'nenhuma' },
       idempotency: { ttlMs: 3_600_000, leaseMs: 30_000, inFlightWaitMs: 0 },
+      webhooks: {
+        allowedHosts: ['hooks.interno', '::1', '127.0.0.1'],
+        timeoutMs: 2000,
+        retryBaseMs: 5,
+        retryMaxMs: 50,
+        janelaMs: 1000,
+        concurrency: 4,
+        concurrencyPerEndpoint: 1,
+        pollMs: 20,
+      },
     });
     expect(loadConfig({ ...external, KAFKA_TOPIC: 'frete.custom' }).kafkaTopic).toBe('frete.custom');
+  });
+
+  it('refuses a webhook allow-list entry that is not a host, and a timeout out of range', () => {
+    expect(refusal({ ...external, WEBHOOKS_ALLOWED_HOSTS: 'ok.host, http://x/y' })).toContain(
+      "WEBHOOKS_ALLOWED_HOSTS must be a comma-separated list of host names or addresses, got 'ok.host, http://x/y' ('http://x/y' is not one)",
+    );
+    expect(refusal({ ...external, WEBHOOKS_TIMEOUT_MS: '10' })).toContain(
+      "WEBHOOKS_TIMEOUT_MS must be an integer from 100 to 60000, got '10'",
+    );
   });
 
   it('refuses an unknown environment', () => {

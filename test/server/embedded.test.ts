@@ -62,6 +62,8 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       expect(first.output()).toContain('SIGTERM: stopping');
       expect(steps).toEqual([
         'api',
+        'webhooks-dispatcher',
+        'webhooks-processor',
         'payout-processor',
         'emission-processor',
         'projector',

@@ -68,6 +68,14 @@ import {
   CiotViagemIniciada,
 } from './ciot';
 import { ContingenciaAtivada, ContingenciaDesativada } from './contingencia';
+import {
+  WebhookAtualizado,
+  WebhookCriado,
+  WebhookDesativado,
+  WebhookReativado,
+  WebhookRemovido,
+  WebhookSegredoRotacionado,
+} from './webhook';
 
 export * from './metadata';
 export * from './recorded';
@@ -95,6 +103,7 @@ export * from './ciot';
 export * from './conta-operacional';
 export * from './vale-pedagio';
 export * from './contingencia';
+export * from './webhook';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -190,6 +199,12 @@ export const EventCatalog = {
   'convite.expirado': { version: 1, schema: ConviteExpirado },
   'contingencia.ativada': { version: 1, schema: ContingenciaAtivada },
   'contingencia.desativada': { version: 1, schema: ContingenciaDesativada },
+  'webhook.criado': { version: 1, schema: WebhookCriado },
+  'webhook.atualizado': { version: 1, schema: WebhookAtualizado },
+  'webhook.segredo_rotacionado': { version: 1, schema: WebhookSegredoRotacionado },
+  'webhook.removido': { version: 1, schema: WebhookRemovido },
+  'webhook.desativado': { version: 1, schema: WebhookDesativado },
+  'webhook.reativado': { version: 1, schema: WebhookReativado },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

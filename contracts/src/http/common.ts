@@ -6,13 +6,20 @@ export const Environment = Type.Union([Type.Literal('homologacao'), Type.Literal
 export type Environment = Static<typeof Environment>;
 
 export const Scope = Type.Union(
-  [Type.Literal('fiscal'), Type.Literal('operacao'), Type.Literal('cadastros'), Type.Literal('consultas'), Type.Literal('auditoria')],
+  [
+    Type.Literal('fiscal'),
+    Type.Literal('operacao'),
+    Type.Literal('cadastros'),
+    Type.Literal('consultas'),
+    Type.Literal('auditoria'),
+    Type.Literal('webhooks'),
+  ],
   {
     description: 'Credential scope (spec section 5)',
   },
 );
 export type Scope = Static<typeof Scope>;
-export const SCOPES: readonly Scope[] = ['fiscal', 'operacao', 'cadastros', 'consultas', 'auditoria'];
+export const SCOPES: readonly Scope[] = ['fiscal', 'operacao', 'cadastros', 'consultas', 'auditoria', 'webhooks'];
 
 /** A resource body in `data`, with the environment beside it (spec section 2). */
 export const DataEnvelope = <T extends TSchema>(data: T, description?: string) =>

@@ -71,3 +71,20 @@ export async function emitirEAguardar(api: Api, cteId: string, opcoes: OpcoesDeE
   }
   throw new Error(`CT-e ${cteId}: no conclusive result within the time limit; poll again later (never issue again)`);
 }
+
+export type TipoDeWebhook = components['schemas']['WebhookInput']['eventos'][number];
+
+/**
+ * Registers a webhook endpoint for `eventos`; answers its id and its signing secret, which the API shows only now:
+ * keep it where the receiver reads it.
+ */
+export async function registrarWebhook(api: Api, url: string, eventos: TipoDeWebhook[]): Promise<{ id: string; secret: string }> {
+  const { data, error, response } = await api.POST('/v1/webhooks', { body: { url, eventos } });
+  if (error) throw new FalhaDaApi(response.status, error.error);
+  return { id: data.data.id, secret: data.data.secret };
+}
+
+export async function removerWebhook(api: Api, id: string): Promise<void> {
+  const { error, response } = await api.DELETE('/v1/webhooks/{id}', { params: { path: { id } } });
+  if (error) throw new FalhaDaApi(response.status, error.error);
+}

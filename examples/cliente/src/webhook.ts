@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { type components } from '../generated/api';
 
-/** What every webhook carries: the event type, when it happened, and the resource to GET for its current state. */
-export interface WebhookPayload {
-  type: string;
-  timestamp: string;
-  data: { id: string; environment: string; url: string };
-}
+/**
+ * What every webhook carries: the event type, when it happened, and the resource to GET for its current state. The
+ * document's `webhooks` section describes each type's delivery with this schema.
+ */
+export type WebhookPayload = components['schemas']['WebhookPayload'];
 
 const isPayload = (v: unknown): v is WebhookPayload => {
   if (typeof v !== 'object' || v === null) return false;
@@ -31,8 +31,11 @@ export interface Receptor {
 }
 
 export interface OpcoesDoReceptor {
-  /** The endpoint's secret (`whsec_…`), shown once when the endpoint was created. */
-  secret: string;
+  /**
+   * The endpoint's secret (`whsec_…`), shown once when the endpoint was created; a function when the receiver must be
+   * listening (its URL known) before the endpoint is created.
+   */
+  secret: string | (() => string);
   porta?: number;
   host?: string;
   /** Called once per `webhook-id`: deliveries are at least once, so a redelivery is answered without calling it again. */
@@ -46,7 +49,7 @@ const LIMITE_CORPO = 1024 * 1024;
  * `webhook-timestamp` within five minutes) before trusting anything, answers 204 quickly, 401 to a bad signature.
  */
 export async function iniciarReceptor(o: OpcoesDoReceptor): Promise<Receptor> {
-  const webhook = new Webhook(o.secret);
+  const verificador = () => new Webhook(typeof o.secret === 'function' ? o.secret() : o.secret);
   const recebidos = new Set<string>();
   const server = http.createServer((req, res) => {
     if (req.method !== 'POST') {
@@ -73,7 +76,7 @@ export async function iniciarReceptor(o: OpcoesDoReceptor): Promise<Receptor> {
         };
         let payload: unknown;
         try {
-          payload = webhook.verify(Buffer.concat(partes).toString('utf8'), headers);
+          payload = verificador().verify(Buffer.concat(partes).toString('utf8'), headers);
         } catch (err) {
           res.writeHead(err instanceof WebhookVerificationError ? 401 : 400).end();
           return;

@@ -27,6 +27,7 @@ import { contaOperacionalRoutes } from './routes/conta-operacional';
 import { consultasRoutes } from './routes/consultas';
 import { auditoriaRoutes } from './routes/auditoria';
 import { cadastrosRoutes } from './routes/cadastros';
+import { webhooksRoutes } from './routes/webhooks';
 
 export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 
@@ -120,6 +121,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
       await v1.register(consultasRoutes(deps));
       await v1.register(cadastrosRoutes(deps));
       await v1.register(auditoriaRoutes(deps));
+      await v1.register(webhooksRoutes(deps));
     },
     { prefix: '/v1' },
   );

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type ErrorCode, ErrorCodes } from '@frete/contracts';
+import { type ErrorCode, ErrorCodes, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_TYPE } from '@frete/contracts';
 
 /**
  * What the OpenAPI document says beyond the route schemas: the tags (one per area) with their descriptions, the shared
@@ -154,10 +154,48 @@ export function completarDocumento<T extends object>(openapiObject: T): T {
       }
     }
   }
+  doc.webhooks = notificacoes();
   // Only the examples some response names: the framework's codes (405, 408, 431) belong to no operation.
   const components = isObject(doc.components) ? doc.components : {};
   if (isObject(components.examples)) {
     components.examples = Object.fromEntries(Object.entries(components.examples).filter(([code]) => used.has(code)));
   }
   return openapiObject;
+}
+
+/** `cte.autorizado` → `CteAutorizado`: an event type as part of a camelCase id. */
+const camel = (type: string) =>
+  type
+    .split(/[._-]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+/**
+ * OpenAPI 3.1 `webhooks`: what `/v1/webhooks` delivers, one entry per event type, so that generated clients type the
+ * receiver's side too (`webhooks['cte.autorizado'].post.requestBody`). Signed as Standard Webhooks say.
+ */
+function notificacoes(): Json {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, schema: { type: 'string' }, description });
+  return Object.fromEntries(
+    [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_TYPE].map((type) => [
+      type,
+      {
+        post: {
+          operationId: `notificar${camel(type)}`,
+          tags: ['Webhooks'],
+          summary: `\`${type}\` delivered to the endpoints subscribed to it`,
+          parameters: [
+            header('webhook-id', 'The delivery id: the same on every retry of one delivery (deduplicate by it)'),
+            header('webhook-timestamp', 'Unix seconds of this attempt; refuse one too far from now'),
+            header('webhook-signature', '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret'),
+          ],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookPayload' } } } },
+          responses: {
+            '2XX': { description: 'Received: any 2xx within the timeout ends the delivery' },
+            default: { description: 'Anything else (or no answer in time) is retried with backoff for up to 3 days' },
+          },
+        },
+      },
+    ]),
+  );
 }

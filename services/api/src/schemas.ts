@@ -29,6 +29,7 @@ import {
   CONSULTA_SCHEMAS,
   CADASTRO_SCHEMAS,
   AUDITORIA_SCHEMAS,
+  WEBHOOK_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -60,6 +61,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...CONSULTA_SCHEMAS,
   ...CADASTRO_SCHEMAS,
   ...AUDITORIA_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

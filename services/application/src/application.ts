@@ -26,6 +26,10 @@ import { createHandlers, type Handlers } from './handlers';
 import { autoridadeFiscalDe } from './autoridade/fabrica';
 import { StatusDaAutoridade } from './autoridade/status';
 import { Auditoria } from './auditoria/servico';
+import { EntregasWebhook } from './webhook/entregas';
+import { SegredosWebhook } from './webhook/segredos';
+import { webhookHandler } from './webhook/handler';
+import { DespachanteWebhooks } from './webhook/despachante';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -58,6 +62,8 @@ export interface Application {
   operator: Operator;
   /** The auditors' read-only use cases: histories, the company's log, the chain's verification. */
   auditoria: Auditoria;
+  /** Webhook deliveries: the store the webhooks processor records into, and the dispatcher that sends them. */
+  webhooks: { entregas: EntregasWebhook; despachante(onError?: (err: unknown) => void): DespachanteWebhooks };
   close(): Promise<void>;
 }
 
@@ -88,8 +94,20 @@ export function createApplication(platform: Platform): Application {
       ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
       : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
   );
+  const entregasWebhook = new EntregasWebhook(pool);
+  const segredosWebhook = new SegredosWebhook(pool, platform.cipher);
+  const webhook = webhookHandler({
+    store,
+    readYourWrites,
+    segredos: segredosWebhook,
+    entregas: entregasWebhook,
+    config: config.webhooks,
+    environment,
+    publicUrl: config.publicUrl,
+  });
   return {
     handlers: createHandlers({
+      webhook,
       store,
       readYourWrites,
       pool,
@@ -127,6 +145,24 @@ export function createApplication(platform: Platform): Application {
           }
         : { pool, readYourWrites, leitor: null, verificarCadeia: null },
     ),
+    webhooks: {
+      entregas: entregasWebhook,
+      despachante: (onError) =>
+        new DespachanteWebhooks({
+          entregas: entregasWebhook,
+          segredos: segredosWebhook,
+          config: config.webhooks,
+          clock,
+          onError,
+          desativar: (companyId, webhookId, motivo, causa) =>
+            webhook.desativar(
+              { companyId, correlationId: causa, causationId: null, requestId: null, actor: 'processor:webhooks', now: clock() },
+              webhookId,
+              motivo,
+              causa,
+            ),
+        }),
+    },
     close: async () => {
       await autoridade.close();
       await schemas.close();

@@ -20,6 +20,7 @@ import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handle
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
 import { type ContingenciaHandlerDeps, contingenciaHandler } from './contingencia/handler';
+import { type WebhookHandler } from './webhook/handler';
 
 /**
  * Besides the log, handlers read the read models that name a write's target or party, seal files in the vault, and
@@ -52,7 +53,7 @@ export const createHandlers = (
     ContraCteHandlerDeps &
     LoteHandlerDeps &
     NfeHandlerDeps &
-    ContingenciaHandlerDeps,
+    ContingenciaHandlerDeps & { webhook: WebhookHandler },
 ) => ({
   configuracao: configuracaoHandler(deps),
   autorizacao: autorizacaoHandler(deps),
@@ -73,5 +74,7 @@ export const createHandlers = (
   regraTributacao: registroHandler(deps, registroRegrasTributacao),
   // The operator's switch of a UF's CT-e to its contingency authorizer (the ops tool; no route).
   contingencia: contingenciaHandler(deps),
+  // Integrators' webhook endpoints: the target is checked and the secret sealed around the decider.
+  webhook: deps.webhook,
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -50,3 +50,4 @@ export * from './autoridade/status';
 export * from './contingencia/handler';
 export * from './cte/leituras';
 export * from './auditoria/servico';
+export * from './webhook';

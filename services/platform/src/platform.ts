@@ -40,6 +40,8 @@ export interface Platform {
   documents: DocumentStore;
   /** The answers of POSTs sent with an `Idempotency-Key`, for their retries. */
   idempotency: IdempotencyStore;
+  /** Seals secrets at rest with SECRETS_KEY (webhook signing secrets use it directly). */
+  cipher: SecretCipher;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
   /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
@@ -106,7 +108,8 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     authenticator,
     certificates: new CertificateVault(new SecureBlobs(pool, cipher)),
     documents: new DocumentStore(pool),
-    idempotency: new IdempotencyStore(pool, { ttlMs: config.idempotency.ttlMs, leaseMs: config.idempotency.leaseMs, clock }),
+    idempotency: new IdempotencyStore(pool, { ttlMs: config.idempotency.ttlMs, leaseMs: config.idempotency.leaseMs, clock, cipher }),
+    cipher,
     clock,
     embedded,
     close: async (report = () => undefined) => {

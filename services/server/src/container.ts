@@ -6,6 +6,7 @@ import { type Application } from '@frete/application';
 import { railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
 import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
+import { webhooksProcessor } from '@frete/webhooks-processor';
 
 export const TOKENS = {
   Platform: Symbol('Platform'),
@@ -53,6 +54,12 @@ export function compose(platform: Platform, application: Application, ready: () 
       return [
         emissionProcessor(emissionHandlers(a.emissorCte, a.emissorMdfe, a.contraCte, a.lote, a.ciot)),
         payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })),
+        webhooksProcessor({
+          pool: p.pool,
+          entregas: a.webhooks.entregas,
+          environment: p.config.environment,
+          publicUrl: p.config.publicUrl,
+        }),
       ];
     },
   });

@@ -66,6 +66,17 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     await transport.start(processor);
     stops.push({ name: `${processor.name}-processor`, stop: () => transport.stop() });
   }
+  if (has('webhooks-processor')) {
+    // The sending side of the webhooks processor: a loop of its own, so a slow receiver holds neither the log's reading
+    // nor the API (see DespachanteWebhooks).
+    const despachante = application.webhooks.despachante((err) =>
+      console.error(
+        `webhooks dispatcher: a round failed and the next one tries again: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
+    despachante.start();
+    stops.push({ name: 'webhooks-dispatcher', stop: () => despachante.stop() });
+  }
 
   let api: FastifyInstance | null = null;
   let url: string | null = null;

@@ -5,7 +5,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { type Environment } from '@frete/contracts';
 
-export const SERVICE_NAMES = ['api', 'projector', 'relay', 'emission-processor', 'payout-processor'] as const;
+export const SERVICE_NAMES = ['api', 'projector', 'relay', 'emission-processor', 'payout-processor', 'webhooks-processor'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export interface AppConfig {
@@ -36,6 +36,27 @@ export interface AppConfig {
   autoridadeFiscal: ConfigAutoridadeFiscal;
   /** `Idempotency-Key` on POSTs: how long a key is kept, how long a running request holds it, how long a duplicate waits. */
   idempotency: { ttlMs: number; leaseMs: number; inFlightWaitMs: number };
+  /** Webhook delivery (`WEBHOOKS_*`). */
+  webhooks: ConfigWebhooks;
+}
+
+/**
+ * Webhook delivery. A failed attempt is retried after `min(maxMs, baseMs × 2^(n-1))` scaled by a random factor in
+ * [0.5, 1] (jitter), until the next try would fall beyond `janelaMs` from the delivery's start (3 days by default).
+ */
+export interface ConfigWebhooks {
+  /** `WEBHOOKS_ALLOWED_HOSTS`: hosts reached despite the SSRF rules (plain HTTP, private addresses), lower case. */
+  allowedHosts: string[];
+  /** A delivery's whole request (connection, answer and its body), in ms. */
+  timeoutMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  janelaMs: number;
+  /** Requests in flight at once in this process, and at most per endpoint. */
+  concurrency: number;
+  concurrencyPerEndpoint: number;
+  /** How often the dispatcher looks for due deliveries. */
+  pollMs: number;
 }
 
 /**
@@ -123,11 +144,21 @@ const EnvSchema = Type.Object({
   IDEMPOTENCY_TTL_S: integer(1, undefined, 86_400),
   IDEMPOTENCY_LEASE_S: integer(1, undefined, 300),
   IDEMPOTENCY_IN_FLIGHT_WAIT_MS: integer(0, 60_000, 5000),
+  WEBHOOKS_ALLOWED_HOSTS: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[A-Za-z0-9.:\\[\\]-]+$' }), { description: 'a comma-separated list of host names or addresses' }),
+  ),
+  WEBHOOKS_TIMEOUT_MS: integer(100, 60_000, 5_000),
+  WEBHOOKS_RETRY_BASE_MS: integer(1, undefined, 10_000),
+  WEBHOOKS_RETRY_MAX_MS: integer(1, undefined, 6 * 3_600_000),
+  WEBHOOKS_RETRY_WINDOW_MS: integer(1, undefined, 3 * 24 * 3_600_000),
+  WEBHOOKS_CONCURRENCY: integer(1, 1024, 16),
+  WEBHOOKS_CONCURRENCY_PER_ENDPOINT: integer(1, 64, 2),
+  WEBHOOKS_POLL_MS: integer(10, 60_000, 1_000),
 });
 type Env = Static<typeof EnvSchema>;
 type EnvName = keyof Env & string;
 
-const LISTS: ReadonlySet<string> = new Set<EnvName>(['SERVICES', 'KAFKA_BROKERS']);
+const LISTS: ReadonlySet<string> = new Set<EnvName>(['SERVICES', 'KAFKA_BROKERS', 'WEBHOOKS_ALLOWED_HOSTS']);
 
 /**
  * Turns the environment's strings into the schema's shapes. An empty variable counts as unset (the usual
@@ -206,6 +237,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ttlMs: e.IDEMPOTENCY_TTL_S * 1000,
       leaseMs: e.IDEMPOTENCY_LEASE_S * 1000,
       inFlightWaitMs: e.IDEMPOTENCY_IN_FLIGHT_WAIT_MS,
+    },
+    webhooks: {
+      allowedHosts: (e.WEBHOOKS_ALLOWED_HOSTS ?? []).map((h) => h.toLowerCase().replace(/^\[(.*)\]$/, '$1')),
+      timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOKS_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.WEBHOOKS_RETRY_MAX_MS, e.WEBHOOKS_RETRY_BASE_MS),
+      janelaMs: e.WEBHOOKS_RETRY_WINDOW_MS,
+      concurrency: e.WEBHOOKS_CONCURRENCY,
+      concurrencyPerEndpoint: e.WEBHOOKS_CONCURRENCY_PER_ENDPOINT,
+      pollMs: e.WEBHOOKS_POLL_MS,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
+import { type SecretCipher, SecretCipherError } from '../secrets/cipher';
 
 /** What identifies one request under a key: a retry must match all of it, or the key was reused for another request. */
 export interface IdempotentRequest {
@@ -35,6 +36,11 @@ export interface IdempotencyOptions {
   /** How long a running request holds its key before another may take it over (`IDEMPOTENCY_LEASE_S`). */
   leaseMs: number;
   clock: () => Date;
+  /**
+   * Seals stored answers at rest: they hold what the first request answered, a webhook's signing secret and drivers'
+   * personal data among it, kept for a day in a table no read model exposes.
+   */
+  cipher: SecretCipher;
 }
 
 /** Expired keys are deleted at most this often, by whichever claim comes after the interval, a bounded number at a time. */
@@ -42,6 +48,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_BATCH = 1000;
 
 interface Row {
+  claim_id: string;
   method: string;
   path: string;
   fingerprint: string;
@@ -50,6 +57,10 @@ interface Row {
   headers: Record<string, string> | null;
   body: Buffer | null;
 }
+
+/** A sealed answer opens only for its own company, key and claim: one copied to another row does not. */
+const sealedFor = (r: Pick<IdempotentRequest, 'companyId' | 'key'>, claimId: string): string =>
+  `idempotency:${r.companyId}:${r.key}:${claimId}`;
 
 /**
  * The idempotency keys of POSTs and their stored answers (table `idempotency_keys`). A claim is one statement: it
@@ -99,7 +110,7 @@ export class IdempotencyStore {
     this.sweepSometimes(now);
     if (claimed.rowCount === 1) return { kind: 'claimed', claimId };
     const found = await this.pool.query<Row>(
-      `SELECT method, path, fingerprint, state, status, headers, body FROM idempotency_keys WHERE company_id = $1 AND key = $2`,
+      `SELECT claim_id, method, path, fingerprint, state, status, headers, body FROM idempotency_keys WHERE company_id = $1 AND key = $2`,
       [r.companyId, r.key],
     );
     const row = found.rows[0];
@@ -108,7 +119,17 @@ export class IdempotencyStore {
     if (row.method !== r.method || row.path !== r.path || row.fingerprint !== r.fingerprint)
       return { kind: 'mismatch', method: row.method, path: row.path };
     if (row.state === 'in_flight') return { kind: 'in_flight' };
-    return { kind: 'replay', answer: { status: row.status ?? 200, headers: row.headers ?? {}, body: row.body ?? Buffer.alloc(0) } };
+    let body: Buffer;
+    try {
+      body = row.body ? this.options.cipher.open(row.body, sealedFor(r, row.claim_id)) : Buffer.alloc(0);
+    } catch (err) {
+      if (!(err instanceof SecretCipherError)) throw err;
+      // Sealed under a SECRETS_KEY since replaced: the answer is lost, so the key is forgotten and the retry runs again
+      // (the routes that create derive their ids from the key and land on the same resource).
+      await this.release(r, row.claim_id);
+      return this.claim(r);
+    }
+    return { kind: 'replay', answer: { status: row.status ?? 200, headers: row.headers ?? {}, body } };
   }
 
   /** Stores the answer of a claimed request; a retry from now on replays it. */
@@ -116,7 +137,14 @@ export class IdempotencyStore {
     await this.pool.query(
       `UPDATE idempotency_keys SET state = 'complete', status = $4, headers = $5, body = $6
         WHERE company_id = $1 AND key = $2 AND claim_id = $3`,
-      [r.companyId, r.key, claimId, answer.status, JSON.stringify(answer.headers), answer.body],
+      [
+        r.companyId,
+        r.key,
+        claimId,
+        answer.status,
+        JSON.stringify(answer.headers),
+        this.options.cipher.seal(answer.body, sealedFor(r, claimId)),
+      ],
     );
   }
 

@@ -1,0 +1,5 @@
+export * from './destino';
+export * from './segredos';
+export * from './entregas';
+export * from './despachante';
+export * from './handler';
