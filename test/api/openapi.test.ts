@@ -278,7 +278,7 @@ describe('OpenAPI document: what strict tools and client generators need', () =>
     ]);
   });
 
-  it('every response documents X-Request-Id; the envelope 429 and 503 Retry-After', () => {
+  it('every response documents X-Request-Id; the envelope 429 and 503 (and an idempotent 409) Retry-After; a POST success Idempotent-Replayed', () => {
     expect(doc.components.headers!['X-Request-Id']!.required).toBe(true);
     for (const { method, path: p, op } of operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
@@ -288,13 +288,21 @@ describe('OpenAPI document: what strict tools and client generators need', () =>
           header: { $ref: '#/components/headers/X-Request-Id' },
         });
         const envelope = response.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorEnvelope';
-        if (envelope && (status === '429' || status === '503'))
+        const idempotent = (op.parameters ?? []).some((x) => x.in === 'header' && x.name === 'idempotency-key');
+        if (envelope && (status === '429' || status === '503' || (status === '409' && idempotent)))
           expect({ where, header: response.headers?.['Retry-After'] }).toEqual({
             where,
             header: { $ref: '#/components/headers/Retry-After' },
           });
+        // A retry with the same Idempotency-Key may get the first answer again, marked as such.
+        if (idempotent && Number(status) < 300)
+          expect({ where, header: response.headers?.['Idempotent-Replayed'] }).toEqual({
+            where,
+            header: { $ref: '#/components/headers/Idempotent-Replayed' },
+          });
       }
     }
+    expect(operations().filter(({ op }) => (op.parameters ?? []).some((x) => x.name === 'idempotency-key')).length).toBeGreaterThan(30);
   });
 
   it('answers match the document: the status and code a route answers are among its examples, with the X-Request-Id header', async () => {
@@ -334,7 +342,16 @@ interface OpenApiDoc {
   tags: { name: string; description?: string }[];
   paths: Record<
     string,
-    Record<string, { operationId?: string; summary?: string; tags?: string[]; responses: Record<string, OpenApiResponse> }>
+    Record<
+      string,
+      {
+        operationId?: string;
+        summary?: string;
+        tags?: string[];
+        parameters?: { name: string; in: string }[];
+        responses: Record<string, OpenApiResponse>;
+      }
+    >
   >;
   components: {
     headers?: Record<string, { required?: boolean }>;

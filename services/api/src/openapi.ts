@@ -89,6 +89,11 @@ export const OPENAPI_COMPONENTS = {
       schema: { type: 'integer' as const, minimum: 1 },
       example: 30,
     },
+    'Idempotent-Replayed': {
+      description:
+        '`true` when the answer is the stored one of an earlier request with the same `Idempotency-Key` (nothing was done again).',
+      schema: { type: 'string' as const, enum: ['true'] },
+    },
   },
   examples: Object.fromEntries((Object.keys(ErrorCodes) as ErrorCode[]).map((code) => [code, example(code)])),
 };
@@ -124,6 +129,9 @@ export function completarDocumento<T extends object>(openapiObject: T): T {
     for (const [method, operation] of Object.entries(item)) {
       if (!METHODS.has(method) || !isObject(operation) || !isObject(operation.responses)) continue;
       const responses = operation.responses;
+      const idempotent =
+        Array.isArray(operation.parameters) &&
+        operation.parameters.some((p) => isObject(p) && p.in === 'header' && p.name === 'idempotency-key');
       const hasInput = operation.requestBody !== undefined || (Array.isArray(operation.parameters) && operation.parameters.length > 0);
       const answersEnvelope = Object.values(responses).some(
         (r) => isObject(r) && JSON.stringify(r.content ?? {}).includes(JSON.stringify(ENVELOPE_REF)),
@@ -144,7 +152,10 @@ export function completarDocumento<T extends object>(openapiObject: T): T {
         response.headers = {
           ...(isObject(response.headers) ? response.headers : {}),
           'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-          ...(envelope && (status === 429 || status === 503) ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+          ...(envelope && (status === 429 || status === 503 || (status === 409 && idempotent))
+            ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+            : {}),
+          ...(idempotent && status < 300 ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
         };
         if (envelope && isObject(media)) {
           const codes = codesOf(response.description, status);
