@@ -14,6 +14,12 @@ const swc = [
     sourceMaps: 'inline',
   },
 ];
+// The OTLP exporter loads `http` with import() from CommonJS, which jest's module sandbox refuses (without
+// --experimental-vm-modules): that one package is compiled to require() like the sources.
+const swcDynamicImport = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: false } },
+];
 const mapped = {
   contracts: 'contracts',
   domain: 'domain',
@@ -33,7 +39,8 @@ const mapped = {
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, '/@opentelemetry/otlp-exporter-base/.+\\.cjs$': swcDynamicImport },
+  transformIgnorePatterns: ['/node_modules/(?!.*@opentelemetry/otlp-exporter-base/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: Object.fromEntries(Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`])),

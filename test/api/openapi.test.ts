@@ -34,6 +34,9 @@ describe('OpenAPI, docs and health', () => {
       'POST /oauth/token',
       'GET /.well-known/jwks.json',
       'GET /health',
+      'GET /health/live',
+      'GET /health/ready',
+      'GET /metrics',
       'GET /v1/fiscal/status',
       'GET /v1/fiscal/catalogos',
       'GET /v1/fiscal/painel',
@@ -244,7 +247,7 @@ describe('OpenAPI document: what strict tools and client generators need', () =>
       for (const [status, response] of Object.entries(op.responses)) {
         const where = `${method.toUpperCase()} ${p} ${status}`;
         const json = response.content?.['application/json'];
-        if (Number(status) < 400 || p === '/oauth/token' || p === '/health') continue;
+        if (Number(status) < 400 || p === '/oauth/token' || p === '/health' || p.startsWith('/health/')) continue;
         expect({ where, schema: json?.schema }).toEqual({ where, schema: { $ref: '#/components/schemas/ErrorEnvelope' } });
         expect({ where, media: Object.keys(response.content ?? {}) }).toEqual({ where, media: ['application/json'] });
         const named = Object.entries(json?.examples ?? {});

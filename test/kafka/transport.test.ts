@@ -7,6 +7,7 @@ import {
   type KafkaTransportOptions,
   PostgresEventStore,
   type Processor,
+  consumerGroupOf,
   createKafka,
   derivedEventId,
 } from '@frete/platform';
@@ -134,7 +135,7 @@ describeKafka('Kafka transport (real broker): store → relay → Kafka → proc
     try {
       await until(async () => pings.every((p) => calls.has(p.id)) && calls.get(v!.id) === 2, 'every ping handled, the victim twice');
       // Everything on the topic (pongs and other events included, which it skips) gets committed.
-      await until(() => allCommitted(`processor-${name}`), 'the group to commit everything on the topic');
+      await until(() => allCommitted(consumerGroupOf(topic, name)), 'the group to commit everything on the topic');
     } finally {
       await second.stop();
     }
@@ -148,5 +149,49 @@ describeKafka('Kafka transport (real broker): store → relay → Kafka → proc
     }
     // Events the processor does not handle never reached it.
     expect([...calls.keys()].sort()).toEqual(pings.map((p) => p.id).sort());
+  });
+  it('a stop waits for the handler in flight, which records its effect, and commits its offset: the restart does not get it again', async () => {
+    // Issue 17, point 5: SIGTERM drains deliveries and commits their offsets (kafkajs' consumer.commitOffsets commits
+    // nothing once the consumer is stopping: the message was delivered again after every restart).
+    const name = `drain-${randomUUID().slice(0, 8)}`;
+    const type = `test.drain-${randomUUID().slice(0, 8)}`;
+    const calls = new Map<string, number>();
+    let started: () => void = () => undefined;
+    const handling = new Promise<void>((r) => (started = r));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const processor: Processor = {
+      name,
+      handles: (t) => t === type,
+      handle: async (event) => {
+        calls.set(event.id, (calls.get(event.id) ?? 0) + 1);
+        if (calls.get(event.id) === 1) {
+          started();
+          await released;
+        }
+        await appendPong(store, event, name);
+      },
+    };
+    const stream = `drain-${randomUUID()}`;
+    await store.append(stream, [newEvent(type)], 'no_stream');
+    const [event] = await store.readStream(stream);
+
+    const first = new KafkaTransport(kafka, { ...transportOptions, concurrency: 1 });
+    await first.start(processor);
+    await withTimeout(handling, 30_000, 'the handler to start');
+    const stopping = first.stop();
+    release();
+    await stopping;
+    // The handler in flight finished before the stop did.
+    expect(await store.readStream(`pong-${stream}`)).toHaveLength(1);
+
+    const second = new KafkaTransport(kafka, { ...transportOptions, concurrency: 1 });
+    await second.start(processor);
+    try {
+      await until(() => allCommitted(consumerGroupOf(topic, name)), 'the group to commit everything on the topic');
+    } finally {
+      await second.stop();
+    }
+    expect(calls.get(event!.id)).toBe(1);
   });
 });

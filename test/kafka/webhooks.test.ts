@@ -5,7 +5,7 @@ import { cteAutorizado, emissora } from '../support/emissora';
 import { iniciarReceptor, type Receptor, verificar } from '../support/receptor-webhooks';
 
 /**
- * With KAFKA_BROKERS the webhooks processor reads the topic as its own consumer group (`processor-webhooks`), beside the
+ * With KAFKA_BROKERS the webhooks processor reads the topic as its own consumer group (`<topic>.processor-webhooks`), beside the
  * emission processor's: a CT-e authorized through the relay reaches the receiver, signed, exactly as without Kafka.
  */
 describeKafka('webhooks with KAFKA_BROKERS (real broker)', (brokers) => {
@@ -37,7 +37,12 @@ describeKafka('webhooks with KAFKA_BROKERS (real broker)', (brokers) => {
       type: 'cte.autorizado',
       data: { id: cte.id, environment: 'homologacao', url: `/v1/fiscal/cte/${cte.id}` },
     });
-    const entregas = await c.call('GET', `/v1/webhooks/${criado.body.data.id}/entregas`);
-    expect(entregas.body.data).toEqual([expect.objectContaining({ status: 'entregue' })]);
+    // The dispatcher records the outcome once the receiver's answer is back: a moment after the receiver has the body.
+    let entregas = await c.call('GET', `/v1/webhooks/${criado.body.data.id}/entregas`);
+    for (let i = 0; i < 200 && entregas.body.data?.[0]?.status === 'pendente'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      entregas = await c.call('GET', `/v1/webhooks/${criado.body.data.id}/entregas`);
+    }
+    expect(entregas.body.data).toEqual([expect.objectContaining({ status: 'entregue', tentativas: 1 })]);
   });
 });

@@ -92,10 +92,15 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(missing.stderr).error.code).toBe('nao_encontrado');
   });
 
-  it('rebuilds the read models', async () => {
+  it('rebuilds the read models (online: a side schema swapped in)', async () => {
     const res = await ops('projections', 'rebuild');
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ rebuilt: true });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      rebuilt: true,
+      events_applied: expect.any(Number),
+      position: { commit: expect.stringMatching(/^\d+$/), prepare: expect.stringMatching(/^\d+$/) },
+    });
+    expect(JSON.parse(res.stdout).events_applied).toBeGreaterThan(0);
     expect(JSON.parse((await ops('company', 'list')).stdout).length).toBeGreaterThan(0);
   });
 

@@ -52,6 +52,9 @@ describe('loadConfig', () => {
         concurrencyPerEndpoint: 2,
         pollMs: 1000,
       },
+      metricsPort: null,
+      readyMaxLagS: 30,
+      tracing: { endpoint: null, serviceName: 'frete-fiscal' },
     });
     expect(Buffer.from(config.secretsKey, 'base64')).toHaveLength(32);
     expect(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8')).toBe(config.secretsKey);
@@ -108,6 +111,10 @@ describe('loadConfig', () => {
       WEBHOOKS_CONCURRENCY: '4',
       WEBHOOKS_CONCURRENCY_PER_ENDPOINT: '1',
       WEBHOOKS_POLL_MS: '20',
+      METRICS_PORT: '9464',
+      READY_MAX_LAG_S: '5',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'frete-api',
     });
     expect(config).toEqual({
       environment: 'producao',
@@ -138,8 +145,20 @@ describe('loadConfig', () => {
         concurrencyPerEndpoint: 1,
         pollMs: 20,
       },
+      metricsPort: 9464,
+      readyMaxLagS: 5,
+      tracing: { endpoint: 'http://collector:4318', serviceName: 'frete-api' },
     });
     expect(loadConfig({ ...external, KAFKA_TOPIC: 'frete.custom' }).kafkaTopic).toBe('frete.custom');
+  });
+
+  it('refuses an OTLP endpoint that is not an http(s) URL, and a service name with blanks', () => {
+    expect(refusal({ ...external, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain(
+      "OTEL_EXPORTER_OTLP_ENDPOINT must be a URL (http://127.0.0.1:4318), got 'collector:4318'",
+    );
+    expect(refusal({ ...external, OTEL_SERVICE_NAME: 'frete api' })).toContain(
+      "OTEL_SERVICE_NAME must be a service name without blanks, got 'frete api'",
+    );
   });
 
   it('refuses a webhook allow-list entry that is not a host, and a timeout out of range', () => {
@@ -175,6 +194,13 @@ describe('loadConfig', () => {
     expect(refusal({ ...external, READ_YOUR_WRITES_TIMEOUT_MS: '-5' })).toContain(
       "READ_YOUR_WRITES_TIMEOUT_MS must be an integer ≥ 0, got '-5'",
     );
+  });
+
+  it('refuses a METRICS_PORT out of range or equal to the API port, and a negative READY_MAX_LAG_S', () => {
+    expect(refusal({ ...external, METRICS_PORT: '70000' })).toContain("METRICS_PORT must be an integer from 0 to 65535, got '70000'");
+    expect(refusal({ ...external, METRICS_PORT: '3000' })).toContain('METRICS_PORT must differ from PORT (3000)');
+    expect(loadConfig({ ...external, METRICS_PORT: '3000', SERVICES: 'projector' }).metricsPort).toBe(3000);
+    expect(refusal({ ...external, READY_MAX_LAG_S: '-1' })).toContain("READY_MAX_LAG_S must be an integer ≥ 0, got '-1'");
   });
 
   it('refuses a processor concurrency below 1 or above 1024', () => {

@@ -56,4 +56,48 @@ describe('DirectTransport', () => {
       expect(pongs.map((e) => e.id)).toEqual([derivedEventId(ping.id, 'pong')]);
     }
   });
+  it('a stop waits for the handler in flight, which records its effect, and saves its checkpoint: the restart does not get it again', async () => {
+    // Issue 17, point 5: SIGTERM drains the deliveries in flight on the embedded default too.
+    const { db, store } = fixture;
+    const calls = new Map<string, number>();
+    let started: () => void = () => undefined;
+    const handling = new Promise<void>((r) => (started = r));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const processor: Processor = {
+      name: 'drain-direct',
+      handles: (type) => type === 'test.drained',
+      handle: async (event: RecordedEvent) => {
+        calls.set(event.id, (calls.get(event.id) ?? 0) + 1);
+        if (calls.get(event.id) === 1) {
+          started();
+          await released;
+        }
+        await appendPong(store, event, 'drain-direct');
+      },
+    };
+    const event = newEvent('test.drained');
+    await store.append('drain-1', [event], 'no_stream');
+
+    const first = new DirectTransport(store, db.pool, { concurrency: 4 });
+    await first.start(processor);
+    await handling;
+    const stopping = first.stop();
+    release();
+    await stopping;
+    expect(await store.readStream('pong-drain-1')).toHaveLength(1);
+    const [recorded] = await store.readStream('drain-1');
+    expect(await new SubscriptionCheckpoints(db.pool).get('processor:drain-direct')).toEqual(recorded!.position);
+
+    const later = newEvent('test.drained');
+    await store.append('drain-2', [later], 'no_stream');
+    const second = new DirectTransport(store, db.pool, { concurrency: 4 });
+    await second.start(processor);
+    try {
+      await eventually(() => calls.get(later.id) === 1, 'the later event');
+    } finally {
+      await second.stop();
+    }
+    expect(calls.get(event.id)).toBe(1);
+  });
 });

@@ -10,7 +10,12 @@ import { eventually, eventuallyAsync, newEvent } from '../conformance/event-stor
 function standInKafka(send: (eventId: string) => Promise<void>) {
   const made = { producers: 0, disconnected: 0 };
   const kafka = {
-    admin: () => ({ connect: async () => undefined, createTopics: async () => true, disconnect: async () => undefined }),
+    admin: () => ({
+      connect: async () => undefined,
+      listTopics: async () => [],
+      createTopics: async () => true,
+      disconnect: async () => undefined,
+    }),
     producer: () => {
       made.producers++;
       return {

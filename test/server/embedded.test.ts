@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { builtEntry, runNode, startUntil, stopProcess } from '../support/processes';
 import { request } from '../support/app';
+import { nfeSample } from '../support/nfe-files';
 
 /** Processes whose command line names the folder (Linux: /proc), i.e. a PostgreSQL server running on it. */
 function postgresProcessesOn(dir: string): number[] {
@@ -18,6 +20,16 @@ function postgresProcessesOn(dir: string): number[] {
     }
   }
   return pids;
+}
+
+/** The steps of a stop as the process logged them (JSON lines `{"step": …, "msg": "stopped …"}`), in order. */
+function stoppedSteps(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { msg?: string; step?: string })
+    .filter((l) => l.msg?.startsWith('stopped '))
+    .map((l) => l.step!);
 }
 
 /** `pnpm start` with no configuration: embedded PostgreSQL, every service in one process, a demo credential. */
@@ -54,11 +66,7 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       // SIGTERM stops everything in order, embedded PostgreSQL last, and exits 0 leaving no server behind.
       expect(await stopProcess(first.child)).toBe(0);
       if (!first.child.stdout!.closed) await once(first.child.stdout!, 'close');
-      const steps = first
-        .output()
-        .split('\n')
-        .filter((l) => /^ {2}stopped /.test(l))
-        .map((l) => l.trim().slice('stopped '.length));
+      const steps = stoppedSteps(first.output());
       expect(first.output()).toContain('SIGTERM: stopping');
       expect(steps).toEqual([
         'api',
@@ -103,12 +111,82 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       expect((await inFlight).status).toBe(200);
       expect(await exited).toBe(0);
       if (!run.child.stdout!.closed) await once(run.child.stdout!, 'close');
-      const steps = run
-        .output()
-        .split('\n')
-        .filter((l) => /^ {2}stopped /.test(l))
-        .map((l) => l.trim().slice('stopped '.length));
+      const steps = stoppedSteps(run.output());
       expect(steps).toEqual(['api', 'schema validator', 'projections', 'event store', 'database pool', 'embedded PostgreSQL']);
+      expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      expect(postgresProcessesOn(dataDir)).toEqual([]);
+    } finally {
+      await stopProcess(run.child);
+    }
+  }, 300_000);
+  it('on SIGTERM an upload still being sent completes (201), readiness fails at once, and the process exits 0 with PostgreSQL stopped', async () => {
+    // Issue 17, point 5. Every service in the process, as the embedded default runs, and the ops server on METRICS_PORT.
+    const run = await startUntil(builtEntry('services/server/dist/main.js'), { ...env, METRICS_PORT: '0' }, ready, 120_000);
+    const [, url, key] = run.match;
+    const ops = /ops: (http:\/\/\S+)/.exec(run.output())![1]!;
+    try {
+      const boundary = 'frete-shutdown-test';
+      const xml = nfeSample('41170706117473000150550010000463202612756525-procNFe.xml');
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="arquivos[]"; filename="nfe.xml"\r\nContent-Type: application/xml\r\n\r\n`,
+        ),
+        xml,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const half = Math.floor(body.length / 2);
+      const upload = http.request(`${url}/v1/fiscal/nfe/importacoes`, {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(body.length),
+        },
+      });
+      const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        upload.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        upload.on('error', reject);
+      });
+      upload.write(body.subarray(0, half));
+      // The server has the request (its headers and the first half of the body) before the signal.
+      await until(() => /"method":"POST","url":"\/v1\/fiscal\/nfe\/importacoes"/.test(run.output()));
+      const exited = new Promise<number | null>((resolve) => run.child.once('exit', (c) => resolve(c)));
+      run.child.kill('SIGTERM');
+      await until(() => run.output().includes('SIGTERM: stopping'));
+
+      // Draining: still live, no longer ready (the upload holds the API's stop, so the ops server is still up).
+      expect((await request(`${ops}/health/live`, 'GET')).status).toBe(200);
+      const readiness = await request(`${ops}/health/ready`, 'GET');
+      expect({ status: readiness.status, started: readiness.body.checks.started }).toEqual({
+        status: 503,
+        started: { ok: false, detail: 'starting or shutting down' },
+      });
+
+      upload.end(body.subarray(half));
+      const res = await answered;
+      expect({ status: res.status, nfes: JSON.parse(res.body).data?.total_nfes }).toEqual({ status: 201, nfes: 1 });
+      expect(await exited).toBe(0);
+      if (!run.child.stdout!.closed) await once(run.child.stdout!, 'close');
+      const steps = stoppedSteps(run.output());
+      expect(steps).toEqual([
+        'api',
+        'webhooks-dispatcher',
+        'webhooks-processor',
+        'payout-processor',
+        'emission-processor',
+        'projector',
+        'schema validator',
+        'ops server',
+        'projections',
+        'event store',
+        'database pool',
+        'embedded PostgreSQL',
+      ]);
       expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
       expect(postgresProcessesOn(dataDir)).toEqual([]);
     } finally {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { type AppConfig, loadConfig, type PlatformOptions } from '@frete/platform';
+import { type AppConfig, loadConfig, type Logger, type PlatformOptions } from '@frete/platform';
 import { startServices, type RunningServices } from '@frete/server';
 import { type Scope } from '@frete/contracts';
 import { freshDatabase, type TestDatabase } from './db';
@@ -48,7 +48,12 @@ export interface TestCarrier {
 
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: Pick<PlatformOptions, 'clock'> & { autoridade?: PortaDaAutoridade; autoridadeLocal?: OpcoesAutoridadeLocalDeTeste } = {},
+  options: Pick<PlatformOptions, 'clock'> & {
+    autoridade?: PortaDaAutoridade;
+    autoridadeLocal?: OpcoesAutoridadeLocalDeTeste;
+    /** Takes every log line (the API's requests too); without it only the services' own reports are logged. */
+    logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   const db = await freshDatabase();
   // The local server shares the test database: its tables come with the service's migrations, before any request.
@@ -79,7 +84,7 @@ export async function startTestApp(
       : {}),
     ...env,
   });
-  const running = await startServices(config, { clock: options.clock });
+  const running = await startServices(config, { clock: options.clock, ...(options.logger ? { logger: options.logger } : {}) });
   const url = running.url!;
   return {
     url,

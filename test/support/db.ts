@@ -32,3 +32,24 @@ export async function freshDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** An empty database (no migrations at all): what processes started together on a new deployment find. */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `frete_e_${process.env.TEST_RUN_ID}_${process.pid}_${Date.now().toString(36)}_${counter++}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = new Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}

@@ -25,7 +25,7 @@ export const ENDERECO_RJ = {
 
 /** A carrier ready to issue: fiscal configuration (series 1, in São Paulo unless told), an A1 certificate, and the SP→RJ tax rule. */
 export async function emissora(
-  app: TestApp,
+  app: Pick<TestApp, 'carrier'>,
   name = 'EMISSORA TRANSPORTES LTDA',
   scopes: Scope[] = ['fiscal'],
   endereco: typeof ENDERECO_SP = ENDERECO_SP,

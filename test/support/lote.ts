@@ -8,7 +8,7 @@ export const PLACA = 'ABC1D23';
 export const PLACA_2 = 'XYZ9A87';
 
 /** A carrier ready to issue counter-CT-e (São Paulo, SP; the SP→RJ general rule), with two drivers and two vehicles. */
-export async function subcontratadaPronta(app: TestApp, name = 'SUBCONTRATADA TRANSPORTES LTDA'): Promise<TestCarrier> {
+export async function subcontratadaPronta(app: Pick<TestApp, 'carrier'>, name = 'SUBCONTRATADA TRANSPORTES LTDA'): Promise<TestCarrier> {
   const c = await emissora(app, name);
   for (const [cpf, nome] of [
     [MOTORISTA_CPF, 'JOAO MOTORISTA'],

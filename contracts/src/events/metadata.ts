@@ -7,5 +7,10 @@ export const EventMetadata = Type.Object({
   causation_id: Type.Union([Type.String(), Type.Null()]),
   request_id: Type.Union([Type.String(), Type.Null()]),
   actor: Type.String({ description: '`credential:<id>`, `operator`, `processor:<name>` or `system`' }),
+  // Optional and written only while tracing is on: events recorded before it, or without it, lack it. The hash chain
+  // covers the metadata as stored, so its presence changes nothing there.
+  traceparent: Type.Optional(
+    Type.String({ description: 'W3C trace context of the append that recorded it: processors continue that trace' }),
+  ),
 });
 export type EventMetadata = Static<typeof EventMetadata>;

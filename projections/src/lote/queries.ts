@@ -128,3 +128,12 @@ export async function lotesList(
     next_cursor,
   };
 }
+
+/**
+ * Every batch row of the read model counted by status, of all companies (the `frete_lote_linhas` gauge, read at each
+ * scrape). One grouped scan of `rm.lote_linhas`, no company: an operator's figure, not a client's.
+ */
+export async function linhasDeLotePorStatus(sql: Sql): Promise<{ status: LinhaLoteStatus; linhas: number }[]> {
+  const { rows } = await sql.query(`SELECT status, count(*)::int AS linhas FROM rm.lote_linhas GROUP BY status ORDER BY status`);
+  return rows as { status: LinhaLoteStatus; linhas: number }[];
+}

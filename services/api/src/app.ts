@@ -1,5 +1,6 @@
 import './fastify-types';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { type Logger, requestChildLogger } from '@frete/platform';
 import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -17,8 +18,11 @@ import { methodNotAllowed } from './plugins/method-not-allowed';
 import { textInput } from './plugins/text-input';
 import { unreadBody } from './plugins/unread-body';
 import { idempotency } from './plugins/idempotency';
+import { tracing } from './plugins/tracing';
 import { clientErrorHandler, frameworkErrors } from './client-error';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
+import { httpMetrics } from './plugins/metrics';
 import { oauthRoutes } from './routes/oauth';
 import { fiscalRoutes } from './routes/fiscal';
 import { carriersRoutes } from './routes/carriers';
@@ -31,9 +35,18 @@ import { webhooksRoutes } from './routes/webhooks';
 
 export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 
-export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+/** `logger`: the process's pino logger (every line with `request_id`); none, no request logging. */
+export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {}): Promise<FastifyInstance> {
+  const logger = options.logger;
+  const logging: Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'logController' | 'childLoggerFactory'> = logger
+    ? {
+        loggerInstance: logger as FastifyBaseLogger,
+        logController: new LogController({ requestIdLogLabel: 'request_id' }),
+        childLoggerFactory: (parent, bindings, opts) => requestChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
+      }
+    : { logger: false };
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...logging,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -54,6 +67,8 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
     done();
   });
   app.setErrorHandler(errorHandler);
+  await app.register(httpMetrics(() => deps.metrics));
+  await app.register(tracing);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   await app.register(swagger, {
@@ -103,6 +118,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: FastifyServerO
   });
 
   await app.register(healthRoutes(deps));
+  await app.register(metricsRoutes(deps));
   await app.register(oauthRoutes(deps));
   await app.register(
     async (v1) => {

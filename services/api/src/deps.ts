@@ -5,6 +5,8 @@ import {
   type Authenticator,
   type DocumentStore,
   type IdempotencyStore,
+  type Readiness,
+  type Metrics,
   type ReadYourWrites,
   type TokenService,
 } from '@frete/platform';
@@ -43,6 +45,10 @@ export interface ApiDeps {
   /** Auditors' reads of the event history (as recorded) and of its hash chain. */
   auditoria: Auditoria;
   clock: () => Date;
+  /** This process's Prometheus metrics: the HTTP hooks count into it, `GET /metrics` renders it. */
+  metrics: Metrics;
   /** False until the service can answer (migrations done, subscriptions started). */
   ready: () => boolean;
+  /** /health/ready's checks: started, database, projection lag (READY_MAX_LAG_S). */
+  readiness: () => Promise<Readiness>;
 }

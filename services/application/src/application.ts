@@ -1,4 +1,4 @@
-import { LeitorDeAuditoria, type Platform, PostgresEventStore, verificarCadeia } from '@frete/platform';
+import { LeitorDeAuditoria, type Platform, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
   DepositosIndisponiveis,
@@ -136,7 +136,8 @@ export function createApplication(platform: Platform): Application {
     diretorioPix: diretorioPixDoAmbiente(environment),
     operator: new Operator(store, pool, platform.projections, environment, clock),
     auditoria: new Auditoria(
-      store.recorded instanceof PostgresEventStore
+      // By kind, not class: the recorded store may be wrapped (the measured and the traced stores).
+      store.recorded.kind === 'postgres'
         ? {
             pool,
             readYourWrites,

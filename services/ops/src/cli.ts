@@ -11,7 +11,9 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
   credential create --company <id|cnpj> --kind api-key|oauth [--scopes fiscal,operacao,cadastros,consultas,auditoria]
   credential list [--company <id|cnpj>]
   credential revoke --id <credential id>
-  projections rebuild
+  projections rebuild   replays the log into a side schema while the service keeps running, then swaps it in for the
+                       live read models in one short transaction: prints { "rebuilt", "events_applied", "position" },
+                       progress on stderr
   projections verify [--exemplos <n>]   replays the log into a side schema beside the running service and compares it
                        row by row with the live read models: prints { "identicas", "posicao", "eventos_reaplicados",
                        "tabelas": [{ "tabela", "linhas_vivas", "linhas_refeitas", "so_vivas", "so_refeitas",
@@ -224,8 +226,12 @@ export async function executeOps(
     case 'credential revoke':
       return op.revokeCredential(cmd.id);
     case 'projections rebuild': {
-      const applied = await platform.projections.rebuild();
-      return { rebuilt: true, events_applied: applied };
+      // Online: the service keeps serving and projecting; the rebuilt read models are swapped in at the end.
+      const r = await platform.projections.reconstruir({
+        aoProgredir: ({ eventos, posicao }) =>
+          progress(`projections rebuild: ${eventos} events replayed, at ${posicao.commit}/${posicao.prepare}`),
+      });
+      return { rebuilt: true, events_applied: r.eventos_reaplicados, position: r.posicao };
     }
     case 'projections verify':
       return platform.projections.verificar({

@@ -9,6 +9,7 @@ import { type EventStore } from './event-store/port';
 import { PostgresEventStore } from './event-store/postgres';
 import { EventStoreDbEventStore } from './event-store/eventstoredb';
 import { UpcastingEventStore } from './event-store/upcasting';
+import { TracedEventStore } from './observability/traced-event-store';
 import { ProjectionRunner } from './projections/runner';
 import { ReadYourWrites, WATERMARK_CHANNEL } from './read-your-writes';
 import { CHECKPOINT_CHANNEL } from './projections/checkpoint-advance';
@@ -20,6 +21,8 @@ import { SecureBlobs } from './secrets/blobs';
 import { CertificateVault } from './certificates/vault';
 import { DocumentStore } from './documents/store';
 import { IdempotencyStore } from './idempotency/store';
+import { Metrics } from './observability/metrics';
+import { MeasuredEventStore } from './observability/measured-event-store';
 
 /** The infrastructure every service of this process runs on, built once from the configuration. */
 export interface Platform {
@@ -44,6 +47,8 @@ export interface Platform {
   cipher: SecretCipher;
   clock: () => Date;
   embedded: EmbeddedPostgres | null;
+  /** This process's Prometheus metrics (a registry of its own), served at `/metrics`. */
+  metrics: Metrics;
   /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
   close(report?: (step: string) => void): Promise<void>;
 }
@@ -75,8 +80,10 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   }
   await migrate(pool, platformMigrations);
   const recorded: EventStore = config.eventstoreUrl ? EventStoreDbEventStore.connect(config.eventstoreUrl) : new PostgresEventStore(pool);
-  const store = new UpcastingEventStore(recorded);
+  const metrics = new Metrics();
+  const store = new UpcastingEventStore(new MeasuredEventStore(new TracedEventStore(recorded), metrics));
   const projections = new ProjectionRunner(store, pool, READ_MODEL_PROJECTORS);
+  metrics.watchProjections(projections);
   await projections.prepare();
   const clock = options.clock ?? (() => new Date());
   const cipher = new SecretCipher(config.secretsKey);
@@ -112,6 +119,7 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     cipher,
     clock,
     embedded,
+    metrics,
     close: async (report = () => undefined) => {
       await projections.stop();
       report('projections');

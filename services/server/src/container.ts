@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
-import { type Platform, type Processor } from '@frete/platform';
+import { type Platform, type Processor, type Readiness } from '@frete/platform';
 import { type Application } from '@frete/application';
 import { railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
@@ -14,14 +14,21 @@ export const TOKENS = {
   ApiDeps: Symbol('ApiDeps'),
   Processors: Symbol('Processors'),
   Ready: Symbol('Ready'),
+  Readiness: Symbol('Readiness'),
 } as const;
 
 /** The composition root: what each service needs, made from the one platform and application of this process. */
-export function compose(platform: Platform, application: Application, ready: () => boolean): DependencyContainer {
+export function compose(
+  platform: Platform,
+  application: Application,
+  ready: () => boolean,
+  readiness: () => Promise<Readiness>,
+): DependencyContainer {
   const c = container.createChildContainer();
   c.register<Platform>(TOKENS.Platform, { useValue: platform });
   c.register<Application>(TOKENS.Application, { useValue: application });
   c.register<() => boolean>(TOKENS.Ready, { useValue: ready });
+  c.register<() => Promise<Readiness>>(TOKENS.Readiness, { useValue: readiness });
   c.register<ApiDeps>(TOKENS.ApiDeps, {
     useFactory: (r) => {
       const p = r.resolve<Platform>(TOKENS.Platform);
@@ -43,7 +50,9 @@ export function compose(platform: Platform, application: Application, ready: () 
         diretorioPix: a.diretorioPix,
         auditoria: a.auditoria,
         clock: p.clock,
+        metrics: p.metrics,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
+        readiness: r.resolve<() => Promise<Readiness>>(TOKENS.Readiness),
       };
     },
   });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, EmbeddedPostgresError, loadConfig, stopEmbeddedPostgresInOrder } from '@frete/platform';
+import { ConfigError, createLogger, EmbeddedPostgresError, loadConfig, stopEmbeddedPostgresInOrder } from '@frete/platform';
 import { type RunningServices, startServices } from './services';
 import { ensureDemo } from './demo';
 
@@ -9,37 +9,55 @@ const SHUTDOWN_DELAY_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const logger = createLogger({ level: config.logLevel });
   // Signals and uncaught errors stop the services in order, embedded PostgreSQL last, within SHUTDOWN_DELAY_MS.
   stopEmbeddedPostgresInOrder();
   let starting: Promise<RunningServices> | null = null;
   closeWithGrace({ delay: SHUTDOWN_DELAY_MS }, async ({ signal, err }) => {
-    if (err) console.error(err.stack ?? err.message);
-    console.log(`${signal ?? (err ? 'error' : 'exit')}: stopping`);
+    if (err) logger.error({ err }, 'stopping after an uncaught error');
+    const cause = signal ?? (err ? 'error' : 'exit');
+    logger.info({ signal: cause }, `${cause}: stopping`);
     // A signal during the start stops what the start has started.
     const running = await starting?.catch(() => null);
-    await running?.stop((step) => console.log(`  stopped ${step}`));
+    await running?.stop((step) => logger.info({ step }, `stopped ${step}`));
   });
-  starting = startServices(config, { logger: true });
+  starting = startServices(config, { logger });
   const running = await starting;
-  const lines = [
-    `frete-fiscal: ${config.environment} · services ${config.services.filter((s) => s !== 'relay' || config.kafkaBrokers).join(', ')}`,
-    `  event store: ${config.eventstoreUrl ? 'EventStoreDB' : 'PostgreSQL'} · database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`}` +
-      ` · bus: ${config.kafkaBrokers ? `Kafka ${config.kafkaBrokers.join(',')}` : 'event store subscriptions'}`,
-  ];
+  // The demo first: the lines below say the process is ready (tests and scripts wait for them).
+  const demo = !config.databaseUrl && config.services.includes('api') ? await ensureDemo(running.platform, running.application) : null;
+  // The lines a person reads at the start, each a log line whose fields say the same for a machine.
+  const services = config.services.filter((s) => s !== 'relay' || config.kafkaBrokers);
+  const eventStore = config.eventstoreUrl ? 'EventStoreDB' : 'PostgreSQL';
+  const database = config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`;
+  const bus = config.kafkaBrokers ? `Kafka ${config.kafkaBrokers.join(',')}` : 'event store subscriptions';
+  logger.info(
+    { environment: config.environment, services, event_store: eventStore, database, bus, tracing: config.tracing.endpoint !== null },
+    `frete-fiscal: ${config.environment} · services ${services.join(', ')} · event store: ${eventStore} · database: ${database} · bus: ${bus}`,
+  );
   if (running.url) {
-    lines.push(`  API: ${running.url}/v1   docs: ${running.url}/v1/docs   health: ${running.url}/health`);
+    const api = `${running.url}/v1`;
+    logger.info(
+      { api, docs: `${api}/docs`, health: `${running.url}/health/ready` },
+      `API: ${api}   docs: ${api}/docs   health: ${running.url}/health/ready`,
+    );
   }
-  if (!config.databaseUrl && config.services.includes('api')) {
-    const demo = await ensureDemo(running.platform, running.application);
-    lines.push(`  demo carrier CNPJ ${demo.cnpj}, API key (all scopes): ${demo.api_key}`);
-    lines.push(`  try: curl -H "Authorization: Bearer ${demo.api_key}" ${running.url}/v1/fiscal/status`);
+  if (running.opsUrl) {
+    logger.info({ ops: running.opsUrl }, `ops: ${running.opsUrl}   (/health/live, /health/ready, /metrics)`);
   }
-  console.log(lines.join('\n'));
+  if (demo) {
+    logger.info(
+      { demo_cnpj: demo.cnpj, demo_api_key: demo.api_key },
+      `demo carrier CNPJ ${demo.cnpj}, API key (all scopes): ${demo.api_key} · try: curl -H "Authorization: Bearer ${demo.api_key}" ${running.url}/v1/fiscal/status`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {
-  // A refusal that says what to do is shown as it is; anything else with its stack.
+  // A refusal that says what to do is logged as it is; anything else with its stack. On stderr, where a failed start
+  // is looked for; the configuration may be what failed, so the level is not read from it.
   const told = err instanceof EmbeddedPostgresError || err instanceof ConfigError;
-  console.error(told ? err.message : err instanceof Error ? (err.stack ?? err.message) : err);
+  const logger = createLogger({ level: 'info', destination: process.stderr });
+  if (told) logger.fatal(err.message);
+  else logger.fatal({ err }, 'failed to start');
   process.exit(1);
 });

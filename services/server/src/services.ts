@@ -7,14 +7,26 @@ import {
   DirectTransport,
   KafkaRelay,
   KafkaTransport,
+  type Logger,
+  createLogger,
+  kafkaLogCreator,
+  observedProcessor,
+  startTracing,
   type Platform,
   type PlatformOptions,
   type Processor,
   type ProcessorTransport,
+  type Readiness,
+  readinessProbe,
+  measuredProcessor,
+  relayLag,
   startPlatform,
 } from '@frete/platform';
+import { linhasDeLotePorStatus } from '@frete/projections';
 import { type Application, createApplication } from '@frete/application';
 import { compose, TOKENS } from './container';
+import { type OpsServer, startOpsServer } from './ops-server';
+import { closeDraining } from './close-draining';
 
 export interface RunningServices {
   platform: Platform;
@@ -22,9 +34,14 @@ export interface RunningServices {
   api: FastifyInstance | null;
   /** Address the API listens on, e.g. http://127.0.0.1:3000 */
   url: string | null;
+  /** Address of the ops server (METRICS_PORT), e.g. http://127.0.0.1:9464 */
+  opsUrl: string | null;
+  /** The process's root logger (pino JSON lines). */
+  logger: Logger;
   /**
    * Stops in the reverse order of the start: the API (no new commands), the processors (they append events), the
-   * relay and the projector (they follow the log to its end), then the platform, embedded PostgreSQL last.
+   * relay and the projector (they follow the log to its end), then the ops server, then the platform, embedded
+   * PostgreSQL last. Readiness fails from the first step on.
    * `report` hears each step done.
    */
   stop(report?: (step: string) => void): Promise<void>;
@@ -34,26 +51,81 @@ export interface RunningServices {
  * Starts the services the configuration names, in this process: the API, the projector, the Kafka relay (when
  * KAFKA_BROKERS is set) and the processors, which read Kafka when it is there and the event store otherwise.
  */
-export async function startServices(config: AppConfig, options: PlatformOptions & { logger?: boolean } = {}): Promise<RunningServices> {
-  const platform = await startPlatform(config, options);
+/** Readiness before the platform exists: migrations (or their lock) still under way. */
+const STARTING: Readiness = {
+  status: 'not_ready',
+  checks: { started: { ok: false, detail: 'starting: migrations and services' } },
+};
+/** The Prometheus text format's content type, before the process's registry exists. */
+const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
+
+export async function startServices(
+  config: AppConfig,
+  options: PlatformOptions & { logger?: boolean | Logger } = {},
+): Promise<RunningServices> {
+  // `logger`: true logs the API's requests too (the process's entry point), a Logger takes every line (tests read
+  // them); without it only the services' own reports are logged.
+  const logger = typeof options.logger === 'object' ? options.logger : createLogger({ level: config.logLevel });
+  const tracing = startTracing(config.tracing);
+  // The ops server comes up first: an orchestrator sees the process live (and not ready) while it waits for the
+  // migrations' lock, migrates, and starts its services; readiness and metrics are the platform's once it exists.
+  let probe: (() => Promise<Readiness>) | null = null;
+  let started: Platform | null = null;
+  let ops: OpsServer | null = null;
+  if (config.metricsPort !== null) {
+    ops = await startOpsServer({
+      host: config.host,
+      port: config.metricsPort,
+      ready: () => (probe ? probe() : Promise.resolve(STARTING)),
+      metrics: {
+        get contentType() {
+          return started?.metrics.contentType ?? PROMETHEUS_TEXT;
+        },
+        render: async () => (started ? started.metrics.render() : ''),
+      },
+    });
+  }
+  const platform = await startPlatform(config, options).catch(async (err: unknown) => {
+    await ops?.close();
+    await tracing.shutdown();
+    throw err;
+  });
+  started = platform;
   const application = createApplication(platform);
   let ready = false;
-  const di = compose(platform, application, () => ready);
-  const stops: { name: string; stop: () => Promise<void> }[] = [];
   const has = (s: AppConfig['services'][number]) => config.services.includes(s);
+  // The read models' lag matters where they are read (the API) or filled (the projector).
+  const readiness = readinessProbe({
+    started: () => ready,
+    pool: platform.pool,
+    projections: has('api') || has('projector') ? platform.projections : null,
+    maxLagS: config.readyMaxLagS,
+    clock: platform.clock,
+  });
+  const di = compose(platform, application, () => ready, readiness);
+  const stops: { name: string; stop: () => Promise<void> }[] = [];
+  probe = readiness;
 
   const report = (what: string) => (err: unknown) =>
-    console.error(`${what} failed and restarts from its checkpoint: ${err instanceof Error ? err.message : String(err)}`);
+    logger.error({ err, service: what }, `${what} failed and restarts from its checkpoint`);
   if (has('projector')) {
     await platform.projections.start(report('projector'));
+    // The process that writes the read models reports their batch rows (one grouped count per scrape, not one per process).
+    platform.metrics.watchLoteLinhas(() => linhasDeLotePorStatus(platform.readPool));
     stops.push({ name: 'projector', stop: () => platform.projections.stop() });
   }
   const kafka = config.kafkaBrokers
-    ? new Kafka({ clientId: `frete-${config.environment}`, brokers: config.kafkaBrokers, logLevel: logLevel.WARN })
+    ? new Kafka({
+        clientId: `frete-${config.environment}`,
+        brokers: config.kafkaBrokers,
+        logLevel: logLevel.WARN,
+        logCreator: kafkaLogCreator(logger),
+      })
     : null;
   if (kafka && has('relay')) {
-    const relay = new KafkaRelay(platform.store, platform.pool, kafka, { topic: config.kafkaTopic });
+    const relay = new KafkaRelay(platform.store, platform.pool, kafka, { topic: config.kafkaTopic, onError: report('relay') });
     await relay.start();
+    platform.metrics.watchRelay(relay.checkpointName, relayLag(platform.store, platform.pool, relay.checkpointName));
     stops.push({ name: 'relay', stop: () => relay.stop() });
   }
   const processors = di.resolve<Processor[]>(TOKENS.Processors).filter((p) => has(`${p.name}-processor` as AppConfig['services'][number]));
@@ -63,16 +135,14 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     const transport: ProcessorTransport = kafka
       ? new KafkaTransport(kafka, { topic: config.kafkaTopic, concurrency })
       : new DirectTransport(platform.store, platform.pool, { concurrency, onError: report(`${processor.name} processor`) });
-    await transport.start(processor);
+    await transport.start(observedProcessor(measuredProcessor(processor, platform.metrics), logger));
     stops.push({ name: `${processor.name}-processor`, stop: () => transport.stop() });
   }
   if (has('webhooks-processor')) {
     // The sending side of the webhooks processor: a loop of its own, so a slow receiver holds neither the log's reading
     // nor the API (see DespachanteWebhooks).
     const despachante = application.webhooks.despachante((err) =>
-      console.error(
-        `webhooks dispatcher: a round failed and the next one tries again: ${err instanceof Error ? err.message : String(err)}`,
-      ),
+      logger.error({ err, service: 'webhooks-dispatcher' }, 'webhooks dispatcher: a round failed and the next one tries again'),
     );
     despachante.start();
     stops.push({ name: 'webhooks-dispatcher', stop: () => despachante.stop() });
@@ -81,22 +151,10 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
   let api: FastifyInstance | null = null;
   let url: string | null = null;
   if (has('api')) {
-    api = await buildApi(di.resolve<ApiDeps>(TOKENS.ApiDeps), { logger: options.logger ? { level: config.logLevel } : false });
+    api = await buildApi(di.resolve<ApiDeps>(TOKENS.ApiDeps), options.logger ? { logger } : {});
     url = await api.listen({ host: config.host, port: config.port });
     const a = api;
-    stops.push({
-      name: 'api',
-      stop: async () => {
-        // close() answers the requests in flight and then waits for their keep-alive connections, which turn idle
-        // only afterwards and would hold it for the keep-alive timeout (72 s): they are closed as they turn idle.
-        const reaper = setInterval(() => a.server.closeIdleConnections(), 50);
-        try {
-          await a.close();
-        } finally {
-          clearInterval(reaper);
-        }
-      },
-    });
+    stops.push({ name: 'api', stop: () => closeDraining(a) });
   }
   ready = true;
   let stopped = false;
@@ -105,23 +163,26 @@ export async function startServices(config: AppConfig, options: PlatformOptions 
     application,
     api,
     url,
+    opsUrl: ops?.url ?? null,
+    logger,
     stop: async (report = () => undefined) => {
       // A second stop (a test that restarted the services, a signal during shutdown) has nothing left to stop.
       if (stopped) return;
       stopped = true;
       ready = false;
-      for (const { name, stop } of [...stops].reverse()) {
-        // One part failing to stop must not keep the others (and PostgreSQL) running.
-        await stop().then(
+      // One part failing to stop must not keep the others (and PostgreSQL) running: each step is reported, done or failed.
+      const step = (name: string, stop: () => Promise<void>) =>
+        stop().then(
           () => report(name),
           (err: unknown) => report(`${name} (failed: ${err instanceof Error ? err.message : String(err)})`),
         );
-      }
-      await application.close().then(
-        () => report('schema validator'),
-        (err: unknown) => report(`schema validator (failed: ${err instanceof Error ? err.message : String(err)})`),
-      );
+      for (const { name, stop } of [...stops].reverse()) await step(name, stop);
+      await step('schema validator', () => application.close());
+      // Late, so probes and scrapes reach the process while it drains; before the database it reads goes away.
+      if (ops) await step('ops server', () => ops.close());
       await platform.close(report);
+      // Last: the spans of the stops above are sent too.
+      if (tracing.enabled) await step('traces', () => tracing.shutdown());
     },
   };
 }

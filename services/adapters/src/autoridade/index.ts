@@ -5,3 +5,4 @@ export * from './proc';
 export * from './simulada';
 export * from './indisponivel';
 export * from './sefaz';
+export * from './medida';

@@ -1,7 +1,14 @@
 import { type Platform } from '@frete/platform';
 import { certificadoOf } from '@frete/projections';
-import { type AutoridadeFiscal, AutoridadeFiscalIndisponivel, AutoridadeFiscalSefaz, AutoridadeFiscalSimulada } from '@frete/adapters';
+import {
+  type AutoridadeFiscal,
+  AutoridadeFiscalIndisponivel,
+  AutoridadeFiscalMedida,
+  AutoridadeFiscalSefaz,
+  AutoridadeFiscalSimulada,
+} from '@frete/adapters';
 import { type FiscalSchemas } from '@frete/documents';
+import { tracedAutoridade } from './traced-autoridade';
 
 /**
  * The fiscal authority the deployment's configuration names: the simulated one in process (the sandbox's default),
@@ -9,6 +16,13 @@ import { type FiscalSchemas } from '@frete/documents';
  * none (production without `FISCAL_AUTHORITY`: every call refuses with `provedor_indisponivel`).
  */
 export function autoridadeFiscalDe(platform: Platform, schemas: FiscalSchemas): AutoridadeFiscal & { close(): Promise<void> } {
+  // Traced and measured whichever adapter it is (the `autoridade <operacao>` spans, the `frete_autoridade_*` metrics).
+  return tracedAutoridade(
+    new AutoridadeFiscalMedida(autoridadeDaConfiguracao(platform, schemas), platform.metrics, platform.config.autoridadeFiscal.tipo),
+  );
+}
+
+function autoridadeDaConfiguracao(platform: Platform, schemas: FiscalSchemas): AutoridadeFiscal & { close(): Promise<void> } {
   const { config, pool, certificates, clock } = platform;
   const autoridade = config.autoridadeFiscal;
   switch (autoridade.tipo) {

@@ -6,6 +6,7 @@ import { SubscriptionCheckpoints } from '../processors/direct';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, encodeEvent } from './codec';
 import { ensureTopic } from './kafka';
 import { Backoff } from '../retry/backoff';
+import { relayPublishSpan } from '../observability/relay-span';
 
 /** Messages per produce request: a store batch (500) of events of a few KB stays well under the broker's limits. */
 const POR_ENVIO = 200;
@@ -133,15 +134,24 @@ export class KafkaRelay {
    */
   private async relay(producer: Producer, events: RecordedEvent[]): Promise<void> {
     for (let i = 0; i < events.length; i += POR_ENVIO) {
-      await producer.send({
-        topic: this.options.topic,
-        acks: -1,
-        messages: events.slice(i, i + POR_ENVIO).map((event) => ({
-          key: event.streamId,
-          value: encodeEvent(event),
-          headers: { [EVENT_TYPE_HEADER]: event.type, [EVENT_ID_HEADER]: event.id },
-        })),
-      });
+      const slice = events.slice(i, i + POR_ENVIO);
+      const spans = slice.map(relayPublishSpan);
+      try {
+        await producer.send({
+          topic: this.options.topic,
+          acks: -1,
+          messages: slice.map((event) => ({
+            key: event.streamId,
+            value: encodeEvent(event),
+            headers: { [EVENT_TYPE_HEADER]: event.type, [EVENT_ID_HEADER]: event.id },
+          })),
+        });
+      } catch (err) {
+        for (const span of spans) span.fail(err);
+        throw err;
+      } finally {
+        for (const span of spans) span.end();
+      }
     }
     await this.checkpoints.set(this.checkpointName, events[events.length - 1]!.position);
   }

@@ -8,7 +8,7 @@ import { ensureTopic } from './kafka';
 export interface KafkaTransportOptions {
   /** The topic the relay produces to. */
   topic: string;
-  /** Consumer settings (session timeout, heartbeat, fetch wait, ...); the group id is always `processor-<name>`. */
+  /** Consumer settings (session timeout, heartbeat, fetch wait, ...); the group id is always `consumerGroupOf(topic, name)`. */
   consumer?: Omit<ConsumerConfig, 'groupId'>;
   /** Where a group without a committed offset starts: the beginning of the topic (default) or its end. */
   fromBeginning?: boolean;
@@ -19,6 +19,13 @@ export interface KafkaTransportOptions {
   replicationFactor?: number;
 }
 
+/**
+ * The consumer group of a processor on a topic: `<topic>.processor-<name>`. Named after the topic so that two
+ * deployments (or environments, or test runs) sharing a Kafka cluster never join each other's group: a group whose
+ * members read different topics rebalances them all together, and a dead member of one stalls the others.
+ */
+export const consumerGroupOf = (topic: string, processorName: string): string => `${topic}.processor-${processorName}`;
+
 const headerText = (headers: IHeaders | undefined, name: string): string | undefined => {
   const value = headers?.[name];
   const first = Array.isArray(value) ? value[0] : value;
@@ -26,7 +33,7 @@ const headerText = (headers: IHeaders | undefined, name: string): string | undef
 };
 
 /**
- * Carries the relay's events to a processor as a Kafka consumer group (`processor-<name>`): more copies of the same
+ * Carries the relay's events to a processor as a Kafka consumer group (`<topic>.processor-<name>`): more copies of the same
  * processor share the partitions. The messages a fetch brings from a partition are handled side by side, those of one
  * key (a stream, unless the processor says otherwise) one after another in their order; the partition's offset is
  * committed by hand up to the end of the prefix of messages all handled. A consumer that stops before a commit gets
@@ -52,7 +59,7 @@ export class KafkaTransport implements ProcessorTransport {
     const consumer = this.kafka.consumer({
       allowAutoTopicCreation: false,
       ...this.options.consumer,
-      groupId: `processor-${processor.name}`,
+      groupId: consumerGroupOf(topic, processor.name),
     });
     this.consumer = consumer;
     try {
@@ -62,7 +69,7 @@ export class KafkaTransport implements ProcessorTransport {
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
           const { topic: from, partition } = batch;
           let failure: { err: unknown } | null = null;
           const dispatch = new ConcurrentDispatch<string>({
@@ -71,7 +78,11 @@ export class KafkaTransport implements ProcessorTransport {
             handle: (event) => processor.handle(event),
             checkpoint: async (offset) => {
               resolveOffset(offset);
-              await consumer.commitOffsets([{ topic: from, partition, offset: (BigInt(offset) + 1n).toString() }]);
+              // Not consumer.commitOffsets: once stop() began it silently commits nothing, and the handlers a stop
+              // waits for would be delivered again after the restart. The batch's own commit works until the group is left.
+              await commitOffsetsIfNecessary({
+                topics: [{ topic: from, partitions: [{ partition, offset: (BigInt(offset) + 1n).toString() }] }],
+              });
               await heartbeat();
             },
             onFailure: (err) => {
@@ -107,7 +118,9 @@ export class KafkaTransport implements ProcessorTransport {
     }
   }
 
-  /** Leaves the group. A message being handled is not committed unless its handler finishes first. */
+  /**
+   * Stops fetching, waits for the handlers in flight, commits the offsets of what they finished, then leaves the group.
+   */
   stop(): Promise<void> {
     const consumer = this.consumer;
     this.consumer = null;

@@ -54,6 +54,9 @@ export async function ensureTopic(kafka: Kafka, topic: string, options: TopicOpt
   const admin = kafka.admin();
   await admin.connect();
   try {
+    // Asked first: a creation refused because the topic exists is logged by kafkajs as an error, at every start of
+    // every process of a deployment.
+    if ((await admin.listTopics()).includes(topic)) return false;
     return await admin.createTopics({
       waitForLeaders: true,
       topics: [

@@ -38,6 +38,12 @@ export interface AppConfig {
   idempotency: { ttlMs: number; leaseMs: number; inFlightWaitMs: number };
   /** Webhook delivery (`WEBHOOKS_*`). */
   webhooks: ConfigWebhooks;
+  /** `METRICS_PORT`: when set, this process serves /health/live, /health/ready and /metrics on HOST:METRICS_PORT. */
+  metricsPort: number | null;
+  /** `READY_MAX_LAG_S`: /health/ready fails while the oldest event not yet projected is older than this. */
+  readyMaxLagS: number;
+  /** OpenTelemetry traces: exported by OTLP/HTTP to `endpoint` (its `/v1/traces`); off when null. */
+  tracing: { endpoint: string | null; serviceName: string };
 }
 
 /**
@@ -154,6 +160,11 @@ const EnvSchema = Type.Object({
   WEBHOOKS_CONCURRENCY: integer(1, 1024, 16),
   WEBHOOKS_CONCURRENCY_PER_ENDPOINT: integer(1, 64, 2),
   WEBHOOKS_POLL_MS: integer(10, 60_000, 1_000),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer from 0 to 65535' })),
+  READY_MAX_LAG_S: integer(0, undefined, 30),
+  // The standard OpenTelemetry variables; tracing is off (the API's no-op) without an endpoint.
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(url(['http', 'https'], 'http://127.0.0.1:4318')),
+  OTEL_SERVICE_NAME: Type.String({ default: 'frete-fiscal', pattern: '^\\S+$', description: 'a service name without blanks' }),
 });
 type Env = Static<typeof EnvSchema>;
 type EnvName = keyof Env & string;
@@ -215,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (databaseUrl) throw new ConfigError('SECRETS_KEY is required when DATABASE_URL is set (base64 of 32 random bytes)');
     secretsKey = embeddedSecretsKey(dataDir);
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT && e.SERVICES.includes('api'))
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${e.PORT}): the API already serves /health and /metrics on it`);
   return {
     environment,
     host: e.HOST,
@@ -248,6 +261,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrencyPerEndpoint: e.WEBHOOKS_CONCURRENCY_PER_ENDPOINT,
       pollMs: e.WEBHOOKS_POLL_MS,
     },
+    metricsPort: e.METRICS_PORT ?? null,
+    readyMaxLagS: e.READY_MAX_LAG_S,
+    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME },
   };
 }
 

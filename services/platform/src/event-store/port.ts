@@ -59,5 +59,10 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Position of the last committed event (a catch-up target; readers may take a moment to reach it), START when empty. */
   headPosition(): Promise<Position>;
+  /**
+   * How many events lie after `from`, counting at most `cap` (a lag gauge, not a census). Optional: without it the
+   * count is read off `readAll`.
+   */
+  countAfter?(from: Position, cap: number): Promise<number>;
   close(): Promise<void>;
 }

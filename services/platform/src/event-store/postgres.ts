@@ -41,6 +41,24 @@ export const toRecorded = (r: EventRow): RecordedEvent => ({
 
 const NOTIFY_CHANNEL = 'es_events_appended';
 
+/**
+ * The transaction below which every event is committed and visible: the oldest transaction still running in this
+ * database, or the snapshot's xmax when none is. Transaction ids are counted per cluster, so pg_snapshot_xmin alone
+ * would let any long transaction of another database on the same server (another product, a migration, a test suite)
+ * hold every reader back. A running transaction is known to be elsewhere only while its lock on its own id shows a
+ * backend of another database; one that ended between the snapshot and that look counts as ours, and the next read
+ * moves on.
+ */
+const READ_BOUND = `WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+    elsewhere AS MATERIALIZED (
+      SELECT l.transactionid::text AS xid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
+         AND a.datname IS DISTINCT FROM current_database())
+  SELECT COALESCE(
+    (SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
+      WHERE (x::text::numeric % 4294967296)::text NOT IN (SELECT xid FROM elsewhere)),
+    (SELECT pg_snapshot_xmax(s) FROM snap))`;
+
 // The procedure's OUT parameters are given as NULL placeholders, as CALL wants them.
 const APPEND_AND_NOTIFY = 'CALL es_append_and_notify($1, $2, $3::jsonb, NULL, NULL, NULL, NULL)';
 
@@ -160,7 +178,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM es_events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND transaction_id < (${READ_BOUND})
         ORDER BY es_events.transaction_id, es_events.global_position
         LIMIT $3`,
       [from.commit.toString(), from.prepare.toString(), maxCount],
@@ -178,6 +196,15 @@ export class PostgresEventStore implements EventStore {
     return r ? { commit: BigInt(r.transaction_id), prepare: BigInt(r.global_position) } : START;
   }
 
+  async countAfter(from: Position, cap: number): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM es_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) LIMIT $3) AS after`,
+      [from.commit.toString(), from.prepare.toString(), cap],
+    );
+    return rows[0]!.n;
+  }
+
   subscribeToAll({ from, onEvent, onBatch }: SubscribeOptions): Subscription {
     let stopped = false;
     let position = from;
@@ -185,6 +212,7 @@ export class PostgresEventStore implements EventStore {
     const onWake = () => wakeUp?.();
     this.wake.on('wake', onWake);
     const pollMs = this.options.pollIntervalMs ?? 200;
+    let retryMs = 0;
     const loop = async () => {
       await this.ensureListening();
       while (!stopped) {
@@ -201,14 +229,19 @@ export class PostgresEventStore implements EventStore {
           }
         }
         if (batch.length < 500 && !stopped) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
+          // A wake that then reads nothing means an older transaction of this database still holds the appended
+          // events back: look again soon, backing off, rather than after a whole poll interval.
+          if (batch.length > 0) retryMs = 0;
+          const woken = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), retryMs || pollMs);
             wakeUp = () => {
               clearTimeout(timer);
-              resolve();
+              resolve(true);
             };
           });
           wakeUp = null;
+          if (woken) retryMs = 5;
+          else if (retryMs) retryMs = retryMs * 2 < pollMs ? retryMs * 2 : 0;
         }
       }
     };

@@ -37,6 +37,11 @@ export class UpcastingEventStore implements EventStore {
     return this.recorded.headPosition();
   }
 
+  async countAfter(from: Position, cap: number): Promise<number> {
+    if (this.recorded.countAfter) return this.recorded.countAfter(from, cap);
+    return (await this.recorded.readAll(from, cap)).length;
+  }
+
   close(): Promise<void> {
     return this.recorded.close();
   }

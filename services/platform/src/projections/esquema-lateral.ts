@@ -10,8 +10,14 @@ export const ESQUEMA_VIVO = 'rm';
 /** Every side schema starts with this, so that one a killed run left behind is easy to recognize (and drop). */
 export const PREFIXO_ESQUEMA_LATERAL = 'rm_verificacao_';
 
-/** A fresh side schema's name: random, so that two verifications at once never share one. */
-export const novoEsquemaLateral = (): string => `${PREFIXO_ESQUEMA_LATERAL}${randomBytes(6).toString('hex')}`;
+/** The side schema an online rebuild fills, and swaps in for the live one. */
+export const PREFIXO_RECONSTRUCAO = 'rm_reconstrucao_';
+
+/** The live schema's name between the swap and its drop (one transaction: no other session ever sees it). */
+export const PREFIXO_ESQUEMA_ANTIGO = 'rm_antigo_';
+
+/** A fresh side schema's name: random, so that two verifications (or rebuilds) at once never share one. */
+export const novoEsquemaLateral = (prefixo = PREFIXO_ESQUEMA_LATERAL): string => `${prefixo}${randomBytes(6).toString('hex')}`;
 
 const QUALIFICADOR_VIVO = new RegExp(`\\b${ESQUEMA_VIVO}\\.`, 'g');
 
@@ -32,7 +38,8 @@ const subida = (texto: string): string => texto.split(/^-- Down Migration/m)[0]!
  * Creates the side schema with the read-model tables, from the same migration files as the live ones (their up
  * parts, in order, in one transaction). Only SQL migrations are read: another kind would be a change this must follow.
  */
-export async function criarEsquemaLateral(pool: Pool, esquema: string): Promise<void> {
+/** Returns the migrations applied, by name (the file name without extension, as node-pg-migrate records them). */
+export async function criarEsquemaLateral(pool: Pool, esquema: string): Promise<string[]> {
   const arquivos = (await readdir(readModelMigrations.dir)).filter((f) => !f.startsWith('.') && !f.endsWith('.md')).sort();
   const estranho = arquivos.find((f) => !f.endsWith('.sql'));
   if (estranho) throw new Error(`read-model migration ${estranho} is not SQL: the verifier cannot apply it to a side schema`);
@@ -49,6 +56,7 @@ export async function criarEsquemaLateral(pool: Pool, esquema: string): Promise<
     const sql = noEsquema(client, esquema);
     for (const arquivo of arquivos) await sql.query(subida(await readFile(path.join(readModelMigrations.dir, arquivo), 'utf8')));
     await client.query('COMMIT');
+    return arquivos.map((f) => f.replace(/\.sql$/, ''));
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -58,6 +66,7 @@ export async function criarEsquemaLateral(pool: Pool, esquema: string): Promise<
 }
 
 export async function removerEsquemaLateral(pool: Pool, esquema: string): Promise<void> {
-  if (!esquema.startsWith(PREFIXO_ESQUEMA_LATERAL)) throw new Error(`'${esquema}' is not a side schema of the verifier`);
+  if (!esquema.startsWith(PREFIXO_ESQUEMA_LATERAL) && !esquema.startsWith(PREFIXO_RECONSTRUCAO))
+    throw new Error(`'${esquema}' is not a side schema of the verifier or of a rebuild`);
   await pool.query(`DROP SCHEMA IF EXISTS ${esquema} CASCADE`);
 }

@@ -7,9 +7,20 @@ import { migrate } from '../db/migrate';
 import { Backoff } from '../retry/backoff';
 import { type Projetores, projetar, separarProjetores } from './projetar';
 import { type OpcoesVerificacao, type RelatorioVerificacao, verificarReadModels } from './verificacao';
+import { type RelatorioReconstrucao, reconstruirSemParada } from './reconstrucao';
 import { CHECKPOINT_CHANNEL, type CheckpointAdvance, encodeCheckpointAdvance } from './checkpoint-advance';
 
 export const READ_MODELS = 'read-models';
+
+/** A lag count beyond this is reported as this: past it, an operator's answer is the same. */
+export const LAG_COUNT_CAP = 100_000;
+
+export interface ProjectionLag {
+  /** Events after the checkpoint (at most the cap asked for). */
+  events: number;
+  /** Age in seconds of the oldest event not yet projected; 0 when none is. */
+  seconds: number;
+}
 
 const toPosition = (row: { commit_pos: string; prepare_pos: string }): Position => ({
   commit: BigInt(row.commit_pos),
@@ -52,6 +63,18 @@ export class ProjectionRunner {
       [this.name],
     );
     return rows[0] ? toPosition(rows[0]) : START;
+  }
+
+  /**
+   * How far the read models are behind the log: the events after the checkpoint (at most `cap`) and the age of the
+   * oldest of them (0 when none). Readiness and the lag gauges read it.
+   */
+  async lag(now: Date = new Date(), cap = LAG_COUNT_CAP): Promise<ProjectionLag> {
+    const from = await this.position();
+    const [next] = await this.store.readAll(from, 1);
+    if (!next) return { events: 0, seconds: 0 };
+    const events = this.store.countAfter ? await this.store.countAfter(from, cap) : (await this.store.readAll(from, cap)).length;
+    return { events, seconds: Math.max(0, (now.getTime() - next.recordedAt.getTime()) / 1000) };
   }
 
   /**
@@ -174,6 +197,14 @@ export class ProjectionRunner {
     await this.pool.query('DROP SCHEMA IF EXISTS rm CASCADE');
     await this.prepare();
     return this.catchUpTo(target);
+  }
+
+  /**
+   * Rebuilds the read models while everything keeps running: the log replayed into a side schema, swapped in for the
+   * live one in a short transaction (see `reconstruirSemParada`). This runner's subscription, if started, goes on.
+   */
+  reconstruir(opcoes?: Pick<OpcoesVerificacao, 'tamanhoDoLote' | 'aoProgredir'>): Promise<RelatorioReconstrucao> {
+    return reconstruirSemParada({ store: this.store, pool: this.pool, projectors: this.projectors, name: this.name }, opcoes);
   }
 
   /** Replays the log into a side schema and compares it with the live read models, which it never writes. */

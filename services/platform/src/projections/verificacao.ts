@@ -40,7 +40,7 @@ export interface ReadModelsVivos {
   name: string;
 }
 
-async function checkpointVivo(client: PoolClient, name: string, trava = ''): Promise<Position> {
+export async function checkpointVivo(client: PoolClient, name: string, trava = ''): Promise<Position> {
   const { rows } = await client.query<{ commit_pos: string; prepare_pos: string }>(
     `SELECT commit_pos, prepare_pos FROM ${ESQUEMA_VIVO}.projection_checkpoint WHERE name = $1 ${trava}`,
     [name],
@@ -48,7 +48,7 @@ async function checkpointVivo(client: PoolClient, name: string, trava = ''): Pro
   return rows[0] ? { commit: BigInt(rows[0].commit_pos), prepare: BigInt(rows[0].prepare_pos) } : START;
 }
 
-async function emTransacao<T>(client: PoolClient, fn: () => Promise<T>): Promise<T> {
+export async function emTransacao<T>(client: PoolClient, fn: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {
     const result = await fn();
@@ -58,6 +58,41 @@ async function emTransacao<T>(client: PoolClient, fn: () => Promise<T>): Promise
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * A replay of the log into a side schema with the live projectors, one transaction per read: `ate(alvo)` brings it to
+ * a position the live runner has reached (so every event up to it is readable).
+ */
+export function replayLateral(
+  vivos: ReadModelsVivos,
+  replay: PoolClient,
+  esquema: string,
+  opcoes: Pick<OpcoesVerificacao, 'tamanhoDoLote' | 'aoProgredir'>,
+): { ate(alvo: Position): Promise<void>; readonly posicao: Position; readonly eventos: number } {
+  const projetores = separarProjetores(vivos.projectors);
+  const tamanhoDoLote = opcoes.tamanhoDoLote ?? 500;
+  const sql = noEsquema(replay, esquema);
+  let posicao = START;
+  let eventos = 0;
+  return {
+    get posicao() {
+      return posicao;
+    },
+    get eventos() {
+      return eventos;
+    },
+    async ate(alvo) {
+      while (comparePositions(posicao, alvo) < 0) {
+        const dentro = (await vivos.store.readAll(posicao, tamanhoDoLote)).filter((e) => comparePositions(e.position, alvo) <= 0);
+        if (dentro.length === 0) throw new Error(`the log ends before the live checkpoint ${alvo.commit}/${alvo.prepare}`);
+        const projecao = await emTransacao(replay, () => projetar(sql, projetores, dentro, posicao));
+        posicao = projecao.checkpoint;
+        eventos += projecao.applied;
+        opcoes.aoProgredir?.({ eventos, posicao, alvo });
+      }
+    },
+  };
 }
 
 /**
@@ -75,38 +110,22 @@ async function emTransacao<T>(client: PoolClient, fn: () => Promise<T>): Promise
  * would have needed writes there, holding the projector for the whole comparison.
  */
 export async function verificarReadModels(vivos: ReadModelsVivos, opcoes: OpcoesVerificacao = {}): Promise<RelatorioVerificacao> {
-  const { store, pool, name } = vivos;
+  const { pool, name } = vivos;
   const exemplos = opcoes.exemplos ?? 5;
-  const tamanhoDoLote = opcoes.tamanhoDoLote ?? 500;
-  const projetores = separarProjetores(vivos.projectors);
   const esquema = novoEsquemaLateral();
-  let posicao = START;
-  let eventos = 0;
-
-  const reaplicarAte = async (replay: PoolClient, alvo: Position): Promise<void> => {
-    const sql = noEsquema(replay, esquema);
-    while (comparePositions(posicao, alvo) < 0) {
-      const dentro = (await store.readAll(posicao, tamanhoDoLote)).filter((e) => comparePositions(e.position, alvo) <= 0);
-      // The live runner applied every event up to its checkpoint, so they are all readable.
-      if (dentro.length === 0) throw new Error(`the log ends before the live checkpoint ${alvo.commit}/${alvo.prepare}`);
-      const projecao = await emTransacao(replay, () => projetar(sql, projetores, dentro, posicao));
-      posicao = projecao.checkpoint;
-      eventos += projecao.applied;
-      opcoes.aoProgredir?.({ eventos, posicao, alvo });
-    }
-  };
 
   try {
     await criarEsquemaLateral(pool, esquema);
     const replay = await pool.connect();
     const trava = await pool.connect();
     const leitor = await pool.connect();
+    const lateral = replayLateral(vivos, replay, esquema, opcoes);
     try {
       // Twice: the live projector moves on during the first (long) pass; the second leaves a short stretch.
-      for (let i = 0; i < 2; i++) await reaplicarAte(replay, await checkpointVivo(replay, name));
+      for (let i = 0; i < 2; i++) await lateral.ate(await checkpointVivo(replay, name));
       const alvo = await emTransacao(trava, async () => {
         const alvo = await checkpointVivo(trava, name, 'FOR SHARE');
-        await reaplicarAte(replay, alvo);
+        await lateral.ate(alvo);
         await leitor.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         // The snapshot is taken by this first statement, while the checkpoint is held.
         const visto = await checkpointVivo(leitor, name);
@@ -118,7 +137,7 @@ export async function verificarReadModels(vivos: ReadModelsVivos, opcoes: Opcoes
       return {
         identicas: tabelas.every((t) => t.estrutura === null && t.so_vivas === 0 && t.so_refeitas === 0),
         posicao: { commit: alvo.commit.toString(), prepare: alvo.prepare.toString() },
-        eventos_reaplicados: eventos,
+        eventos_reaplicados: lateral.eventos,
         tabelas,
       };
     } finally {

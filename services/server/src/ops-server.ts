@@ -1,0 +1,44 @@
+import Fastify from 'fastify';
+import { closeDraining } from './close-draining';
+import { type Readiness } from '@frete/platform';
+
+export interface OpsServerOptions {
+  host: string;
+  port: number;
+  ready: () => Promise<Readiness>;
+  /** Prometheus exposition (the process's metrics registry); without it /metrics is not served. */
+  metrics?: { contentType: string; render(): Promise<string> };
+}
+
+export interface OpsServer {
+  /** e.g. http://127.0.0.1:9464 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The ops endpoints of a process without the API (projector, relay, processors) on METRICS_PORT: what an orchestrator
+ * probes and Prometheus scrapes. The API serves the same paths on its own port.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  // No logger: probes every few seconds would fill the log with lines nobody reads.
+  const app = Fastify({ logger: false });
+  app.get('/health/live', async () => ({ status: 'live' }));
+  app.get('/health/ready', async (_req, reply) => {
+    const readiness = await options.ready();
+    return reply.status(readiness.status === 'ready' ? 200 : 503).send(readiness);
+  });
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.render()));
+  }
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).send({ error: { code: 'nao_encontrado', message: `no route ${req.method} ${req.url.split('?')[0]}` } }),
+  );
+  const url = await app.listen({ host: options.host, port: options.port });
+  return {
+    url,
+    // A scrape in flight is answered before the server closes.
+    close: () => closeDraining(app),
+  };
+}
