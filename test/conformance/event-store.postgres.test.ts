@@ -213,3 +213,78 @@ describe('PostgreSQL event store: notifications after the commit', () => {
     await store.close();
   });
 });
+
+describe('PostgreSQL event store: transactions left open', () => {
+  let db: TestDatabase;
+  let other: TestDatabase;
+  beforeAll(async () => {
+    [db, other] = await Promise.all([freshDatabase(), freshDatabase()]);
+    for (const d of [db, other]) await d.pool.query('CREATE TABLE IF NOT EXISTS mesa (x int)');
+  });
+  afterAll(async () => {
+    await Promise.all([db?.drop(), other?.drop()]);
+  });
+
+  /** A transaction that has written (so holds a transaction id) and stays open until `commit` is called. */
+  async function openWriter(where: TestDatabase): Promise<{ xid: bigint; commit(): Promise<void> }> {
+    const client = await where.pool.connect();
+    await client.query('BEGIN');
+    await client.query('INSERT INTO mesa VALUES (1)');
+    const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+    return {
+      xid: BigInt(rows[0]!.xid),
+      commit: async () => {
+        await client.query('COMMIT');
+        client.release();
+      },
+    };
+  }
+
+  it("another database's open transaction on the same server never holds this store's readers back", async () => {
+    const store = new PostgresEventStore(db.pool);
+    const elsewhere = await openWriter(other);
+    try {
+      const written = await store.append(`fora-${Date.now()}`, [newEvent('fora')], 'no_stream');
+      // The open transaction is older than the append, and below the cluster's oldest running id.
+      expect(written.position.commit).toBeGreaterThan(elsewhere.xid);
+      const { rows } = await db.pool.query<{ xmin: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+      expect(BigInt(rows[0]!.xmin)).toBeLessThanOrEqual(elsewhere.xid);
+      const read = await store.readAll(START, 100);
+      expect(read.map((e) => e.position)).toContainEqual(written.position);
+    } finally {
+      await elsewhere.commit();
+      await store.close();
+    }
+  });
+
+  it("this database's older open transaction holds readers back until it ends, and a woken subscriber then looks again soon", async () => {
+    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 3_600_000 });
+    let reads = 0;
+    const readAll = store.readAll.bind(store);
+    store.readAll = async (...args) => {
+      const events = await readAll(...args);
+      reads++;
+      return events;
+    };
+    const from = await store.headPosition();
+    const seen: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({ from, onEvent: async (e) => void seen.push(e) });
+    const here = await openWriter(db);
+    try {
+      await eventually(() => reads >= 1, 'the first read');
+      await store.append(`retido-${Date.now()}`, [newEvent('retido')], 'no_stream');
+      // Its notification wakes the subscriber, whose read finds nothing yet: the older transaction may still append.
+      await eventually(() => reads >= 2, 'the woken read');
+      expect(await readAll(from, 100)).toEqual([]);
+      expect(seen).toEqual([]);
+      await new Promise((r) => setTimeout(r, 40));
+      await here.commit();
+      // No notification comes now, and the next poll is an hour away: only the retries after the empty wake see it.
+      await eventually(() => seen.length === 1, 'the held-back event', 5_000);
+      expect(seen[0]!.type).toBe('retido');
+    } finally {
+      await sub.stop();
+      await store.close();
+    }
+  });
+});
