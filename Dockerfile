@@ -13,6 +13,7 @@ COPY projections/package.json projections/
 COPY services/adapters/package.json services/adapters/
 COPY services/api/package.json services/api/
 COPY services/application/package.json services/application/
+COPY services/console/package.json services/console/
 COPY services/authority/package.json services/authority/
 COPY services/documents/package.json services/documents/
 COPY services/emission-processor/package.json services/emission-processor/

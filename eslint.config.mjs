@@ -5,6 +5,8 @@ import globals from 'globals';
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'deploy/kafka/**', '.data/**', 'coverage/**', 'examples/cliente/generated/**'] },
   js.configs.recommended,
+  // The panel's own script runs in the browser.
+  { files: ['services/console/assets/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },

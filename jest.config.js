@@ -14,6 +14,19 @@ const swc = [
     sourceMaps: 'inline',
   },
 ];
+// The panel's pages (services/console) are TSX rendered by preact: parsed as TSX only there, since a .ts file's
+// generic arrow functions would read as tags.
+const swcTsx = [
+  '@swc/jest',
+  {
+    ...swc[1],
+    jsc: {
+      ...swc[1].jsc,
+      parser: { ...swc[1].jsc.parser, tsx: true },
+      transform: { ...swc[1].jsc.transform, react: { runtime: 'automatic', importSource: 'preact' } },
+    },
+  },
+];
 // The OTLP exporter loads `http` with import() from CommonJS, which jest's module sandbox refuses (without
 // --experimental-vm-modules): that one package is compiled to require() like the sources.
 const swcDynamicImport = [
@@ -29,6 +42,7 @@ const mapped = {
   adapters: 'services/adapters',
   application: 'services/application',
   api: 'services/api',
+  console: 'services/console',
   'emission-processor': 'services/emission-processor',
   'payout-processor': 'services/payout-processor',
   'webhooks-processor': 'services/webhooks-processor',
@@ -39,9 +53,9 @@ const mapped = {
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc, '/@opentelemetry/otlp-exporter-base/.+\\.cjs$': swcDynamicImport },
+  transform: { '^.+\\.ts$': swc, '^.+\\.tsx$': swcTsx, '/@opentelemetry/otlp-exporter-base/.+\\.cjs$': swcDynamicImport },
   transformIgnorePatterns: ['/node_modules/(?!.*@opentelemetry/otlp-exporter-base/)'],
-  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: Object.fromEntries(Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`])),
   setupFiles: ['reflect-metadata'],

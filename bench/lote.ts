@@ -88,7 +88,7 @@ export async function prepararEmissora(call: Call, cnpj: string): Promise<void> 
   );
   const a1 = makeA1({ cnpj, razao: 'BENCH TRANSPORTES LTDA', password: 'senha-a1', cnpjIn: 'otherName' });
   const form = new FormData();
-  form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+  form.append('file', new Blob([new Uint8Array(a1.pfx)], { type: 'application/x-pkcs12' }), 'empresa.pfx');
   form.append('cert_pass', 'senha-a1');
   await ok(call('POST', '/v1/fiscal/certificado', form), 201, 'certificado');
   for (const [uf_origem, uf_destino] of [

@@ -12,7 +12,7 @@ import { makeA1 } from '../support/certificates';
 
 async function trocarCertificado(c: TestCarrier, pfx: Buffer): Promise<void> {
   const form = new FormData();
-  form.append('file', new Blob([pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+  form.append('file', new Blob([new Uint8Array(pfx)], { type: 'application/x-pkcs12' }), 'empresa.pfx');
   form.append('cert_pass', 'senha-a1');
   const r = await c.call('POST', '/v1/fiscal/certificado', form);
   if (r.status !== 201) throw new Error(`certificado: ${r.text}`);

@@ -3,7 +3,7 @@ import { startTestApp, expectError, request, type TestApp, type TestCarrier } fr
 
 const upload = (c: TestCarrier, file: Buffer | null, password: string | null, name = 'empresa.pfx', type = 'application/x-pkcs12') => {
   const form = new FormData();
-  if (file) form.append('file', new Blob([file], { type }), name);
+  if (file) form.append('file', new Blob([typeof file === 'string' ? file : new Uint8Array(file)], { type }), name);
   if (password !== null) form.append('cert_pass', password);
   return c.call('POST', '/v1/fiscal/certificado', form);
 };

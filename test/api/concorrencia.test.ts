@@ -133,7 +133,7 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const xml = nfeSample(`${key}-procNFe.xml`);
       const rs = await aoMesmoTempo(10, () => {
         const form = new FormData();
-        form.append('arquivos[]', new Blob([xml], { type: 'text/xml' }), 'nota.xml');
+        form.append('arquivos[]', new Blob([typeof xml === 'string' ? xml : new Uint8Array(xml)], { type: 'text/xml' }), 'nota.xml');
         return c.call('POST', '/v1/fiscal/nfe/importacoes', form);
       });
       expect(statuses(rs)).toEqual(todos(10, 201));

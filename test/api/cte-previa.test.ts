@@ -40,7 +40,7 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     expect(conf.status).toBe(200);
     const a1 = makeA1({ cnpj: c.cnpj, razao: 'EMISSORA TRANSPORTES LTDA', password: SENHA, cnpjIn: 'otherName' });
     const form = new FormData();
-    form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+    form.append('file', new Blob([new Uint8Array(a1.pfx)], { type: 'application/x-pkcs12' }), 'empresa.pfx');
     form.append('cert_pass', SENHA);
     expect((await c.call('POST', '/v1/fiscal/certificado', form)).status).toBe(201);
     const regra = await c.call('POST', '/v1/fiscal/regras-tributacao', {

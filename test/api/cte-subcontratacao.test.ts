@@ -10,7 +10,7 @@ const sample = (name: string) => readFileSync(path.join(__dirname, '..', 'fixtur
 /** Multipart upload of an XML file in part `arquivo`. */
 const multipart = (c: TestCarrier, route: string, bytes: Buffer, part = 'arquivo') => {
   const form = new FormData();
-  form.append(part, new Blob([bytes], { type: 'application/xml' }), 'cte.xml');
+  form.append(part, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type: 'application/xml' }), 'cte.xml');
   return c.call('POST', route, form);
 };
 

@@ -39,7 +39,7 @@ describe('inputs that held the event loop', () => {
 
   const importar = (name: string, content: string | Buffer, type = 'application/xml') => {
     const form = new FormData();
-    form.append('arquivos[]', new Blob([content], { type }), name);
+    form.append('arquivos[]', new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type }), name);
     return c.call('POST', '/v1/fiscal/nfe/importacoes', form);
   };
 
@@ -180,7 +180,7 @@ describe('inputs that held the event loop', () => {
     const SENHA = 'senha-do-a1';
     const upload = (file: Buffer, password: string) => {
       const form = new FormData();
-      form.append('file', new Blob([file], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+      form.append('file', new Blob([new Uint8Array(file)], { type: 'application/x-pkcs12' }), 'empresa.pfx');
       form.append('cert_pass', password);
       return c.call('POST', '/v1/fiscal/certificado', form);
     };

@@ -11,7 +11,14 @@ interface Upload {
 
 const form = (files: Upload[], part = 'arquivos[]') => {
   const f = new FormData();
-  for (const file of files) f.append(part, new Blob([file.content], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files)
+    f.append(
+      part,
+      new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], {
+        type: file.type ?? 'application/octet-stream',
+      }),
+      file.name,
+    );
   return f;
 };
 const importar = (c: TestCarrier, files: Upload[], part?: string) => c.call('POST', '/v1/fiscal/nfe/importacoes', form(files, part));

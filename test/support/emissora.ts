@@ -42,7 +42,7 @@ export async function emissora(
   if (conf.status !== 200) throw new Error(`configuracao: ${conf.text}`);
   const a1 = makeA1({ cnpj: c.cnpj, razao: name, password: 'senha-a1', cnpjIn: 'otherName' });
   const form = new FormData();
-  form.append('file', new Blob([a1.pfx], { type: 'application/x-pkcs12' }), 'empresa.pfx');
+  form.append('file', new Blob([new Uint8Array(a1.pfx)], { type: 'application/x-pkcs12' }), 'empresa.pfx');
   form.append('cert_pass', 'senha-a1');
   const cert = await c.call('POST', '/v1/fiscal/certificado', form);
   if (cert.status !== 201) throw new Error(`certificado: ${cert.text}`);

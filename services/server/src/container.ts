@@ -3,6 +3,7 @@ import { container, type DependencyContainer } from 'tsyringe';
 import { type ApiDeps } from '@frete/api';
 import { type Platform, type Processor, type Readiness } from '@frete/platform';
 import { type Application } from '@frete/application';
+import { SessoesConsole } from '@frete/console';
 import { railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
 import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
@@ -50,6 +51,7 @@ export function compose(
         diretorioPix: a.diretorioPix,
         auditoria: a.auditoria,
         clock: p.clock,
+        sessoes: new SessoesConsole(p.pool, p.clock),
         metrics: p.metrics,
         ready: r.resolve<() => boolean>(TOKENS.Ready),
         readiness: r.resolve<() => Promise<Readiness>>(TOKENS.Readiness),

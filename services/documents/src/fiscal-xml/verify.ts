@@ -132,7 +132,8 @@ export function verifyFiscalSignature(xml: string, options: VerifyFiscalSignatur
     getCertFromKeyInfo: () => null,
   });
   try {
-    checker.loadSignature(signature);
+    // xmldom's element is the DOM Node xml-crypto wants, under whichever lib declares Node.
+    checker.loadSignature(signature as unknown as Parameters<typeof checker.loadSignature>[0]);
     if (!checker.checkSignature(withBareEndTags(xml))) {
       const failure = checker.getReferences().find((r) => r.validationError)?.validationError;
       return invalid(
