@@ -52,7 +52,7 @@ describe('the company panel (/console)', () => {
     // No asset from outside the product: every src and href is a path of its own.
     const externos = [...res.html.matchAll(/(?:src|href)="([^"]+)"/g)]
       .map((m) => m[1]!)
-      .filter((u) => !u.startsWith('/') && !u.startsWith('#'));
+      .filter((u) => !u.startsWith('/') && !u.startsWith('#') && u !== 'data:,');
     expect(externos).toEqual([]);
     // `leitura` does not see the admin's areas.
     expect(res.html).not.toContain('href="/console/integracao"');

@@ -41,6 +41,8 @@ export function Pagina({ titulo, sessao, csrf, area, aviso, children }: PaginaPr
         <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
         <title>{`${titulo} · Painel da transportadora`}</title>
         {csrf && <meta name="csrf-token" content={csrf} />}
+        {/* No icon to fetch: the browser would ask for /favicon.ico, outside the panel. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={ativos.css} />
         <script src={ativos.htmx} defer />
         <script src={ativos.painel} defer />
