@@ -1,17 +1,6 @@
 import { type Position, type RecordedEvent } from '@frete/contracts';
 import { ConcurrentDispatch } from '@frete/platform';
-
-const event = (n: number, streamId: string, type = 'test.pinged'): RecordedEvent => ({
-  id: `e${n}`,
-  type,
-  schemaVersion: 1,
-  data: {},
-  metadata: { company_id: null, correlation_id: 'c', causation_id: null, request_id: null, actor: 'test' },
-  streamId,
-  revision: 0n,
-  position: { commit: BigInt(n), prepare: BigInt(n) },
-  recordedAt: new Date(0),
-});
+import { eventoGravado as event } from '../support/evento-gravado';
 
 /** A handler each test releases by hand, event by event. */
 function gates() {

@@ -1,4 +1,4 @@
-import { type NewEvent, type RecordedEvent, START } from '@frete/contracts';
+import { type NewEvent, START } from '@frete/contracts';
 import {
   ConcurrentDispatch,
   type EventStore,
@@ -10,18 +10,7 @@ import {
 } from '@frete/platform';
 import { type AutoridadeFiscal, AutoridadeFiscalMedida, AutoridadeIndisponivel, type RetornoAutorizacao } from '@frete/adapters';
 import { parseExposition } from '../support/prometheus';
-
-const event = (n: number, streamId: string, type = 'test.pinged'): RecordedEvent => ({
-  id: `e${n}`,
-  type,
-  schemaVersion: 1,
-  data: {},
-  metadata: { company_id: null, correlation_id: 'c', causation_id: null, request_id: null, actor: 'test' },
-  streamId,
-  revision: 0n,
-  position: { commit: BigInt(n), prepare: BigInt(n) },
-  recordedAt: new Date(0),
-});
+import { eventoGravado as event } from '../support/evento-gravado';
 
 const scrape = async (metrics: Metrics) => parseExposition(await metrics.render());
 

@@ -36,6 +36,10 @@ function semSessao(request: FastifyRequest, reply: FastifyReply) {
 export function consolePlugin(deps: ConsoleDeps) {
   return async (app: FastifyInstance) => {
     app.decorateRequest('sessao', null);
+    // Pages, not the API: nothing of them goes into the OpenAPI document.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
     await app.register(cookie, { secret: chaveDosCookies(deps.config.secretsKey) });
     await app.register(csrf, {
       sessionPlugin: '@fastify/cookie',

@@ -41,6 +41,13 @@ async function main(): Promise<void> {
       `API: ${api}   docs: ${api}/docs   health: ${running.url}/health/ready`,
     );
   }
+  if (running.url) {
+    const painel = `${running.url}/console`;
+    logger.info(
+      { console: painel },
+      `company panel: ${painel}   (its first admin: pnpm ops user create --company <cnpj> --email <e-mail> --role admin)`,
+    );
+  }
   if (running.opsUrl) {
     logger.info({ ops: running.opsUrl }, `ops: ${running.opsUrl}   (/health/live, /health/ready, /metrics)`);
   }
