@@ -139,6 +139,14 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(api.status).not.toBe('processing');
       expect(api.rows.map((r: { counter_cte_id: string }) => r.counter_cte_id).sort()).toEqual([...counterCteIds].sort());
 
+      // The list's filter by situation, and a row page past the last showing the last.
+      expect((await nav.get('/console/lotes?situacao=processing')).html).not.toContain(batchId);
+      expect((await nav.get(`/console/lotes?situacao=${api.status as string}`)).html).toContain(`href="/console/lotes/${batchId}"`);
+      expect((await nav.get('/console/lotes?situacao=toString')).status).toBe(200);
+      const alem = await nav.get(`/console/lotes/${batchId}?pagina=7`);
+      expect(alem.status).toBe(200);
+      for (const chave of chaves) expect(alem.html).toContain(chave);
+
       const relatorio = await nav.get(`/console/lotes/${batchId}/relatorio.json`);
       expect(relatorio.status).toBe(200);
       expect(relatorio.headers.get('content-type')).toMatch(/^application\/json/);
@@ -207,6 +215,7 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       const recusa = await nav.post('/console/parcelas/liberar', { documento: a.documento, posicao: String(a.posicao) });
       expect(recusa.status).toBe(422);
       expect(recusa.html).toContain('parcela_ja_liberada');
+      expect(recusa.html).toContain('Esta parcela já foi liberada.');
       // Bad input: 400, not a 5xx.
       expect((await nav.post('/console/parcelas/liberar', { documento: a.documento, posicao: '9' })).status).toBe(400);
       expect((await nav.post('/console/parcelas/pagar', { posicao: '1' })).status).toBe(400);

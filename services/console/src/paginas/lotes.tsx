@@ -2,7 +2,7 @@ import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type LoteProgresso, type LoteStatus } from '@frete/contracts';
 import { type LoteLinhaRow, loteDe, lotesList, progressoDeContagem, progressoDoLote } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
-import { ProximaPagina, Tabela } from '../html/componentes';
+import { ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { Pagina } from '../html/layout';
 import { fragmento } from '../html/render';
 import { type ConsoleDeps } from '../deps';
@@ -17,6 +17,12 @@ const SITUACAO_LINHA: Record<LoteLinhaRow['status'], string> = {
   duplicated: 'Já existia',
   failed: 'Erro',
 };
+
+/** The list's `?situacao=` filter; anything else is no filter. */
+function situacaoDe(request: FastifyRequest): LoteStatus | undefined {
+  const s = (request.query as { situacao?: unknown }).situacao;
+  return typeof s === 'string' && Object.hasOwn(SITUACAO_LOTE, s) ? (s as LoteStatus) : undefined;
+}
 
 /** The row page of the outcome table (`?pagina=`, from 1). */
 function paginaDe(request: FastifyRequest): number {
@@ -70,7 +76,7 @@ function Progresso({
   batchId,
   progresso,
   linhas,
-  pagina,
+  pagina: paginaPedida,
 }: {
   batchId: string;
   progresso: LoteProgresso;
@@ -78,13 +84,15 @@ function Progresso({
   pagina: number;
 }) {
   const terminado = progresso.finished_at !== null;
+  // A page past the last shows the last (a link kept from when the batch had more rows on screen).
+  const pagina = Math.min(paginaPedida, Math.max(1, Math.ceil(linhas.length / POR_PAGINA)));
   const inicio = (pagina - 1) * POR_PAGINA;
   const visiveis = linhas.slice(inicio, inicio + POR_PAGINA);
   const url = `${AREA}/${batchId}/progresso${pagina > 1 ? `?pagina=${pagina}` : ''}`;
   const vivo = terminado ? {} : { 'hx-get': url, 'hx-trigger': 'every 2s', 'hx-swap': 'outerHTML' };
   const pct = progresso.total > 0 ? Math.floor((progresso.completed * 100) / progresso.total) : 100;
   return (
-    <section id="progresso" class="progresso" aria-live="polite" aria-busy={terminado ? 'false' : 'true'} {...vivo}>
+    <section id="progresso" class="progresso" aria-busy={terminado ? 'false' : 'true'} {...vivo}>
       <h2>{terminado ? 'Lote concluído' : 'Em processamento'}</h2>
       <label for="barra-progresso">
         Progresso do lote: {progresso.completed} de {progresso.total} ({pct}%)
@@ -106,6 +114,11 @@ function Progresso({
           { titulo: 'Contra-CT-e ou erro', celula: (l) => <Resultado l={l} /> },
         ]}
       />
+      {linhas.length > POR_PAGINA && (
+        <p>
+          Linhas {inicio + 1} a {Math.min(inicio + POR_PAGINA, linhas.length)} de {linhas.length}
+        </p>
+      )}
       <nav class="paginacao" aria-label="Páginas das linhas">
         {pagina > 1 && <a href={`${AREA}/${batchId}?pagina=${pagina - 1}`}>Linhas anteriores</a>}{' '}
         {inicio + POR_PAGINA < linhas.length && <a href={`${AREA}/${batchId}?pagina=${pagina + 1}`}>Próximas linhas</a>}
@@ -117,12 +130,22 @@ function Progresso({
 export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
   app.get('/lotes', async (request, reply) => {
     const sessao = sessaoDe(request);
+    const status = situacaoDe(request);
     const { rows, next_cursor } = await listar(() =>
-      lotesList(deps.pool, sessao.company_id, { page: 1, per_page: POR_PAGINA, cursor: cursorDe(request) }),
+      lotesList(deps.pool, sessao.company_id, { status, page: 1, per_page: POR_PAGINA, cursor: cursorDe(request) }),
     );
     return html(
       reply,
       <Pagina titulo="Lotes de contra-CT-e" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
+        <form method="get" action={AREA} aria-label="Filtrar lotes" class="busca">
+          <Selecao
+            nome="situacao"
+            rotulo="Situação"
+            valor={status ?? ''}
+            opcoes={[{ valor: '', rotulo: 'Todas' }, ...Object.entries(SITUACAO_LOTE).map(([valor, rotulo]) => ({ valor, rotulo }))]}
+          />
+          <button type="submit">Filtrar</button>
+        </form>
         <Tabela
           legenda="Lotes da empresa, do mais recente"
           vazio="Nenhum lote ainda."
@@ -143,7 +166,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
             { titulo: 'Erros', celula: (l) => l.contagem.failed, numero: true },
           ]}
         />
-        <ProximaPagina href={proxima(AREA, next_cursor)} />
+        <ProximaPagina href={proxima(AREA, next_cursor, status ? { situacao: status } : {})} />
       </Pagina>,
     );
   });

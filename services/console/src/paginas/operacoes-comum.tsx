@@ -56,9 +56,15 @@ export const proibido = (request: FastifyRequest, reply: FastifyReply) =>
   paginaDeErro(request, reply, 403, 'Sem permissão', 'Seu papel neste painel só permite consultar. Peça a um operador ou administrador.');
 
 /** A business rule the handler refused: 422 with its reason (404 when the thing is not the company's). */
-export function recusa(request: FastifyRequest, reply: FastifyReply, e: Rejection) {
+export function recusa(request: FastifyRequest, reply: FastifyReply, e: Rejection, motivo?: string) {
   if (e.code === 'nao_encontrado') return naoEncontrada(request, reply, 'O documento');
-  return paginaDeErro(request, reply, 422, 'Operação recusada', `${e.message} (${e.code})`);
+  return paginaDeErro(
+    request,
+    reply,
+    422,
+    'Operação recusada',
+    `${motivo ?? 'A operação não é permitida agora.'} (${e.code}: ${e.message})`,
+  );
 }
 
 export { Rejection };

@@ -20,6 +20,17 @@ const SITUACAO: Record<SituacaoParcela, string> = {
   cancelada: 'Cancelada',
 };
 
+/** The refusals of the payout's decider, said in the panel's language (its own message follows, for support). */
+const RECUSAS: Record<string, string> = {
+  parcela_ja_liberada: 'Esta parcela já foi liberada.',
+  parcela_nao_liberada: 'Libere a parcela antes de pagá-la.',
+  parcela_ja_paga: 'Esta parcela já tem uma ordem de pagamento.',
+  parcela_nao_encontrada: 'O documento não tem parcela nesta posição.',
+  parcelas_nao_geradas: 'As parcelas ainda não existem: elas são criadas na bipagem.',
+  parcela_cancelada: 'Esta parcela foi cancelada com o documento.',
+  documento_cancelado: 'O contra-CT-e foi cancelado; o repasse não se move mais.',
+};
+
 /** What the panel offers on an installment: the acts its state still allows (the decider has the final word). */
 function acoesDe(doc: RepasseDocumentoRow, p: ParcelaRepasseRow): ('liberar' | 'pagar')[] {
   if (doc.cancelado) return [];
@@ -156,7 +167,7 @@ export function parcelas(app: FastifyInstance, deps: ConsoleDeps) {
     try {
       await deps.handlers.repasse.agir(contextoDe(request, deps), documento, { type: tipo, posicao });
     } catch (e) {
-      if (e instanceof Rejection) return recusa(request, reply, e);
+      if (e instanceof Rejection) return recusa(request, reply, e, RECUSAS[e.code]);
       throw e;
     }
     const aviso = tipo === 'Liberar' ? `Parcela ${posicao} liberada.` : `Pagamento da parcela ${posicao} solicitado.`;
