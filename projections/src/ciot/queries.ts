@@ -1,5 +1,6 @@
 import { type CiotStatus, type DeclaracaoCiotDados } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
 
 export interface CiotRow {
   ciot_id: string;
@@ -60,4 +61,26 @@ export async function mdfeAutorizadoDoCte(
     [companyId, cteId],
   );
   return (rows[0] as { mdfe_id: string; chave: string | null } | undefined) ?? null;
+}
+
+/** The company's CIOT operations, the latest first (the panel's list; ruling 9 paging or the list's cursor). */
+export async function listarCiots(
+  sql: Sql,
+  companyId: string,
+  f: { page: number; per_page: number; cursor?: string },
+): Promise<{ rows: CiotRow[]; total: number; next_cursor: string | null }> {
+  const q = new ListQuery('company_id', companyId);
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
+    from: 'rm.ciots',
+    columns: COLUMNS,
+    list: 'ciot',
+    keys: [
+      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
+      { expr: 'ciot_id', dir: 'ASC', type: 'text' },
+    ],
+    cursor: f.cursor,
+    page: f.page,
+    per_page: f.per_page,
+  });
+  return { rows: rows as unknown as CiotRow[], total, next_cursor };
 }

@@ -1,8 +1,12 @@
 import { type FastifyInstance } from 'fastify';
 import { type ConsoleDeps } from '../deps';
 import { inicio } from './inicio';
+import { lotes } from './lotes';
+import { parcelas } from './parcelas';
+import { ciot } from './ciot';
+import { valePedagio } from './vale-pedagio';
 
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
 
-export const paginas: RegistrarPaginas[] = [inicio];
+export const paginas: RegistrarPaginas[] = [inicio, lotes, parcelas, ciot, valePedagio];
