@@ -1,8 +1,11 @@
 import { type FastifyInstance } from 'fastify';
 import { type ConsoleDeps } from '../deps';
 import { inicio } from './inicio';
+import { cte } from './cte';
+import { mdfe } from './mdfe';
+import { caixaDeEntrada } from './caixa-de-entrada';
 
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
 
-export const paginas: RegistrarPaginas[] = [inicio];
+export const paginas: RegistrarPaginas[] = [inicio, cte, mdfe, caixaDeEntrada];
