@@ -282,6 +282,8 @@ describe('console: documents and indicators', () => {
       expect(res.html).toContain('<caption>CT-e recebidos</caption>');
       expect(res.html).toContain(recebido.chave);
       expect(res.html).toContain('CONTRATANTE ÁGIL SA');
+      // The NF-e imported through the API are listed beside them (none here).
+      expect(res.html).toContain('Nenhuma NF-e importada.');
 
       const busca = await leitura.get(`/console/caixa-de-entrada?busca=${contratante}`);
       expect(busca.html).toContain(recebido.chave);
