@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type Handlers } from '@frete/application';
+import { type Auditoria, type Handlers } from '@frete/application';
 import { type AppConfig, type DocumentStore, type ReadYourWrites } from '@frete/platform';
 import { type SessoesConsole } from './sessao/store';
 
@@ -15,5 +15,7 @@ export interface ConsoleDeps {
   readYourWrites: ReadYourWrites;
   documents: DocumentStore;
   sessoes: SessoesConsole;
+  /** A document's history as recorded (the audit API's reads), shown on its page. */
+  auditoria: Pick<Auditoria, 'historico'>;
   clock: () => Date;
 }

@@ -1,6 +1,9 @@
 import { type FastifyInstance } from 'fastify';
 import { type ConsoleDeps } from '../deps';
 import { inicio } from './inicio';
+import { cte } from './cte';
+import { mdfe } from './mdfe';
+import { caixaDeEntrada } from './caixa-de-entrada';
 import { lotes } from './lotes';
 import { parcelas } from './parcelas';
 import { ciot } from './ciot';
@@ -9,4 +12,4 @@ import { valePedagio } from './vale-pedagio';
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
 
-export const paginas: RegistrarPaginas[] = [inicio, lotes, parcelas, ciot, valePedagio];
+export const paginas: RegistrarPaginas[] = [inicio, cte, mdfe, caixaDeEntrada, lotes, parcelas, ciot, valePedagio];

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MdfeIdParam } from '@frete/contracts';
-import { brlDeCentavos, qrCodeMdfe, textoKgDeGramas, totaisMdfe } from '@frete/domain';
-import { companyOf, configuracaoOf } from '@frete/projections';
-import { renderDamdfe } from '@frete/documents';
+import { damdfeDoMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
@@ -12,7 +10,6 @@ import { ownMdfe } from './mdfe';
 
 const TAGS = ['MDF-e'];
 const unavailable = () => new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-const texto = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? null;
 
 /** The DAMDFE of an authorized MDF-e, from its archived mdfeProc and the manifest's data. */
 export const damdfeRoutes =
@@ -46,46 +43,12 @@ export const damdfeRoutes =
         if (!row.xml_sha256) throw unavailable();
         const doc = await deps.documents.get(row.xml_sha256);
         if (!doc) throw unavailable();
-        const xml = doc.content.toString('utf8');
-        const [company, conf] = await Promise.all([companyOf(deps.pool, p.companyId, ''), configuracaoOf(deps.pool, p.companyId)]);
-        const d = row.dados;
-        const totais = totaisMdfe(d.ctes);
-        const e = conf.endereco;
-        const pdf = await renderDamdfe(
-          {
-            chave: row.chave,
-            serie: row.serie ?? 0,
-            numero: Number(row.numero ?? 0),
-            data_emissao: row.data_emissao ?? texto(xml, 'dhEmi') ?? '',
-            uf_inicio: d.uf_inicio,
-            uf_fim: d.uf_fim,
-            percurso: d.percurso,
-            emitente: {
-              nome: company?.razao_social ?? '',
-              cnpj: company?.cnpj ?? '',
-              ie: conf.inscricao_estadual,
-              endereco: e ? `${e.logradouro}, ${e.numero} - ${e.bairro} - ${e.municipio}/${e.uf} - CEP ${e.cep}` : '',
-            },
-            protocolo: row.protocolo ? { numero: row.protocolo.numero, recebido_em: row.protocolo.recebido_em } : null,
-            qr_code: texto(xml, 'qrCodMDFe') ?? qrCodeMdfe(row.chave, deps.config.environment),
-            rntrc: texto(xml, 'RNTRC'),
-            veiculos: [
-              { placa: d.veiculo.placa, uf: d.veiculo.uf, tipo: 'TRAÇÃO' },
-              ...d.reboques.map((r) => ({ placa: r.placa, uf: r.uf, tipo: 'REBOQUE' })),
-            ],
-            condutores: row.condutores,
-            ctes: d.ctes.map((c) => c.chave),
-            carregamento: d.carregamento.map((m) => `${m.municipio}/${m.uf}`),
-            descarregamento: [...new Set(d.ctes.map((c) => `${c.descarga.municipio}/${c.descarga.uf}`))],
-            qtd_cte: totais.qtd_cte,
-            valor_carga: brlDeCentavos(totais.valor_carga_centavos),
-            peso_kg: textoKgDeGramas(totais.peso_gramas),
-            observacoes: d.observacoes,
-          },
-          {
-            environment: deps.config.environment,
-            situacao: row.situacao === 'autorizado' ? null : (row.situacao as 'cancelado' | 'encerrado'),
-          },
+        const pdf = await damdfeDoMdfe(
+          deps.pool,
+          p.companyId,
+          { ...row, chave: row.chave },
+          doc.content.toString('utf8'),
+          deps.config.environment,
         );
         return reply.type('application/pdf').header('Content-Disposition', `inline; filename="${row.chave}-damdfe.pdf"`).send(pdf);
       },

@@ -1,0 +1,312 @@
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type CteSituation, type EventoAuditado } from '@frete/contracts';
+import { type CteLido, tipoDoTpEvento } from '@frete/domain';
+import { cteByKey, cteList, cteOf, type CteRow } from '@frete/projections';
+import { decodeXml, readCteDocument, renderDacte } from '@frete/documents';
+import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
+import { Pagina } from '../html/layout';
+import { Campo, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
+import { paginaDeErro } from '../erros';
+import { type ConsoleDeps } from '../deps';
+import { Filtros, listar } from './documentos/filtros';
+import { Fatos, dataHora, lugar, opcoesDe, parteTexto, reais, rotuloOrigem, rotuloSituacao, SITUACOES_CTE } from './documentos/formato';
+import { Historico, historicoDe } from './documentos/historico';
+
+const AREA = '/console/cte';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The situations in which the authority's XML (and so the DACTE) exists, as the API's downloads decide. */
+const COM_XML: readonly CteSituation[] = ['autorizado', 'cancelado'];
+
+const naoEncontrado = (request: FastifyRequest, reply: FastifyReply, mensagem = 'Este CT-e não existe ou não é da sua empresa.') =>
+  paginaDeErro(request, reply, 404, 'CT-e não encontrado', mensagem);
+const indisponivel = (request: FastifyRequest, reply: FastifyReply) =>
+  paginaDeErro(request, reply, 503, 'Arquivo indisponível', 'O XML arquivado não pode ser lido agora. Tente de novo em instantes.');
+
+/** One own CT-e of the session's company; a malformed id or another company's CT-e is simply not found. */
+const cteDaEmpresa = (deps: ConsoleDeps, companyId: string, id: string) =>
+  UUID.test(id) ? cteOf(deps.pool, companyId, id.toLowerCase()) : Promise.resolve(null);
+
+const numeroDe = (r: CteRow) => (r.numero !== null ? `${r.serie ?? 0}/${r.numero}` : r.situacao === 'rascunho' ? 'Rascunho' : '—');
+
+/** The CT-e of the company (own issues, delivered ones and counter-CT-e), its documents and history. */
+export function cte(app: FastifyInstance, deps: ConsoleDeps) {
+  app.get('/cte', async (request, reply) => {
+    const sessao = sessaoDe(request);
+    const f = new Filtros(request.query);
+    const status = f.opcao('status', 'Situação', SITUACOES_CTE);
+    const de = f.data('de', 'Emitidos a partir de');
+    const ate = f.data('ate', 'Emitidos até');
+    f.intervalo(de, ate);
+    const chave = f.texto('chave', 'Chave de acesso', 60)?.replace(/\D/g, '');
+    if (chave !== undefined && chave.length !== 44) f.erros.push('Chave de acesso: informe os 44 dígitos.');
+    const vazio = { rows: [] as CteRow[], total: 0, next_cursor: null as string | null };
+    const lista = await listar(
+      f,
+      async () => {
+        // The key names at most one CT-e: the read model's lookup by key, still within the company.
+        if (chave) {
+          const r = await cteByKey(deps.pool, sessao.company_id, chave);
+          const passa = r && (!status || r.situacao === status);
+          return { rows: passa ? [r] : [], total: passa ? 1 : 0, next_cursor: null };
+        }
+        return cteList(deps.pool, sessao.company_id, { status, from: de, to: ate, page: 1, per_page: 20, cursor: f.cursor() });
+      },
+      vazio,
+    );
+    return html(
+      reply,
+      <Pagina titulo="CT-e" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
+        <form method="get" action={AREA} class="filtros" aria-label="Filtrar CT-e">
+          <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(SITUACOES_CTE, 'Todas')} valor={f.valores.status ?? ''} />
+          <Campo nome="de" rotulo="Emitidos a partir de" tipo="date" valor={f.valores.de} />
+          <Campo nome="ate" rotulo="Emitidos até" tipo="date" valor={f.valores.ate} />
+          <Campo nome="chave" rotulo="Chave de acesso" valor={f.valores.chave} atributos={{ inputmode: 'numeric' }} />
+          <button type="submit">Filtrar</button>
+        </form>
+        <Erros erros={f.erros} />
+        {f.erros.length === 0 && <p>{lista.total === 1 ? '1 CT-e encontrado.' : `${lista.total} CT-e encontrados.`}</p>}
+        <Tabela
+          legenda="CT-e da empresa"
+          vazio="Nenhum CT-e encontrado."
+          linhas={lista.rows}
+          colunas={[
+            { titulo: 'Série/Número', celula: (r) => <a href={`${AREA}/${r.cte_id}`}>{numeroDe(r)}</a> },
+            { titulo: 'Situação', celula: (r) => rotuloSituacao(r.situacao) },
+            { titulo: 'Origem', celula: (r) => rotuloOrigem(r.origem) },
+            { titulo: 'Chave', celula: (r) => (r.chave ? <code class="chave">{r.chave}</code> : '—') },
+            { titulo: 'Tomador', celula: (r) => parteTexto(r.cte?.tomador.parte) },
+            { titulo: 'Emissão', celula: (r) => dataHora(r.cte?.data_emissao ?? r.created_at) },
+            { titulo: 'Valor', numero: true, celula: (r) => (r.cte ? reais(r.cte.valor_prestacao_centavos) : '—') },
+          ]}
+        />
+        <ProximaPagina href={f.proxima(AREA, lista.next_cursor)} />
+      </Pagina>,
+      f.erros.length > 0 ? 400 : 200,
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/cte/:id', async (request, reply) => {
+    const sessao = sessaoDe(request);
+    const row = await cteDaEmpresa(deps, sessao.company_id, request.params.id);
+    if (!row) return naoEncontrado(request, reply);
+    const historico = await historicoDe(request, deps, sessao.company_id, 'cte', row.cte_id);
+    const c = row.cte;
+    return html(
+      reply,
+      <Pagina titulo={`CT-e ${numeroDe(row)}`} sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
+        <p>
+          <a href={AREA}>Voltar à lista de CT-e</a>
+        </p>
+        <Fatos
+          rotulo="Dados do CT-e"
+          itens={[
+            ['Situação', <strong key="s">{rotuloSituacao(row.situacao)}</strong>],
+            ['Chave de acesso', row.chave ? <code class="chave">{row.chave}</code> : '—'],
+            ['Série/Número', numeroDe(row)],
+            ['Origem', rotuloOrigem(row.origem)],
+            ['Tipo de serviço', String(c?.tipo_servico ?? row.service_type)],
+            ['Emissão', dataHora(c?.data_emissao ?? null)],
+            ['Protocolo', c?.protocolo ? `${c.protocolo.numero} (${dataHora(c.protocolo.recebido_em)})` : '—'],
+            ...(row.retorno
+              ? ([['Retorno da autoridade', `${row.retorno.cstat ?? ''} ${row.retorno.motivo}`.trim()]] as [string, string][])
+              : []),
+          ]}
+        />
+        {COM_XML.includes(row.situacao) && row.xml_sha256 && (
+          <section aria-labelledby="arquivos">
+            <h2 id="arquivos">Arquivos</h2>
+            <ul class="arquivos">
+              <li>
+                <a href={`${AREA}/${row.cte_id}/dacte`}>Baixar DACTE (PDF)</a>
+              </li>
+              <li>
+                <a href={`${AREA}/${row.cte_id}/xml`}>Baixar XML</a>
+              </li>
+            </ul>
+          </section>
+        )}
+        {c && <Documento c={c} />}
+        {row.contra_cte && (
+          <section aria-labelledby="contra">
+            <h2 id="contra">Contra-CT-e</h2>
+            <Fatos
+              rotulo="Vínculo do contra-CT-e"
+              itens={[
+                ['CT-e do contratante', <code key="k">{row.contra_cte.chave_original}</code>],
+                ['CNPJ do contratante', row.contra_cte.contratante_cnpj],
+                ['Valor', reais(row.contra_cte.valor_centavos)],
+              ]}
+            />
+          </section>
+        )}
+        <section aria-labelledby="eventos">
+          <h2 id="eventos">Eventos fiscais</h2>
+          <EventosFiscais historico={historico} />
+        </section>
+        <section aria-labelledby="historico">
+          <h2 id="historico">Histórico</h2>
+          <Historico eventos={historico} />
+        </section>
+      </Pagina>,
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/cte/:id/xml', async (request, reply) => {
+    const row = await cteDaEmpresa(deps, sessaoDe(request).company_id, request.params.id);
+    if (!row) return naoEncontrado(request, reply);
+    if (!COM_XML.includes(row.situacao) || !row.xml_sha256)
+      return naoEncontrado(request, reply, 'Este CT-e não tem XML autorizado (só um CT-e autorizado ou cancelado tem).');
+    const doc = await deps.documents.get(row.xml_sha256);
+    if (!doc) return indisponivel(request, reply);
+    return reply.type('application/xml').header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`).send(doc.content);
+  });
+
+  app.get<{ Params: { id: string } }>('/cte/:id/dacte', async (request, reply) => {
+    const row = await cteDaEmpresa(deps, sessaoDe(request).company_id, request.params.id);
+    if (!row) return naoEncontrado(request, reply);
+    if (!COM_XML.includes(row.situacao)) return naoEncontrado(request, reply, 'O DACTE existe só para um CT-e autorizado ou cancelado.');
+    if (!row.xml_sha256) return indisponivel(request, reply);
+    const doc = await deps.documents.get(row.xml_sha256);
+    if (!doc) return indisponivel(request, reply);
+    let lido: CteLido;
+    try {
+      lido = await readCteDocument(decodeXml(doc.content));
+    } catch (err) {
+      request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
+      return indisponivel(request, reply);
+    }
+    const pdf = await renderDacte(lido, { environment: deps.config.environment, cancelado: row.situacao === 'cancelado' });
+    return reply.type('application/pdf').header('Content-Disposition', `inline; filename="${lido.chave}-dacte.pdf"`).send(pdf);
+  });
+}
+
+/** What the authorized XML says: parties, route and values. */
+function Documento({ c }: { c: CteLido }) {
+  const partes: [string, CteLido['emitente'] | null][] = [
+    ['Emitente', c.emitente],
+    ['Remetente', c.remetente],
+    ['Expedidor', c.expedidor],
+    ['Recebedor', c.recebedor],
+    ['Destinatário', c.destinatario],
+    [`Tomador (${c.tomador.papel})`, c.tomador.parte],
+  ];
+  return (
+    <>
+      <section aria-labelledby="partes">
+        <h2 id="partes">Partes</h2>
+        <Tabela
+          legenda="Partes do CT-e"
+          vazio="Nenhuma parte informada."
+          linhas={partes.filter(([, p]) => p !== null)}
+          colunas={[
+            { titulo: 'Papel', celula: ([papel]) => papel },
+            { titulo: 'Nome e documento', celula: ([, p]) => parteTexto(p) },
+            { titulo: 'Município/UF', celula: ([, p]) => lugar(p) },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="valores">
+        <h2 id="valores">Prestação e valores</h2>
+        <Fatos
+          rotulo="Prestação e valores"
+          itens={[
+            ['Início', `${c.inicio.municipio}/${c.inicio.uf}`],
+            ['Fim', `${c.fim.municipio}/${c.fim.uf}`],
+            ['CFOP', c.cfop],
+            ['Valor da prestação', reais(c.valor_prestacao_centavos)],
+            ['Valor a receber', reais(c.valor_receber_centavos)],
+            ...(c.icms?.valor_centavos != null ? ([['ICMS', reais(c.icms.valor_centavos)]] as [string, string][]) : []),
+          ]}
+        />
+        {c.componentes.length > 0 && (
+          <Tabela
+            legenda="Componentes do valor"
+            vazio=""
+            linhas={c.componentes}
+            colunas={[
+              { titulo: 'Componente', celula: (k) => k.nome },
+              { titulo: 'Valor', numero: true, celula: (k) => reais(k.valor_centavos) },
+            ]}
+          />
+        )}
+        {c.nfe_chaves.length > 0 && (
+          <>
+            <h3>NF-e transportadas</h3>
+            <ul class="chaves">
+              {c.nfe_chaves.map((k) => (
+                <li key={k}>
+                  <code class="chave">{k}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+const TIPO_EVENTO: Record<string, string> = {
+  cancelamento: 'Cancelamento',
+  carta_correcao: 'Carta de correção',
+  entrega: 'Comprovante de entrega',
+  entrega_cancelamento: 'Cancelamento do comprovante de entrega',
+};
+
+interface LinhaEvento {
+  event_key: string;
+  tipo: string;
+  sequencia: number | null;
+  situacao: string;
+  protocolo: string | null;
+  detalhe: string | null;
+  quando: string;
+}
+
+/** The CT-e's fiscal events (cancellation, CC-e, delivery proof…), one line each in its latest state, from its stream. */
+function eventosFiscais(historico: EventoAuditado[]): LinhaEvento[] {
+  const porChave = new Map<string, LinhaEvento>();
+  for (const e of historico) {
+    if (!e.type.startsWith('cte.evento_')) continue;
+    const d = e.data as {
+      event_key?: string;
+      tp_evento?: string;
+      n_seq_evento?: number;
+      protocolo?: { numero: string };
+      motivo?: string;
+      cstat?: number;
+    };
+    if (!d.event_key) continue;
+    const antes = porChave.get(d.event_key);
+    const tipo = tipoDoTpEvento(d.tp_evento ?? '');
+    porChave.set(d.event_key, {
+      event_key: d.event_key,
+      tipo: (tipo && TIPO_EVENTO[tipo]) ?? tipo ?? d.tp_evento ?? '—',
+      sequencia: d.n_seq_evento ?? antes?.sequencia ?? null,
+      situacao: e.type.slice('cte.evento_'.length),
+      protocolo: d.protocolo?.numero ?? antes?.protocolo ?? null,
+      detalhe: d.motivo ? `${d.cstat ?? ''} ${d.motivo}`.trim() : null,
+      quando: e.recorded_at,
+    });
+  }
+  return [...porChave.values()];
+}
+
+function EventosFiscais({ historico }: { historico: EventoAuditado[] | null }) {
+  if (historico === null) return <p class="vazio">Os eventos não podem ser lidos agora. Tente de novo em instantes.</p>;
+  return (
+    <Tabela
+      legenda="Eventos fiscais"
+      vazio="Nenhum evento fiscal."
+      linhas={eventosFiscais(historico)}
+      colunas={[
+        { titulo: 'Evento', celula: (e) => e.tipo },
+        { titulo: 'Sequência', numero: true, celula: (e) => e.sequencia ?? '—' },
+        { titulo: 'Situação', celula: (e) => rotuloSituacao(e.situacao) },
+        { titulo: 'Protocolo', celula: (e) => e.protocolo ?? '—' },
+        { titulo: 'Retorno', celula: (e) => e.detalhe ?? '—' },
+        { titulo: 'Quando', celula: (e) => dataHora(e.quando) },
+      ]}
+    />
+  );
+}
