@@ -19,10 +19,13 @@ async function enviarCertificado(app: TestApp, nav: NavegadorHttp, arquivo: Buff
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-/** Who appended the events of a stream (`veiculos-<company>`). */
-const atores = async (app: TestApp, stream: string): Promise<string[]> => {
-  const { rows } = await app.db.pool.query(`SELECT DISTINCT metadata->>'actor' AS actor FROM es_events WHERE stream_id = $1`, [stream]);
-  return rows.map((r: { actor: string }) => r.actor);
+/** Who appended the last event of a stream (`veiculos-<company>`). */
+const ator = async (app: TestApp, stream: string): Promise<string> => {
+  const { rows } = await app.db.pool.query(
+    `SELECT metadata->>'actor' AS actor FROM es_events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1`,
+    [stream],
+  );
+  return (rows[0] as { actor: string }).actor;
 };
 
 /** Issue 18, point 3: the company's fiscal settings in the panel. */
@@ -76,7 +79,7 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       const depois = await nav.get('/console/configuracao');
       expect(depois.html).toContain('value="12345678"');
       expect(depois.html).toContain('Configuração completa para emitir.');
-      expect(await atores(app, `configuracao-${carrier.companyId}`)).toEqual([`usuario:usuario-admin-${carrier.companyId}`]);
+      expect(await ator(app, `configuracao-${carrier.companyId}`)).toBe(`usuario:usuario-admin-${carrier.companyId}`);
 
       // Emptying a field clears it, as null does in the API's PUT.
       const valores = Object.fromEntries([...depois.html.matchAll(/name="([a-z_.]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
@@ -151,7 +154,7 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       expect(pagina.html).toContain('Válido até');
       expect(pagina.html).not.toContain('class="alerta" role="alert"');
       expect(pagina.html).not.toContain('segredo-A1');
-      expect(await atores(app, `certificado-${carrier.companyId}`)).toEqual([`usuario:usuario-admin-${carrier.companyId}`]);
+      expect(await ator(app, `certificado-${carrier.companyId}`)).toBe(`usuario:usuario-admin-${carrier.companyId}`);
     });
 
     it('refuses a wrong password, a file that is not a PKCS#12, an expired certificate and another CNPJ with 422 and the reason', async () => {
@@ -261,7 +264,7 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       expect(lista.html).toContain('<caption>Veículos</caption>');
       expect(lista.html).toContain('ABC1D23');
       expect(lista.html).toContain('aria-label="Remover veículo ABC1D23"');
-      expect(await atores(app, `veiculos-${carrier.companyId}`)).toEqual([`usuario:usuario-operador-${carrier.companyId}`]);
+      expect(await ator(app, `veiculos-${carrier.companyId}`)).toBe(`usuario:usuario-operador-${carrier.companyId}`);
 
       await outra.call('POST', '/v1/fiscal/veiculos', { placa: 'XYZ9876' });
       const daOutra = await (await sessaoDe(app, outra, 'leitura')).get('/console/cadastros/veiculos');
@@ -310,6 +313,44 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       expect(repetida.html).toContain('role="alert"');
     });
 
+    it("registers a third party's vehicle with its owner, and an edit keeps what it does not show", async () => {
+      const nav = await sessaoDe(app, carrier, 'operador');
+      await nav.get('/console/cadastros/veiculos');
+      const semRntrc = await nav.post('/console/cadastros/veiculos', { placa: 'TER1234', 'proprietario.documento': '529.982.247-25' });
+      expect(semRntrc.status).toBe(400);
+      expect(semRntrc.html).toMatch(/id="campo-proprietario.nome-erro" class="erro">obrigatório/);
+      const ok = await nav.post('/console/cadastros/veiculos', {
+        placa: 'TER1234',
+        'proprietario.documento': '529.982.247-25',
+        'proprietario.nome': 'JOAO DA SILVA',
+        'proprietario.rntrc': '12345678',
+        'proprietario.tipo_proprietario': '0',
+      });
+      expect(ok.status).toBe(303);
+      const veiculo = (await carrier.call('GET', '/v1/fiscal/veiculos?search=TER1234')).body.data[0];
+      expect(veiculo.proprietario).toMatchObject({ documento: '52998224725', nome: 'JOAO DA SILVA', tipo_proprietario: 0 });
+      const edicao = await nav.get(`/console/cadastros/veiculos/${veiculo.id}`);
+      expect(edicao.html).toContain('value="JOAO DA SILVA"');
+
+      // A driver's installment rule is not on the form: an edit in the panel sends it as stored.
+      const m = await carrier.call('POST', '/v1/fiscal/motoristas', {
+        cpf: '11144477735',
+        nome: 'MARIA REPASSE',
+        repasse: { modo: 'manual', parcelas: [{ posicao: 1, percentual: 100, dias: 0 }] },
+      });
+      expect(m.status).toBe(201);
+      await nav.get(`/console/cadastros/motoristas/${m.body.data.id}`);
+      expect(
+        (await nav.post(`/console/cadastros/motoristas/${m.body.data.id}`, { cpf: '11144477735', nome: 'MARIA R. SOUZA' })).status,
+      ).toBe(303);
+      const depois = (await carrier.call('GET', `/v1/fiscal/motoristas/${m.body.data.id}`)).body.data;
+      expect(depois).toMatchObject({
+        nome: 'MARIA R. SOUZA',
+        repasse: { modo: 'manual', parcelas: [{ posicao: 1, percentual: 100, dias: 0 }] },
+      });
+      await carrier.call('DELETE', `/v1/fiscal/motoristas/${m.body.data.id}`);
+    });
+
     it('leitura sees the lists without forms and gets 403 on every POST', async () => {
       const nav = await sessaoDe(app, carrier, 'leitura');
       for (const area of ['veiculos', 'motoristas', 'regras-tributacao']) {
@@ -332,6 +373,15 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       expect(ruim.html).toMatch(/id="campo-nome-erro" class="erro">mínimo de 2 caracteres/);
       const cpf = await nav.post('/console/cadastros/motoristas', { cpf: '11111111112', nome: 'JOSE' });
       expect(cpf.status).toBe(400);
+      expect(cpf.html).toContain('id="campo-cpf-erro"');
+      const chave = await nav.post('/console/cadastros/motoristas', {
+        cpf: '52998224725',
+        nome: 'JOSE',
+        'chave_pix.tipo': 'email',
+        'chave_pix.valor': 'nao-e-email',
+      });
+      expect(chave.status).toBe(400);
+      expect(chave.html).toContain('id="campo-chave_pix.valor-erro"');
       const ok = await nav.post('/console/cadastros/motoristas', {
         cpf: '529.982.247-25',
         nome: 'JOSÉ DA SILVA',
@@ -345,7 +395,7 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
         expect.objectContaining({ cpf: '52998224725', nome: 'JOSÉ DA SILVA', chave_pix: { tipo: 'email', valor: 'jose@exemplo.com' } }),
       ]);
       expect((await nav.get('/console/cadastros/motoristas')).html).toContain('JOSÉ DA SILVA');
-      expect(await atores(app, `motoristas-${carrier.companyId}`)).toEqual([`usuario:usuario-operador-${carrier.companyId}`]);
+      expect(await ator(app, `motoristas-${carrier.companyId}`)).toBe(`usuario:usuario-operador-${carrier.companyId}`);
       expect((await (await sessaoDe(app, outra, 'admin')).get('/console/cadastros/motoristas')).html).not.toContain('JOSÉ DA SILVA');
     });
 
@@ -384,7 +434,7 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
         }),
       ]);
       expect((await nav.get('/console/cadastros/regras-tributacao')).html).toContain('6353');
-      expect(await atores(app, `regras-tributacao-${carrier.companyId}`)).toEqual([`usuario:usuario-admin-${carrier.companyId}`]);
+      expect(await ator(app, `regras-tributacao-${carrier.companyId}`)).toBe(`usuario:usuario-admin-${carrier.companyId}`);
       const dup = await nav.post('/console/cadastros/regras-tributacao', {
         uf_origem: 'SP',
         uf_destino: 'RJ',

@@ -64,6 +64,22 @@ function veiculos(app: FastifyInstance, deps: ConsoleDeps) {
           { valor: 'reboque', rotulo: 'Reboque' },
         ],
       },
+      // Left empty: the company's own fleet (the API's `proprietario: null`).
+      { nome: 'proprietario.documento', rotulo: 'Proprietário: CPF ou CNPJ', ajuda: 'Somente para veículo de terceiro' },
+      { nome: 'proprietario.nome', rotulo: 'Proprietário: nome' },
+      { nome: 'proprietario.rntrc', rotulo: 'Proprietário: RNTRC', ajuda: '8 dígitos' },
+      { nome: 'proprietario.ie', rotulo: 'Proprietário: inscrição estadual' },
+      { nome: 'proprietario.uf', rotulo: 'Proprietário: UF', opcoes: OPCOES_UF },
+      {
+        nome: 'proprietario.tipo_proprietario',
+        rotulo: 'Proprietário: tipo',
+        numerico: true,
+        opcoes: opcoes([
+          ['0', '0 · TAC agregado'],
+          ['1', '1 · TAC independente'],
+          ['2', '2 · Outros'],
+        ]),
+      },
     ],
     listar: (d, companyId, cursor) => veiculosList(d.pool, companyId, { page: 1, per_page: POR_PAGINA, cursor }),
     porId: (d, companyId, id) => veiculoPorId(d.pool, companyId, id),
@@ -88,6 +104,12 @@ function veiculos(app: FastifyInstance, deps: ConsoleDeps) {
       tipo_rodado: t(v.tipo_rodado),
       tipo_carroceria: t(v.tipo_carroceria),
       tipo: v.tipo,
+      'proprietario.documento': t(v.proprietario?.documento),
+      'proprietario.nome': t(v.proprietario?.nome),
+      'proprietario.rntrc': t(v.proprietario?.rntrc),
+      'proprietario.ie': t(v.proprietario?.ie),
+      'proprietario.uf': t(v.proprietario?.uf),
+      'proprietario.tipo_proprietario': t(v.proprietario?.tipo_proprietario),
     }),
   });
 }
@@ -133,6 +155,8 @@ function motoristas(app: FastifyInstance, deps: ConsoleDeps) {
       'chave_pix.tipo': t(m.chave_pix?.tipo),
       'chave_pix.valor': t(m.chave_pix?.valor),
     }),
+    preservar: (m) => ({ repasse: m.repasse }),
+    nota: 'A regra de repasse do motorista (parcelas) é mantida como está; altere-a pela API.',
   });
 }
 
@@ -190,6 +214,19 @@ function regras(app: FastifyInstance, deps: ConsoleDeps) {
       'icms.aliquota': pct(r.icms_aliquota),
       'icms.reducao_base': pct(r.icms_reducao_base),
     }),
+    preservar: (r) =>
+      r.ibs_cbs
+        ? {
+            ibs_cbs: {
+              cst: r.ibs_cbs.cst,
+              cclass_trib: r.ibs_cbs.cclass_trib,
+              aliquota_ibs_uf: percentualDeCentesimos(r.ibs_cbs.aliquota_ibs_uf_centesimos),
+              aliquota_ibs_mun: percentualDeCentesimos(r.ibs_cbs.aliquota_ibs_mun_centesimos),
+              aliquota_cbs: percentualDeCentesimos(r.ibs_cbs.aliquota_cbs_centesimos),
+            },
+          }
+        : {},
+    nota: 'O grupo IBS/CBS da regra é mantido como está; altere-o pela API.',
   });
 }
 

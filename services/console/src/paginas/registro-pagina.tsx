@@ -42,6 +42,13 @@ export interface RegistroPagina<S extends TSchema, Row> {
   colunas: Coluna<Row>[];
   /** The stored entry as the form's values (for editing). */
   valoresDe: (row: Row) => Record<string, string>;
+  /**
+   * The API's PUT replaces the whole entry: what the form does not show (a driver's own installment rule) is
+   * sent as stored, so an edit in the panel never clears it.
+   */
+  preservar?: (row: Row) => Record<string, unknown>;
+  /** A line under the forms (what they leave to the API). */
+  nota?: string;
 }
 
 /**
@@ -138,6 +145,7 @@ export function registrarRegistro<S extends TSchema, Row>(app: FastifyInstance, 
                 Cadastrar {r.nome}
               </button>
             </Formulario>
+            {r.nota && <p class="ajuda">{r.nota}</p>}
           </section>
         )}
       </Pagina>,
@@ -174,6 +182,7 @@ export function registrarRegistro<S extends TSchema, Row>(app: FastifyInstance, 
             Salvar {r.nome}
           </button>
         </Formulario>
+        {r.nota && <p class="ajuda">{r.nota}</p>}
       </Pagina>,
       status,
     );
@@ -212,8 +221,10 @@ export function registrarRegistro<S extends TSchema, Row>(app: FastifyInstance, 
     if (!podeOperar(sessaoDe(request).papel)) return proibido(request, reply);
     const id = idDoCaminho(request.params.id);
     if (id === null) return naoEncontrado(request, reply);
+    const atual = await r.porId(deps, sessaoDe(request).company_id, id);
+    if (!atual) return naoEncontrado(request, reply);
     const valores = camposDe(request.body);
-    const corpo = validar(r.schema, corpoDoFormulario(r.campos, valores));
+    const corpo = validar(r.schema, { ...r.preservar?.(atual), ...corpoDoFormulario(r.campos, valores) });
     if (!corpo.ok) return edicao(request, reply, id, { valores, erros: corpo.erros }, 400);
     try {
       await r.handler.alterar(contextoDe(request, deps), id, corpo.valor);
