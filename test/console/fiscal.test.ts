@@ -223,9 +223,37 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
       expect((await enviarCertificado(app, nav, a1.pfx, 'p')).status).toBe(303);
       const pagina = await nav.get('/console/configuracao');
       expect(pagina.html).toMatch(/class="alerta" role="alert">O certificado vence em 10 dias/);
+      expect(pagina.html).toContain('Remover certificado</button>');
+      // Only an admin removes it; then the page says there is none, as the API does.
+      const leitura = await sessaoDe(app, perto, 'leitura');
+      const semBotao = await leitura.get('/console/configuracao');
+      expect(semBotao.html).not.toContain('Remover certificado</button>');
+      expect((await leitura.post('/console/configuracao/certificado/remover', {})).status).toBe(403);
+      expect((await nav.post('/console/configuracao/certificado/remover', {})).status).toBe(303);
+      expect((await perto.call('GET', '/v1/fiscal/certificado')).body.data.presente).toBe(false);
+      expect((await nav.get('/console/configuracao')).html).toContain('Nenhum certificado enviado');
       // Another company's certificate is not this one's.
       const outraNav = await sessaoDe(app, outra, 'admin');
       expect((await outraNav.get('/console/configuracao')).html).toContain('Nenhum certificado enviado');
+    });
+
+    it('says so when the certificate on file has expired', async () => {
+      const vencendo = await app.carrier({ name: 'TRANSPORTES VENCEU LTDA' });
+      const nav = await sessaoDe(app, vencendo, 'leitura');
+      const admin = await sessaoDe(app, vencendo, 'admin');
+      const fim = new Date(Math.ceil(Date.now() / 1000) * 1000 + 8000);
+      const a1 = makeA1({
+        cnpj: vencendo.cnpj,
+        razao: 'X',
+        password: 'p',
+        cnpjIn: 'otherName',
+        notBefore: new Date('2024-01-01'),
+        notAfter: fim,
+      });
+      expect((await enviarCertificado(app, admin, a1.pfx, 'p')).status).toBe(303);
+      await new Promise((r) => setTimeout(r, fim.getTime() - Date.now() + 200));
+      const pagina = await nav.get('/console/configuracao');
+      expect(pagina.html).toMatch(/class="alerta" role="alert">O certificado venceu em/);
     });
   });
 

@@ -112,6 +112,13 @@ export function SecaoCertificado(props: {
             ))}
           </dl>
           <Validade certificado={c} agora={props.agora} />
+          {props.admin && (
+            <Formulario acao="/console/configuracao/certificado/remover" csrf={props.csrf} rotulo="Remover certificado">
+              <button type="submit" class="secundario">
+                Remover certificado
+              </button>
+            </Formulario>
+          )}
         </>
       ) : (
         <p class="alerta">Nenhum certificado enviado: sem ele não é possível emitir.</p>

@@ -256,4 +256,12 @@ export function configuracao(app: FastifyInstance, deps: ConsoleDeps) {
     await deps.readYourWrites.waitFor(sessao.company_id);
     return redirecionar(reply, AREA, 'Certificado enviado.');
   });
+
+  app.post('/configuracao/certificado/remover', async (request, reply) => {
+    const sessao = sessaoDe(request);
+    if (!podeAdministrar(sessao.papel)) return proibido(request, reply);
+    const removido = await deps.handlers.certificado.remover(contextoDe(request, deps));
+    await deps.readYourWrites.waitFor(sessao.company_id);
+    return redirecionar(reply, AREA, removido ? 'Certificado removido.' : 'Não havia certificado para remover.');
+  });
 }
