@@ -38,7 +38,8 @@ export function consolePlugin(deps: ConsoleDeps) {
     app.decorateRequest('sessao', null);
     // Pages, not the API: nothing of them goes into the OpenAPI document.
     app.addHook('onRoute', (route) => {
-      route.schema = { ...(route.schema ?? {}), hide: true };
+      // `hide` is @fastify/swagger's (the API registers it): an extra key to Fastify's own schema type.
+      route.schema = Object.assign({}, route.schema, { hide: true });
     });
     await app.register(cookie, { secret: chaveDosCookies(deps.config.secretsKey) });
     await app.register(csrf, {

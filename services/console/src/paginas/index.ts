@@ -8,8 +8,10 @@ import { lotes } from './lotes';
 import { parcelas } from './parcelas';
 import { ciot } from './ciot';
 import { valePedagio } from './vale-pedagio';
+import { configuracao } from './configuracao';
+import { cadastros } from './cadastros';
 
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
 
-export const paginas: RegistrarPaginas[] = [inicio, cte, mdfe, caixaDeEntrada, lotes, parcelas, ciot, valePedagio];
+export const paginas: RegistrarPaginas[] = [inicio, cte, mdfe, caixaDeEntrada, lotes, parcelas, ciot, valePedagio, configuracao, cadastros];
