@@ -76,7 +76,10 @@ describe('the panel: integration settings (/console/integracao)', () => {
       expect(criada.status).toBe(201);
       expect(criada.headers.get('cache-control')).toBe('no-store');
       expect(criada.html).toContain('não será mostrado de novo');
-      const chave = entre(criada.html, /<code class="segredo" aria-labelledby="rotulo-chave">(fk_hml_[A-Za-z0-9_-]+)<\/code>/);
+      const chave = entre(
+        criada.html,
+        /<label for="segredo-api_key">Chave da API<\/label><input id="segredo-api_key"[^>]* value="(fk_hml_[\w-]+)"/,
+      );
 
       const ok = await status(`Bearer ${chave}`);
       expect(ok.status).toBe(200);
@@ -120,8 +123,8 @@ describe('the panel: integration settings (/console/integracao)', () => {
         ['escopos', 'fiscal'],
       ]);
       expect(criada.status).toBe(201);
-      const clientId = entre(criada.html, /aria-labelledby="rotulo-client-id">(cli_hml_[A-Za-z0-9_-]+)</);
-      const clientSecret = entre(criada.html, /aria-labelledby="rotulo-client-secret">(cs_[A-Za-z0-9_-]+)</);
+      const clientId = entre(criada.html, /id="segredo-client_id"[^>]* value="(cli_hml_[\w-]+)"/);
+      const clientSecret = entre(criada.html, /id="segredo-client_secret"[^>]* value="(cs_[\w-]+)"/);
       expect(criada.html).toContain('fiscal, operacao');
 
       const token = await fetch(`${app.url}/oauth/token`, {
@@ -203,7 +206,7 @@ describe('the panel: integration settings (/console/integracao)', () => {
       ]);
       expect(criado.status).toBe(201);
       expect(criado.headers.get('cache-control')).toBe('no-store');
-      const segredo = entre(criado.html, /aria-labelledby="rotulo-segredo">(whsec_[A-Za-z0-9+/=]+)</);
+      const segredo = entre(criado.html, /id="segredo-segredo"[^>]* value="(whsec_[A-Za-z0-9+/=]+)"/);
       const id = entre(criado.html, /href="\/console\/integracao\/webhooks\/([0-9a-f-]{36})"/);
       expect(await atorDoEvento('webhook.criado', 'webhook_id', id)).toEqual([atorDe(carrier)]);
 

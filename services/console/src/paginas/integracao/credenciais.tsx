@@ -7,6 +7,7 @@ import { type ConsoleDeps } from '../../deps';
 import { type SessaoConsole } from '../../sessao/sessao';
 import { paginaDeErro } from '../../erros';
 import { Erros, Formulario, Selecao, Tabela } from '../../html/componentes';
+import { Segredo } from './segredo';
 import { Pagina } from '../../html/layout';
 import { lista, NOMES_AMBIENTE, quando, statusDaRecusa, texto } from './formulario';
 
@@ -182,32 +183,15 @@ function SegredoUnico({ sessao, csrf, emitida }: { sessao: SessaoConsole; csrf: 
         <dd>{NOMES_AMBIENTE[emitida.environment]}</dd>
         <dt>Escopos</dt>
         <dd>{emitida.scopes.join(', ')}</dd>
-        {emitida.kind === 'api-key' ? (
-          <>
-            <dt id="rotulo-chave">Chave da API</dt>
-            <dd>
-              <code class="segredo" aria-labelledby="rotulo-chave">
-                {emitida.api_key}
-              </code>
-            </dd>
-          </>
-        ) : (
-          <>
-            <dt id="rotulo-client-id">client_id</dt>
-            <dd>
-              <code class="segredo" aria-labelledby="rotulo-client-id">
-                {emitida.client_id}
-              </code>
-            </dd>
-            <dt id="rotulo-client-secret">client_secret</dt>
-            <dd>
-              <code class="segredo" aria-labelledby="rotulo-client-secret">
-                {emitida.client_secret}
-              </code>
-            </dd>
-          </>
-        )}
       </dl>
+      {emitida.kind === 'api-key' ? (
+        <Segredo nome="api_key" rotulo="Chave da API" valor={emitida.api_key} />
+      ) : (
+        <>
+          <Segredo nome="client_id" rotulo="client_id" valor={emitida.client_id} />
+          <Segredo nome="client_secret" rotulo="client_secret" valor={emitida.client_secret} />
+        </>
+      )}
       <p>
         <a href={AREA}>Voltar à integração</a>
       </p>

@@ -9,6 +9,7 @@ import { Campo, Erros, Formulario, ProximaPagina, Tabela } from '../../html/comp
 import { Pagina } from '../../html/layout';
 import { type SessaoConsole } from '../../sessao/sessao';
 import { lista, quando, statusDaRecusa, texto } from './formulario';
+import { Segredo } from './segredo';
 
 const AREA = '/console/integracao';
 const BASE = `${AREA}/webhooks`;
@@ -123,13 +124,8 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
         <dl>
           <dt>URL</dt>
           <dd>{form.url}</dd>
-          <dt id="rotulo-segredo">Segredo de assinatura</dt>
-          <dd>
-            <code class="segredo" aria-labelledby="rotulo-segredo">
-              {criado.secret}
-            </code>
-          </dd>
         </dl>
+        <Segredo nome="segredo" rotulo="Segredo de assinatura" valor={criado.secret} />
         <p>
           <a href={`${BASE}/${criado.id}`}>Ver o endpoint</a> · <a href={BASE}>Voltar aos webhooks</a>
         </p>
