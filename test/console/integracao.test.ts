@@ -232,6 +232,13 @@ describe('the panel: integration settings (/console/integracao)', () => {
       }
       expect(log).toContain('webhook.teste');
       expect(log).toContain('Entregue');
+      expect(log).toContain(`hx-get="${BASE}/webhooks/${id}/entregas?pagina=1"`);
+      // The log refreshes itself: htmx fetches the table alone.
+      const fragmento = await admin.get(`${BASE}/webhooks/${id}/entregas`, { 'hx-request': 'true' });
+      expect(fragmento.status).toBe(200);
+      expect(fragmento.html).toMatch(/^<div id="entregas-log"/);
+      expect(fragmento.html).toContain('webhook.teste');
+      expect(fragmento.html).not.toContain('<html');
 
       expect((await admin.post(`${BASE}/webhooks/${id}/desativar`, {})).status).toBe(303);
       expect((await carrier.call('GET', `/v1/webhooks/${id}`)).body.data.ativo).toBe(false);
@@ -286,6 +293,7 @@ describe('the panel: integration settings (/console/integracao)', () => {
       const id = delas.body.data.id as string;
       expect((await admin.get(`${BASE}/webhooks`)).html).not.toContain('/outra');
       expect((await admin.get(`${BASE}/webhooks/${id}`)).status).toBe(404);
+      expect((await admin.get(`${BASE}/webhooks/${id}/entregas`, { 'hx-request': 'true' })).status).toBe(404);
       for (const acao of ['remover', 'desativar', 'teste']) {
         const res = await admin.post(`${BASE}/webhooks/${id}/${acao}`, { confirmar: 'sim' });
         expect({ acao, status: res.status }).toEqual({ acao, status: 404 });

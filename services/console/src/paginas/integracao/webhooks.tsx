@@ -7,6 +7,7 @@ import { type ConsoleDeps } from '../../deps';
 import { paginaDeErro } from '../../erros';
 import { Campo, Erros, Formulario, ProximaPagina, Tabela } from '../../html/componentes';
 import { Pagina } from '../../html/layout';
+import { fragmento } from '../../html/render';
 import { type SessaoConsole } from '../../sessao/sessao';
 import { lista, quando, statusDaRecusa, texto } from './formulario';
 import { Segredo } from './segredo';
@@ -138,7 +139,7 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
     const sessao = sessaoDe(request);
     const w = await webhookPorId(deps.pool, sessao.company_id, request.params.id);
     if (!w) return naoEncontrado(request, reply);
-    const pagina = /^\d{1,6}$/.test(request.query.pagina ?? '') ? Math.max(1, Number(request.query.pagina)) : 1;
+    const pagina = paginaDe(request.query.pagina);
     const { rows, total } = await h.entregas(sessao.company_id, w.webhook_id, { page: pagina, per_page: ENTREGAS_POR_PAGINA });
     const csrf = csrfDe(reply);
     return html(
@@ -178,27 +179,21 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
           <Acao webhook={w} csrf={csrf} acao="remover" rotulo="Remover" perigo />
         </div>
         <h2 id="entregas">Entregas</h2>
-        <Tabela<EntregaWebhook>
-          legenda="Entregas deste endpoint, das mais recentes"
-          vazio="Nenhuma entrega ainda."
-          linhas={rows}
-          colunas={[
-            { titulo: 'Evento', celula: (e) => e.tipo },
-            { titulo: 'Situação', celula: (e) => <span class="situacao">{SITUACAO_ENTREGA[e.status]}</span> },
-            { titulo: 'Tentativas', celula: (e) => e.tentativas, numero: true },
-            { titulo: 'Último HTTP', celula: (e) => e.ultimo_status_http ?? '—', numero: true },
-            { titulo: 'Último erro', celula: (e) => e.ultimo_erro ?? '—' },
-            { titulo: 'Criada em', celula: (e) => quando(e.criada_em) },
-            {
-              titulo: 'Entregue / próxima tentativa',
-              celula: (e) =>
-                e.entregue_em ? quando(e.entregue_em) : e.proxima_tentativa_em ? `próxima: ${quando(e.proxima_tentativa_em)}` : '—',
-            },
-          ]}
-        />
-        <ProximaPagina href={pagina * ENTREGAS_POR_PAGINA < total ? `${BASE}/${w.webhook_id}?pagina=${pagina + 1}` : null} />
+        <Entregas webhookId={w.webhook_id} pagina={pagina} linhas={rows} total={total} />
       </Pagina>,
     );
+  });
+
+  /** The delivery log alone, as the detail page's htmx refreshes it. */
+  app.get<{ Params: { id: string }; Querystring: { pagina?: string } }>('/webhooks/:id/entregas', async (request, reply) => {
+    const sessao = sessaoDe(request);
+    const w = await webhookPorId(deps.pool, sessao.company_id, request.params.id);
+    if (!w) return naoEncontrado(request, reply);
+    const pagina = paginaDe(request.query.pagina);
+    const { rows, total } = await h.entregas(sessao.company_id, w.webhook_id, { page: pagina, per_page: ENTREGAS_POR_PAGINA });
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(fragmento(<Entregas webhookId={w.webhook_id} pagina={pagina} linhas={rows} total={total} />));
   });
 
   /** The endpoint's actions: each checks the endpoint is the company's before anything (404 page otherwise). */
@@ -234,6 +229,35 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
       return paginaDeErro(request, reply, status, 'Ação recusada', (err as Error).message);
     }
   });
+}
+
+const paginaDe = (q: string | undefined) => (/^\d{1,6}$/.test(q ?? '') ? Math.max(1, Number(q)) : 1);
+
+/** The delivery log: refreshed every few seconds while the page is open, so attempts show as they happen. */
+function Entregas({ webhookId, pagina, linhas, total }: { webhookId: string; pagina: number; linhas: EntregaWebhook[]; total: number }) {
+  return (
+    <div id="entregas-log" hx-get={`${BASE}/${webhookId}/entregas?pagina=${pagina}`} hx-trigger="every 3s" hx-swap="outerHTML">
+      <Tabela<EntregaWebhook>
+        legenda="Entregas deste endpoint, das mais recentes"
+        vazio="Nenhuma entrega ainda."
+        linhas={linhas}
+        colunas={[
+          { titulo: 'Evento', celula: (e) => e.tipo },
+          { titulo: 'Situação', celula: (e) => <span class="situacao">{SITUACAO_ENTREGA[e.status]}</span> },
+          { titulo: 'Tentativas', celula: (e) => e.tentativas, numero: true },
+          { titulo: 'Último HTTP', celula: (e) => e.ultimo_status_http ?? '—', numero: true },
+          { titulo: 'Último erro', celula: (e) => e.ultimo_erro ?? '—' },
+          { titulo: 'Criada em', celula: (e) => quando(e.criada_em) },
+          {
+            titulo: 'Entregue / próxima tentativa',
+            celula: (e) =>
+              e.entregue_em ? quando(e.entregue_em) : e.proxima_tentativa_em ? `próxima: ${quando(e.proxima_tentativa_em)}` : '—',
+          },
+        ]}
+      />
+      <ProximaPagina href={pagina * ENTREGAS_POR_PAGINA < total ? `${BASE}/${webhookId}?pagina=${pagina + 1}` : null} />
+    </div>
+  );
 }
 
 function Acao(props: { webhook: WebhookRow; csrf: string; acao: string; rotulo: string; perigo?: boolean }) {
