@@ -13,8 +13,9 @@ import { companyStream, type CredentialHandler, credentialHandler, type IssuedCr
 export const companyIdFor = (cnpj: string) => derivedEventId(normalizeCnpj(cnpj), 'company');
 
 /**
- * What the company panel would do, for the operator tool (ruling 4) and the embedded demo. After each write the
- * read models are brought up to date here, so that a credential works the moment it is printed.
+ * The operator tool's acts (ruling 4) and the embedded demo's: companies, and credentials through the same handler the
+ * company panel uses (signed `operator` here). After each write the read models are brought up to date here, so that a
+ * credential works the moment it is printed.
  */
 export class Operator {
   constructor(
