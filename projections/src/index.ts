@@ -62,6 +62,7 @@ export * from './nfe/queries';
 export { nfeProjector };
 export * from './atividade/queries';
 export * from './company/queries';
+export * from './credential/queries';
 export * from './autorizacao/queries';
 export { autorizacaoProjector };
 export * from './veiculo/queries';

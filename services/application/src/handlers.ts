@@ -8,6 +8,7 @@ import { registroHandler } from './cadastros/handler';
 import { autorizacaoHandler } from './autorizacao/handler';
 import { certificadoHandler } from './certificado/handler';
 import { conviteHandler } from './convite/handler';
+import { credentialHandler } from './credential/handler';
 import { repasseHandler } from './repasse/handler';
 import { ciotHandler } from './ciot/handler';
 import { type ServicoCiot } from './ciot/servico';
@@ -59,6 +60,8 @@ export const createHandlers = (
   autorizacao: autorizacaoHandler(deps),
   certificado: certificadoHandler(deps),
   convite: conviteHandler(deps),
+  // The company's API keys and OAuth clients (the panel's admin; the operator tool builds its own over the same store).
+  credential: credentialHandler(deps),
   repasse: repasseHandler(deps),
   ciot: ciotHandler(deps),
   cte: cteHandler({ ...deps, emissor: deps.emissorCte, eventos: deps.eventosCte }),

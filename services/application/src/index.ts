@@ -22,6 +22,7 @@ export * from './vale-pedagio/servico';
 export * from './contra-cte/servico';
 export * from './lote/processador';
 export * from './operator/operator';
+export * from './credential/handler';
 export * from './repasse/deps';
 export * from './repasse/contra-cte';
 export * from './repasse/registrar';

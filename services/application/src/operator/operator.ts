@@ -1,42 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type CompanyRow, allCompanies, companyOf } from '@frete/projections';
-import { type CredentialKind, type Environment, type Position, type Scope, SCOPES } from '@frete/contracts';
-import {
-  type CompanyFlags,
-  type CompanyState,
-  companyDecider,
-  credentialDecider,
-  isValidCnpj,
-  normalizeCnpj,
-  Rejection,
-} from '@frete/domain';
-import { type CommandContext, execute, load } from '../commands/execute';
+import { type CredentialKind, type Environment, type Position } from '@frete/contracts';
+import { type CompanyFlags, companyDecider, isValidCnpj, normalizeCnpj, Rejection } from '@frete/domain';
+import { type CommandContext, type ContextoEmpresa, execute } from '../commands/execute';
 import { type EventStore } from '@frete/platform';
 import { type ProjectionRunner } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
-import { newApiKey, newOAuthClient } from '@frete/platform';
+import { companyStream, type CredentialHandler, credentialHandler, type IssuedCredential } from '../credential/handler';
 
 /** One company per CNPJ: the id is derived from it, so creating the stream with no_stream enforces uniqueness. */
 export const companyIdFor = (cnpj: string) => derivedEventId(normalizeCnpj(cnpj), 'company');
-export const companyStream = (companyId: string) => `company-${companyId}`;
-export const credentialStream = (credentialId: string) => `credential-${credentialId}`;
-
-export type IssuedCredential =
-  | { credential_id: string; company_id: string; kind: 'api-key'; environment: Environment; scopes: Scope[]; api_key: string }
-  | {
-      credential_id: string;
-      company_id: string;
-      kind: 'oauth';
-      environment: Environment;
-      scopes: Scope[];
-      client_id: string;
-      client_secret: string;
-    };
 
 /**
- * What the company panel would do, for the operator tool (ruling 4) and the embedded demo. After each write the
- * read models are brought up to date here, so that a credential works the moment it is printed.
+ * The operator tool's acts (ruling 4) and the embedded demo's: companies, and credentials through the same handler the
+ * company panel uses (signed `operator` here). After each write the read models are brought up to date here, so that a
+ * credential works the moment it is printed.
  */
 export class Operator {
   constructor(
@@ -45,11 +24,20 @@ export class Operator {
     private readonly projections: ProjectionRunner,
     private readonly environment: Environment,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.credentials = credentialHandler({ store, environment });
+  }
+
+  /** The same handler the company panel issues and revokes with; here the actor is the operator. */
+  private readonly credentials: CredentialHandler;
 
   private ctx(companyId: string | null): CommandContext {
     const id = randomUUID();
     return { companyId, correlationId: id, causationId: null, requestId: null, actor: 'operator', now: this.clock() };
+  }
+
+  private companyCtx(companyId: string): ContextoEmpresa {
+    return { ...this.ctx(companyId), companyId };
   }
 
   async createCompany(input: { cnpj: string; razao_social: string } & CompanyFlags): Promise<CompanyRow> {
@@ -111,49 +99,9 @@ export class Operator {
 
   async createCredential(input: { company: string; kind: CredentialKind; scopes: string[] }): Promise<IssuedCredential> {
     const company = await this.requireCompany(input.company);
-    const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-    if (unknown.length > 0) throw new Rejection('validacao', `unknown scopes: ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
-    const scopes = input.scopes as Scope[];
-    const credentialId = randomUUID();
-    const state: CompanyState = await load(this.store, companyStream(company.company_id), companyDecider);
-    const secret = input.kind === 'api-key' ? newApiKey(this.environment) : newOAuthClient(this.environment);
-    const { events, position } = await execute(
-      { store: this.store },
-      credentialStream(credentialId),
-      credentialDecider,
-      {
-        type: 'IssueCredential',
-        credential_id: credentialId,
-        company: state,
-        kind: input.kind,
-        environment: this.environment,
-        scopes,
-        secret_sha256: secret.sha256,
-        client_id: 'clientId' in secret ? secret.clientId : null,
-        hint: secret.hint,
-      },
-      this.ctx(company.company_id),
-    );
+    const { resultado, position } = await this.credentials.emitir(this.companyCtx(company.company_id), input);
     await this.settle(position);
-    const issued = events[0]!.data as { scopes: Scope[] };
-    return 'clientId' in secret
-      ? {
-          credential_id: credentialId,
-          company_id: company.company_id,
-          kind: 'oauth',
-          environment: this.environment,
-          scopes: issued.scopes,
-          client_id: secret.clientId,
-          client_secret: secret.clientSecret,
-        }
-      : {
-          credential_id: credentialId,
-          company_id: company.company_id,
-          kind: 'api-key',
-          environment: this.environment,
-          scopes: issued.scopes,
-          api_key: secret.key,
-        };
+    return resultado;
   }
 
   async listCredentials(companyRef?: string) {
@@ -168,16 +116,10 @@ export class Operator {
   }
 
   async revokeCredential(credentialId: string): Promise<{ credential_id: string; revoked: boolean }> {
-    const current = await load(this.store, credentialStream(credentialId), credentialDecider);
-    const companyId = current.status === 'none' ? null : current.company_id;
-    const { events, position } = await execute(
-      { store: this.store },
-      credentialStream(credentialId),
-      credentialDecider,
-      { type: 'RevokeCredential' },
-      this.ctx(companyId),
-    );
+    const companyId = await this.credentials.empresaDe(credentialId);
+    if (!companyId) throw new Rejection('nao_encontrado', 'credential not found');
+    const { resultado, position } = await this.credentials.revogar(this.companyCtx(companyId), credentialId);
     await this.settle(position);
-    return { credential_id: credentialId, revoked: events.length > 0 };
+    return resultado;
   }
 }

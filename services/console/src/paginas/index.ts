@@ -10,8 +10,21 @@ import { ciot } from './ciot';
 import { valePedagio } from './vale-pedagio';
 import { configuracao } from './configuracao';
 import { cadastros } from './cadastros';
+import { integracao } from './integracao';
 
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
 
-export const paginas: RegistrarPaginas[] = [inicio, cte, mdfe, caixaDeEntrada, lotes, parcelas, ciot, valePedagio, configuracao, cadastros];
+export const paginas: RegistrarPaginas[] = [
+  inicio,
+  cte,
+  mdfe,
+  caixaDeEntrada,
+  lotes,
+  parcelas,
+  ciot,
+  valePedagio,
+  configuracao,
+  cadastros,
+  integracao,
+];
