@@ -30,6 +30,7 @@ import { EntregasWebhook } from './webhook/entregas';
 import { SegredosWebhook } from './webhook/segredos';
 import { webhookHandler } from './webhook/handler';
 import { DespachanteWebhooks } from './webhook/despachante';
+import { usuarioHandler } from './usuario/handler';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -108,6 +109,7 @@ export function createApplication(platform: Platform): Application {
   return {
     handlers: createHandlers({
       webhook,
+      usuario: usuarioHandler({ store, readYourWrites, pool, cipher: platform.cipher, clock }),
       store,
       readYourWrites,
       pool,

@@ -51,3 +51,4 @@ export * from './contingencia/handler';
 export * from './cte/leituras';
 export * from './auditoria/servico';
 export * from './webhook';
+export * from './usuario';
