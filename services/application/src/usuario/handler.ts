@@ -89,6 +89,8 @@ const autenticado = (s: Exclude<UsuarioState, { status: 'none' }>): UsuarioAuten
 export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
   const credenciais = new CredenciaisUsuario(deps.pool, deps.cipher, deps.clock);
   const tentativas = new TentativasLogin(deps.pool, deps.clock);
+  // The dummy hash is made now, not on the first unknown e-mail (whose answer would otherwise take twice as long).
+  void conferirSemUsuario('');
   const run = (ctx: CommandContext, email: string, command: UsuarioCommand) =>
     execute({ store: deps.store, readYourWrites: deps.readYourWrites }, usuarioStream(email), usuarioDecider, command, ctx);
   const estado = (email: string) => load(deps.store, usuarioStream(email), usuarioDecider);

@@ -194,8 +194,8 @@ export function entrar(app: FastifyInstance, deps: ConsoleDeps) {
       // A session of a user that no longer exists still ends.
       if (!(err instanceof Rejection)) throw err;
     }
-    reply.clearCookie(COOKIE_SESSAO, { path: cookieSessao.path });
-    reply.clearCookie(COOKIE_LOGIN, { path: cookieSessao.path });
+    reply.clearCookie(COOKIE_SESSAO, cookieSessao);
+    reply.clearCookie(COOKIE_LOGIN, cookieSessao);
     return redirecionar(reply, '/console/entrar', 'Você saiu do painel.');
   });
 }

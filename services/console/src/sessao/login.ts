@@ -54,5 +54,5 @@ export async function abrirSessao(
   });
   await deps.handlers.usuario.sessaoAberta(usuario, sessao.sessao_id, segundoFator);
   reply.setCookie(COOKIE_SESSAO, token, cookieSessao);
-  reply.clearCookie(COOKIE_LOGIN, { path: cookieSessao.path });
+  reply.clearCookie(COOKIE_LOGIN, cookieSessao);
 }
