@@ -57,6 +57,8 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
   }
 
   async function eventos(usuarioId: string): Promise<{ tipo: string; ator: string }[]> {
+    // A refused login's event is appended after its answer.
+    await handler().registrosPendentes();
     const { rows } = await app.db.pool.query<{ tipo: string; ator: string }>(
       `SELECT event_type AS tipo, metadata->>'actor' AS ator FROM es_events WHERE data->>'usuario_id' = $1 ORDER BY global_position`,
       [usuarioId],
@@ -128,6 +130,25 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
     const recusas = (await eventos(u.usuario_id)).filter((e) => e.tipo === 'usuario.login_recusado');
     expect(recusas).toHaveLength(5);
     expect(recusas.every((e) => e.ator === `usuario:${u.usuario_id}`)).toBe(true);
+  });
+
+  it('takes about as long for an unknown e-mail as for a wrong password (a hash is checked either way)', async () => {
+    const u = await logado(carrier, 'leitura');
+    const tempo = async (email: string) => {
+      const nav = navegador();
+      await nav.get('/console/entrar');
+      const inicio = performance.now();
+      expect((await nav.post('/console/entrar', { email, senha: 'senha errada, bem comprida' })).status).toBe(401);
+      return performance.now() - inicio;
+    };
+    let errada = 0;
+    let desconhecido = 0;
+    for (let i = 0; i < 3; i++) {
+      errada += await tempo(u.email);
+      desconhecido += await tempo(`ninguem-${randomUUID()}@exemplo.com.br`);
+    }
+    // Loose on a loaded machine: without the dummy hash an unknown e-mail answers many times faster.
+    expect(desconhecido).toBeGreaterThan(errada * 0.5);
   });
 
   it('throttles an address after 20 failures, whatever the e-mails', async () => {

@@ -97,6 +97,7 @@ export function createApplication(platform: Platform): Application {
   );
   const entregasWebhook = new EntregasWebhook(pool);
   const segredosWebhook = new SegredosWebhook(pool, platform.cipher);
+  const usuario = usuarioHandler({ store, readYourWrites, pool, cipher: platform.cipher, clock });
   const webhook = webhookHandler({
     store,
     readYourWrites,
@@ -109,7 +110,7 @@ export function createApplication(platform: Platform): Application {
   return {
     handlers: createHandlers({
       webhook,
-      usuario: usuarioHandler({ store, readYourWrites, pool, cipher: platform.cipher, clock }),
+      usuario,
       store,
       readYourWrites,
       pool,
@@ -167,6 +168,8 @@ export function createApplication(platform: Platform): Application {
         }),
     },
     close: async () => {
+      // The events of refused logins already answered, before the platform's pool closes.
+      await usuario.registrosPendentes();
       await autoridade.close();
       await schemas.close();
     },

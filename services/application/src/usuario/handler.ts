@@ -113,9 +113,22 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
     if (!u) throw new Rejection('nao_encontrado', 'usuário não encontrado');
     return u;
   };
-  const recusar = async (email: string, ip: string, s: UsuarioState, motivo: 'senha' | 'codigo' | 'desativado') => {
+  // A refused login's event is appended after the answer: awaiting it would make a wrong password answer slower than
+  // an unknown e-mail, and the difference would tell which e-mails have a user. The throttle counts it either way.
+  const pendentes = new Set<Promise<void>>();
+  const registrarRecusa = (email: string, motivo: 'senha' | 'codigo' | 'desativado') => {
+    const p: Promise<void> = (async () => {
+      const s = await estado(email);
+      if (s.status !== 'none') await run(proprio(s), email, { type: 'RecusarLogin', company_id: s.company_id, motivo });
+    })()
+      // Only the audit event is lost then; the failure is already counted in console_tentativas.
+      .catch(() => undefined)
+      .finally(() => pendentes.delete(p));
+    pendentes.add(p);
+  };
+  const recusar = async (email: string, ip: string, motivo: 'senha' | 'codigo' | 'desativado') => {
     await tentativas.registrarFalha(email, ip);
-    if (s.status !== 'none') await run(proprio(s), email, { type: 'RecusarLogin', company_id: s.company_id, motivo });
+    registrarRecusa(email, motivo);
     return { tipo: 'recusado' } as const;
   };
 
@@ -139,6 +152,11 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
   };
 
   return {
+    /** Until the events of the refused logins answered so far are appended (tests; a process closing). */
+    async registrosPendentes(): Promise<void> {
+      await Promise.all([...pendentes]);
+    },
+
     /** The operator tool's creation (actor `operator`), of any company. */
     criar,
 
@@ -159,10 +177,9 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
         await tentativas.registrarFalha(email, ip);
         return { tipo: 'recusado' };
       }
-      const confere = await senhaConfere(row.senha_hash, senha);
+      if (!(await senhaConfere(row.senha_hash, senha))) return recusar(email, ip, 'senha');
       const s = await estado(email);
-      if (!confere) return recusar(email, ip, s, 'senha');
-      if (s.status !== 'ativo') return recusar(email, ip, s, 'desativado');
+      if (s.status !== 'ativo') return recusar(email, ip, 'desativado');
       return { tipo: 'aceito', usuario: autenticado(s) };
     },
 
@@ -171,9 +188,9 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       const espera = await tentativas.bloqueio(email, ip);
       if (espera > 0) return { tipo: 'limitado', tentar_apos_s: espera };
       const s = await estado(email);
-      if (s.status !== 'ativo') return recusar(email, ip, s, 'desativado');
+      if (s.status !== 'ativo') return recusar(email, ip, 'desativado');
       const segredo = s.totp ? await credenciais.totp(s.usuario_id, 'ativo') : null;
-      if (!segredo || !codigoConfere(segredo, email, codigo, deps.clock())) return recusar(email, ip, s, 'codigo');
+      if (!segredo || !codigoConfere(segredo, email, codigo, deps.clock())) return recusar(email, ip, 'codigo');
       return { tipo: 'aceito', usuario: autenticado(s) };
     },
 
