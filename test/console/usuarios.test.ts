@@ -213,6 +213,8 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
       codigo: '000000' === codigoTotp(segredo, u.email, new Date()) ? '111111' : '000000',
     });
     expect(errado.status).toBe(400);
+    // The same secret is shown again, to try another code.
+    expect(errado.html).toContain(segredo);
     const ativo = await u.nav.post('/console/conta/totp/ativar', { codigo: codigoTotp(segredo, u.email, new Date()) });
     expect(ativo.status).toBe(303);
     // The secret is in no event.

@@ -239,6 +239,14 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       return provisionamentoTotp(segredo, email);
     },
 
+    /** The secret shown and not yet confirmed, shown again after a wrong code; null when there is none. */
+    async totpPendente(ctx: ContextoEmpresa, email: string): Promise<{ segredo: string; uri: string; svg: string } | null> {
+      const s = await estado(email);
+      if (s.status !== 'ativo' || s.company_id !== ctx.companyId || s.totp) return null;
+      const pendente = await credenciais.totp(s.usuario_id, 'pendente');
+      return pendente ? provisionamentoTotp(pendente, email) : null;
+    },
+
     async ativarTotp(ctx: ContextoEmpresa, email: string, codigo: string): Promise<void> {
       const s = await estado(email);
       if (s.status === 'none' || s.company_id !== ctx.companyId) throw new Rejection('nao_encontrado', 'usuário não encontrado');

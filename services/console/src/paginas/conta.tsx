@@ -144,10 +144,9 @@ export function conta(app: FastifyInstance, deps: ConsoleDeps) {
       await deps.handlers.usuario.ativarTotp(contextoDe(request, deps), sessao.email, texto(request.body as Form, 'codigo', 20));
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
-      return pagina(request, reply, {
-        errosTotp: [...mensagens(err), 'Configure de novo para ver outro código QR.'],
-        status: statusDe(err),
-      });
+      // The same QR code again, to try another code of it.
+      const provisionamento = (await deps.handlers.usuario.totpPendente(contextoDe(request, deps), sessao.email)) ?? undefined;
+      return pagina(request, reply, { errosTotp: mensagens(err), provisionamento, status: statusDe(err) });
     }
     return redirecionar(reply, '/console/conta', 'Verificação em duas etapas ativada.');
   });
