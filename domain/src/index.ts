@@ -69,3 +69,4 @@ export * from './vale-pedagio/decider';
 export * from './contingencia/decider';
 export * from './webhook/decider';
 export * from './webhook/notificacoes';
+export * from './usuario/decider';

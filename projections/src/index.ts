@@ -21,6 +21,7 @@ import { valePedagioProjector } from './vale-pedagio/projector';
 import { conviteProjector } from './cadastros/projector';
 import { contingenciaProjector } from './contingencia/projector';
 import { webhookProjector } from './webhook/projector';
+import { usuarioProjector } from './usuario/projector';
 
 export * from './projector';
 export * from './catalogo/catalogo';
@@ -51,6 +52,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   conviteProjector,
   contingenciaProjector,
   webhookProjector,
+  usuarioProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -91,3 +93,5 @@ export * from './auditoria/queries';
 export * from './list-cursor';
 export * from './webhook/queries';
 export { webhookProjector };
+export * from './usuario/queries';
+export { usuarioProjector };

@@ -148,6 +148,17 @@ describe('pnpm ops command line', () => {
     expect(usage('contingencia', 'ativar', '--uf')).toContain("Option '--uf <value>' argument missing");
   });
 
+  it('reads user create: company, e-mail and one of the three roles', () => {
+    expect(parseOpsCommand(['user', 'create', '--company', '11222333000181', '--email', 'a@b.com.br', '--role', 'operador'])).toEqual({
+      command: 'user create',
+      company: '11222333000181',
+      email: 'a@b.com.br',
+      papel: 'operador',
+    });
+    expect(() => parseOpsCommand(['user', 'create', '--company', 'x', '--email', 'a@b.com.br', '--role', 'dono'])).toThrow(UsageError);
+    expect(() => parseOpsCommand(['user', 'create', '--company', 'x', '--role', 'admin'])).toThrow('--email is required');
+  });
+
   it('reads lote reconciliar, which takes no option', () => {
     expect(parseOpsCommand(['lote', 'reconciliar'])).toEqual({ command: 'lote reconciliar' });
     expect(usage('lote', 'reconciliar', '--id', 'x')).toContain("does not apply to 'lote reconciliar'");

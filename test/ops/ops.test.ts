@@ -92,6 +92,44 @@ describe('pnpm ops (operator tool)', () => {
     expect(JSON.parse(missing.stderr).error.code).toBe('nao_encontrado');
   });
 
+  it('creates a panel user with a one-time password, printing JSON; the creation is an event signed by the operator', async () => {
+    const cnpj = randomCnpj();
+    await ops('company', 'create', '--cnpj', cnpj, '--name', 'TRANSPORTES USUARIOS LTDA', '--carrier');
+    const email = `Admin.${randomBytes(4).toString('hex')}@Exemplo.com.br`;
+    const res = await ops('user', 'create', '--company', cnpj, '--email', email, '--role', 'admin');
+    expect(res.code).toBe(0);
+    const criado = JSON.parse(res.stdout);
+    expect(criado).toEqual({
+      usuario_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      company_id: expect.any(String),
+      email: email.toLowerCase(),
+      papel: 'admin',
+      senha_temporaria: expect.stringMatching(/^[\w-]{16}$/),
+    });
+    // Listed at once, with its one-time password still to change; neither the password nor its hash is in the log.
+    const { rows } = await db.pool.query(`SELECT papel, ativo, senha_temporaria FROM rm.usuarios WHERE usuario_id = $1`, [
+      criado.usuario_id,
+    ]);
+    expect(rows).toEqual([{ papel: 'admin', ativo: true, senha_temporaria: true }]);
+    const eventos = await db.pool.query(
+      `SELECT event_type, metadata->>'actor' AS actor, data::text AS data FROM es_events WHERE stream_id = $1`,
+      [`usuario-${email.toLowerCase()}`],
+    );
+    expect(eventos.rows).toEqual([{ event_type: 'usuario.criado', actor: 'operator', data: expect.any(String) }]);
+    expect(eventos.rows[0].data).not.toContain(criado.senha_temporaria);
+    expect(eventos.rows[0].data).not.toContain('argon2');
+
+    const again = await ops('user', 'create', '--company', cnpj, '--email', email.toUpperCase(), '--role', 'leitura');
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr).error.code).toBe('regra_de_negocio');
+    const role = await ops('user', 'create', '--company', cnpj, '--email', 'x@exemplo.com.br', '--role', 'chefe');
+    expect(role.code).toBe(2);
+    const company = await ops('user', 'create', '--company', randomCnpj(), '--email', 'y@exemplo.com.br', '--role', 'leitura');
+    expect(JSON.parse(company.stderr).error.code).toBe('nao_encontrado');
+    const bad = await ops('user', 'create', '--company', cnpj, '--email', 'não é e-mail', '--role', 'leitura');
+    expect(JSON.parse(bad.stderr).error.code).toBe('validacao');
+  });
+
   it('rebuilds the read models (online: a side schema swapped in)', async () => {
     const res = await ops('projections', 'rebuild');
     expect(res.code).toBe(0);

@@ -1,4 +1,15 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
+import {
+  UsuarioCriado,
+  UsuarioDesativado,
+  UsuarioLoginRecusado,
+  UsuarioPapelAlterado,
+  UsuarioSenhaAlterada,
+  UsuarioSessaoAberta,
+  UsuarioSessaoEncerrada,
+  UsuarioTotpAtivado,
+  UsuarioTotpDesativado,
+} from './usuario';
 import { CompanyFlagsChanged, CompanyRegistered, CredentialIssued, CredentialRevoked } from './company';
 import { ConfiguracaoAtualizada } from './configuracao';
 import { CertificadoEnviado, CertificadoRemovido } from './certificado';
@@ -104,6 +115,7 @@ export * from './conta-operacional';
 export * from './vale-pedagio';
 export * from './contingencia';
 export * from './webhook';
+export * from './usuario';
 
 /**
  * The event catalogue: type name → current schema version and data schema. A type's name starts with its
@@ -205,6 +217,15 @@ export const EventCatalog = {
   'webhook.removido': { version: 1, schema: WebhookRemovido },
   'webhook.desativado': { version: 1, schema: WebhookDesativado },
   'webhook.reativado': { version: 1, schema: WebhookReativado },
+  'usuario.criado': { version: 1, schema: UsuarioCriado },
+  'usuario.senha_alterada': { version: 1, schema: UsuarioSenhaAlterada },
+  'usuario.sessao_aberta': { version: 1, schema: UsuarioSessaoAberta },
+  'usuario.sessao_encerrada': { version: 1, schema: UsuarioSessaoEncerrada },
+  'usuario.login_recusado': { version: 1, schema: UsuarioLoginRecusado },
+  'usuario.totp_ativado': { version: 1, schema: UsuarioTotpAtivado },
+  'usuario.totp_desativado': { version: 1, schema: UsuarioTotpDesativado },
+  'usuario.papel_alterado': { version: 1, schema: UsuarioPapelAlterado },
+  'usuario.desativado': { version: 1, schema: UsuarioDesativado },
 } as const satisfies Record<string, { version: number; schema: TSchema }>;
 
 export type EventType = keyof typeof EventCatalog;

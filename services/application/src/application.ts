@@ -30,6 +30,7 @@ import { EntregasWebhook } from './webhook/entregas';
 import { SegredosWebhook } from './webhook/segredos';
 import { webhookHandler } from './webhook/handler';
 import { DespachanteWebhooks } from './webhook/despachante';
+import { usuarioHandler } from './usuario/handler';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -96,6 +97,7 @@ export function createApplication(platform: Platform): Application {
   );
   const entregasWebhook = new EntregasWebhook(pool);
   const segredosWebhook = new SegredosWebhook(pool, platform.cipher);
+  const usuario = usuarioHandler({ store, readYourWrites, pool, cipher: platform.cipher, clock });
   const webhook = webhookHandler({
     store,
     readYourWrites,
@@ -108,6 +110,7 @@ export function createApplication(platform: Platform): Application {
   return {
     handlers: createHandlers({
       webhook,
+      usuario,
       store,
       readYourWrites,
       pool,
@@ -165,6 +168,8 @@ export function createApplication(platform: Platform): Application {
         }),
     },
     close: async () => {
+      // The events of refused logins already answered, before the platform's pool closes.
+      await usuario.registrosPendentes();
       await autoridade.close();
       await schemas.close();
     },

@@ -22,6 +22,7 @@ import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
 import { type ContingenciaHandlerDeps, contingenciaHandler } from './contingencia/handler';
 import { type WebhookHandler } from './webhook/handler';
+import { type UsuarioHandler } from './usuario/handler';
 
 /**
  * Besides the log, handlers read the read models that name a write's target or party, seal files in the vault, and
@@ -54,7 +55,7 @@ export const createHandlers = (
     ContraCteHandlerDeps &
     LoteHandlerDeps &
     NfeHandlerDeps &
-    ContingenciaHandlerDeps & { webhook: WebhookHandler },
+    ContingenciaHandlerDeps & { webhook: WebhookHandler; usuario: UsuarioHandler },
 ) => ({
   configuracao: configuracaoHandler(deps),
   autorizacao: autorizacaoHandler(deps),
@@ -79,5 +80,7 @@ export const createHandlers = (
   contingencia: contingenciaHandler(deps),
   // Integrators' webhook endpoints: the target is checked and the secret sealed around the decider.
   webhook: deps.webhook,
+  // The panel's users: password hashes and TOTP secrets kept beside the decider, never in the log.
+  usuario: deps.usuario,
 });
 export type Handlers = ReturnType<typeof createHandlers>;

@@ -53,3 +53,4 @@ export * from './cte/leituras';
 export * from './auditoria/servico';
 export * from './webhook';
 export * from './mdfe/damdfe';
+export * from './usuario';

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PapelAnalistaError, type Platform, type RelatorioVerificacao, type ResultadoVerificacao } from '@frete/platform';
-import { type ContingenciaHandler, type Operator } from '@frete/application';
-import { type CredentialKind } from '@frete/contracts';
-import { Rejection } from '@frete/domain';
+import { randomUUID } from 'node:crypto';
+import { type ContingenciaHandler, type Operator, type UsuarioHandler } from '@frete/application';
+import { type CredentialKind, type PapelUsuario } from '@frete/contracts';
+import { isPapelUsuario, Rejection } from '@frete/domain';
 
 export const USAGE = `pnpm ops <command>   (prints JSON)
   company create --cnpj <cnpj> --name <razao social> [--carrier] [--fiscal-ready] [--fiscal-production]
@@ -11,6 +12,9 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
   credential create --company <id|cnpj> --kind api-key|oauth [--scopes fiscal,operacao,cadastros,consultas,auditoria]
   credential list [--company <id|cnpj>]
   credential revoke --id <credential id>
+  user create --company <id|cnpj> --email <email> --role admin|operador|leitura   a user of the company's panel (/console):
+                       prints { "usuario_id", "company_id", "email", "papel", "senha_temporaria" }, a one-time password
+                       the user must change at the first login
   projections rebuild   replays the log into a side schema while the service keeps running, then swaps it in for the
                        live read models in one short transaction: prints { "rebuilt", "events_applied", "position" },
                        progress on stderr
@@ -48,6 +52,8 @@ const OPTIONS = {
   uf: { type: 'string' },
   justificativa: { type: 'string' },
   exemplos: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 const FLAGS: readonly OptionName[] = ['carrier', 'fiscal-ready', 'fiscal-production'];
@@ -60,6 +66,7 @@ const COMMANDS = {
   'credential create': ['company', 'kind', 'scopes'],
   'credential list': ['company'],
   'credential revoke': ['id'],
+  'user create': ['company', 'email', 'role'],
   'projections rebuild': [],
   'projections verify': ['exemplos'],
   'lote reconciliar': [],
@@ -80,6 +87,7 @@ export type OpsCommand =
   | { command: 'credential create'; company: string; kind: CredentialKind; scopes: string[] }
   | { command: 'credential list'; company?: string }
   | { command: 'credential revoke'; id: string }
+  | { command: 'user create'; company: string; email: string; papel: PapelUsuario }
   | { command: 'projections rebuild' }
   | { command: 'projections verify'; exemplos: number }
   | { command: 'lote reconciliar' }
@@ -157,6 +165,11 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
       return { command: name, company: values.company };
     case 'credential revoke':
       return { command: name, id: required(values.id, 'id') };
+    case 'user create': {
+      const papel = required(values.role, 'role');
+      if (!isPapelUsuario(papel)) throw new UsageError('--role is admin, operador or leitura');
+      return { command: name, company: required(values.company, 'company'), email: required(values.email, 'email'), papel };
+    }
     case 'contingencia ativar':
       return { command: name, uf: required(values.uf, 'uf'), justificativa: required(values.justificativa, 'justificativa') };
     case 'contingencia desativar':
@@ -185,6 +198,8 @@ export type OpsTarget = Pick<Platform, 'projections'> & {
   operator: Operator;
   reconciliarLotes(): Promise<{ desfechos: number }>;
   contingencia: ContingenciaHandler;
+  /** The panel's users (the same handler the panel's invitations use). */
+  usuarios: Pick<UsuarioHandler, 'criar'>;
   /** Creates (or rotates the password of) an analyst's read-only login role. */
   criarPapelAnalista(pedido: { nome: string; empresa?: string }): Promise<unknown>;
   /** The event log's hash chains: one company's (its metadata.company_id), or all when undefined. */
@@ -225,6 +240,18 @@ export async function executeOps(
       return op.listCredentials(cmd.company);
     case 'credential revoke':
       return op.revokeCredential(cmd.id);
+    case 'user create': {
+      const company = await op.findCompany(cmd.company);
+      if (!company) throw new Rejection('nao_encontrado', `company '${cmd.company}' not found`);
+      const id = randomUUID();
+      const { position, ...criado } = await platform.usuarios.criar(
+        { companyId: company.company_id, correlationId: id, causationId: null, requestId: null, actor: OPERADOR, now: new Date() },
+        { company_id: company.company_id, email: cmd.email, papel: cmd.papel },
+      );
+      // The admin's list shows the user as soon as the password is printed.
+      if (position) await platform.projections.catchUpTo(position);
+      return criado;
+    }
     case 'projections rebuild': {
       // Online: the service keeps serving and projecting; the rebuilt read models are swapped in at the end.
       const r = await platform.projections.reconstruir({

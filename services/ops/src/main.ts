@@ -21,6 +21,7 @@ async function main(): Promise<number> {
           operator: application.operator,
           reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
           contingencia: application.handlers.contingencia,
+          usuarios: application.handlers.usuario,
           // The deployment's server and database: DATABASE_URL, or the embedded PostgreSQL on the port it listens on.
           criarPapelAnalista: (pedido) =>
             criarPapelAnalista(platform.pool, platform.config.databaseUrl ?? platform.embedded!.connectionString(), pedido),

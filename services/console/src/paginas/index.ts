@@ -11,6 +11,9 @@ import { valePedagio } from './vale-pedagio';
 import { configuracao } from './configuracao';
 import { cadastros } from './cadastros';
 import { integracao } from './integracao';
+import { entrar } from './entrar';
+import { conta } from './conta';
+import { usuarios } from './usuarios';
 
 /** One module per area of the panel; each registers its pages on the /console instance. */
 export type RegistrarPaginas = (app: FastifyInstance, deps: ConsoleDeps) => Promise<void> | void;
@@ -27,4 +30,7 @@ export const paginas: RegistrarPaginas[] = [
   configuracao,
   cadastros,
   integracao,
+  entrar,
+  conta,
+  usuarios,
 ];
