@@ -47,27 +47,30 @@ describeNavegador('the panel is accessible (axe-core, WCAG 2 A/AA)', () => {
     '/console/conta',
   ];
 
-  it.each([['/console/entrar', false], ...PAGINAS.map((p) => [p, true] as const)])('%s has no violation', async (path, comSessao) => {
-    const context = await browser.newContext({ bypassCSP: true });
-    if (comSessao) {
-      const nav = await sessaoDe(app, carrier, 'admin');
-      await entrarComCookie(context, app.url, nav.cookies.get(COOKIE_SESSAO)!);
-    }
-    const page = await context.newPage();
-    const res = await page.goto(`${app.url}${path}`);
-    expect(res?.status()).toBe(200);
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    const violacoes = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violacao[] }> } }).axe;
-      const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        onde: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
-      }));
-    });
-    expect(violacoes).toEqual([]);
-    await context.close();
-  });
+  it.each<[string, boolean]>([['/console/entrar', false], ...PAGINAS.map((p): [string, boolean] => [p, true])])(
+    '%s has no violation',
+    async (path, comSessao) => {
+      const context = await browser.newContext({ bypassCSP: true });
+      if (comSessao) {
+        const nav = await sessaoDe(app, carrier, 'admin');
+        await entrarComCookie(context, app.url, nav.cookies.get(COOKIE_SESSAO)!);
+      }
+      const page = await context.newPage();
+      const res = await page.goto(`${app.url}${path}`);
+      expect(res?.status()).toBe(200);
+      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const violacoes = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violacao[] }> } }).axe;
+        const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+        return r.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          onde: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+        }));
+      });
+      expect(violacoes).toEqual([]);
+      await context.close();
+    },
+  );
 });
