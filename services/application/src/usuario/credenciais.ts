@@ -65,6 +65,19 @@ export class CredenciaisUsuario {
     return sealed ? this.cipher.open(sealed, aadDe(usuarioId)).toString('utf8') : null;
   }
 
+  /**
+   * Records a TOTP step as used, if it is later than the last one used: false for a code already used (or an older one),
+   * in one statement, so two API instances cannot both accept it.
+   */
+  async usarPasso(usuarioId: string, passo: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE console_credenciais SET totp_ultimo_passo = $2
+        WHERE usuario_id = $1 AND (totp_ultimo_passo IS NULL OR totp_ultimo_passo < $2)`,
+      [usuarioId, passo],
+    );
+    return rowCount === 1;
+  }
+
   async confirmarTotp(usuarioId: string): Promise<void> {
     await this.pool.query(
       `UPDATE console_credenciais SET totp = totp_pendente, totp_pendente = NULL, atualizado_em = $2 WHERE usuario_id = $1`,

@@ -15,7 +15,7 @@ import { type SecretCipher } from '@frete/platform';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa, execute, load } from '../commands/execute';
 import { CredenciaisUsuario } from './credenciais';
 import {
-  codigoConfere,
+  passoDoCodigo,
   conferirSemUsuario,
   hashDaSenha,
   novoSegredoTotp,
@@ -94,6 +94,11 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
   const run = (ctx: CommandContext, email: string, command: UsuarioCommand) =>
     execute({ store: deps.store, readYourWrites: deps.readYourWrites }, usuarioStream(email), usuarioDecider, command, ctx);
   const estado = (email: string) => load(deps.store, usuarioStream(email), usuarioDecider);
+  /** A code of the secret whose time step this user has not used yet; the step is then used. */
+  const codigoNovo = async (usuarioId: string, segredo: string, email: string, codigo: string): Promise<boolean> => {
+    const passo = passoDoCodigo(segredo, email, codigo, deps.clock());
+    return passo !== null && (await credenciais.usarPasso(usuarioId, passo));
+  };
   /** The user's own context, for what they do before a session exists (login steps). */
   const proprio = (u: { usuario_id: string; company_id: string }): ContextoEmpresa => {
     const id = randomUUID();
@@ -190,7 +195,7 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       const s = await estado(email);
       if (s.status !== 'ativo') return recusar(email, ip, 'desativado');
       const segredo = s.totp ? await credenciais.totp(s.usuario_id, 'ativo') : null;
-      if (!segredo || !codigoConfere(segredo, email, codigo, deps.clock())) return recusar(email, ip, 'codigo');
+      if (!segredo || !(await codigoNovo(s.usuario_id, segredo, email, codigo))) return recusar(email, ip, 'codigo');
       return { tipo: 'aceito', usuario: autenticado(s) };
     },
 
@@ -252,7 +257,7 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       if (s.status === 'none' || s.company_id !== ctx.companyId) throw new Rejection('nao_encontrado', 'usuário não encontrado');
       const pendente = await credenciais.totp(s.usuario_id, 'pendente');
       if (!pendente) throw new Rejection('regra_de_negocio', 'gere o código QR de novo antes de confirmar');
-      if (!codigoConfere(pendente, email, codigo, deps.clock())) throw invalido('codigo', 'código incorreto');
+      if (!(await codigoNovo(s.usuario_id, pendente, email, codigo))) throw invalido('codigo', 'código incorreto');
       await run(ctx, email, { type: 'AtivarTotp', company_id: ctx.companyId });
       await credenciais.confirmarTotp(s.usuario_id);
     },
@@ -262,7 +267,7 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       if (s.status === 'none' || s.company_id !== ctx.companyId) throw new Rejection('nao_encontrado', 'usuário não encontrado');
       if (!s.totp) throw new Rejection('regra_de_negocio', 'a verificação em duas etapas não está ativa');
       const segredo = await credenciais.totp(s.usuario_id, 'ativo');
-      if (!segredo || !codigoConfere(segredo, email, codigo, deps.clock())) throw invalido('codigo', 'código incorreto');
+      if (!segredo || !(await codigoNovo(s.usuario_id, segredo, email, codigo))) throw invalido('codigo', 'código incorreto');
       await run(ctx, email, { type: 'DesativarTotp', company_id: ctx.companyId });
       await credenciais.apagarTotp(s.usuario_id);
     },

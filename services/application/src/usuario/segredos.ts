@@ -42,11 +42,17 @@ export async function provisionamentoTotp(segredoBase32: string, email: string):
   return { segredo: segredoBase32, uri, svg };
 }
 
-/** A 6-digit code of now, one period either side (clocks drift). */
-export function codigoConfere(segredoBase32: string, email: string, codigo: string, agora: Date): boolean {
+const PERIODO_MS = 30_000;
+
+/**
+ * The time step (30 s periods since the epoch) of a 6-digit code of now, one period either side (clocks drift), or null
+ * when it is not one. A step is used once: the caller records it so that an overheard code cannot be replayed.
+ */
+export function passoDoCodigo(segredoBase32: string, email: string, codigo: string, agora: Date): number | null {
   const token = codigo.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(token)) return false;
-  return totpDe(segredoBase32, email).validate({ token, timestamp: agora.getTime(), window: 1 }) !== null;
+  if (!/^\d{6}$/.test(token)) return null;
+  const delta = totpDe(segredoBase32, email).validate({ token, timestamp: agora.getTime(), window: 1 });
+  return delta === null ? null : Math.floor(agora.getTime() / PERIODO_MS) + delta;
 }
 
 /** The code of a moment (tests and the confirmation help). */
