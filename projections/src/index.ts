@@ -81,6 +81,7 @@ export * from './repasse/queries';
 export { repasseProjector };
 export * from './lote/queries';
 export * from './lote/progresso';
+export * from './lote/relatorio';
 export { loteProjector };
 export * from './conta-operacional/queries';
 export * from './vale-pedagio/queries';

@@ -11,22 +11,18 @@ import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
 import { Fatos, dataHora, lugar, opcoesDe, parteTexto, reais, rotuloOrigem, rotuloSituacao, SITUACOES_CTE } from './documentos/formato';
 import { Historico, historicoDe } from './documentos/historico';
+import { Arquivos, indisponivel, itensDoDocumento, numeroDe, UUID } from './documentos/comum';
 
 const AREA = '/console/cte';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The situations in which the authority's XML (and so the DACTE) exists, as the API's downloads decide. */
 const COM_XML: readonly CteSituation[] = ['autorizado', 'cancelado'];
 
 const naoEncontrado = (request: FastifyRequest, reply: FastifyReply, mensagem = 'Este CT-e não existe ou não é da sua empresa.') =>
   paginaDeErro(request, reply, 404, 'CT-e não encontrado', mensagem);
-const indisponivel = (request: FastifyRequest, reply: FastifyReply) =>
-  paginaDeErro(request, reply, 503, 'Arquivo indisponível', 'O XML arquivado não pode ser lido agora. Tente de novo em instantes.');
 
 /** One own CT-e of the session's company; a malformed id or another company's CT-e is simply not found. */
 const cteDaEmpresa = (deps: ConsoleDeps, companyId: string, id: string) =>
   UUID.test(id) ? cteOf(deps.pool, companyId, id.toLowerCase()) : Promise.resolve(null);
-
-const numeroDe = (r: CteRow) => (r.numero !== null ? `${r.serie ?? 0}/${r.numero}` : r.situacao === 'rascunho' ? 'Rascunho' : '—');
 
 /** The CT-e of the company (own issues, delivered ones and counter-CT-e), its documents and history. */
 export function cte(app: FastifyInstance, deps: ConsoleDeps) {
@@ -99,31 +95,13 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
         </p>
         <Fatos
           rotulo="Dados do CT-e"
-          itens={[
-            ['Situação', <strong key="s">{rotuloSituacao(row.situacao)}</strong>],
-            ['Chave de acesso', row.chave ? <code class="chave">{row.chave}</code> : '—'],
-            ['Série/Número', numeroDe(row)],
+          itens={itensDoDocumento(row, c?.protocolo, c?.data_emissao ?? null, [
             ['Origem', rotuloOrigem(row.origem)],
             ['Tipo de serviço', String(c?.tipo_servico ?? row.service_type)],
-            ['Emissão', dataHora(c?.data_emissao ?? null)],
-            ['Protocolo', c?.protocolo ? `${c.protocolo.numero} (${dataHora(c.protocolo.recebido_em)})` : '—'],
-            ...(row.retorno
-              ? ([['Retorno da autoridade', `${row.retorno.cstat ?? ''} ${row.retorno.motivo}`.trim()]] as [string, string][])
-              : []),
-          ]}
+          ])}
         />
         {COM_XML.includes(row.situacao) && row.xml_sha256 && (
-          <section aria-labelledby="arquivos">
-            <h2 id="arquivos">Arquivos</h2>
-            <ul class="arquivos">
-              <li>
-                <a href={`${AREA}/${row.cte_id}/dacte`}>Baixar DACTE (PDF)</a>
-              </li>
-              <li>
-                <a href={`${AREA}/${row.cte_id}/xml`}>Baixar XML</a>
-              </li>
-            </ul>
-          </section>
+          <Arquivos base={`${AREA}/${row.cte_id}`} pdf="dacte" rotuloPdf="Baixar DACTE (PDF)" />
         )}
         {c && <Documento c={c} />}
         {row.contra_cte && (

@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type LoteProgresso, type LoteStatus } from '@frete/contracts';
-import { type LoteLinhaRow, loteDe, lotesList, progressoDeContagem, progressoDoLote } from '@frete/projections';
+import { type LoteLinhaRow, loteDe, loteRelatorioView, lotesList, progressoDeContagem, progressoDoLote } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { Pagina } from '../html/layout';
@@ -231,24 +231,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
     const achado = await doLote(sessao.company_id, request.params.id);
     if (!achado) return naoEncontrada(request, reply, 'O lote');
     const { lote, linhas } = achado;
-    const relatorio = {
-      batch_id: lote.batch_id,
-      status: lote.status,
-      subcontratada: { cnpj: lote.subcontratada_cnpj, nome: lote.subcontratada_nome },
-      requester: lote.solicitante_company_id ? { cnpj: lote.solicitante_cnpj ?? '', nome: lote.solicitante_nome ?? '' } : null,
-      created_at: lote.created_at.toISOString(),
-      progress: progressoDoLote(lote, linhas),
-      rows: linhas.map((r) => ({
-        chave: r.chave,
-        perna: r.perna,
-        status: r.status,
-        tipo_servico: r.tipo_servico,
-        ...(r.counter_cte_id ? { counter_cte_id: r.counter_cte_id } : {}),
-        ...(r.documento_financeiro ? { documento_financeiro: r.documento_financeiro } : {}),
-        ...(r.status === 'emitted' ? { financeiro: r.financeiro } : {}),
-        ...(r.error_code ? { error: { code: r.error_code, message: r.error_message ?? '' } } : {}),
-      })),
-    };
+    const relatorio = loteRelatorioView(lote, linhas);
     return reply
       .type('application/json; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="lote-${lote.batch_id}.json"`)

@@ -10,21 +10,17 @@ import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
 import { Fatos, dataHora, opcoesDe, reais, rotuloSituacao, SITUACOES_MDFE } from './documentos/formato';
 import { Historico, historicoDe } from './documentos/historico';
+import { Arquivos, indisponivel, itensDoDocumento, numeroDe, UUID } from './documentos/comum';
 
 const AREA = '/console/mdfe';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Where the API's DAMDFE exists: an authorized manifest, also once closed or cancelled. */
 const COM_DAMDFE = ['autorizado', 'encerrado', 'cancelado'];
 
 const naoEncontrado = (request: FastifyRequest, reply: FastifyReply, mensagem = 'Este MDF-e não existe ou não é da sua empresa.') =>
   paginaDeErro(request, reply, 404, 'MDF-e não encontrado', mensagem);
-const indisponivel = (request: FastifyRequest, reply: FastifyReply) =>
-  paginaDeErro(request, reply, 503, 'Arquivo indisponível', 'O XML arquivado não pode ser lido agora. Tente de novo em instantes.');
 
 const mdfeDaEmpresa = (deps: ConsoleDeps, companyId: string, id: string) =>
   UUID.test(id) ? mdfeOf(deps.pool, companyId, id.toLowerCase()) : Promise.resolve(null);
-
-const numeroDe = (r: MdfeRow) => (r.numero !== null ? `${r.serie ?? 0}/${r.numero}` : r.situacao === 'rascunho' ? 'Rascunho' : '—');
 
 const TIPO_EVENTO: Record<string, string> = {
   cancelamento: 'Cancelamento',
@@ -87,14 +83,7 @@ export function mdfe(app: FastifyInstance, deps: ConsoleDeps) {
         <Fatos
           rotulo="Dados do MDF-e"
           itens={[
-            ['Situação', <strong key="s">{rotuloSituacao(row.situacao)}</strong>],
-            ['Chave de acesso', row.chave ? <code class="chave">{row.chave}</code> : '—'],
-            ['Série/Número', numeroDe(row)],
-            ['Emissão', dataHora(row.data_emissao)],
-            ['Protocolo', row.protocolo ? `${row.protocolo.numero} (${dataHora(row.protocolo.recebido_em)})` : '—'],
-            ...(row.retorno
-              ? ([['Retorno da autoridade', `${row.retorno.cstat ?? ''} ${row.retorno.motivo}`.trim()]] as [string, string][])
-              : []),
+            ...itensDoDocumento(row, row.protocolo, row.data_emissao),
             ['Percurso', [d.uf_inicio, ...d.percurso, d.uf_fim].join(' → ')],
             ['Veículo', [d.veiculo.placa, ...d.reboques.map((r) => r.placa)].join(', ')],
             ['Condutores', row.condutores.map((c) => c.nome).join(', ') || '—'],
@@ -103,17 +92,7 @@ export function mdfe(app: FastifyInstance, deps: ConsoleDeps) {
           ]}
         />
         {COM_DAMDFE.includes(row.situacao) && row.chave && row.xml_sha256 && (
-          <section aria-labelledby="arquivos">
-            <h2 id="arquivos">Arquivos</h2>
-            <ul class="arquivos">
-              <li>
-                <a href={`${AREA}/${row.mdfe_id}/damdfe`}>Baixar DAMDFE (PDF)</a>
-              </li>
-              <li>
-                <a href={`${AREA}/${row.mdfe_id}/xml`}>Baixar XML</a>
-              </li>
-            </ul>
-          </section>
+          <Arquivos base={`${AREA}/${row.mdfe_id}`} pdf="damdfe" rotuloPdf="Baixar DAMDFE (PDF)" />
         )}
         <section aria-labelledby="ctes">
           <h2 id="ctes">CT-e do manifesto</h2>

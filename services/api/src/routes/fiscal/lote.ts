@@ -10,12 +10,11 @@ import {
   LoteRelatorio,
   LoteResumo,
 } from '@frete/contracts';
-import { loteDe, lotesList } from '@frete/projections';
+import { loteDe, loteRelatorioView, loteResumoView, lotesList } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
-import { loteRelatorioView, loteResumoView } from './lote-views';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 
 const TAGS = ['Lotes'];

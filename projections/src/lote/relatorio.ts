@@ -1,5 +1,6 @@
 import { type LinhaLote, type LoteRelatorio, type LoteResumo } from '@frete/contracts';
-import { type LoteLinhaRow, type LoteResumoRow, type LoteRow, progressoDeContagem, progressoDoLote } from '@frete/projections';
+import { type LoteLinhaRow, type LoteResumoRow, type LoteRow } from './queries';
+import { progressoDeContagem, progressoDoLote } from './progresso';
 
 /** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
 function linhaView(r: LoteLinhaRow): LinhaLote {
@@ -15,6 +16,7 @@ function linhaView(r: LoteLinhaRow): LinhaLote {
   };
 }
 
+/** A batch's report as the API answers it and the panel downloads it (one shape, ruling 26). */
 export function loteRelatorioView(l: LoteRow, linhas: LoteLinhaRow[]): LoteRelatorio {
   return {
     batch_id: l.batch_id,
