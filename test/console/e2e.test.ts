@@ -1,4 +1,7 @@
 import { type Browser, type Page } from 'playwright-core';
+import { DirectTransport } from '@frete/platform';
+import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
+import { railInterno } from '@frete/adapters';
 import { COOKIE_SESSAO } from '@frete/console';
 import { randomCnpj, request, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { operadorCli } from '../support/operador-cli';
@@ -27,7 +30,8 @@ describeNavegador('the panel end to end, in Chromium', () => {
 
   beforeAll(async () => {
     [app, browser] = await Promise.all([
-      startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000' }),
+      // No payout processor until the batch's page is open: the batch cannot finish before, so the page sees it run.
+      startTestApp({ SERVICES: 'api,projector,emission-processor', RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000' }),
       abrirNavegador(),
     ]);
     [empresa, outra] = await Promise.all([
@@ -36,7 +40,9 @@ describeNavegador('the panel end to end, in Chromium', () => {
     ]);
     ({ page, queixas } = await novaPagina(browser));
   });
+  let payout: DirectTransport | null = null;
   afterAll(async () => {
+    await payout?.stop();
     await browser?.close();
     await app?.close();
   });
@@ -150,8 +156,18 @@ describeNavegador('the panel end to end, in Chromium', () => {
     await page.goto(`${app.url}/console/lotes`);
     await page.locator(`a[href="/console/lotes/${loteId}"]`).click();
     await page.waitForURL(`${app.url}/console/lotes/${loteId}`);
-    // The page is not reloaded: htmx swaps the progress section until the batch is finished.
+    await expect(page.getByRole('heading', { level: 2 }).first().textContent()).resolves.toBe('Em processamento');
+    await capturar(page, 'lote-em-processamento');
+    let navegacoes = 0;
+    page.on('framenavigated', () => navegacoes++);
+    // Now the installments can be registered and the batch can end: the open page follows it without a reload.
+    const p = app.running.platform;
+    payout = new DirectTransport(p.store, p.pool);
+    await payout.start(
+      payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })),
+    );
     await page.getByRole('heading', { name: 'Lote concluído' }).waitFor({ timeout: 120_000 });
+    expect(navegacoes).toBe(0);
     await capturar(page, 'lote-concluido');
     await expect(page.locator('#progresso').getAttribute('hx-trigger')).resolves.toBeNull();
     const link = page.locator('a[href^="/console/cte/"]').first();
