@@ -175,6 +175,19 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
     expect(ev.at(-1)).toEqual({ tipo: 'usuario.sessao_encerrada', ator: `usuario:${u.usuario_id}` });
   });
 
+  it('throttles guesses of the current password on the account page as the login does (429)', async () => {
+    const u = await logado(carrier, 'leitura');
+    await u.nav.get('/console/conta');
+    const tentar = (atual: string) =>
+      u.nav.post('/console/conta/senha', { atual, nova: 'outra senha comprida', confirmacao: 'outra senha comprida' });
+    for (let i = 0; i < 5; i++) expect((await tentar(`palpite numero ${i} comprido`)).status).toBe(400);
+    const barrada = await tentar(SENHA);
+    expect(barrada.status).toBe(429);
+    expect(barrada.html).toContain('muitas tentativas com a senha errada');
+    // The right password is not even checked while the e-mail is throttled: the login is held back too.
+    expect((await entrar(navegador(), u.email, SENHA)).status).toBe(429);
+  });
+
   it('changes the password, ending the other sessions but not this one', async () => {
     const u = await logado(carrier, 'operador');
     const outro = navegador();

@@ -221,10 +221,14 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
     },
 
     /** The user changes their own password, giving the current one. */
-    async trocarSenha(ctx: ContextoEmpresa, email: string, atual: string, nova: string): Promise<void> {
+    /** `ip`: the current password is guessed no faster here than at the login (same throttle, same count). */
+    async trocarSenha(ctx: ContextoEmpresa, email: string, atual: string, nova: string, ip: string): Promise<void> {
       senhaValida(nova);
+      const espera = await tentativas.bloqueio(email, ip);
+      if (espera > 0) throw new Rejection('limite_requisicoes', `muitas tentativas com a senha errada; tente de novo em ${espera} s`);
       const row = await credenciais.porEmail(email);
       if (!row || !(await senhaConfere(row.senha_hash, atual))) {
+        await tentativas.registrarFalha(email, ip);
         throw new Rejection('validacao', 'atual: a senha atual não confere', {
           fields: [{ field: 'atual', message: 'a senha atual não confere' }],
         });

@@ -12,7 +12,8 @@ const texto = (body: Form, campo: string, max = 1000): string => {
   return typeof v === 'string' ? v.slice(0, max) : '';
 };
 const mensagens = (err: Rejection) => err.details?.fields?.map((f) => f.message) ?? [err.message];
-const statusDe = (err: Rejection) => (err.code === 'validacao' ? 400 : err.code === 'nao_encontrado' ? 404 : 422);
+const statusDe = (err: Rejection) =>
+  err.code === 'validacao' ? 400 : err.code === 'nao_encontrado' ? 404 : err.code === 'limite_requisicoes' ? 429 : 422;
 
 interface Provisionamento {
   segredo: string;
@@ -117,7 +118,7 @@ export function conta(app: FastifyInstance, deps: ConsoleDeps) {
     if (nova !== texto(body, 'confirmacao'))
       return pagina(request, reply, { errosSenha: ['As duas senhas novas não são iguais.'], status: 400 });
     try {
-      await deps.handlers.usuario.trocarSenha(contextoDe(request, deps), sessao.email, texto(body, 'atual'), nova);
+      await deps.handlers.usuario.trocarSenha(contextoDe(request, deps), sessao.email, texto(body, 'atual'), nova, request.ip);
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
       return pagina(request, reply, { errosSenha: mensagens(err), status: statusDe(err) });
