@@ -51,6 +51,9 @@ describe('health endpoints', () => {
     ] as const) {
       const res = await request(`${ops}${path}`, method);
       expect({ path, status: res.status, code: res.body?.error?.code }).toEqual({ path, status: 404, code: 'nao_encontrado' });
+      // The spec's envelope: the answer's request id in the body and the header alike.
+      expect(res.body.error.request_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('x-request-id')).toBe(res.body.error.request_id);
     }
   });
 

@@ -1,4 +1,5 @@
 export * from './app';
 export * from './deps';
 export * from './errors';
+export * from './request-id';
 export * from './documento-openapi';

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { envelope, requestId } from '@frete/api';
 import { closeDraining } from './close-draining';
 import { type Readiness } from '@frete/platform';
 
@@ -22,7 +23,12 @@ export interface OpsServer {
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   // No logger: probes every few seconds would fill the log with lines nobody reads.
-  const app = Fastify({ logger: false });
+  // The API's request ids: an operator's X-Request-Id is kept, and every answer names its own.
+  const app = Fastify({ logger: false, genReqId: requestId, requestIdHeader: false });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    done();
+  });
   app.get('/health/live', async () => ({ status: 'live' }));
   app.get('/health/ready', async (_req, reply) => {
     const readiness = await options.ready();
@@ -33,7 +39,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.render()));
   }
   app.setNotFoundHandler((req, reply) =>
-    reply.status(404).send({ error: { code: 'nao_encontrado', message: `no route ${req.method} ${req.url.split('?')[0]}` } }),
+    reply.status(404).send(envelope('nao_encontrado', `no route ${req.method} ${req.url.split('?')[0]}`, req.id)),
   );
   const url = await app.listen({ host: options.host, port: options.port });
   return {
