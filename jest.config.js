@@ -68,7 +68,16 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '\\.unit\\.test\\.ts$'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '\\.unit\\.test\\.ts$', '\\.browser\\.test\\.ts$'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    // The panel in Chromium (`*.browser.test.ts`): `pnpm test` runs them after the rest, one at a time, so that a
+    // browser's processes never share the two cores with the suites that time the event loop.
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/**/*.browser.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
