@@ -131,6 +131,8 @@ export const ErrorCodes = {
   parcela_cancelada: 422,
   /** A driver-app report (scan, completion, accountability) about a cancelled counter-CT-e. */
   documento_cancelado: 422,
+  /** The counter-CT-e's cancellation is at the authority: no installment is released or ordered until its verdict. */
+  documento_em_cancelamento: 422,
   // CIOT (simulated in the sandbox; production without a provider: ruling 7)
   /**
    * `POST /fiscal/ciot` not transmitted: the contracted party is not the company, the profile is not covered, or no provider.

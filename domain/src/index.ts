@@ -56,6 +56,7 @@ export * from './repasse/grupo';
 export * from './repasse/vencimento';
 export * from './repasse/estado';
 export * from './repasse/decider';
+export * from './repasse/cancelamento';
 export * from './contra-cte/cfop';
 export * from './contra-cte/planejar';
 export * from './subcontratacao/decider';

@@ -56,9 +56,41 @@ const paga = (cte_id: string, posicao: number, valor_centavos: number, ordem_id 
   type: 'repasse.parcela_paga',
   data: { ...alvo(cte_id), chave_original: `O-${cte_id}`, posicao, ordem_id, valor_centavos, paga_em: NOW },
 });
-const cancelado = (cte_id: string, ...parcelas_canceladas: number[]): RepasseEvent => ({
+type Mantido = NonNullable<EventData<'repasse.documento_cancelado'>['parcelas_pagas']>[number];
+const canceladoComPagas = (cte_id: string, parcelas_canceladas: number[], parcelas_pagas: Mantido[], event_key?: string): RepasseEvent => ({
   type: 'repasse.documento_cancelado',
-  data: { ...alvo(cte_id), cancelado_em: NOW, parcelas_canceladas },
+  data: { ...alvo(cte_id), cancelado_em: NOW, parcelas_canceladas, parcelas_pagas, ...(event_key ? { event_key } : {}) },
+});
+const cancelado = (cte_id: string, ...parcelas_canceladas: number[]) => canceladoComPagas(cte_id, parcelas_canceladas, []);
+const enviado = (cte_id: string, posicao: number, ordem_id = 'ordem-1'): RepasseEvent => ({
+  type: 'repasse.pagamento_enviado',
+  data: { ...alvo(cte_id), posicao, ordem_id, enviado_em: NOW },
+});
+const retirado = (
+  cte_id: string,
+  posicao: number,
+  valor_centavos: number,
+  motivo: 'cancelamento_solicitado' | 'documento_cancelado',
+  ordem_id = 'ordem-1',
+): RepasseEvent => ({
+  type: 'repasse.pagamento_retirado',
+  data: { ...alvo(cte_id), posicao, ordem_id, valor_centavos, motivo, retirado_em: NOW },
+});
+const cancelamentoSolicitado = (cte_id: string, event_key: string): RepasseEvent => ({
+  type: 'repasse.cancelamento_solicitado',
+  data: { ...alvo(cte_id), event_key, solicitado_em: NOW },
+});
+const cancelamentoRecusado = (cte_id: string, event_key: string): RepasseEvent => ({
+  type: 'repasse.cancelamento_recusado',
+  data: { ...alvo(cte_id), event_key, recusado_em: NOW },
+});
+const solicitar = (cte_id: string, event_key: string): RepasseCommand => ({ type: 'SolicitarCancelamento', ...alvo(cte_id), event_key });
+const recusar = (cte_id: string, event_key: string): RepasseCommand => ({ type: 'RecusarCancelamento', ...alvo(cte_id), event_key });
+const enviar = (cte_id: string, posicao: number, ordem_id = 'ordem-1'): RepasseCommand => ({
+  type: 'EnviarPagamento',
+  ...alvo(cte_id),
+  posicao,
+  ordem_id,
 });
 const cmd = (type: 'Bipar' | 'Concluir' | 'PrestarContas' | 'CancelarDocumento', cte_id: string): RepasseCommand => ({
   type,
@@ -250,15 +282,33 @@ describe('repasse decider: payment (pagar, settlement)', () => {
       .thenRejects('parcela_nao_encontrada');
   });
 
-  it('settles the ordered installment once; an unknown order or a repeat adds nothing', () => {
+  it('a retry of the same order (same ordem_id) adds nothing', () =>
+    given(...released, solicitado('a', 1, 6001))
+      .when(pagar('a', 1, 'ordem-1'))
+      .then());
+
+  it('hands an ordered installment to the rail once, and settles only what it handed over', () => {
     const settle = (ordem_id: string): RepasseCommand => ({ type: 'LiquidarPagamento', ...alvo('a'), posicao: 1, ordem_id });
     given(...released, solicitado('a', 1, 6001))
-      .when(settle('ordem-1'))
-      .then(paga('a', 1, 6001));
-    given(...released, solicitado('a', 1, 6001), paga('a', 1, 6001))
-      .when(settle('ordem-1'))
+      .when(enviar('a', 1))
+      .then(enviado('a', 1));
+    given(...released, solicitado('a', 1, 6001), enviado('a', 1))
+      .when(enviar('a', 1))
       .then();
     given(...released, solicitado('a', 1, 6001))
+      .when(enviar('a', 1, 'ordem-x'))
+      .then();
+    given(...released, solicitado('a', 1, 6001), enviado('a', 1))
+      .when(settle('ordem-1'))
+      .then(paga('a', 1, 6001));
+    // Never handed to the rail: nothing settled.
+    given(...released, solicitado('a', 1, 6001))
+      .when(settle('ordem-1'))
+      .then();
+    given(...released, solicitado('a', 1, 6001), enviado('a', 1), paga('a', 1, 6001))
+      .when(settle('ordem-1'))
+      .then();
+    given(...released, solicitado('a', 1, 6001), enviado('a', 1))
       .when(settle('ordem-x'))
       .then();
     given().when(settle('ordem-1')).then();
@@ -266,25 +316,137 @@ describe('repasse decider: payment (pagar, settlement)', () => {
 });
 
 describe('repasse decider: cancellation of the counter-CT-e', () => {
-  it('cancels pending and released installments; ordered and paid ones stay', () =>
-    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), liberada('a', 2, 'manual'))
+  it('cancels pending and released installments; paid and handed-over ones stay, listed as kept', () =>
+    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), enviado('a', 1), liberada('a', 2, 'manual'))
       .when(cmd('CancelarDocumento', 'a'))
-      .then(cancelado('a', 2, 3)));
+      .then(canceladoComPagas('a', [2, 3], [{ posicao: 1, ordem_id: 'ordem-1', valor_centavos: 6001, situacao: 'pagamento_enviado' }])));
+
+  it('withdraws an order not yet handed to the rail and cancels its installment', () =>
+    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001))
+      .when(cmd('CancelarDocumento', 'a'))
+      .then(retirado('a', 1, 6001, 'documento_cancelado'), cancelado('a', 1, 2, 3)));
 
   it('before the scan there is nothing to cancel but the document leaves the group', () =>
     given(registrado('a', 0)).when(cmd('CancelarDocumento', 'a')).then(cancelado('a')));
 
-  it('is idempotent; an unknown document (financial step failed) adds nothing', () => {
+  it('is idempotent; a document not registered yet is cancelled all the same', () => {
     given(...split, cancelado('a', 1, 2, 3))
       .when(cmd('CancelarDocumento', 'a'))
       .then();
-    given().when(cmd('CancelarDocumento', 'a')).then();
+    given().when(cmd('CancelarDocumento', 'a')).then(cancelado('a'));
+    given(cancelado('a')).when(cmd('CancelarDocumento', 'a')).then();
   });
 
   it('a paid installment survives the cancellation: paying it again is refused as paid', () =>
-    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), paga('a', 1, 6001), cancelado('a', 2, 3))
+    given(...split, liberada('a', 1, 'bipagem'), solicitado('a', 1, 6001), enviado('a', 1), paga('a', 1, 6001), cancelado('a', 2, 3))
       .when(pagar('a', 1, 'ordem-2'))
       .thenRejects('parcela_ja_paga'));
+
+  it('once cancelled, no order is handed over nor settled, and nothing is released or ordered', () => {
+    const history = [
+      ...split,
+      liberada('a', 1, 'bipagem'),
+      solicitado('a', 1, 6001),
+      retirado('a', 1, 6001, 'documento_cancelado'),
+      cancelado('a', 1, 2, 3),
+    ];
+    given(...history)
+      .when(enviar('a', 1))
+      .then();
+    given(...history)
+      .when(pagar('a', 1, 'ordem-2'))
+      .thenRejects('parcela_cancelada');
+    given(...history)
+      .when(liberar('a', 2))
+      .thenRejects('parcela_cancelada');
+  });
+});
+
+describe('repasse decider: a cancellation at the authority holds the document', () => {
+  const released = [...split, liberada('a', 1, 'bipagem')];
+
+  it('the request holds the document and withdraws orders not handed to the rail; handed-over ones go on', () => {
+    given(...released, solicitado('a', 1, 6001))
+      .when(solicitar('a', 'K1'))
+      .then(cancelamentoSolicitado('a', 'K1'), retirado('a', 1, 6001, 'cancelamento_solicitado'));
+    given(...released, solicitado('a', 1, 6001), enviado('a', 1))
+      .when(solicitar('a', 'K1'))
+      .then(cancelamentoSolicitado('a', 'K1'));
+  });
+
+  it('while held, nothing is released or ordered, and a withdrawn order is never handed over', () => {
+    const held = [
+      ...released,
+      solicitado('a', 1, 6001),
+      cancelamentoSolicitado('a', 'K1'),
+      retirado('a', 1, 6001, 'cancelamento_solicitado'),
+    ];
+    given(...held)
+      .when(pagar('a', 1, 'ordem-2'))
+      .thenRejects('documento_em_cancelamento');
+    given(...held)
+      .when(liberar('a', 2))
+      .thenRejects('documento_em_cancelamento');
+    given(...held)
+      .when(enviar('a', 1))
+      .then();
+  });
+
+  it('the driver app still reports while held', () =>
+    given(...released, cancelamentoSolicitado('a', 'K1'))
+      .when(cmd('Concluir', 'a'))
+      .then(
+        { type: 'repasse.conclusao_registrada', data: { ...alvo('a'), concluido_em: NOW } },
+        liberada('a', 2, 'conclusao', '2026-12-02'),
+      ));
+
+  it('a refusal lets the document go: the installment can be ordered again', () => {
+    const held = [
+      ...released,
+      solicitado('a', 1, 6001),
+      cancelamentoSolicitado('a', 'K1'),
+      retirado('a', 1, 6001, 'cancelamento_solicitado'),
+    ];
+    given(...held)
+      .when(recusar('a', 'K1'))
+      .then(cancelamentoRecusado('a', 'K1'));
+    given(...held, cancelamentoRecusado('a', 'K1'))
+      .when(pagar('a', 1, 'ordem-2'))
+      .then(solicitado('a', 1, 6001, 'ordem-2'));
+    // A verdict about another request, or a refusal repeated, changes nothing.
+    given(...held)
+      .when(recusar('a', 'K0'))
+      .then();
+    given(...held, cancelamentoRecusado('a', 'K1'))
+      .when(recusar('a', 'K1'))
+      .then();
+  });
+
+  it('a late echo of a request already decided does not hold the document again', () => {
+    given(...released, cancelamentoSolicitado('a', 'K1'), cancelamentoRecusado('a', 'K1'))
+      .when(solicitar('a', 'K1'))
+      .then();
+    given(...released, cancelamentoSolicitado('a', 'K1'))
+      .when(solicitar('a', 'K1'))
+      .then();
+    given(...released, cancelamentoSolicitado('a', 'K1'), cancelado('a', 2, 3))
+      .when(solicitar('a', 'K1'))
+      .then();
+  });
+
+  it('registration ends the hold in cancellation', () =>
+    given(...released, cancelamentoSolicitado('a', 'K1'))
+      .when({ type: 'CancelarDocumento', ...alvo('a'), event_key: 'K1' })
+      .then(canceladoComPagas('a', [1, 2, 3], [], 'K1')));
+
+  it('a document registered after its cancellation was decided enters the group held or cancelled', () => {
+    given(cancelamentoSolicitado('a', 'K1'))
+      .when({ type: 'RegistrarDocumento', dados: dados('a', 0) })
+      .then(registrado('a', 0), cancelamentoSolicitado('a', 'K1'));
+    given(cancelado('a'))
+      .when({ type: 'RegistrarDocumento', dados: dados('a', 0) })
+      .then(registrado('a', 0), cancelado('a'));
+  });
 });
 
 describe('repasse: folding a whole history', () => {

@@ -212,6 +212,10 @@ describe('every subscribable type comes from the log', () => {
     { type: 'repasse.parcela_liberada', data: { ...parcela, gatilho: 'manual', liberada_em: 'x', vencimento: '2026-11-30' } },
     { type: 'repasse.parcela_paga', data: { ...parcela, chave_original: 'x', ordem_id: 'o1', valor_centavos: 1000, paga_em: 'x' } },
     {
+      type: 'repasse.pagamento_retirado',
+      data: { ...parcela, ordem_id: 'o1', valor_centavos: 1000, motivo: 'cancelamento_solicitado', retirado_em: 'x' },
+    },
+    {
       type: 'vale_pedagio.emitido',
       data: { company_id: 'c1', vale_pedagio_id: 'v1', numero: '1', valor_total_centavos: 500, cancelavel_ate: 'x' },
     },

@@ -1,3 +1,4 @@
+import { type Scope } from '@frete/contracts';
 import { type ApiResponse, randomCnpj, type TestApp, type TestCarrier } from './app';
 import { emissora } from './emissora';
 import { buildCteXml, type CteXmlOptions, nfeKey } from './cte-xml';
@@ -8,8 +9,12 @@ export const PLACA = 'ABC1D23';
 export const PLACA_2 = 'XYZ9A87';
 
 /** A carrier ready to issue counter-CT-e (São Paulo, SP; the SP→RJ general rule), with two drivers and two vehicles. */
-export async function subcontratadaPronta(app: Pick<TestApp, 'carrier'>, name = 'SUBCONTRATADA TRANSPORTES LTDA'): Promise<TestCarrier> {
-  const c = await emissora(app, name);
+export async function subcontratadaPronta(
+  app: Pick<TestApp, 'carrier'>,
+  name = 'SUBCONTRATADA TRANSPORTES LTDA',
+  scopes?: Scope[],
+): Promise<TestCarrier> {
+  const c = await emissora(app, name, scopes);
   for (const [cpf, nome] of [
     [MOTORISTA_CPF, 'JOAO MOTORISTA'],
     [MOTORISTA_CPF_2, 'MARIA CONDUTORA'],

@@ -41,8 +41,12 @@ import {
 } from './conta-operacional';
 import { ValePedagioCancelado, ValePedagioEmitido, ValePedagioPassagemRegistrada } from './vale-pedagio';
 import {
+  RepasseCancelamentoRecusado,
+  RepasseCancelamentoSolicitado,
   RepasseConclusaoRegistrada,
   RepasseDocumentoCancelado,
+  RepassePagamentoEnviado,
+  RepassePagamentoRetirado,
   RepasseDocumentoRegistrado,
   RepassePagamentoSolicitado,
   RepasseParcelaLiberada,
@@ -207,6 +211,10 @@ export const EventCatalog = {
   'repasse.pagamento_solicitado': { version: 1, schema: RepassePagamentoSolicitado },
   'repasse.parcela_paga': { version: 1, schema: RepasseParcelaPaga },
   'repasse.documento_cancelado': { version: 1, schema: RepasseDocumentoCancelado },
+  'repasse.cancelamento_solicitado': { version: 1, schema: RepasseCancelamentoSolicitado },
+  'repasse.cancelamento_recusado': { version: 1, schema: RepasseCancelamentoRecusado },
+  'repasse.pagamento_retirado': { version: 1, schema: RepassePagamentoRetirado },
+  'repasse.pagamento_enviado': { version: 1, schema: RepassePagamentoEnviado },
   'convite.enviado': { version: 1, schema: ConviteEnviado },
   'convite.expirado': { version: 1, schema: ConviteExpirado },
   'contingencia.ativada': { version: 1, schema: ContingenciaAtivada },

@@ -125,10 +125,60 @@ export const RepasseParcelaPaga = Type.Object({
 });
 export type RepasseParcelaPaga = Static<typeof RepasseParcelaPaga>;
 
-/** The counter-CT-e was cancelled: the listed unpaid installments are cancelled and the document leaves the group. */
+/** An order whose money has left (settled, or handed to the bank rail): a cancellation does not take it back. */
+export const PagamentoMantido = Type.Object({
+  posicao: Type.Integer({ minimum: 1, maximum: 3 }),
+  ordem_id: Type.String(),
+  valor_centavos: Type.Integer({ minimum: 0 }),
+  situacao: Type.Union([Type.Literal('paga'), Type.Literal('pagamento_enviado')]),
+});
+export type PagamentoMantido = Static<typeof PagamentoMantido>;
+
+/**
+ * The counter-CT-e was cancelled: the listed installments are cancelled (unpaid ones, and those whose order was
+ * withdrawn in the same decision) and the document leaves the group. `parcelas_pagas` lists the installments whose
+ * money had already left; events recorded before it existed lack it (nothing was said then).
+ */
 export const RepasseDocumentoCancelado = Type.Object({
   ...Grupo,
   cancelado_em: Type.String(),
   parcelas_canceladas: Type.Array(Type.Integer({ minimum: 1, maximum: 3 })),
+  parcelas_pagas: Type.Optional(Type.Array(PagamentoMantido)),
+  /** The authority's cancellation event (its `event_key`), when the cancellation came through this product. */
+  event_key: Type.Optional(Type.String()),
 });
 export type RepasseDocumentoCancelado = Static<typeof RepasseDocumentoCancelado>;
+
+/**
+ * The counter-CT-e's cancellation was sent to the authority: until its verdict no order is recorded for the document,
+ * and orders not yet handed to the bank rail are withdrawn with it (`repasse.pagamento_retirado`).
+ */
+export const RepasseCancelamentoSolicitado = Type.Object({ ...Grupo, event_key: Type.String(), solicitado_em: Type.String() });
+export type RepasseCancelamentoSolicitado = Static<typeof RepasseCancelamentoSolicitado>;
+
+/** The authority refused the cancellation: the document's payout moves again. */
+export const RepasseCancelamentoRecusado = Type.Object({ ...Grupo, event_key: Type.String(), recusado_em: Type.String() });
+export type RepasseCancelamentoRecusado = Static<typeof RepasseCancelamentoRecusado>;
+
+/** A payment order taken back before it reached the bank rail: the installment is released again (or cancelled with the document). */
+export const RepassePagamentoRetirado = Type.Object({
+  ...Grupo,
+  posicao: Type.Integer({ minimum: 1, maximum: 3 }),
+  ordem_id: Type.String(),
+  valor_centavos: Type.Integer({ minimum: 0 }),
+  motivo: Type.Union([Type.Literal('cancelamento_solicitado'), Type.Literal('documento_cancelado')]),
+  retirado_em: Type.String(),
+});
+export type RepassePagamentoRetirado = Static<typeof RepassePagamentoRetirado>;
+
+/**
+ * The payout processor hands the order to the bank rail: decided on the group's stream, so a cancellation decided
+ * first withdraws the order instead, and one decided later finds its money gone.
+ */
+export const RepassePagamentoEnviado = Type.Object({
+  ...Grupo,
+  posicao: Type.Integer({ minimum: 1, maximum: 3 }),
+  ordem_id: Type.String(),
+  enviado_em: Type.String(),
+});
+export type RepassePagamentoEnviado = Static<typeof RepassePagamentoEnviado>;

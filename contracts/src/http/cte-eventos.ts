@@ -93,6 +93,49 @@ export const CteEventoTipo = Type.Union(
   },
 );
 
+const Valor = Type.Number({ minimum: 0, multipleOf: 0.01 });
+const PosicaoParcela = Type.Integer({ minimum: 1, maximum: 3 });
+
+/** A counter-CT-e's cancellation, as its driver's payout took it (spec section 4, installments; issue 26). */
+export const RepasseNoCancelamento = Type.Object(
+  {
+    cancelado: Type.Boolean({
+      description: 'The payout is cancelled: the authority registered the cancellation; every installment not paid is `cancelada`',
+    }),
+    em_cancelamento: Type.Boolean({
+      description:
+        'The cancellation is at the authority (202): until its verdict no installment is released or ordered ' +
+        '(422 `documento_em_cancelamento`); a refusal lets the payout go on',
+    }),
+    parcelas_canceladas: Type.Array(PosicaoParcela, { description: 'Positions of the installments cancelled with the document' }),
+    parcelas_pagas: Type.Array(
+      Type.Object({
+        posicao: PosicaoParcela,
+        ordem_pagamento_id: Type.String(),
+        valor: Valor,
+        situacao: Type.Union([Type.Literal('paga'), Type.Literal('pagamento_enviado')], {
+          description: '`paga`: settled; `pagamento_enviado`: already handed to the bank rail, settles as `paga`',
+        }),
+      }),
+      {
+        description:
+          'Installments whose money had already left when the cancellation was decided: they stay paid (recover them outside the ' +
+          'product, e.g. from the next freight)',
+      },
+    ),
+    ordens_retiradas: Type.Array(Type.Object({ posicao: PosicaoParcela, ordem_pagamento_id: Type.String(), valor: Valor }), {
+      description:
+        'Payment orders recorded before the cancellation and taken back before they reached the bank rail: no money moved ' +
+        '(webhook `parcela.pagamento_retirado`)',
+    }),
+  },
+  {
+    $id: 'RepasseNoCancelamento',
+    description: "What the cancellation of a counter-CT-e did to its driver's installments; present only for a counter-CT-e's cancellation",
+  },
+);
+export type RepasseNoCancelamento = Static<typeof RepasseNoCancelamento>;
+
 export const CteEventoResultado = Type.Object(
   {
     event_key: Type.String({
@@ -117,9 +160,10 @@ export const CteEventoResultado = Type.Object(
     }),
     reconciliacao: Type.String({ description: 'Where to reconcile while pending' }),
     cte: Type.Object({ id: Type.String({ format: 'uuid' }), situacao: Type.Ref(CteSituation) }),
+    repasse: Type.Optional(Type.Ref(RepasseNoCancelamento)),
   },
   { $id: 'CteEventoResultado' },
 );
 export type CteEventoResultado = Static<typeof CteEventoResultado>;
 
-export const CTE_EVENTO_SCHEMAS = [CteEventoResultado];
+export const CTE_EVENTO_SCHEMAS = [RepasseNoCancelamento, CteEventoResultado];

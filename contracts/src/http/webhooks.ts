@@ -7,7 +7,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
  * What an integrator can subscribe to, named `<resource>.<past participle>`. Each comes from the domain events of the
  * log (see `domain/src/webhook/notificacoes.ts` for the mapping): `cte.cancelado` is a registered cancellation event
  * (110111), `mdfe.encerrado`/`mdfe.cancelado` the MDF-e's registered encerramento/cancelamento, `ciot.pendente` an
- * operation still `sent` after the provider's answer.
+ * operation still `sent` after the provider's answer, `parcela.pagamento_retirado` a payment order withdrawn before it
+ * reached the bank rail because its counter-CT-e's cancellation came first.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'cte.autorizado',
@@ -30,6 +31,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'ciot.pendente',
   'parcela.liberada',
   'parcela.paga',
+  'parcela.pagamento_retirado',
   'vale_pedagio.emitido',
   'vale_pedagio.cancelado',
 ] as const;

@@ -7,10 +7,12 @@ import {
   type ParcelaEstado,
   type RepasseEvent,
   type RepasseState,
+  cancelamentoDe,
   evoluirHistorico,
   evoluirRepasse,
   repasseInicial,
 } from './estado';
+import { cancelarDocumento, condicaoNoRegistro, recusarCancelamento, solicitarCancelamento } from './cancelamento';
 
 interface Alvo {
   company_id: string;
@@ -19,8 +21,9 @@ interface Alvo {
 }
 
 /**
- * Commands of a driver group. The payout processor registers documents (or their failure), settles payment orders
- * and cancels documents; the API reports the driver app's acts and releases and orders payments.
+ * Commands of a driver group. The payout processor registers documents (or their failure), hands payment orders to
+ * the bank rail and settles them; the API reports the driver app's acts and releases and orders payments; the
+ * counter-CT-e's cancellation holds the document while the authority decides, then cancels it or lets it go.
  */
 export type RepasseCommand =
   | { type: 'RegistrarDocumento'; dados: Omit<EventData<'repasse.documento_registrado'>, 'registrado_em'> }
@@ -30,8 +33,11 @@ export type RepasseCommand =
   | ({ type: 'PrestarContas' } & Alvo)
   | ({ type: 'Liberar'; posicao: number } & Alvo)
   | ({ type: 'Pagar'; posicao: number; ordem_id: string } & Alvo)
+  | ({ type: 'EnviarPagamento'; posicao: number; ordem_id: string } & Alvo)
   | ({ type: 'LiquidarPagamento'; posicao: number; ordem_id: string } & Alvo)
-  | ({ type: 'CancelarDocumento' } & Alvo);
+  | ({ type: 'SolicitarCancelamento'; event_key: string } & Alvo)
+  | ({ type: 'RecusarCancelamento'; event_key: string } & Alvo)
+  | ({ type: 'CancelarDocumento'; event_key?: string } & Alvo);
 
 /** In automatic mode each driver-app act releases one position (ruling 15). */
 const POSICAO_DO_GATILHO: Record<Exclude<GatilhoLiberacao, 'manual'>, number> = { bipagem: 1, conclusao: 2, prestacao_contas: 3 };
@@ -48,6 +54,17 @@ function ativo(state: RepasseState, c: Alvo): DocumentoEstado {
   const doc = documento(state, c);
   if (doc.cancelado) throw new Rejection('documento_cancelado', `counter-CT-e ${c.cte_id} was cancelled; its payout no longer moves`);
   return doc;
+}
+
+/** While the authority decides the document's cancellation, the operator's acts that lead to money wait for it. */
+function semCancelamentoPendente(state: RepasseState, c: Alvo): void {
+  const pendente = cancelamentoDe(state, c.cte_id).pendente;
+  if (pendente)
+    throw new Rejection(
+      'documento_em_cancelamento',
+      `counter-CT-e ${c.cte_id} has a cancellation at the authority (${pendente}): no installment is released or paid until its verdict`,
+      { event_key: pendente },
+    );
 }
 
 function gerado(doc: DocumentoEstado): ParcelaEstado[] {
@@ -97,7 +114,7 @@ function parcelasNaBipagem(state: RepasseState, doc: DocumentoEstado): { n: numb
   };
 }
 
-function liberacao(c: Alvo, p: ParcelaEstado, gatilho: GatilhoLiberacao, now: Date): RepasseEvent {
+function liberacao(c: Alvo, p: Pick<ParcelaEstado, 'posicao' | 'dias'>, gatilho: GatilhoLiberacao, now: Date): RepasseEvent {
   return {
     type: 'repasse.parcela_liberada',
     data: { ...alvo(c), posicao: p.posicao, gatilho, liberada_em: now.toISOString(), vencimento: vencimentoDe(now, p.dias) },
@@ -108,7 +125,7 @@ function liberacao(c: Alvo, p: ParcelaEstado, gatilho: GatilhoLiberacao, now: Da
 function liberacaoAutomatica(
   c: Alvo,
   doc: DocumentoEstado,
-  parcelas: readonly ParcelaEstado[],
+  parcelas: readonly Pick<ParcelaEstado, 'posicao' | 'situacao' | 'dias'>[],
   gatilho: Exclude<GatilhoLiberacao, 'manual'>,
   now: Date,
 ): RepasseEvent[] {
@@ -124,7 +141,10 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
     switch (c.type) {
       case 'RegistrarDocumento':
         if (state.documentos[c.dados.cte_id]) return [];
-        return [{ type: 'repasse.documento_registrado', data: { ...c.dados, registrado_em: agora } }];
+        return [
+          { type: 'repasse.documento_registrado', data: { ...c.dados, registrado_em: agora } },
+          ...condicaoNoRegistro(state, c.dados, agora),
+        ];
       case 'RegistrarFalha':
         if (state.documentos[c.dados.cte_id] || state.falhas[c.dados.cte_id]) return [];
         return [{ type: 'repasse.registro_falhou', data: { ...c.dados, falhou_em: agora } }];
@@ -132,7 +152,7 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
         const doc = ativo(state, c);
         if (doc.parcelas) return [];
         const { n, ordem, parcelas } = parcelasNaBipagem(state, doc);
-        const geradas: ParcelaEstado[] = parcelas.map((p) => ({ ...p, situacao: 'pendente', ordem_id: null }));
+        const geradas = parcelas.map((p) => ({ ...p, situacao: 'pendente' as const }));
         return [
           {
             type: 'repasse.parcelas_geradas',
@@ -160,7 +180,9 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
         ];
       }
       case 'Liberar': {
-        const p = parcela(documento(state, c), c.posicao);
+        const doc = documento(state, c);
+        semCancelamentoPendente(state, c);
+        const p = parcela(doc, c.posicao);
         if (p.situacao !== 'pendente')
           throw new Rejection(
             'parcela_ja_liberada',
@@ -170,6 +192,9 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
       }
       case 'Pagar': {
         const doc = documento(state, c);
+        // The same order again (a retry of one request): already recorded, nothing to add.
+        if (doc.parcelas?.some((x) => x.posicao === c.posicao && x.ordem_id === c.ordem_id)) return [];
+        semCancelamentoPendente(state, c);
         const p = parcela(doc, c.posicao);
         if (p.situacao === 'pendente')
           throw new Rejection(
@@ -197,11 +222,17 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
           },
         ];
       }
+      case 'EnviarPagamento': {
+        const p = state.documentos[c.cte_id]?.parcelas?.find((x) => x.posicao === c.posicao);
+        // An order withdrawn by a cancellation, or already handed over, is not handed over (again).
+        if (!p || p.situacao !== 'pagamento_solicitado' || p.ordem_id !== c.ordem_id || p.enviada) return [];
+        return [{ type: 'repasse.pagamento_enviado', data: { ...alvo(c), posicao: c.posicao, ordem_id: c.ordem_id, enviado_em: agora } }];
+      }
       case 'LiquidarPagamento': {
         const doc = state.documentos[c.cte_id];
         const p = doc?.parcelas?.find((x) => x.posicao === c.posicao);
-        // Settling is the processor's echo of an order: a repeat, or an order this installment no longer waits for, adds nothing.
-        if (!doc || !p || p.situacao !== 'pagamento_solicitado' || p.ordem_id !== c.ordem_id) return [];
+        // Settling is the rail's echo of an order it was handed: a repeat, or an order never handed over, adds nothing.
+        if (!doc || !p || p.situacao !== 'pagamento_solicitado' || p.ordem_id !== c.ordem_id || !p.enviada) return [];
         return [
           {
             type: 'repasse.parcela_paga',
@@ -216,12 +247,12 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
           },
         ];
       }
-      case 'CancelarDocumento': {
-        const doc = state.documentos[c.cte_id];
-        if (!doc || doc.cancelado) return [];
-        const canceladas = (doc.parcelas ?? []).filter((p) => p.situacao === 'pendente' || p.situacao === 'liberada').map((p) => p.posicao);
-        return [{ type: 'repasse.documento_cancelado', data: { ...alvo(c), cancelado_em: agora, parcelas_canceladas: canceladas } }];
-      }
+      case 'SolicitarCancelamento':
+        return solicitarCancelamento(state, c, c.event_key, agora);
+      case 'RecusarCancelamento':
+        return recusarCancelamento(state, c, c.event_key, agora);
+      case 'CancelarDocumento':
+        return cancelarDocumento(state, c, c.event_key, agora);
     }
   },
   evolve: evoluirRepasse,

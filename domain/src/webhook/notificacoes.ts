@@ -150,6 +150,13 @@ const MAPA: Mapa = {
     caminho: parcelas(d.cte_id),
     campos: { posicao: d.posicao, valor_centavos: d.valor_centavos, paga_em: d.paga_em },
   }),
+  'repasse.pagamento_retirado': (d) => ({
+    tipo: 'parcela.pagamento_retirado',
+    company_id: d.company_id,
+    id: d.cte_id,
+    caminho: parcelas(d.cte_id),
+    campos: { posicao: d.posicao, ordem_id: d.ordem_id, valor_centavos: d.valor_centavos, motivo: d.motivo },
+  }),
   'vale_pedagio.emitido': (d) => ({
     tipo: 'vale_pedagio.emitido',
     company_id: d.company_id,

@@ -113,6 +113,15 @@ export const repasseProjector: Projector = {
         );
         return;
       }
+      case 'repasse.pagamento_retirado': {
+        const d = event.data;
+        await sql.query(
+          `UPDATE rm.parcelas_repasse SET situacao = 'liberada', ordem_pagamento_id = NULL, pagamento_solicitado_em = NULL
+            WHERE company_id = $1 AND cte_id = $2 AND posicao = $3 AND ordem_pagamento_id = $4`,
+          [d.company_id, d.cte_id, d.posicao, d.ordem_id],
+        );
+        return;
+      }
       case 'repasse.parcela_paga': {
         const d = event.data;
         await sql.query(

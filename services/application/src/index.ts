@@ -26,7 +26,7 @@ export * from './credential/handler';
 export * from './repasse/deps';
 export * from './repasse/contra-cte';
 export * from './repasse/registrar';
-export * from './repasse/cancelar';
+export * from './repasse/cancelamento';
 export * from './repasse/liquidar';
 export * from './application';
 export * from './commands/handles';

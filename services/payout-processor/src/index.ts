@@ -1,5 +1,5 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
-import { cancelarDocumento, gruposEmCache, liquidarPagamento, type PayoutDeps, registrarDocumento } from '@frete/application';
+import { cancelamentoNoRepasse, gruposEmCache, liquidarPagamento, type PayoutDeps, registrarDocumento } from '@frete/application';
 
 /**
  * Builds and settles the driver's installments (parcelas) in reaction to emitted counter-CT-e, scans, releases
@@ -8,15 +8,17 @@ import { cancelarDocumento, gruposEmCache, liquidarPagamento, type PayoutDeps, r
 export const payoutProcessor = (handlers: ReadonlyMap<string, EventHandler> = new Map()) => new HandlerProcessor('payout', handlers);
 
 /**
- * An authorized counter-CT-e registers its payout in the driver's group, a registered cancellation cancels it, and a
- * payment order is settled through the rail. Each appended event's id derives from the handled event's, so a
+ * An authorized counter-CT-e registers its payout in the driver's group; a registered or refused cancellation is
+ * decided on the group (the request that cancelled normally did it already: this catches up after a crash); a
+ * payment order is handed to the rail and settled. Each appended event's id derives from the handled event's, so a
  * redelivery appends nothing new.
  */
 export function payoutHandlers(options: PayoutDeps): ReadonlyMap<string, EventHandler> {
   const deps: PayoutDeps = { grupos: gruposEmCache(), ...options };
   return new Map<string, EventHandler>([
     ['cte.autorizado', registrarDocumento(deps)],
-    ['cte.evento_registrado', cancelarDocumento(deps)],
+    ['cte.evento_registrado', cancelamentoNoRepasse(deps, 'registrado')],
+    ['cte.evento_rejeitado', cancelamentoNoRepasse(deps, 'recusado')],
     ['repasse.pagamento_solicitado', liquidarPagamento(deps)],
   ]);
 }

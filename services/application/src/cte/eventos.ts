@@ -24,6 +24,7 @@ import { type FiscalSchemas } from '@frete/documents';
 import { type AutoridadeFiscal, type ProtocoloEvento } from '@frete/adapters';
 import { montarProcEventoCte } from '@frete/adapters';
 import { assinarXml } from '../emissao/assinar';
+import { decidirRepasseDoCancelamento, type RepasseNoCancelamento, TP_CANCELAMENTO } from '../repasse/cancelamento';
 import { arquivarProcEvento, enviarEvento } from '../emissao/evento';
 
 /** What the carrier asks for, per event type (already shape-checked at the edge). */
@@ -50,6 +51,8 @@ export type PedidoEventoCte =
 export interface ResultadoEventoCte {
   evento: EventoCteEstado;
   cte: { id: string; situacao: string | null };
+  /** A counter-CT-e's cancellation: what it did to the driver's payout (null for any other event or CT-e). */
+  repasse: RepasseNoCancelamento | null;
 }
 
 export interface EventosCteDeps {
@@ -107,8 +110,31 @@ export class EventosCte {
     return (await execute(this.deps, cteStream(cteId), cteDecider, command, this.ctx(companyId, cause))).state;
   }
 
-  private resultado(cteId: string, state: CteState, eventKey: string): ResultadoEventoCte {
-    return { evento: state.eventos[eventKey]!, cte: { id: cteId, situacao: state.situacao } };
+  private resultado(cteId: string, state: CteState, eventKey: string, repasse: RepasseNoCancelamento | null = null): ResultadoEventoCte {
+    return { evento: state.eventos[eventKey]!, cte: { id: cteId, situacao: state.situacao }, repasse };
+  }
+
+  /**
+   * The payout's side of a counter-CT-e's cancellation, decided in the same request as each step of the event: held
+   * before the authority can register it, cancelled once it did, let go if it refused. The payout processor repeats the
+   * last two from the CT-e's events, so a crash between the two records loses nothing.
+   */
+  private async repasse(
+    companyId: string,
+    cteId: string,
+    state: CteState,
+    evento: Pick<EventoCteEstado, 'tp_evento' | 'event_key'>,
+    fase: 'solicitado' | 'registrado' | 'recusado',
+    cause: Solicitante,
+  ): Promise<RepasseNoCancelamento | null> {
+    if (evento.tp_evento !== TP_CANCELAMENTO || !state.contra_cte) return null;
+    return decidirRepasseDoCancelamento(
+      this.deps,
+      this.ctx(companyId, cause),
+      { cte_id: cteId, company_id: companyId, vinculo: state.contra_cte },
+      fase,
+      evento.event_key,
+    );
   }
 
   /** `POST .../eventos/<tipo>`: `cause` is the request that asks it. */
@@ -182,7 +208,10 @@ export class EventosCte {
     const evento = state.company_id === companyId ? state.eventos[eventKey] : undefined;
     // The event_key is a resource of the path: one this CT-e never requested does not exist (404, like any unknown id).
     if (!evento) throw new Rejection('nao_encontrado', `no fiscal event ${eventKey} of this CT-e`, { event_key: eventKey });
-    if (evento.situacao !== 'pendente') return this.resultado(cteId, state, eventKey);
+    if (evento.situacao !== 'pendente') {
+      const fase = evento.situacao === 'registrado' ? 'registrado' : 'recusado';
+      return this.resultado(cteId, state, eventKey, await this.repasse(companyId, cteId, state, evento, fase, cause));
+    }
     const r = await this.deps.autoridade.consultarCte(state.chave!, { companyId });
     if (r.tipo === 'encontrado') {
       const registrado = r.eventos.find((e) => e.idEvento === eventKey);
@@ -199,7 +228,7 @@ export class EventosCte {
       type: 'RegistrarEventoPendente',
       data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento, motivo },
     });
-    return this.resultado(cteId, after, eventKey);
+    return this.resultado(cteId, after, eventKey, await this.repasse(companyId, cteId, after, evento, 'solicitado', cause));
   }
 
   private async detalhe(cteId: string, pedido: PedidoEventoCte, nProt: string, nProtCe: string | null): Promise<DetalheEventoCte> {
@@ -245,6 +274,8 @@ export class EventosCte {
     const state = await load(this.deps.store, cteStream(cteId), cteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
+    // Held before the authority can register the cancellation: no order is recorded or handed over meanwhile.
+    const retido = await this.repasse(companyId, cteId, state, evento, 'solicitado', cause);
     const r = await enviarEvento(
       this.deps.documents,
       signed,
@@ -261,16 +292,16 @@ export class EventosCte {
           type: 'RegistrarEventoRejeitado',
           data: { ...base, cstat: r.cstat, motivo: r.motivo },
         });
+        await this.repasse(companyId, cteId, after, evento, 'recusado', cause);
         if (r.recusa) throw r.recusa;
-        break;
+        return this.resultado(cteId, after, eventKey);
       case 'pendente':
         after = await this.record(companyId, cteId, cause, {
           type: 'RegistrarEventoPendente',
           data: { ...base, motivo: r.motivo ?? 'the authority did not answer; reconcile' },
         });
-        break;
+        return this.resultado(cteId, after, eventKey, retido);
     }
-    return this.resultado(cteId, after, eventKey);
   }
 
   /** `procSha` names the archived procEventoCTe when the send just made it; a reconciliation makes it here. */
@@ -295,6 +326,6 @@ export class EventosCte {
         registrado_em: instante(p.dhRegEvento),
       },
     });
-    return this.resultado(cteId, after, evento.event_key);
+    return this.resultado(cteId, after, evento.event_key, await this.repasse(companyId, cteId, after, evento, 'registrado', cause));
   }
 }

@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { Rejection } from '@frete/domain';
+import { type DocumentoEstado, Rejection } from '@frete/domain';
 import { type ReferenciaRepasse, type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
 import { type ReadYourWrites } from '@frete/platform';
 
@@ -34,3 +34,45 @@ export async function documentoRepasseDaEmpresa(
   if (!row) throw new Rejection('nao_encontrado', `installment document ${documento} not found`);
   return row;
 }
+
+const instante = (iso: string | null): Date | null => (iso === null ? null : new Date(iso));
+
+/**
+ * The document as its group's state has it, in the read model's shape: what a command answers, so that its answer
+ * never waits for (or fails on) a projection. Every field comes from the group's events, as the projector's do.
+ */
+export const linhaDoDocumento = (companyId: string, grupo: string, doc: DocumentoEstado): RepasseDocumentoRow => ({
+  company_id: companyId,
+  cte_id: doc.cte_id,
+  chave: doc.chave,
+  chave_original: doc.chave_original,
+  documento_financeiro: doc.documento_financeiro,
+  lote_id: doc.lote_id,
+  grupo,
+  posicao_no_grupo: doc.posicao,
+  motorista_cpf: doc.motorista_cpf,
+  valor_centavos: doc.valor_centavos,
+  regra: doc.regra,
+  modo: doc.modo,
+  financeiro: 'ok',
+  erro_financeiro: null,
+  bipado_em: instante(doc.bipado_em),
+  concluido_em: instante(doc.concluido_em),
+  prestado_contas_em: instante(doc.prestado_contas_em),
+  cancelado: doc.cancelado,
+  cancelado_em: instante(doc.cancelado_em),
+  parcelas: (doc.parcelas ?? []).map((p) => ({
+    posicao: p.posicao,
+    percentual: p.percentual,
+    valor_centavos: p.valor_centavos,
+    dias: p.dias,
+    situacao: p.situacao,
+    liberada_por: p.liberada_por,
+    liberada_em: instante(p.liberada_em),
+    vencimento: p.vencimento,
+    ordem_pagamento_id: p.ordem_id,
+    pagamento_solicitado_em: instante(p.pagamento_solicitado_em),
+    paga_em: instante(p.paga_em),
+    cancelada_em: instante(p.cancelada_em),
+  })),
+});

@@ -3,9 +3,10 @@ import { type Pool } from 'pg';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
 import { type RepasseCommand, repasseDecider, repasseStream, Rejection } from '@frete/domain';
 import { mdfeParaRepasse, type RepasseDocumentoRow, repasseDocumentosDosCtes } from '@frete/projections';
+import { derivedEventId } from '@frete/platform';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { documentoRepasseDaEmpresa } from './documento';
+import { documentoRepasseDaEmpresa, linhaDoDocumento } from './documento';
 
 export interface RepasseHandlerDeps extends Required<CommandDeps> {
   pool: Pool;
@@ -14,16 +15,23 @@ export interface RepasseHandlerDeps extends Required<CommandDeps> {
 type SemAlvo<C> = C extends unknown ? Omit<C, 'company_id' | 'grupo' | 'cte_id'> : never;
 /** An act on one document, named without its group: the handler finds the group from the read model. */
 export type AcaoRepasse = SemAlvo<Extract<RepasseCommand, { cte_id: string }>>;
-/** The acts the operator asks for (the payment order's id is drawn here). */
+/**
+ * The acts the operator asks for. A payment order's id is drawn here, or derived from the request's
+ * `Idempotency-Key` (`chave`), so that a retry of a request whose answer was lost lands on the same order.
+ */
 export type PedidoRepasse =
   | { type: 'Bipar' | 'Concluir' | 'PrestarContas' }
   | { type: 'Liberar'; posicao: number }
-  | { type: 'Pagar'; posicao: number };
+  | { type: 'Pagar'; posicao: number; chave?: string };
 
-/** What an act touched: the document's counter-CT-e and, for a payment, the order. */
+/**
+ * What an act touched: the document's counter-CT-e, for a payment the order, and the document as its group decided it
+ * (answered from what was recorded: the read models may lag behind the command without changing the answer).
+ */
 export interface AtoRepasse {
   cte_id: string;
   ordem_id: string | null;
+  documento: RepasseDocumentoRow;
 }
 
 /** What became of one CT-e of a manifest: acted on, left alone (`motivo`), or refused (`error`, the single act's code). */
@@ -85,16 +93,27 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
         `the financial step of counter-CT-e ${row.cte_id} failed (${row.erro_financeiro?.message ?? 'unknown reason'}): it has no installments`,
       );
     }
-    const ordemId = pedido.type === 'Pagar' ? randomUUID() : null;
-    const acao: AcaoRepasse = pedido.type === 'Pagar' ? { ...pedido, ordem_id: ordemId! } : pedido;
-    await run(ctx, { ...acao, company_id: row.company_id, grupo: row.grupo, cte_id: row.cte_id } as RepasseCommand);
-    return { cte_id: row.cte_id, ordem_id: ordemId };
+    const ordemId =
+      pedido.type === 'Pagar'
+        ? pedido.chave
+          ? derivedEventId(row.company_id, `pagar:${pedido.chave}:${row.cte_id}:${pedido.posicao}`)
+          : randomUUID()
+        : null;
+    const acao: AcaoRepasse = pedido.type === 'Pagar' ? { type: 'Pagar', posicao: pedido.posicao, ordem_id: ordemId! } : pedido;
+    const { state } = await run(ctx, { ...acao, company_id: row.company_id, grupo: row.grupo, cte_id: row.cte_id } as RepasseCommand);
+    const doc = state.documentos[row.cte_id];
+    if (!doc) throw new Error(`group ${row.grupo} lost counter-CT-e ${row.cte_id}`);
+    return { cte_id: row.cte_id, ordem_id: ordemId, documento: linhaDoDocumento(row.company_id, row.grupo, doc) };
   };
 
   return {
     /** One act on the company's document named by `documento`; 404 `nao_encontrado` for another company's. */
     agir: async (ctx: ContextoEmpresa, documento: string, pedido: PedidoRepasse): Promise<AtoRepasse> =>
-      agirNo(ctx, await documentoRepasseDaEmpresa(deps, ctx.companyId, documento), pedido),
+      agirNo(ctx, await documentoRepasseDaEmpresa(deps, ctx.companyId, documento), pedido).then(async (ato) => {
+        // The reads after the answer see the act as usual; a wait that times out changes nothing in the answer itself.
+        await deps.readYourWrites.waitFor(ctx.companyId);
+        return ato;
+      }),
 
     /**
      * The same act on the installment at `posicao` of every CT-e a manifest carries, one result per CT-e in the
@@ -128,6 +147,7 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
           resultados.push({ cte_id: cte.cte_id, chave: cte.chave, status: 'erro', error: { code: err.code, message: err.message } });
         }
       }
+      await deps.readYourWrites.waitFor(ctx.companyId);
       return resultados;
     },
   };

@@ -29,6 +29,7 @@ const RECUSAS: Record<string, string> = {
   parcelas_nao_geradas: 'As parcelas ainda não existem: elas são criadas na bipagem.',
   parcela_cancelada: 'Esta parcela foi cancelada com o documento.',
   documento_cancelado: 'O contra-CT-e foi cancelado; o repasse não se move mais.',
+  documento_em_cancelamento: 'O cancelamento do contra-CT-e está na SEFAZ: nada é liberado nem pago até a resposta.',
 };
 
 /** What the panel offers on an installment: the acts its state still allows (the decider has the final word). */

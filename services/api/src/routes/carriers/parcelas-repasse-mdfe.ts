@@ -13,7 +13,8 @@ const DESCRIPTION = (ato: string) =>
   "with a payout; `motorista_fora_do_mdfe`: the payout's driver is not one of the MDF-e's drivers, including those added by the " +
   '`condutor` event; `documento_cancelado`; `parcelas_nao_geradas`: not scanned; `parcela_nao_encontrada`: no installment at that ' +
   "position), since only existing installments of the MDF-e's drivers are touched; `erro` with the code the single operation would " +
-  "answer. Any MDF-e of the company, whatever its situation. 404 `nao_encontrado` for an unknown MDF-e or another company's.";
+  'answer (`documento_em_cancelamento` while its cancellation is at the authority). Any MDF-e of the company, whatever its ' +
+  "situation. With an `Idempotency-Key`, each order's id derives from the key and the CT-e: a retry answers the same orders. 404 `nao_encontrado` for an unknown MDF-e or another company's.";
 
 /** `liberar-por-mdfe` and `pagar-por-mdfe`: the same act on every CT-e of a manifest (spec section 4). */
 export const parcelasRepasseMdfeRoutes =
@@ -23,10 +24,14 @@ export const parcelasRepasseMdfeRoutes =
 
     const porMdfe = async (request: FastifyRequest, tipo: 'Liberar' | 'Pagar') => {
       const body = request.body as ParcelaRepasseMdfeAcao;
-      const resultados = await deps.handlers.repasse.agirPorMdfe(commandContext(request, deps), body.mdfe_id, {
-        type: tipo,
-        posicao: body.posicao,
-      });
+      const chave = request.headers['idempotency-key'];
+      const resultados = await deps.handlers.repasse.agirPorMdfe(
+        commandContext(request, deps),
+        body.mdfe_id,
+        tipo === 'Pagar'
+          ? { type: tipo, posicao: body.posicao, ...(typeof chave === 'string' ? { chave } : {}) }
+          : { type: tipo, posicao: body.posicao },
+      );
       return { data: { mdfe_id: body.mdfe_id, posicao: body.posicao, resultados }, environment: env };
     };
 

@@ -5,7 +5,7 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { documentoRepasseDaEmpresa } from '@frete/application';
-import { releitura, toDocumentoRepasse } from './repasse-documento';
+import { toDocumentoRepasse } from './repasse-documento';
 
 export const TAG = 'Parcelas';
 
@@ -86,9 +86,8 @@ export const parcelasRepasseRoutes =
           },
         },
         async (request) => {
-          const p = principalOf(request);
-          const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), request.params.documento, { type: a.type });
-          return { data: await releitura(deps, p.companyId, request.params.documento, cte_id), environment: env };
+          const { documento } = await deps.handlers.repasse.agir(commandContext(request, deps), request.params.documento, { type: a.type });
+          return { data: toDocumentoRepasse(request.params.documento, documento), environment: env };
         },
       );
     }
@@ -105,22 +104,31 @@ export const parcelasRepasseRoutes =
             'Body `{ documento, posicao }`. 200 with the document; the installment is `liberada` with its `vencimento`. Works in ' +
             'both modes (in automatic mode for an installment the driver app has not released yet). 422 `parcela_ja_liberada` (released, ordered ' +
             'or paid), `parcela_nao_encontrada` (the document has no installment at that position), `parcelas_nao_geradas` (not scanned yet), ' +
-            `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
+            "`parcela_cancelada`, `documento_em_cancelamento` (the counter-CT-e's cancellation is at the authority). " +
+            `400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
           response: {
             200: DataEnvelope(Type.Ref(DocumentoRepasse)),
-            ...errors(400, 404, 422, 'parcela_ja_liberada', 'parcela_nao_encontrada', 'parcelas_nao_geradas', 'parcela_cancelada'),
+            ...errors(
+              400,
+              404,
+              422,
+              'parcela_ja_liberada',
+              'parcela_nao_encontrada',
+              'parcelas_nao_geradas',
+              'parcela_cancelada',
+              'documento_em_cancelamento',
+            ),
           },
         },
       },
       async (request) => {
-        const p = principalOf(request);
         const body = request.body as ParcelaRepasseAcao;
-        const { cte_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
+        const { documento } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
           type: 'Liberar',
           posicao: body.posicao,
         });
-        return { data: await releitura(deps, p.companyId, body.documento, cte_id), environment: env };
+        return { data: toDocumentoRepasse(body.documento, documento), environment: env };
       },
     );
 
@@ -136,7 +144,11 @@ export const parcelasRepasseRoutes =
             'Body `{ documento, posicao }`. 202 with the payment order: the payout processor settles it, and the installment goes ' +
             'from `pagamento_solicitado` to `paga` (read it again with GET). One order per installment: 422 `parcela_ja_paga` when it already ' +
             'has one (settled or not), `parcela_nao_liberada` when it was not released, `parcela_nao_encontrada`, `parcelas_nao_geradas`, ' +
-            `\`parcela_cancelada\`. 400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
+            "`parcela_cancelada`, `documento_em_cancelamento` while the counter-CT-e's cancellation is at the authority. With an " +
+            "`Idempotency-Key` the order's id derives from the key: a retry answers the same order, never a second one. The answer is " +
+            'what the command recorded, whether or not the read models caught up. An order is handed to the bank rail only if no ' +
+            'cancellation of the document came first; otherwise it is withdrawn (webhook `parcela.pagamento_retirado`). ' +
+            `400 \`validacao\` for a missing \`documento\` or a \`posicao\` outside 1..3. ${DOCUMENTO}`,
           body: Type.Ref(ParcelaRepasseAcao),
           response: {
             202: DataEnvelope(Type.Ref(PagamentoRepasse)),
@@ -149,22 +161,24 @@ export const parcelasRepasseRoutes =
               'parcela_nao_encontrada',
               'parcelas_nao_geradas',
               'parcela_cancelada',
+              'documento_em_cancelamento',
             ),
           },
         },
       },
       async (request, reply) => {
-        const p = principalOf(request);
         const body = request.body as ParcelaRepasseAcao;
-        const { cte_id, ordem_id } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
+        const chave = request.headers['idempotency-key'];
+        const { ordem_id, documento } = await deps.handlers.repasse.agir(commandContext(request, deps), body.documento, {
           type: 'Pagar',
           posicao: body.posicao,
+          ...(typeof chave === 'string' ? { chave } : {}),
         });
-        const doc = await releitura(deps, p.companyId, body.documento, cte_id);
-        const parcela = doc.parcelas.find((x) => x.posicao === body.posicao);
-        if (!ordem_id || !parcela || !parcela.pagamento_solicitado_em) throw new Error(`read model lacks the payment order ${ordem_id}`);
+        const doc = toDocumentoRepasse(body.documento, documento);
+        // The group recorded this order on this installment: the decider answers nothing else for a Pagar that succeeded.
+        const parcela = doc.parcelas.find((x) => x.posicao === body.posicao)!;
         const pagamento: PagamentoRepasse = {
-          ordem_id,
+          ordem_id: ordem_id!,
           counter_cte_id: doc.counter_cte_id,
           chave: doc.chave,
           documento_financeiro: doc.documento_financeiro,
@@ -172,7 +186,7 @@ export const parcelasRepasseRoutes =
           motorista_cpf: doc.motorista_cpf,
           valor: parcela.valor,
           situacao: parcela.situacao === 'paga' ? 'paga' : 'pagamento_solicitado',
-          solicitado_em: parcela.pagamento_solicitado_em,
+          solicitado_em: parcela.pagamento_solicitado_em!,
           paga_em: parcela.paga_em,
           consulta: `/v1/carriers/parcelas-repasse/${doc.counter_cte_id}`,
         };

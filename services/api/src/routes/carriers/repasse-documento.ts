@@ -1,7 +1,6 @@
 import { type DocumentoRepasse } from '@frete/contracts';
 import { reaisDeCentavos } from '@frete/domain';
-import { type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
-import { type ApiDeps } from '../../deps';
+import { type RepasseDocumentoRow } from '@frete/projections';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -40,11 +39,3 @@ export const toDocumentoRepasse = (documento: string, r: RepasseDocumentoRow): D
     cancelada_em: iso(p.cancelada_em),
   })),
 });
-
-/** The document as the read models have it after the company's last write. */
-export async function releitura(deps: ApiDeps, companyId: string, documento: string, cteId: string): Promise<DocumentoRepasse> {
-  await deps.readYourWrites.waitFor(companyId);
-  const row = await repasseDocumento(deps.pool, companyId, { cte_id: cteId });
-  if (!row) throw new Error(`read model lost installment document ${cteId}`);
-  return toDocumentoRepasse(documento, row);
-}

@@ -9,9 +9,10 @@ import {
   CteEventoResultado,
   CteIdParam,
   DataEnvelope,
+  type RepasseNoCancelamento as RepasseNoCancelamentoView,
 } from '@frete/contracts';
-import { type EventoCteEstado, tipoDoTpEvento } from '@frete/domain';
-import { type PedidoEventoCte, type ResultadoEventoCte } from '@frete/application';
+import { type EventoCteEstado, reaisDeCentavos, tipoDoTpEvento } from '@frete/domain';
+import { type PedidoEventoCte, type RepasseNoCancelamento, type ResultadoEventoCte } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
@@ -20,7 +21,24 @@ import { ownCte } from './cte';
 
 const TAGS = ['CT-e'];
 
-const viewOf = (cteId: string, e: EventoCteEstado, situacaoCte: string | null) => ({
+const repasseView = (r: RepasseNoCancelamento): RepasseNoCancelamentoView => ({
+  cancelado: r.cancelado,
+  em_cancelamento: r.em_cancelamento,
+  parcelas_canceladas: r.parcelas_canceladas,
+  parcelas_pagas: r.parcelas_pagas.map((p) => ({
+    posicao: p.posicao,
+    ordem_pagamento_id: p.ordem_id,
+    valor: reaisDeCentavos(p.valor_centavos),
+    situacao: p.situacao,
+  })),
+  ordens_retiradas: r.ordens_retiradas.map((o) => ({
+    posicao: o.posicao,
+    ordem_pagamento_id: o.ordem_id,
+    valor: reaisDeCentavos(o.valor_centavos),
+  })),
+});
+
+const viewOf = (cteId: string, e: EventoCteEstado, situacaoCte: string | null, repasse: RepasseNoCancelamento | null = null) => ({
   event_key: e.event_key,
   tipo: tipoDoTpEvento(e.tp_evento)!,
   situacao: e.situacao === 'pendente' ? ('pendente' as const) : ('registrado' as const),
@@ -29,6 +47,7 @@ const viewOf = (cteId: string, e: EventoCteEstado, situacaoCte: string | null) =
   retorno: e.retorno,
   reconciliacao: `/v1/fiscal/cte/${cteId}/eventos/${e.event_key}/reconciliacao`,
   cte: { id: cteId, situacao: situacaoCte ?? 'autorizado' },
+  ...(repasse ? { repasse: repasseView(repasse) } : {}),
 });
 
 const RESPOSTAS = {
@@ -58,7 +77,10 @@ export const cteEventosRoutes =
         throw new ApiError('regra_de_negocio', motivo, { cstat, motivo, event_key: e.event_key });
       }
       await deps.readYourWrites.waitFor(companyId);
-      return { status: e.situacao === 'pendente' ? 202 : 200, body: { data: viewOf(cteId, e, r.cte.situacao), environment: env } };
+      return {
+        status: e.situacao === 'pendente' ? 202 : 200,
+        body: { data: viewOf(cteId, e, r.cte.situacao, r.repasse), environment: env },
+      };
     };
 
     /** Requests an event of an own CT-e and answers it: 200 registered, 202 pending, 422 refused. */
@@ -81,7 +103,11 @@ export const cteEventosRoutes =
           description:
             'Justification of 15 to 255 characters (400 `validacao` otherwise). Refused (422 `regra_de_negocio`) after 168 hours from the ' +
             'authorization (cstat 220), after a registered delivery proof (862), a correction letter (523) or an authorized MDF-e (528). ' +
-            'Once registered the CT-e is `cancelado` and its DACTE prints CANCELADO. ' +
+            "Once registered the CT-e is `cancelado` and its DACTE prints CANCELADO. A counter-CT-e's driver payout is decided in the same " +
+            'request (`repasse`): while the authority decides, the payout is held (no release, no payment order: 422 ' +
+            '`documento_em_cancelamento`) and orders not yet handed to the bank rail are withdrawn (`ordens_retiradas`); once registered, ' +
+            'every installment not paid is `cancelada`, and those whose money had already left are listed in `repasse.parcelas_pagas` and ' +
+            'stay paid; a refusal lets the payout go on. ' +
             AUTORIDADE,
           params: CteIdParam,
           body: CteCancelamentoInput,
