@@ -1,7 +1,7 @@
 import { startServices, type RunningServices } from '@frete/server';
 import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { subcontratadaPronta } from '../support/lote';
-import { cargaDeLotes, contraCtesDeUmLote, correr, noOutroProcesso } from '../support/corrida-cancelamento';
+import { cargaDeLotes, contraCtesDeUmLote, correr, noOutroProcesso, railGravado } from '../support/corrida-cancelamento';
 
 /**
  * Issue 26, point 1: a payment and the cancellation of its counter-CT-e, asked at the same moment, repeated. The
@@ -15,7 +15,8 @@ describe('a payment racing its counter-CT-e cancellation', () => {
   let sub: TestCarrier;
   /** The payout processor, started apart so that a test can hold it back. */
   let pagador: RunningServices;
-  const iniciarPagador = async () => (pagador = await startServices({ ...app.config, services: ['payout-processor'] }));
+  const rail = railGravado();
+  const iniciarPagador = async () => (pagador = await startServices({ ...app.config, services: ['payout-processor'] }, { rail }));
 
   beforeAll(async () => {
     app = await startTestApp({ ...LIMITES, SERVICES: 'api,projector,emission-processor' });
@@ -74,6 +75,7 @@ describe('a payment racing its counter-CT-e cancellation', () => {
       expect((await sub.call('GET', `${PARCELAS}/${id}`)).body.data.parcelas[0]).toMatchObject({ situacao: 'cancelada' });
       expectError(await pagar(id), 422, 'parcela_cancelada');
       // The withdrawn order never reached the rail.
+      expect(rail.ordens.has(ordem!)).toBe(false);
       const pagas = await app.db.pool.query(
         `SELECT count(*)::int AS n FROM es_events WHERE event_type = 'repasse.parcela_paga' AND data->>'ordem_id' = $1`,
         [ordem],
@@ -119,7 +121,7 @@ describe('a payment racing its counter-CT-e cancellation', () => {
     });
   });
 
-  const portas = (paga: TestCarrier = sub) => ({ cancela: sub, paga, store: app.running.platform.store, companyId: sub.companyId });
+  const portas = (paga: TestCarrier = sub) => ({ cancela: sub, paga, rail, store: app.running.platform.store, companyId: sub.companyId });
 
   it('idle, one API: 150 races, no money moves after the cancellation and what moved is in its answer', async () => {
     const ctes = await contraCtesDeUmLote(sub, 150);

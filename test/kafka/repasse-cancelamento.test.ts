@@ -3,7 +3,7 @@ import { startServices, type RunningServices } from '@frete/server';
 import { describeKafka } from '../support/kafka';
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { subcontratadaPronta } from '../support/lote';
-import { contraCtesDeUmLote, correr } from '../support/corrida-cancelamento';
+import { contraCtesDeUmLote, correr, railGravado } from '../support/corrida-cancelamento';
 
 /**
  * Issue 26, point 1, as deployed with KAFKA_BROKERS: the emission and payout processors run apart from the API and read
@@ -15,6 +15,7 @@ describeKafka('a payment racing its counter-CT-e cancellation, processors over K
   let app: TestApp;
   let processadores: RunningServices;
   let sub: TestCarrier;
+  const rail = railGravado();
 
   beforeAll(async () => {
     app = await startTestApp({
@@ -25,7 +26,7 @@ describeKafka('a payment racing its counter-CT-e cancellation, processors over K
       RATE_LIMIT_IP_PER_MIN: '1000000',
     });
     // The processors as another deployment on the same database and topic: their own memory and stream caches.
-    processadores = await startServices({ ...app.config, services: ['emission-processor', 'payout-processor'] });
+    processadores = await startServices({ ...app.config, services: ['emission-processor', 'payout-processor'] }, { rail });
     sub = await subcontratadaPronta(app, 'SUBCONTRATADA TRANSPORTES LTDA', ['fiscal', 'operacao']);
   });
   afterAll(async () => {
@@ -37,7 +38,7 @@ describeKafka('a payment racing its counter-CT-e cancellation, processors over K
     const ctes = await contraCtesDeUmLote(sub, 60);
     const { placar, falhas } = await correr(
       'processadores no Kafka',
-      { cancela: sub, paga: sub, store: app.running.platform.store, companyId: sub.companyId },
+      { cancela: sub, paga: sub, rail, store: app.running.platform.store, companyId: sub.companyId },
       ctes,
     );
     expect(falhas).toEqual([]);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { type RecordedEvent } from '@frete/contracts';
+import { comparePositions, type RecordedEvent } from '@frete/contracts';
+import { type RailDePagamento } from '@frete/adapters';
 import { type EventStore } from '@frete/platform';
 import { randomCnpj, request, type TestCarrier } from './app';
 import { lotePreparadoEmSp, postarLote1a1, receberCteDoContratante, relatorioFinal } from './lote';
@@ -113,7 +114,20 @@ export function violacoesDoGrupo(events: RecordedEvent[], pagasNaResposta: strin
   return erros;
 }
 
+/** A bank rail that remembers every order it was handed: what really moved money. */
+export function railGravado(): RailDePagamento & { ordens: Set<string> } {
+  const ordens = new Set<string>();
+  return {
+    ordens,
+    async liquidar(o) {
+      ordens.add(o.ordem_id);
+    },
+  };
+}
+
 export interface Portas {
+  /** The rail the payout processor settles through, when the test gave it one. */
+  rail?: { ordens: ReadonlySet<string> };
   /** Asks the cancellation. */
   cancela: TestCarrier;
   /** Asks the payment and reads after the cancellation (the same process as `cancela`, or another). */
@@ -134,7 +148,7 @@ export async function correr(cenario: string, portas: Portas, ctes: string[]): P
     cancelamento: {},
   };
   const falhas: string[] = [];
-  const ordens = new Map<string, { ordem: string | null; pagas: string[]; grupo: string }>();
+  const ordens = new Map<string, { ordem: string | null; pagas: string[]; retiradas: string[]; grupo: string }>();
   for (const [i, cteId] of ctes.entries()) {
     const bip = await portas.paga.call('POST', `${PARCELAS}/${cteId}/bipagem`);
     if (bip.status !== 200 || bip.body.data.parcelas[0]?.situacao !== 'liberada') {
@@ -182,7 +196,7 @@ export async function correr(cenario: string, portas: Portas, ctes: string[]): P
     if (depois.status !== 200 || depois.body.data.cancelado !== true || !esperado.includes(p1?.situacao)) {
       falhas.push(`${cteId}: read after the cancellation ${depois.status} ${JSON.stringify(depois.body?.data?.parcelas)}`);
     }
-    ordens.set(cteId, { ordem, pagas, grupo: depois.body?.data?.grupo });
+    ordens.set(cteId, { ordem, pagas, retiradas, grupo: depois.body?.data?.grupo });
   }
 
   // The payout processor settles what was handed over: then every group tells its whole story.
@@ -194,6 +208,23 @@ export async function correr(cenario: string, portas: Portas, ctes: string[]): P
       const pagas = events.filter((e) => e.type === 'repasse.parcela_paga').length;
       if (enviadas === pagas || Date.now() > prazo) {
         const erros = violacoesDoGrupo(events, o.pagas);
+        // What the tester saw: an order recorded or handed over after the CT-e's stream recorded the registration.
+        const registro = (await portas.store.readStream(`cte-${cteId}`)).find(
+          (e) => e.type === 'cte.evento_registrado' && (e.data as { tp_evento: string }).tp_evento === '110111',
+        );
+        for (const e of events)
+          if (
+            registro &&
+            ['repasse.pagamento_solicitado', 'repasse.pagamento_enviado'].includes(e.type) &&
+            comparePositions(e.position, registro.position) > 0
+          )
+            erros.push(`${e.type} ${(e.data as { ordem_id: string }).ordem_id} after cte.evento_registrado`);
+        // And the rail itself: a withdrawn order never reached it, and whatever reached it is in the answer.
+        if (portas.rail && o.ordem) {
+          if (o.retiradas.includes(o.ordem) && portas.rail.ordens.has(o.ordem)) erros.push(`withdrawn order ${o.ordem} reached the rail`);
+          if (portas.rail.ordens.has(o.ordem) && !o.pagas.includes(o.ordem))
+            erros.push(`order ${o.ordem} reached the rail, not in the answer`);
+        }
         placar.violacoes += erros.length;
         falhas.push(...erros.map((e) => `${cteId}: ${e}`));
         break;

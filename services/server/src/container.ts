@@ -4,7 +4,7 @@ import { type ApiDeps } from '@frete/api';
 import { type Platform, type Processor, type Readiness } from '@frete/platform';
 import { type Application } from '@frete/application';
 import { SessoesConsole } from '@frete/console';
-import { railInterno } from '@frete/adapters';
+import { type RailDePagamento, railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
 import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
 import { webhooksProcessor } from '@frete/webhooks-processor';
@@ -24,6 +24,7 @@ export function compose(
   application: Application,
   ready: () => boolean,
   readiness: () => Promise<Readiness>,
+  rail: RailDePagamento = railInterno,
 ): DependencyContainer {
   const c = container.createChildContainer();
   c.register<Platform>(TOKENS.Platform, { useValue: platform });
@@ -64,7 +65,7 @@ export function compose(
       const a = r.resolve<Application>(TOKENS.Application);
       return [
         emissionProcessor(emissionHandlers(a.emissorCte, a.emissorMdfe, a.contraCte, a.lote, a.ciot)),
-        payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail: railInterno })),
+        payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail })),
         webhooksProcessor({
           pool: p.pool,
           entregas: a.webhooks.entregas,

@@ -24,6 +24,7 @@ import {
 } from '@frete/platform';
 import { linhasDeLotePorStatus } from '@frete/projections';
 import { type Application, createApplication } from '@frete/application';
+import { type RailDePagamento } from '@frete/adapters';
 import { compose, TOKENS } from './container';
 import { type OpsServer, startOpsServer } from './ops-server';
 import { closeDraining } from './close-draining';
@@ -61,7 +62,11 @@ const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
 export async function startServices(
   config: AppConfig,
-  options: PlatformOptions & { logger?: boolean | Logger } = {},
+  options: PlatformOptions & {
+    logger?: boolean | Logger;
+    /** The bank rail the payout processor settles through (the internal one unless a deployment or a test gives its own). */
+    rail?: RailDePagamento;
+  } = {},
 ): Promise<RunningServices> {
   // `logger`: true logs the API's requests too (the process's entry point), a Logger takes every line (tests read
   // them); without it only the services' own reports are logged.
@@ -102,7 +107,7 @@ export async function startServices(
     maxLagS: config.readyMaxLagS,
     clock: platform.clock,
   });
-  const di = compose(platform, application, () => ready, readiness);
+  const di = compose(platform, application, () => ready, readiness, options.rail);
   const stops: { name: string; stop: () => Promise<void> }[] = [];
   probe = readiness;
 
