@@ -11,7 +11,8 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
   let carrier: TestCarrier;
   let outra: TestCarrier;
   beforeAll(async () => {
-    app = await startTestApp();
+    // The test client connects from loopback: trusted as the proxy, its X-Forwarded-For gives each browser an address.
+    app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
     [carrier, outra] = await Promise.all([app.carrier(), app.carrier()]);
   });
   afterAll(() => app?.close());
@@ -337,5 +338,27 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
     });
     expect(painel.status).toBe(303);
     expect(painel.headers.get('location')).toMatch(/^\/console\/entrar/);
+  });
+});
+
+/** Issue 26, point 5: without TRUST_PROXY the header is anyone's to write, so the address counted is the socket's. */
+describe('the login throttle per address without TRUST_PROXY', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app?.close());
+
+  it('counts the socket address: a new forged X-Forwarded-For on every attempt still meets the 429 after 20 failures', async () => {
+    const nav = navegadorHttp(app);
+    const tentar = async (i: number) => {
+      const forjado = { 'x-forwarded-for': `10.251.0.${i}` };
+      await nav.get('/console/entrar', forjado);
+      return nav.post('/console/entrar', { email: `x${i}-${randomUUID()}@exemplo.com.br`, senha: 'qualquer senha comprida' }, forjado);
+    };
+    for (let i = 0; i < 20; i++) expect((await tentar(i)).status).toBe(401);
+    const limitado = await tentar(20);
+    expect(limitado.status).toBe(429);
+    expect(Number(limitado.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -125,7 +125,9 @@ describeKafka('distributed: every role in its own process, started from deploy/c
     for (const p of papeis)
       for (const v of variaveisDoPapel(compose, p))
         expect(
-          v in comuns || /_PORT$/.test(v) || ['APP_ENVIRONMENT', 'EVENTSTORE_URL', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'].includes(v),
+          v in comuns ||
+            /_PORT$/.test(v) ||
+            ['APP_ENVIRONMENT', 'EVENTSTORE_URL', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'TRUST_PROXY'].includes(v),
         ).toBe(true);
   });
 

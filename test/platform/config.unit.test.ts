@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       secretsKey: expect.any(String),
       rateLimitFiscalPerMin: 600,
       rateLimitIpPerMin: 3000,
+      trustProxy: { kind: 'off' },
       readYourWritesTimeoutMs: 5000,
       processorConcurrency: { emission: 32, payout: 16 },
       services: [...SERVICE_NAMES],
@@ -72,6 +73,7 @@ describe('loadConfig', () => {
       SECRETS_KEY: '',
       SERVICES: '',
       HOST: '',
+      TRUST_PROXY: '',
     });
     expect(config).toMatchObject({
       environment: 'homologacao',
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
       databaseUrl: null,
       kafkaBrokers: null,
       services: [...SERVICE_NAMES],
+      trustProxy: { kind: 'off' },
     });
   });
 
@@ -95,6 +98,7 @@ describe('loadConfig', () => {
       SERVICES: 'api, relay',
       RATE_LIMIT_FISCAL_PER_MIN: '3',
       RATE_LIMIT_IP_PER_MIN: '40',
+      TRUST_PROXY: '10.0.0.0/8, 192.168.1.10',
       READ_YOUR_WRITES_TIMEOUT_MS: '0',
       EMISSION_CONCURRENCY: '4',
       PAYOUT_CONCURRENCY: '2',
@@ -128,6 +132,7 @@ describe('loadConfig', () => {
       secretsKey: key,
       rateLimitFiscalPerMin: 3,
       rateLimitIpPerMin: 40,
+      trustProxy: { kind: 'addresses', addresses: ['10.0.0.0/8', '192.168.1.10'] },
       readYourWritesTimeoutMs: 0,
       processorConcurrency: { emission: 4, payout: 2 },
       services: ['api', 'relay'],
@@ -168,6 +173,64 @@ describe('loadConfig', () => {
     expect(refusal({ ...external, WEBHOOKS_TIMEOUT_MS: '10' })).toContain(
       "WEBHOOKS_TIMEOUT_MS must be an integer from 100 to 60000, got '10'",
     );
+  });
+
+  describe('TRUST_PROXY', () => {
+    const trust = (value: string) => loadConfig({ ...external, TRUST_PROXY: value }).trustProxy;
+    const MUST = `TRUST_PROXY must be false, a comma-separated list of the proxies' addresses or CIDRs (or loopback, linklocal, uniquelocal), or how many proxies are in front (an integer ≥ 1)`;
+
+    it('is off unless set, and off when false', () => {
+      expect(loadConfig(external).trustProxy).toEqual({ kind: 'off' });
+      expect(trust('false')).toEqual({ kind: 'off' });
+      expect(trust(' FALSE ')).toEqual({ kind: 'off' });
+    });
+
+    it("reads a list of the proxies' addresses, CIDRs and proxy-addr's range names", () => {
+      expect(trust('127.0.0.1')).toEqual({ kind: 'addresses', addresses: ['127.0.0.1'] });
+      expect(trust(' 10.0.0.0/8 ,fd00::/8, ::1,loopback, 172.16.0.0/255.240.0.0,')).toEqual({
+        kind: 'addresses',
+        addresses: ['10.0.0.0/8', 'fd00::/8', '::1', 'loopback', '172.16.0.0/255.240.0.0'],
+      });
+    });
+
+    it('reads a whole number as the hops to trust', () => {
+      expect(trust('1')).toEqual({ kind: 'hops', hops: 1 });
+      expect(trust('2')).toEqual({ kind: 'hops', hops: 2 });
+    });
+
+    it('refuses true: trusting every peer is what the setting replaces', () => {
+      for (const value of ['true', 'TRUE'])
+        expect(refusal({ ...external, TRUST_PROXY: value })).toContain(
+          "TRUST_PROXY=true is refused: any client's X-Forwarded-For would be taken as its address",
+        );
+    });
+
+    it.each([
+      ['0', undefined],
+      ['-1', '-1'],
+      ['1.5', '1.5'],
+      ['yes', 'yes'],
+      ['10.0.0.256', '10.0.0.256'],
+      ['10.1', '10.1'],
+      ['10.0.0.0/33', '10.0.0.0/33'],
+      ['::1/129', '::1/129'],
+      ['10.0.0.0/0', '10.0.0.0/0'],
+      ['10.0.0.0/255.0.255.0', '10.0.0.0/255.0.255.0'],
+      ['proxy.internal', 'proxy.internal'],
+      ['127.0.0.1, 10.0.0.1/x', '10.0.0.1/x'],
+      [' , ', undefined],
+    ])("refuses '%s', naming the entry that is not an address", (value, entry) => {
+      const message = refusal({ ...external, TRUST_PROXY: value });
+      expect(message).toContain(`${MUST}, got '${value}'${entry === undefined ? '' : ` ('${entry}' is not one)`}`);
+    });
+
+    it('is named with every other bad variable at once', () => {
+      expect(refusal({ ...external, PORT: 'x', TRUST_PROXY: 'true' }).split('\n')).toEqual([
+        'invalid configuration:',
+        "  PORT must be an integer from 0 to 65535, got 'x'",
+        "  TRUST_PROXY=true is refused: any client's X-Forwarded-For would be taken as its address; name the proxies' addresses or CIDRs, or how many there are",
+      ]);
+    });
   });
 
   it('refuses an unknown environment', () => {

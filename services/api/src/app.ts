@@ -1,6 +1,6 @@
 import './fastify-types';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { type Logger, requestChildLogger } from '@frete/platform';
+import { type Logger, proxyTrust, requestChildLogger } from '@frete/platform';
 import { type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -51,7 +51,9 @@ export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {})
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Every per-address limit (the rate limit below, the panel's login throttle) counts request.ip: it is the
+    // socket's address unless TRUST_PROXY names the proxies whose X-Forwarded-For may say otherwise.
+    trustProxy: proxyTrust(deps.config.trustProxy),
     clientErrorHandler,
     frameworkErrors,
     // Money has two places and quantities four: `multipleOf` must compare with a tolerance, or 19.99 (not exact in

@@ -13,6 +13,7 @@ export * from './processors/processor';
 export * from './processors/derived-id';
 export * from './processors/direct';
 export * from './config/config';
+export * from './config/trust-proxy';
 export * from './auth/secrets';
 export * from './auth/tokens';
 export * from './auth/authenticator';

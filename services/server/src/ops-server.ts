@@ -1,12 +1,14 @@
 import Fastify from 'fastify';
 import { envelope, requestId } from '@frete/api';
 import { closeDraining } from './close-draining';
-import { type Readiness } from '@frete/platform';
+import { proxyTrust, type Readiness, type TrustProxy } from '@frete/platform';
 
 export interface OpsServerOptions {
   host: string;
   port: number;
   ready: () => Promise<Readiness>;
+  /** The process's `TRUST_PROXY`, so that request.ip means the same here as on the API's port. */
+  trustProxy: TrustProxy;
   /** Prometheus exposition (the process's metrics registry); without it /metrics is not served. */
   metrics?: { contentType: string; render(): Promise<string> };
 }
@@ -24,7 +26,7 @@ export interface OpsServer {
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   // No logger: probes every few seconds would fill the log with lines nobody reads.
   // The API's request ids: an operator's X-Request-Id is kept, and every answer names its own.
-  const app = Fastify({ logger: false, genReqId: requestId, requestIdHeader: false });
+  const app = Fastify({ logger: false, genReqId: requestId, requestIdHeader: false, trustProxy: proxyTrust(options.trustProxy) });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();

@@ -81,6 +81,7 @@ export async function startServices(
     ops = await startOpsServer({
       host: config.host,
       port: config.metricsPort,
+      trustProxy: config.trustProxy,
       ready: () => (probe ? probe() : Promise.resolve(STARTING)),
       metrics: {
         get contentType() {

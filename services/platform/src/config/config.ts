@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { type Environment } from '@frete/contracts';
+import { readTrustProxy, TRUST_PROXY_DESCRIPTION, type TrustProxy } from './trust-proxy';
 
 export const SERVICE_NAMES = ['api', 'projector', 'relay', 'emission-processor', 'payout-processor', 'webhooks-processor'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -22,6 +23,8 @@ export interface AppConfig {
   secretsKey: string;
   rateLimitFiscalPerMin: number;
   rateLimitIpPerMin: number;
+  /** `TRUST_PROXY`: which peers' `X-Forwarded-For` names the client (off: the socket's address is the client's). */
+  trustProxy: TrustProxy;
   readYourWritesTimeoutMs: number;
   /**
    * Events each processor handles at once (`EMISSION_CONCURRENCY`, `PAYOUT_CONCURRENCY`): for the emission processor,
@@ -129,6 +132,8 @@ const EnvSchema = Type.Object({
   }),
   RATE_LIMIT_FISCAL_PER_MIN: integer(1, undefined, 600),
   RATE_LIMIT_IP_PER_MIN: integer(1, undefined, 3000),
+  // Its three forms, and the refusal of `true`, are readTrustProxy's: it names the entry that is not an address.
+  TRUST_PROXY: Type.Optional(Type.String({ description: TRUST_PROXY_DESCRIPTION })),
   READ_YOUR_WRITES_TIMEOUT_MS: integer(0, undefined, 5000),
   EMISSION_CONCURRENCY: integer(1, 1024, 32),
   PAYOUT_CONCURRENCY: integer(1, 1024, 16),
@@ -213,8 +218,11 @@ function describeErrors(env: NodeJS.ProcessEnv, value: unknown): string[] {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const value = Value.Default(EnvSchema, rawValues(env));
-  if (!Value.Check(EnvSchema, value)) {
-    throw new ConfigError(`invalid configuration:\n  ${describeErrors(env, value).join('\n  ')}`);
+  const trustProxy = readTrustProxy(env.TRUST_PROXY);
+  const valid = Value.Check(EnvSchema, value);
+  if (!valid || 'refusal' in trustProxy) {
+    const lines = [...(valid ? [] : describeErrors(env, value)), ...('refusal' in trustProxy ? [trustProxy.refusal] : [])];
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e: Env = value;
   const environment: Environment = e.APP_ENVIRONMENT;
@@ -240,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretsKey,
     rateLimitFiscalPerMin: e.RATE_LIMIT_FISCAL_PER_MIN,
     rateLimitIpPerMin: e.RATE_LIMIT_IP_PER_MIN,
+    trustProxy,
     readYourWritesTimeoutMs: e.READ_YOUR_WRITES_TIMEOUT_MS,
     processorConcurrency: { emission: e.EMISSION_CONCURRENCY, payout: e.PAYOUT_CONCURRENCY },
     services: e.SERVICES,
