@@ -1,6 +1,7 @@
 import { startServices, type RunningServices } from '@frete/server';
 import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { subcontratadaPronta } from '../support/lote';
+import { MOTORISTA_CPF, subcontratadaPronta } from '../support/lote';
+import { mdfeCom } from '../support/repasse';
 import { cargaDeLotes, contraCtesDeUmLote, correr, noOutroProcesso, railGravado } from '../support/corrida-cancelamento';
 
 /**
@@ -35,7 +36,7 @@ describe('a payment racing its counter-CT-e cancellation', () => {
     const pagar = (cteId: string) => sub.call('POST', `${PARCELAS}/pagar`, { documento: cteId, posicao: 1 });
     let ctes: string[];
     beforeAll(async () => {
-      ctes = await contraCtesDeUmLote(sub, 3);
+      ctes = await contraCtesDeUmLote(sub, 4);
       for (const id of ctes) expect((await sub.call('POST', `${PARCELAS}/${id}/bipagem`)).status).toBe(200);
     });
 
@@ -97,6 +98,21 @@ describe('a payment racing its counter-CT-e cancellation', () => {
         expect.arrayContaining(['repasse.cancelamento_solicitado', 'repasse.cancelamento_recusado', 'repasse.pagamento_solicitado']),
       );
       expect(tipos.indexOf('repasse.pagamento_solicitado')).toBeGreaterThan(tipos.indexOf('repasse.cancelamento_recusado'));
+    });
+
+    it("the manifest's forms are held alike: pagar-por-mdfe answers the CT-e's error documento_em_cancelamento", async () => {
+      const id = ctes[3]!;
+      const doc = (await sub.call('GET', `${PARCELAS}/${id}`)).body.data;
+      const mdfeId = await mdfeCom(app, sub, [{ cte_id: id, chave: doc.chave }], [MOTORISTA_CPF]);
+      const pendente = await cancelar(id, 'FRETE CANCELADO PELO CONTRATANTE SIMULAR:EVENTO-PENDENTE:3');
+      expect(pendente.status).toBe(202);
+      for (const acao of ['pagar-por-mdfe', 'liberar-por-mdfe']) {
+        const r = await sub.call('POST', `${PARCELAS}/${acao}`, { mdfe_id: mdfeId, posicao: 1 });
+        expect(r.status).toBe(200);
+        expect(r.body.data.resultados).toEqual([
+          { cte_id: id, chave: doc.chave, status: 'erro', error: { code: 'documento_em_cancelamento', message: expect.any(String) } },
+        ]);
+      }
     });
 
     it('a paid installment stays paid and is listed in the answer', async () => {
