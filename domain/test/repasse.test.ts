@@ -364,6 +364,13 @@ describe('repasse decider: cancellation of the counter-CT-e', () => {
 
 describe('repasse decider: a cancellation at the authority holds the document', () => {
   const released = [...split, liberada('a', 1, 'bipagem')];
+  /** Ordered, then held: the order not handed to the rail was withdrawn with the hold. */
+  const held = [
+    ...released,
+    solicitado('a', 1, 6001),
+    cancelamentoSolicitado('a', 'K1'),
+    retirado('a', 1, 6001, 'cancelamento_solicitado'),
+  ];
 
   it('the request holds the document and withdraws orders not handed to the rail; handed-over ones go on', () => {
     given(...released, solicitado('a', 1, 6001))
@@ -375,12 +382,6 @@ describe('repasse decider: a cancellation at the authority holds the document', 
   });
 
   it('while held, nothing is released or ordered, and a withdrawn order is never handed over', () => {
-    const held = [
-      ...released,
-      solicitado('a', 1, 6001),
-      cancelamentoSolicitado('a', 'K1'),
-      retirado('a', 1, 6001, 'cancelamento_solicitado'),
-    ];
     given(...held)
       .when(pagar('a', 1, 'ordem-2'))
       .thenRejects('documento_em_cancelamento');
@@ -401,12 +402,6 @@ describe('repasse decider: a cancellation at the authority holds the document', 
       ));
 
   it('a refusal lets the document go: the installment can be ordered again', () => {
-    const held = [
-      ...released,
-      solicitado('a', 1, 6001),
-      cancelamentoSolicitado('a', 'K1'),
-      retirado('a', 1, 6001, 'cancelamento_solicitado'),
-    ];
     given(...held)
       .when(recusar('a', 'K1'))
       .then(cancelamentoRecusado('a', 'K1'));
