@@ -146,7 +146,10 @@ function simular(ops: Op[]) {
           modelo.debitado.set(o.vale, dados.valor_total_centavos);
           modelo.saldo -= dados.valor_total_centavos;
         }
-        check(run(valePedagioDecider, vales[o.vale]!, { type: 'Emitir', dados }, now).ok, `${valeId(o.vale)} not issued`);
+        check(
+          run(valePedagioDecider, vales[o.vale]!, { type: 'Emitir', dados, documentos: { cte: null, mdfe: null } }, now).ok,
+          `${valeId(o.vale)} not issued`,
+        );
         break;
       }
       case 'passagem': {

@@ -1,8 +1,10 @@
 import {
   type DadosEmissaoValePedagio,
+  type DocumentosReferidos,
   type ValePedagioCommand,
   type ValePedagioEvent,
   PRAZO_CANCELAMENTO_MS,
+  referenciaNaoEncontrada,
   taxaServicoCentavos,
   tpValePed,
   valePedagioDecider,
@@ -54,6 +56,14 @@ const cancelado = (ms: number): ValePedagioEvent => ({
   type: 'vale_pedagio.cancelado',
   data: { company_id: C, vale_pedagio_id: V, cancelado_em: at(ms).toISOString() },
 });
+const nenhum: DocumentosReferidos = { cte: null, mdfe: null };
+const emitir = (d: DadosEmissaoValePedagio = dados, documentos: DocumentosReferidos = nenhum): ValePedagioCommand => ({
+  type: 'Emitir',
+  dados: d,
+  documentos,
+});
+const CTE = '6f1c2b9e-1111-4222-8333-444455556666';
+const CHAVE_MDFE = '35261111222333000181580070000000011000000013';
 const cancelar: ValePedagioCommand = { type: 'Cancelar', company_id: C, vale_pedagio_id: V };
 const passar = (praca?: string): ValePedagioCommand => ({
   type: 'RegistrarPassagem',
@@ -80,17 +90,48 @@ describe('toll pass values', () => {
 describe('toll pass decider', () => {
   it('uses one stream per toll pass, named by company', () => expect(valePedagioStream(C, V)).toBe(`vale-pedagio-company-1-${V}`));
 
-  it('issues with emitido_em = the clock and cancelavel_ate = + 3 h', () => when(0)().when({ type: 'Emitir', dados }).then(emitido));
+  it('issues with emitido_em = the clock and cancelavel_ate = + 3 h', () => when(0)().when(emitir()).then(emitido));
 
-  it('issues once: the same toll pass again appends nothing', () => when(5_000)(emitido).when({ type: 'Emitir', dados }).then());
+  it('issues once: the same toll pass again appends nothing', () => when(5_000)(emitido).when(emitir()).then());
 
   it('refuses values that do not add up, and a route without plazas', () => {
     when(0)()
-      .when({ type: 'Emitir', dados: { ...dados, taxa_centavos: 100, valor_total_centavos: 10_600 } })
+      .when(emitir({ ...dados, taxa_centavos: 100, valor_total_centavos: 10_600 }))
       .thenRejects('regra_de_negocio');
     when(0)()
-      .when({ type: 'Emitir', dados: { ...dados, pracas: [], valor_pedagio_centavos: 0, taxa_centavos: 100, valor_total_centavos: 100 } })
+      .when(emitir({ ...dados, pracas: [], valor_pedagio_centavos: 0, taxa_centavos: 100, valor_total_centavos: 100 }))
       .thenRejects('rota_sem_pracas');
+  });
+
+  describe("the CT-e and MDF-e references name the company's own documents", () => {
+    const comRefs = { ...dados, cte: CTE, mdfe: CHAVE_MDFE };
+    const proprios = { cte: { id: CTE, company_id: C }, mdfe: { id: 'mdfe-1', company_id: C } };
+
+    it('issues when each reference names a document of the company', () => {
+      when(0)()
+        .when(emitir(comRefs, proprios))
+        .then({ ...emitido, data: { ...emitido.data, cte: CTE, mdfe: CHAVE_MDFE } } as ValePedagioEvent);
+      expect(referenciaNaoEncontrada(comRefs, proprios)).toBeNull();
+      expect(referenciaNaoEncontrada(dados, nenhum)).toBeNull();
+    });
+
+    it('refuses a reference that names no document: nao_encontrado naming it', () => {
+      when(0)()
+        .when(emitir(comRefs, { ...proprios, cte: null }))
+        .thenRejects('nao_encontrado', ['cte']);
+      when(0)()
+        .when(emitir(comRefs, { ...proprios, mdfe: null }))
+        .thenRejects('nao_encontrado', ['mdfe']);
+      when(0)().when(emitir(comRefs, nenhum)).thenRejects('nao_encontrado', ['cte', 'mdfe']);
+    });
+
+    it("refuses another company's document exactly as an unknown one", () => {
+      const alheio = { ...proprios, cte: { id: CTE, company_id: 'company-2' } };
+      when(0)().when(emitir(comRefs, alheio)).thenRejects('nao_encontrado', ['cte']);
+      expect(referenciaNaoEncontrada(comRefs, alheio)?.message).toBe(referenciaNaoEncontrada(comRefs, { ...proprios, cte: null })?.message);
+    });
+
+    it('a repeated purchase appends nothing before it asks', () => when(5_000)(emitido).when(emitir(comRefs, nenhum)).then());
   });
 
   describe('cancellation: strictly within 3 hours and before the first passage', () => {

@@ -41,6 +41,26 @@ describe('toll pass and operational account in production without providers', ()
     expectError(await sem.call('POST', '/v1/vale-pedagio/roteirizacao', ROTA), 403, 'escopo_nao_habilitado');
   });
 
+  it("a purchase's cte/mdfe references are checked before the supplier is asked: 404 for none of the company's, 503 for its own", async () => {
+    const fiscal = await app.carrier({ scopes: ['fiscal', 'operacao'], fiscalProduction: true });
+    const outra = await app.carrier({ scopes: ['fiscal', 'operacao'], fiscalProduction: true });
+    const rascunho = async (who: TestCarrier) => {
+      const res = await who.call('POST', '/v1/fiscal/cte', { observacoes: 'VIAGEM EM PRODUCAO' });
+      expect(res.status).toBe(201);
+      return res.body.data.id as string;
+    };
+    const proprio = await rascunho(fiscal);
+    const alheio = await rascunho(outra);
+    for (const refs of [{ cte: alheio }, { cte: randomUUID() }, { mdfe: randomUUID() }]) {
+      const res = expectError(await fiscal.call('POST', '/v1/vale-pedagio', { ...COMPRA, ...refs }), 404, 'nao_encontrado');
+      expect(res.error.details.fields.map((f: { field: string }) => f.field)).toEqual(Object.keys(refs));
+    }
+    expectError(await fiscal.call('POST', '/v1/vale-pedagio', { ...COMPRA, cte: proprio }), 503, 'provedor_indisponivel');
+    const store = app.running.platform.store;
+    expect(await store.readStream(contaOperacionalStream(fiscal.companyId))).toEqual([]);
+    expect((await fiscal.call('GET', '/v1/vale-pedagio')).body.meta.total).toBe(0);
+  });
+
   it('reads work: an empty account and no toll pass', async () => {
     const conta = await c.call('GET', '/v1/conta-operacional');
     expect(conta.status).toBe(200);
@@ -110,6 +130,7 @@ describe('toll pass and operational account in production without providers', ()
           pracas: roteiro.pracas,
           ...valores,
         },
+        documentos: { cte: null, mdfe: null },
       },
       ctx,
     );

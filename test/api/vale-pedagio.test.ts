@@ -13,8 +13,6 @@ const CURITIBA = { municipio: 'Curitiba', uf: 'PR' };
 const rota = (extra: Record<string, unknown> = {}) => ({ origem: CAMPINAS, destino: RIO, categoria: '07', ...extra });
 const compra = (extra: Record<string, unknown> = {}) => rota({ placa: 'ABC-1D23', tipo: 'TAG', ...extra });
 const cents = (v: number) => Math.round(v * 100);
-/** A valid CT-e access key (test/fixtures/cte). */
-const CTE_KEY = '35190602427026001207570040000522031000522035';
 
 describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', () => {
   let app: TestApp;
@@ -161,8 +159,6 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
       const ok = await buy({
         motorista: { cpf: '529.982.247-25', nome: 'João  da Silva' },
         tipo: 'placa',
-        cte: CTE_KEY,
-        mdfe: 'F0A1B2C3-D4E5-4F60-8A7B-9C8D7E6F5A4B',
       });
       expect(ok.status).toBe(201);
       const v = ok.body.data;
@@ -175,8 +171,8 @@ describe('/v1/vale-pedagio: the mandatory toll pass (sandbox, simulated FVPO)', 
         placa: 'ABC1D23',
         tipo: 'placa',
         motorista: { cpf: '52998224725', nome: 'João da Silva' },
-        mdfe: 'f0a1b2c3-d4e5-4f60-8a7b-9c8d7e6f5a4b',
-        cte: CTE_KEY,
+        mdfe: null,
+        cte: null,
         valor_pedagio: calc.valor_pedagio,
         taxa: calc.taxa,
         valor_total: calc.valor_total,

@@ -64,7 +64,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
   it('the supplier fails after the debit: the debit is refunded (compra_nao_concluida), no toll pass', async () => {
     const provedor = new ProvedorValePedagioSimulado();
     provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
-    const s = new ServicoValePedagio({ store: ctx.store, provedor, depositos: new DepositosSimulados() });
+    const s = new ServicoValePedagio({ store: ctx.store, pool: ctx.db.pool, provedor, depositos: new DepositosSimulados() });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
     await expect(s.comprar(at(), '11222333000181', pedido())).rejects.toMatchObject({ code: 'provedor_indisponivel' });
     const ledger = await ctx.store.readStream(contaOperacionalStream(companyId));
@@ -80,7 +80,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
     const provedor = new ProvedorValePedagioSimulado();
     const comprar = provedor.comprar.bind(provedor);
     provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
-    const s = new ServicoValePedagio({ store: ctx.store, provedor, depositos: new DepositosSimulados() });
+    const s = new ServicoValePedagio({ store: ctx.store, pool: ctx.db.pool, provedor, depositos: new DepositosSimulados() });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({
       code: 'provedor_indisponivel',
@@ -95,7 +95,12 @@ describe('ServicoValePedagio: interrupted steps', () => {
 
   it('a crash between the debit and the issue: resending the referencia_externa finishes it, debited once', async () => {
     const store = faulty(ctx.store);
-    const s = new ServicoValePedagio({ store, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() });
+    const s = new ServicoValePedagio({
+      store,
+      pool: ctx.db.pool,
+      provedor: new ProvedorValePedagioSimulado(),
+      depositos: new DepositosSimulados(),
+    });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
     store.failOn = /^vale-pedagio-/;
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-1' }))).rejects.toThrow('connection lost');
@@ -122,7 +127,12 @@ describe('ServicoValePedagio: interrupted steps', () => {
 
   it('a crash between the cancellation and the refund: the next request refunds, once, and answers vale_pedagio_ja_cancelado', async () => {
     const store = faulty(ctx.store);
-    const s = new ServicoValePedagio({ store, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() });
+    const s = new ServicoValePedagio({
+      store,
+      pool: ctx.db.pool,
+      provedor: new ProvedorValePedagioSimulado(),
+      depositos: new DepositosSimulados(),
+    });
     await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
     const { vale_pedagio_id: id } = await s.comprar(at(), '11222333000181', pedido());
     store.failOn = /^conta-operacional-/;
@@ -143,6 +153,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
   it('many purchases at once against one balance: never overdrawn', async () => {
     const s = new ServicoValePedagio({
       store: ctx.store,
+      pool: ctx.db.pool,
       provedor: new ProvedorValePedagioSimulado(),
       depositos: new DepositosSimulados(),
     });

@@ -104,14 +104,16 @@ export const ValePedagioInput = Type.Object(
       Type.String({
         minLength: 36,
         maxLength: 44,
-        description: 'The CT-e of the trip: its `cte_uuid` or its 44-character access key (recorded as given)',
+        description:
+          'The CT-e of the trip: its `cte_uuid` or its 44-character access key (recorded as given); it must name a CT-e of the company (404 otherwise)',
       }),
     ),
     mdfe: Type.Optional(
       Type.String({
         minLength: 36,
         maxLength: 44,
-        description: 'The MDF-e of the trip: its `mdfe_uuid` or its 44-character access key (recorded as given)',
+        description:
+          'The MDF-e of the trip: its `mdfe_uuid` or its 44-character access key (recorded as given); it must name an MDF-e of the company (404 otherwise)',
       }),
     ),
     referencia_externa: Type.Optional(

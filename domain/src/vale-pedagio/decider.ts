@@ -23,8 +23,23 @@ export type ValePedagioEvent =
 
 export type DadosEmissaoValePedagio = Omit<ValePedagioEmitido, 'emitido_em' | 'cancelavel_ate'>;
 
+/** A document a `cte`/`mdfe` reference names, as the handler found it: its id and the company it belongs to. */
+export interface DocumentoReferido {
+  id: string;
+  company_id: string;
+}
+
+/**
+ * What each reference of a purchase names; null for a reference that names no document (or for no reference). The
+ * handler looks them up only among the company's own documents, so another company's reaches here as null too.
+ */
+export interface DocumentosReferidos {
+  cte: DocumentoReferido | null;
+  mdfe: DocumentoReferido | null;
+}
+
 export type ValePedagioCommand =
-  | { type: 'Emitir'; dados: DadosEmissaoValePedagio }
+  | { type: 'Emitir'; dados: DadosEmissaoValePedagio; documentos: DocumentosReferidos }
   /** The supplier reports a passage; without `praca_codigo`, the first plaza not passed yet. */
   | { type: 'RegistrarPassagem'; company_id: string; vale_pedagio_id: string; praca_codigo?: string }
   | { type: 'Cancelar'; company_id: string; vale_pedagio_id: string };
@@ -37,6 +52,27 @@ export interface ValePedagioState {
 }
 
 const naoEncontrado = (id: string) => new Rejection('nao_encontrado', `toll pass ${id} not found`);
+
+const NOMES = { cte: 'CT-e', mdfe: 'MDF-e' } as const;
+
+/**
+ * Why the purchase's `cte`/`mdfe` references are refused, or null when each names a document of the buying company.
+ * One answer for an unknown document and another company's (anti-enumeration, spec section 7). The handler asks
+ * before any money moves; `Emitir` asks again with the same facts, so no toll pass is issued unchecked.
+ */
+export function referenciaNaoEncontrada(
+  dados: Pick<DadosEmissaoValePedagio, 'company_id' | 'cte' | 'mdfe'>,
+  documentos: DocumentosReferidos,
+): Rejection | null {
+  const faltam = (['cte', 'mdfe'] as const).filter((campo) => {
+    const doc = documentos[campo];
+    return dados[campo] !== null && (doc === null || doc.company_id !== dados.company_id);
+  });
+  if (faltam.length === 0) return null;
+  return new Rejection('nao_encontrado', faltam.map((campo) => `${NOMES[campo]} ${dados[campo]} not found`).join('; '), {
+    fields: faltam.map((campo) => ({ field: campo, message: `names no ${NOMES[campo]} of the company` })),
+  });
+}
 
 /** Why the toll pass cannot be cancelled at `now`, or null when it can. */
 export function impedimentoCancelamento(state: ValePedagioState, now: Date): Rejection | null {
@@ -68,6 +104,8 @@ export const valePedagioDecider: Decider<ValePedagioCommand, ValePedagioState, V
         // The same toll pass again (a retried purchase with the same referencia_externa) appends nothing.
         if (state.emitido) return [];
         const d = command.dados;
+        const referencia = referenciaNaoEncontrada(d, command.documentos);
+        if (referencia) throw referencia;
         if (d.pracas.length === 0) throw new Rejection('rota_sem_pracas', 'the route crosses no toll plaza for this category');
         const v = valoresValePedagio(d.pracas.map((p) => p.tarifa_centavos));
         if (

@@ -41,6 +41,12 @@ export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promi
   return (rows[0] as unknown as MdfeRow | undefined) ?? null;
 }
 
+/** One MDF-e of the company, by access key (none before its issue); another company's is not found. */
+export async function mdfeByKey(sql: Sql, companyId: string, chave: string): Promise<MdfeRow | null> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
+  return (rows[0] as unknown as MdfeRow | undefined) ?? null;
+}
+
 /** The company's MDF-e, newest first. */
 export async function mdfeList(
   sql: Sql,

@@ -92,8 +92,8 @@ export function createApplication(platform: Platform): Application {
   const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
   const valePedagio = new ServicoValePedagio(
     homologacao
-      ? { store, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
-      : { store, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
+      ? { store, pool, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
+      : { store, pool, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
   );
   const entregasWebhook = new EntregasWebhook(pool);
   const segredosWebhook = new SegredosWebhook(pool, platform.cipher);

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { type Pool } from 'pg';
 import { type CategoriaVeicular, type LocalValePedagio, type TipoValePedagio, type ValePedagioEmitido } from '@frete/contracts';
 import {
+  type DocumentosReferidos,
   type ValoresValePedagio,
   Rejection,
   contaOperacionalDecider,
   contaOperacionalStream,
   eixosDaCategoria,
   impedimentoCancelamento,
+  referenciaNaoEncontrada,
   valePedagioDecider,
   valePedagioStream,
   valoresValePedagio,
@@ -17,9 +20,12 @@ import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type DepositosContaOperacional, type ProvedorValePedagio, type Roteiro } from '@frete/adapters';
+import { cteByKey, cteOf, mdfeByKey, mdfeOf } from '@frete/projections';
 
 export interface ServicoValePedagioDeps {
   store: EventStore;
+  /** The read models of the company's CT-e and MDF-e, which a purchase's references must name. */
+  pool: Pool;
   readYourWrites?: ReadYourWrites;
   provedor: ProvedorValePedagio;
   depositos: DepositosContaOperacional;
@@ -32,10 +38,14 @@ export interface PedidoValePedagio {
   placa: string;
   tipo: TipoValePedagio;
   motorista: { cpf: string; nome: string | null } | null;
+  /** A `cte_uuid` (lower case) or an access key, as the route checked its shape. */
   cte: string | null;
+  /** An `mdfe_uuid` (lower case) or an access key. */
   mdfe: string | null;
   referencia_externa: string | null;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Two purchases with one `referencia_externa` must ask for the same toll pass. */
 const mesmoPedido = (v: ValePedagioEmitido, p: PedidoValePedagio) =>
@@ -61,7 +71,8 @@ const outroPedido = (ref: string, numero: string) =>
  * revision serialises it; the toll pass's own stream serialises its lifecycle. The steps of a purchase and of a
  * cancellation are each safe to repeat, so an interrupted one is finished by doing it again:
  *
- * - purchase: route and price (supplier) → debit the account (`saldo_insuficiente` here, nothing debited) → buy at the
+ * - purchase: the `cte`/`mdfe` references name the company's documents (404 here, before the supplier is asked or money
+ *   moves) → route and price (supplier) → debit the account (`saldo_insuficiente` here, nothing debited) → buy at the
  *   supplier (a failure refunds the debit, motive `compra_nao_concluida`) → `vale_pedagio.emitido`. With a
  *   `referencia_externa` the toll pass's id is derived from it, so a retry finds the debit and the issue already done.
  * - cancellation: the toll pass's rules (3 hours, no passage, not cancelled) → cancel at the supplier →
@@ -95,6 +106,9 @@ export class ServicoValePedagio {
     pagadorCnpj: string,
     pedido: PedidoValePedagio,
   ): Promise<{ vale_pedagio_id: string; criado: boolean }> {
+    const documentos = await this.documentosReferidos(ctx, pedido);
+    const naoEncontrada = referenciaNaoEncontrada({ company_id: ctx.companyId, cte: pedido.cte, mdfe: pedido.mdfe }, documentos);
+    if (naoEncontrada) throw naoEncontrada;
     const { roteiro, valores } = await this.calcular(pedido.origem, pedido.destino, pedido.categoria);
     const ref = pedido.referencia_externa;
     const id = ref ? derivedEventId(ctx.companyId, `vale-pedagio:${ref}`) : randomUUID();
@@ -176,6 +190,7 @@ export class ServicoValePedagio {
           pracas: roteiro.pracas,
           ...valores,
         },
+        documentos,
       },
       ctx,
     );
@@ -254,6 +269,22 @@ export class ServicoValePedagio {
     if (!credito) throw new Error(`the ledger lacks the credit ${deposito.referencia}`);
     if (r.events.length === 0) await this.leituraAposRepeticao(ctx, contaOperacionalStream(ctx.companyId));
     return { sequencia: credito.sequencia, criado: r.events.length > 0 };
+  }
+
+  /**
+   * The company's own CT-e and MDF-e that the purchase's references name, by id or access key. A document made by this
+   * company's previous request may not be in the read models yet: they are caught up with its writes first.
+   */
+  private async documentosReferidos(ctx: ContextoEmpresa, pedido: PedidoValePedagio): Promise<DocumentosReferidos> {
+    if (pedido.cte === null && pedido.mdfe === null) return { cte: null, mdfe: null };
+    await this.deps.readYourWrites?.waitFor(ctx.companyId);
+    const { pool } = this.deps;
+    const cte = pedido.cte === null ? null : await (UUID.test(pedido.cte) ? cteOf : cteByKey)(pool, ctx.companyId, pedido.cte);
+    const mdfe = pedido.mdfe === null ? null : await (UUID.test(pedido.mdfe) ? mdfeOf : mdfeByKey)(pool, ctx.companyId, pedido.mdfe);
+    return {
+      cte: cte && { id: cte.cte_id, company_id: cte.company_id },
+      mdfe: mdfe && { id: mdfe.mdfe_id, company_id: mdfe.company_id },
+    };
   }
 
   /**

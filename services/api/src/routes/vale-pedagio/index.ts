@@ -80,7 +80,7 @@ function rotaConsultada(body: ValePedagioRotaInput): { origem: LocalValePedagio;
   return rota;
 }
 
-/** A `cte`/`mdfe` reference: a UUID (lower case) or a valid 44-character access key. */
+/** A `cte`/`mdfe` reference's shape: a UUID (lower case) or a valid 44-character access key. Whose it is, the handler finds. */
 function documentoDe(field: 'cte' | 'mdfe', raw: string | undefined, fields: FieldError[]): string | null {
   if (raw === undefined) return null;
   if (UUID.test(raw)) return raw.toLowerCase();
@@ -263,12 +263,15 @@ export const valePedagioRoutes =
             '(nothing is debited; two purchases racing for a balance that covers one: one 201, one 422); 422 `rota_sem_pracas` when the route ' +
             'crosses no plaza. The same request again with its `referencia_externa` answers 200 with the toll pass already bought, debited once. ' +
             '400 `validacao` for a `referencia_externa` already used for another route, vehicle or type, an unknown municipality, a plate, ' +
-            `CPF or document reference that is not valid. ${SANDBOX} ${CANCELAMENTO}`,
+            'CPF or document reference that is not valid (`cte`/`mdfe`: a UUID or a 44-character access key with its check digit). ' +
+            "404 `nao_encontrado` when `cte` or `mdfe` names no CT-e or MDF-e of the company (unknown, or another company's: one answer for " +
+            'both), with `error.details.fields` naming the reference; checked before the supplier is asked, nothing is debited. ' +
+            `${SANDBOX} ${CANCELAMENTO}`,
           body: Type.Ref(ValePedagioInput),
           response: {
             200: DataEnvelope(Type.Ref(ValePedagio)),
             201: DataEnvelope(Type.Ref(ValePedagio)),
-            ...errors(400, 422, 503, 'saldo_insuficiente', 'rota_sem_pracas', 'provedor_indisponivel'),
+            ...errors(400, 404, 422, 503, 'saldo_insuficiente', 'rota_sem_pracas', 'provedor_indisponivel'),
           },
         },
       },
