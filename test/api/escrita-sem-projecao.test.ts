@@ -1,0 +1,58 @@
+import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
+
+/**
+ * Issue 26, point 2: a command that committed answers its success from what it recorded, even when the read models
+ * lag far behind (here: stopped); once the projector runs again, the reads agree with the answer.
+ */
+describe('writes answer what they recorded while the read models are stopped', () => {
+  jest.setTimeout(120_000);
+  let app: TestApp;
+  let c: TestCarrier;
+
+  /** Runs `act` with the projector stopped, then starts it again and waits until the read models caught up. */
+  async function semProjecao<T>(act: () => Promise<T>): Promise<T> {
+    await app.running.platform.projections.stop();
+    let result: T;
+    try {
+      result = await act();
+    } finally {
+      await app.running.platform.projections.start();
+    }
+    await app.running.platform.projections.catchUp();
+    return result;
+  }
+
+  beforeAll(async () => {
+    // A read that waits for a write gives up after 150 ms: with the projector stopped, every wait times out.
+    app = await startTestApp({ READ_YOUR_WRITES_TIMEOUT_MS: '150' });
+    c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'webhooks'] });
+  });
+  afterAll(() => app?.close());
+
+  it('POST /conta-operacional/creditos: 201 with the movement and the balance, 200 on a repeat; the statement agrees', async () => {
+    const credit = (referencia: string, valor: number) => c.call('POST', '/v1/conta-operacional/creditos', { valor, referencia });
+    const [first, again, second] = await semProjecao(async () => {
+      const a = await credit('DEP-1', 100.5);
+      const b = await credit('DEP-1', 100.5);
+      const d = await credit('DEP-2', 20);
+      // The read model has not seen the credits: the statement is still empty (no 5xx either).
+      expect((await c.call('GET', '/v1/conta-operacional/extrato')).body.data).toEqual([]);
+      return [a, b, d];
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toEqual({
+      movimento: expect.objectContaining({ sequencia: 1, tipo: 'credito', valor: 100.5, saldo_apos: 100.5, referencia: 'DEP-1' }),
+      saldo: 100.5,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(second.status).toBe(201);
+    expect(second.body.data).toEqual({
+      movimento: expect.objectContaining({ sequencia: 2, valor: 20, saldo_apos: 120.5, referencia: 'DEP-2' }),
+      saldo: 120.5,
+    });
+    const extrato = (await c.call('GET', '/v1/conta-operacional/extrato?per_page=100')).body.data as { sequencia: number }[];
+    expect([...extrato].sort((x, y) => x.sequencia - y.sequencia)).toEqual([first.body.data.movimento, second.body.data.movimento]);
+    expect((await c.call('GET', '/v1/conta-operacional')).body.data.saldo).toBe(120.5);
+  });
+});
