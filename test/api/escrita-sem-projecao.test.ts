@@ -55,4 +55,47 @@ describe('writes answer what they recorded while the read models are stopped', (
     expect([...extrato].sort((x, y) => x.sequencia - y.sequencia)).toEqual([first.body.data.movimento, second.body.data.movimento]);
     expect((await c.call('GET', '/v1/conta-operacional')).body.data.saldo).toBe(120.5);
   });
+
+  it.each([
+    {
+      path: '/v1/fiscal/motoristas',
+      criar: { cpf: '52998224725', nome: 'MOTORISTA SEM PROJECAO', chave_pix: { tipo: 'cpf', valor: '52998224725' } },
+      alterar: { cpf: '52998224725', nome: 'MOTORISTA ALTERADO', telefone: '11987654321' },
+    },
+    {
+      path: '/v1/fiscal/veiculos',
+      criar: { placa: 'QWE1R23', tara_kg: 8000, capacidade_kg: 20000, capacidade_m3: 80, tipo_rodado: '03' },
+      alterar: { placa: 'QWE1R23', renavam: '00639884962', uf: 'SP' },
+    },
+    {
+      path: '/v1/fiscal/regras-tributacao',
+      criar: { uf_origem: 'SP', uf_destino: 'MG', icms: { cst: '20', aliquota: 12, reducao_base: 33.33 } },
+      alterar: { uf_origem: 'SP', uf_destino: 'MG', tp_serv: 1, cfop: '6352', icms: { cst: '00', aliquota: 7 } },
+    },
+  ])('POST and PUT $path: 201 and 200 with the entry as recorded; the GET agrees once caught up', async ({ path, criar, alterar }) => {
+    const [created, changed, unchanged] = await semProjecao(async () => {
+      const a = await c.call('POST', path, criar);
+      expect(a.status).toBe(201);
+      // The read model has not seen the entry (no 5xx either).
+      expect((await c.call('GET', `${path}/${a.body.data.id}`)).status).toBe(404);
+      const b = await c.call('PUT', `${path}/${a.body.data.id}`, alterar);
+      const d = await c.call('PUT', `${path}/${a.body.data.id}`, alterar);
+      return [a, b, d];
+    });
+    const id = created.body.data.id as number;
+    expect(created.body.data.cadastrado_em ?? created.body.data.criada_em).toEqual(expect.stringMatching(/Z$/));
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.id).toBe(id);
+    expect(unchanged.status).toBe(200);
+    // The same entry again (a registry may record the repeat: its time is then the repeat's).
+    const semHora = ({ atualizado_em: _a, atualizada_em: _b, ...resto }: Record<string, unknown>) => resto;
+    expect(semHora(unchanged.body.data)).toEqual(semHora(changed.body.data));
+    const read = await c.call('GET', `${path}/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(unchanged.body);
+    // The creation's answer is the row the projector wrote for it: the update changed the data and its time only.
+    const { atualizado_em, atualizada_em } = created.body.data;
+    expect(created.body.data.cadastrado_em ?? created.body.data.criada_em).toBe(read.body.data.cadastrado_em ?? read.body.data.criada_em);
+    expect(atualizado_em ?? atualizada_em).toBe(created.body.data.cadastrado_em ?? created.body.data.criada_em);
+  });
 });
