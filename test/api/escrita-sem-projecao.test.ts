@@ -24,7 +24,7 @@ describe('writes answer what they recorded while the read models are stopped', (
 
   beforeAll(async () => {
     // A read that waits for a write gives up after 150 ms: with the projector stopped, every wait times out.
-    app = await startTestApp({ READ_YOUR_WRITES_TIMEOUT_MS: '150' });
+    app = await startTestApp({ READ_YOUR_WRITES_TIMEOUT_MS: '150', WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1' });
     c = await app.carrier({ scopes: ['fiscal', 'operacao', 'cadastros', 'webhooks'] });
   });
   afterAll(() => app?.close());
@@ -97,5 +97,38 @@ describe('writes answer what they recorded while the read models are stopped', (
     const { atualizado_em, atualizada_em } = created.body.data;
     expect(created.body.data.cadastrado_em ?? created.body.data.criada_em).toBe(read.body.data.cadastrado_em ?? read.body.data.criada_em);
     expect(atualizado_em ?? atualizada_em).toBe(created.body.data.cadastrado_em ?? created.body.data.criada_em);
+  });
+
+  it('webhooks: create, change, rotate and re-enable answer the endpoint as recorded; the GET agrees once caught up', async () => {
+    const [created, changed, rotated, reenabled] = await semProjecao(async () => {
+      const a = await c.call('POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/sem-projecao', eventos: ['cte.autorizado'] });
+      expect(a.status).toBe(201);
+      const id = a.body.data.id as string;
+      expect((await c.call('GET', `/v1/webhooks/${id}`)).status).toBe(404);
+      const b = await c.call('PATCH', `/v1/webhooks/${id}`, { descricao: 'ERP', eventos: ['cte.autorizado', 'cte.cancelado'] });
+      const d = await c.call('POST', `/v1/webhooks/${id}/segredo`);
+      const e = await c.call('POST', `/v1/webhooks/${id}/reativar`);
+      return [a, b, d, e];
+    });
+    expect(created.body.data).toMatchObject({
+      url: 'http://127.0.0.1:9/sem-projecao',
+      eventos: ['cte.autorizado'],
+      descricao: null,
+      ativo: true,
+      segredo_versao: 1,
+      secret: expect.any(String),
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ descricao: 'ERP', eventos: ['cte.autorizado', 'cte.cancelado'], segredo_versao: 1 });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data).toMatchObject({ segredo_versao: 2, secret: expect.any(String) });
+    expect(rotated.body.data.secret).not.toBe(created.body.data.secret);
+    expect(rotated.body.data.segredo_impressao).not.toBe(created.body.data.segredo_impressao);
+    expect(reenabled.status).toBe(200);
+    const { secret: _secret, ...semSegredo } = rotated.body.data;
+    expect(reenabled.body.data).toEqual(semSegredo);
+    const read = await c.call('GET', `/v1/webhooks/${created.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(reenabled.body);
   });
 });
