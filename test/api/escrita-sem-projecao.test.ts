@@ -1,4 +1,4 @@
-import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 
 /**
  * Issue 26, point 2: a command that committed answers its success from what it recorded, even when the read models
@@ -9,8 +9,10 @@ describe('writes answer what they recorded while the read models are stopped', (
   let app: TestApp;
   let c: TestCarrier;
 
-  /** Runs `act` with the projector stopped, then starts it again and waits until the read models caught up. */
+  /** Runs `act` with the projector stopped (after catching up), then starts it again and waits until the read models caught up. */
   async function semProjecao<T>(act: () => Promise<T>): Promise<T> {
+    // What the test set up before (companies, documents) is in the read models; only `act`'s writes are held back.
+    await app.running.platform.projections.catchUp();
     await app.running.platform.projections.stop();
     let result: T;
     try {
@@ -130,5 +132,62 @@ describe('writes answer what they recorded while the read models are stopped', (
     const read = await c.call('GET', `/v1/webhooks/${created.body.data.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(reenabled.body);
+  });
+
+  it('POST /convites/transportadoras: 201 with the pending invitation, 200 with the same one on a repeat; the GET agrees', async () => {
+    const body = { cnpj: randomCnpj(), razao_social: 'CONVIDADA LTDA', contato: { nome: 'Ana', email: 'ana@example.com' } };
+    const [first, again] = await semProjecao(async () => {
+      const a = await c.call('POST', '/v1/convites/transportadoras', body);
+      expect((await c.call('GET', `/v1/convites/transportadoras/${a.body.data.id}`)).status).toBe(404);
+      const b = await c.call('POST', '/v1/convites/transportadoras', { ...body, contato: { nome: 'Outra', email: 'outra@example.com' } });
+      return [a, b];
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({
+      cnpj: body.cnpj,
+      razao_social: 'CONVIDADA LTDA',
+      contato: { nome: 'Ana', email: 'ana@example.com', telefone: null },
+      estado: 'pendente',
+      aceito_em: null,
+      expirado_em: null,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const read = await c.call('GET', `/v1/convites/transportadoras/${first.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(first.body);
+  });
+
+  it('emission grants: POST 201 and 200 on a repeat, DELETE 200 with the revoked grant; the GET agrees', async () => {
+    const contratante = await app.carrier({ name: 'CONTRATANTE SEM PROJECAO SA' });
+    const path = '/v1/fiscal/cte-subcontratacao/autorizacoes';
+    const [granted, again, revoked] = await semProjecao(async () => {
+      const a = await c.call('POST', path, { contratante: { cnpj: contratante.cnpj } });
+      const b = await c.call('POST', path, { contratante: { cnpj: contratante.cnpj } });
+      const d = await c.call('DELETE', `${path}/${contratante.cnpj}`);
+      return [a, b, d];
+    });
+    expect([granted.status, granted.body.error]).toEqual([201, undefined]);
+    expect(granted.body.data).toMatchObject({
+      contratante: { cnpj: contratante.cnpj, nome: 'CONTRATANTE SEM PROJECAO SA' },
+      subcontratada: { cnpj: c.cnpj },
+      status: 'ativa',
+      revogada_em: null,
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(granted.body);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toEqual({ ...granted.body.data, status: 'revogada', revogada_em: expect.stringMatching(/Z$/) });
+    // The list shows active grants only; the read model's row has the answer's times.
+    const read = await c.call('GET', path);
+    expect(read.status).toBe(200);
+    expect(read.body.data.concedidas.map((g: { id: string }) => g.id)).not.toContain(granted.body.data.id);
+    const { rows } = await app.db.pool.query<{ concedida_em: Date; revogada_em: Date; status: string }>(
+      'SELECT concedida_em, revogada_em, status FROM rm.autorizacoes WHERE autorizacao_id = $1',
+      [granted.body.data.id],
+    );
+    expect(rows.map((r) => [r.status, r.concedida_em.toISOString(), r.revogada_em.toISOString()])).toEqual([
+      ['revogada', revoked.body.data.concedida_em, revoked.body.data.revogada_em],
+    ]);
   });
 });
