@@ -1,4 +1,5 @@
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { buildCteXml, nfeKey } from '../support/cte-xml';
 
 /**
  * Issue 26, point 2: a command that committed answers its success from what it recorded, even when the read models
@@ -189,5 +190,27 @@ describe('writes answer what they recorded while the read models are stopped', (
     expect(rows.map((r) => [r.status, r.concedida_em.toISOString(), r.revogada_em.toISOString()])).toEqual([
       ['revogada', revoked.body.data.concedida_em, revoked.body.data.revogada_em],
     ]);
+  });
+
+  it('POST /fiscal/cte-emitidos: 201 with the own CT-e as recorded, 200 on a resubmission; the GET agrees', async () => {
+    const { xml } = buildCteXml({
+      emitenteCnpj: c.cnpj,
+      toma: 4,
+      tomador4: { cnpj: randomCnpj(), nome: 'TOMADOR SA' },
+      nfeChaves: [nfeKey()],
+    });
+    const [first, again] = await semProjecao(async () => {
+      const a = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml });
+      expect((await c.call('GET', `/v1/fiscal/cte/${a.body.data.id}`)).status).toBe(404);
+      return [a, await c.call('POST', '/v1/fiscal/cte-emitidos', { xml })];
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ first_reception: true, origem: 'cte_emitido', received_count: 1, handoffs: 0 });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ first_reception: false, id: first.body.data.id, received_count: 2 });
+    const read = await c.call('GET', `/v1/fiscal/cte/${first.body.data.id}`);
+    expect(read.status).toBe(200);
+    const { first_reception: _f, ...cte } = again.body.data;
+    expect(read.body.data).toEqual(cte);
   });
 });

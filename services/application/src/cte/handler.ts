@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CteDraftInput } from '@frete/contracts';
 import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
-import { mdfesAtivosDoCte } from '@frete/projections';
+import { type CteRow, cteDoLog, mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
@@ -67,12 +67,13 @@ export const cteHandler = (deps: CteHandlerDeps) => {
     },
     /**
      * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
-     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing).
+     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing); `cte` is the CT-e as
+     * recorded, in the read model's row shape.
      */
     receberEmitido: async (
       ctx: Ctx,
       input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>,
-    ): Promise<{ cteId: string; primeiro: boolean }> => {
+    ): Promise<{ cteId: string; primeiro: boolean; cte: CteRow }> => {
       const cteId = derivedEventId(ctx.companyId, `cte:${input.cte.chave}`);
       const { events } = await run(ctx, {
         type: 'ReceberCteEmitido',
@@ -81,7 +82,10 @@ export const cteHandler = (deps: CteHandlerDeps) => {
         company_id: ctx.companyId,
         environment: deps.environment,
       });
-      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido' };
+      // The answer is the CT-e as its stream recorded it, in rm.ctes's shape: it never waits for the projection.
+      const cte = cteDoLog(await deps.store.readStream(cteStream(cteId)));
+      if (!cte) throw new Error(`own CT-e ${cteId} has no recorded receipt`);
+      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido', cte };
     },
     solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
       if (pedido.tipo === 'cancelamento') {
