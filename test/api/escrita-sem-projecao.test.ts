@@ -213,4 +213,44 @@ describe('writes answer what they recorded while the read models are stopped', (
     const { first_reception: _f, ...cte } = again.body.data;
     expect(read.body.data).toEqual(cte);
   });
+
+  it('POST /fiscal/cte-subcontratacao: 201 with the receipt as recorded, 200 on a resubmission; the GET agrees', async () => {
+    const { xml, chave } = buildCteXml({ emitenteCnpj: randomCnpj(), emitenteNome: 'CONTRATANTE EXTERNA SA' });
+    const [first, again] = await semProjecao(async () => {
+      const a = await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml });
+      expect((await c.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).status).toBe(404);
+      return [a, await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml })];
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ status: 'recebido', received_count: 1, content_updated: false, delivered_by: null });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ received_count: 2, first_received_at: first.body.data.first_received_at });
+    const read = await c.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(again.body);
+  });
+
+  it("POST /fiscal/cte/{id}/subcontratacao: 201 with the subcontractor's receipt as recorded; its GET agrees", async () => {
+    const sub = await app.carrier({ name: 'SUBCONTRATADA SEM PROJECAO LTDA' });
+    const built = buildCteXml({ emitenteCnpj: c.cnpj });
+    const own = await c.call('POST', '/v1/fiscal/cte-emitidos', { xml: built.xml });
+    expect(own.status).toBe(201);
+    const handOff = () => c.call('POST', `/v1/fiscal/cte/${own.body.data.id}/subcontratacao`, { subcontratada: { cnpj: sub.cnpj } });
+    const [first, again] = await semProjecao(async () => [await handOff(), await handOff()]);
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({
+      cte: { id: own.body.data.id, access_key: built.chave },
+      subcontratada: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA SEM PROJECAO LTDA' },
+      recebimento: { access_key: built.chave, status: 'recebido', received_count: 1, content_updated: false },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.recebimento).toMatchObject({
+      received_count: 2,
+      first_received_at: first.body.data.recebimento.first_received_at,
+    });
+    const inbox = await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${built.chave}`);
+    expect(inbox.status).toBe(200);
+    const { access_key: _k, ...recebimento } = again.body.data.recebimento;
+    expect(inbox.body.data).toMatchObject(recebimento);
+  });
 });
