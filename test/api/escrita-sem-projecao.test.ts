@@ -253,4 +253,20 @@ describe('writes answer what they recorded while the read models are stopped', (
     const { access_key: _k, ...recebimento } = again.body.data.recebimento;
     expect(inbox.body.data).toMatchObject(recebimento);
   });
+
+  it('POST /fiscal/cte (draft): 201 with the draft as recorded, the same draft on a keyed retry; the GET agrees', async () => {
+    const headers = { 'Idempotency-Key': 'rascunho-sem-projecao' };
+    const [first, again] = await semProjecao(async () => {
+      const a = await c.call('POST', '/v1/fiscal/cte', { observacoes: 'SEM PROJECAO' }, headers);
+      expect((await c.call('GET', `/v1/fiscal/cte/${a.body.data.id}`)).status).toBe(404);
+      return [a, await c.call('POST', '/v1/fiscal/cte', { observacoes: 'SEM PROJECAO' }, headers)];
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data).toMatchObject({ situacao: 'rascunho', origem: 'emissao', rascunho: { observacoes: 'SEM PROJECAO' } });
+    expect(again.status).toBe(201);
+    expect(again.body.data).toEqual(first.body.data);
+    const read = await c.call('GET', `/v1/fiscal/cte/${first.body.data.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(first.body);
+  });
 });

@@ -51,19 +51,27 @@ export const cteHandler = (deps: CteHandlerDeps) => {
     // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
     consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
   });
+  /** The CT-e as its stream recorded it, in rm.ctes's shape: what a write answers, never waiting for the projection. */
+  const registrado = async (cteId: string): Promise<CteRow> => {
+    const cte = cteDoLog(await deps.store.readStream(cteStream(cteId)));
+    if (!cte) throw new Error(`own CT-e ${cteId} has no recorded creation after its write`);
+    return cte;
+  };
   return {
     ...emissao,
     /**
-     * The id of the draft. With an idempotency key the id is derived from it, so a retry lands on the stream the
-     * first call created and the decider appends nothing.
+     * The draft as recorded (rm.ctes's row shape). With an idempotency key the id is derived from it, so a retry lands
+     * on the stream the first call created and the decider appends nothing.
      */
-    criarRascunho: async (ctx: Ctx, dados: CteDraftInput, idempotencyKey?: string): Promise<string> => {
+    criarRascunho: async (ctx: Ctx, dados: CteDraftInput, idempotencyKey?: string): Promise<CteRow> => {
       const cteId = idempotencyKey ? derivedEventId(ctx.companyId, `rascunho:${idempotencyKey}`) : randomUUID();
       await run(ctx, { type: 'CriarRascunho', cte_id: cteId, company_id: ctx.companyId, environment: deps.environment, dados });
-      return cteId;
+      return registrado(cteId);
     },
-    alterarRascunho: async (ctx: Ctx, cteId: string, dados: CteDraftInput): Promise<void> => {
+    /** The draft as recorded after the change. */
+    alterarRascunho: async (ctx: Ctx, cteId: string, dados: CteDraftInput): Promise<CteRow> => {
       await run(ctx, { type: 'AlterarRascunho', cte_id: cteId, company_id: ctx.companyId, dados });
+      return registrado(cteId);
     },
     /**
      * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
@@ -82,10 +90,7 @@ export const cteHandler = (deps: CteHandlerDeps) => {
         company_id: ctx.companyId,
         environment: deps.environment,
       });
-      // The answer is the CT-e as its stream recorded it, in rm.ctes's shape: it never waits for the projection.
-      const cte = cteDoLog(await deps.store.readStream(cteStream(cteId)));
-      if (!cte) throw new Error(`own CT-e ${cteId} has no recorded receipt`);
-      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido', cte };
+      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido', cte: await registrado(cteId) };
     },
     solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
       if (pedido.tipo === 'cancelamento') {
