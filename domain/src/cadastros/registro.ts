@@ -57,6 +57,8 @@ export interface Registro<C extends ComandoRegistro, E extends DomainEvent, I, D
   remover: (companyId: string, id: number) => C;
   /** The id a `cadastrar` drew, from the events it appended. */
   idCadastrado: (events: E[]) => number;
+  /** What an event does to which entry: readers of the log (an entry's times are its events' times). */
+  efeito: (event: E) => { id: number; fato: 'cadastrado' | 'alterado' | 'removido' } | null;
 }
 
 /**
@@ -123,6 +125,11 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
       const criado = events.find((e) => e.type === cadastrado);
       if (!criado) throw new Error(`register appended no ${cadastrado}`);
       return campo<number>(criado.data, nomes.id);
+    },
+    efeito: (event) => {
+      const fato =
+        event.type === cadastrado ? 'cadastrado' : event.type === alterado ? 'alterado' : event.type === removido ? 'removido' : null;
+      return fato === null ? null : { id: campo<number>(event.data, nomes.id), fato };
     },
   };
 }

@@ -32,12 +32,20 @@ export interface DebitoConta {
   estorno: number | null;
 }
 
+export interface CreditoConta {
+  sequencia: number;
+  valor_centavos: number;
+  origem: OrigemCredito;
+  saldo_apos_centavos: number;
+  registrado_em: string;
+}
+
 export interface ContaOperacionalState {
   saldo_centavos: number;
   /** Movements so far: the next one is `movimentos + 1`. */
   movimentos: number;
-  /** referencia → the credit. */
-  creditos: Record<string, { sequencia: number; valor_centavos: number }>;
+  /** referencia → the credit, with what its movement recorded (a repeated deposit answers it). */
+  creditos: Record<string, CreditoConta>;
   /** vale_pedagio_id → its debit. */
   debitos: Record<string, DebitoConta>;
 }
@@ -147,7 +155,13 @@ export const contaOperacionalDecider: Decider<ContaOperacionalCommand, ContaOper
     const d = event.data;
     switch (event.type) {
       case 'conta_operacional.credito_registrado':
-        state.creditos[event.data.referencia] = { sequencia: d.sequencia, valor_centavos: event.data.valor_centavos };
+        state.creditos[event.data.referencia] = {
+          sequencia: d.sequencia,
+          valor_centavos: event.data.valor_centavos,
+          origem: event.data.origem,
+          saldo_apos_centavos: d.saldo_apos_centavos,
+          registrado_em: d.registrado_em,
+        };
         break;
       case 'conta_operacional.debito_registrado':
         state.debitos[event.data.vale_pedagio_id] = {

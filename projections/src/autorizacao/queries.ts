@@ -1,4 +1,5 @@
-import { type Sql } from '../projector';
+import { type RecordedEvent } from '@frete/contracts';
+import { asProjected, type Sql } from '../projector';
 
 /** A row of rm.autorizacoes (one per grant; revoked ones are kept). */
 export interface AutorizacaoRow {
@@ -55,4 +56,34 @@ export async function autorizacaoAtiva(
     [subcontratadaCompanyId, contratanteCompanyId],
   );
   return (rows[0] as unknown as AutorizacaoRow | undefined) ?? null;
+}
+
+/**
+ * The grant's row as the projector writes it, folded from its own recorded events (its stream) instead of read from
+ * rm.autorizacoes: what a write answers, so that the answer never waits for, nor fails on, the projection.
+ */
+export function autorizacaoDoLog(events: readonly RecordedEvent[], autorizacaoId: string): AutorizacaoRow | null {
+  let row: AutorizacaoRow | null = null;
+  for (const recorded of events) {
+    const event = asProjected(recorded);
+    if (event?.type === 'autorizacao.concedida' && event.data.autorizacao_id === autorizacaoId) {
+      const d = event.data;
+      row = {
+        autorizacao_id: d.autorizacao_id,
+        subcontratada_id: d.subcontratada_id,
+        subcontratada_cnpj: d.subcontratada_cnpj,
+        subcontratada_nome: d.subcontratada_nome,
+        contratante_id: d.contratante_id,
+        contratante_cnpj: d.contratante_cnpj,
+        contratante_nome: d.contratante_nome,
+        status: 'ativa',
+        concedida_em: event.recordedAt,
+        revogada_em: null,
+      };
+    } else if (event?.type === 'autorizacao.revogada' && event.data.autorizacao_id === autorizacaoId) {
+      const concedida = row as AutorizacaoRow | null;
+      if (concedida?.status === 'ativa') row = { ...concedida, status: 'revogada', revogada_em: event.recordedAt };
+    }
+  }
+  return row;
 }

@@ -1,5 +1,5 @@
-import { type CteLido, type RepassadoPor } from '@frete/contracts';
-import { type Sql } from '../projector';
+import { type CteLido, type EventData, type RecordedEvent, type RepassadoPor } from '@frete/contracts';
+import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
 
@@ -72,3 +72,69 @@ export async function cteSubcontratacaoList(
     per_page: f.per_page,
   });
 }
+
+/** The inbox status the counter-CT-e standing against the key gives (rm.subcontratacoes), as the projector sets it. */
+export async function statusDaCaixa(sql: Sql, companyId: string, chave: string): Promise<string> {
+  const { rows } = await sql.query(
+    `SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = $1 AND s.chave = $2 AND s.ativo AND s.modo = '1a1') THEN 'subcontratado'
+        WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = $1 AND s.chave = $2 AND s.ativo AND s.modo = 'pernas') THEN 'subcontratado_em_pernas'
+        ELSE 'recebido' END AS status`,
+    [companyId, chave],
+  );
+  return rows[0]!.status as string;
+}
+
+/**
+ * The inbox row of rm.cte_subcontratacao as the projector writes it, folded from the key's own inbox stream instead of
+ * read from the table: what a receipt answers, so that the answer never waits for, nor fails on, the projection.
+ * `status` follows other aggregates (the counter-CT-e taking the key): the caller gives it (`statusDaCaixa`).
+ */
+export function cteSubcontratacaoDoLog(events: readonly RecordedEvent[], status: string): CteSubcontratacaoRow | null {
+  let row: CteSubcontratacaoRow | null = null;
+  for (const recorded of events) {
+    const event = asProjected(recorded);
+    if (!event) continue;
+    const at = event.recordedAt;
+    if (event.type === 'cte_subcontratacao.recebido') {
+      const d = event.data;
+      row = {
+        company_id: d.company_id,
+        chave: d.chave,
+        status,
+        received_count: 1,
+        content_updated: false,
+        first_received_at: at,
+        last_received_at: at,
+        last_channel: d.canal,
+        delivered_by: d.repassado_por,
+        ...colunasDoDocumento(d),
+      };
+      continue;
+    }
+    if (!row) continue;
+    if (event.type === 'cte_subcontratacao.reenviado' || event.type === 'cte_subcontratacao.substituido') {
+      const d = event.data;
+      row = {
+        ...row,
+        received_count: row.received_count + 1,
+        content_updated: event.type === 'cte_subcontratacao.substituido',
+        last_received_at: at,
+        last_channel: d.canal,
+        ...(d.repassado_por ? { delivered_by: d.repassado_por } : {}),
+        ...(event.type === 'cte_subcontratacao.substituido' ? colunasDoDocumento(event.data) : {}),
+      };
+    }
+  }
+  return row;
+}
+
+const colunasDoDocumento = (d: EventData<'cte_subcontratacao.recebido'> | EventData<'cte_subcontratacao.substituido'>) => ({
+  carrier_role: d.papel_transportadora,
+  allows_counter_cte: d.permite_contra_cte,
+  counter_cte_blocked_reason: d.bloqueio_contra_cte,
+  xml_sha256: d.sha256,
+  xml_size_bytes: d.tamanho_bytes,
+  autorizado: d.cte.protocolo !== null && [100, 150].includes(d.cte.protocolo.status),
+  cte: d.cte,
+});

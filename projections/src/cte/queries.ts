@@ -1,5 +1,5 @@
-import { type ContraCteVinculo, type CteLido, type CteRascunho, type CteSituation } from '@frete/contracts';
-import { type Sql } from '../projector';
+import { type ContraCteVinculo, type CteLido, type CteRascunho, type CteSituation, type RecordedEvent } from '@frete/contracts';
+import { asProjected, type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 
 export interface CteRow {
@@ -70,4 +70,113 @@ export async function cteList(
     page: f.page,
     per_page: f.per_page,
   });
+}
+
+/**
+ * The CT-e's row of rm.ctes as the projector writes it, folded from the CT-e's own recorded events (its stream) instead
+ * of read from the table: what a write answers, so that the answer never waits for, nor fails on, the projection. The
+ * cases follow `cteProjector` one for one; null before the CT-e exists.
+ */
+export function cteDoLog(events: readonly RecordedEvent[]): CteRow | null {
+  let row: CteRow | null = null;
+  const retorno = (p: { cstat: number; motivo: string }) => ({ cstat: p.cstat, motivo: p.motivo });
+  for (const recorded of events) {
+    const event = asProjected(recorded);
+    if (!event) continue;
+    const at = event.recordedAt;
+    const novo = (origem: string, d: { cte_id: string; company_id: string }): CteRow => ({
+      cte_id: d.cte_id,
+      company_id: d.company_id,
+      chave: null,
+      origem,
+      situacao: 'rascunho',
+      service_type: 0,
+      xml_sha256: null,
+      xml_size_bytes: null,
+      received_count: 0,
+      handoffs: 0,
+      cte: null,
+      dados: null,
+      contra_cte: null,
+      serie: null,
+      numero: null,
+      retorno: null,
+      created_at: at,
+      updated_at: at,
+    });
+    switch (event.type) {
+      case 'cte.emitido_recebido': {
+        const d = event.data;
+        if (row) break;
+        row = {
+          ...novo('cte_emitido', d),
+          chave: d.chave,
+          situacao: d.situacao,
+          serie: d.cte.serie,
+          numero: String(d.cte.numero),
+          service_type: d.cte.tipo_servico,
+          xml_sha256: d.sha256,
+          xml_size_bytes: d.tamanho_bytes,
+          received_count: 1,
+          cte: d.cte,
+        };
+        break;
+      }
+      case 'cte.rascunho_criado':
+        if (!row) row = { ...novo('emissao', event.data), service_type: event.data.dados.tipo_servico ?? 0, dados: event.data.dados };
+        break;
+      case 'cte.contra_cte_criado': {
+        const d = event.data;
+        if (!row) row = { ...novo('contra_cte', d), service_type: d.vinculo.tipo_servico, dados: d.dados, contra_cte: d.vinculo };
+        break;
+      }
+      default:
+        if (!row) break;
+        row = cteDepois(row, event, at, retorno);
+    }
+  }
+  return row;
+}
+
+/** One later event of a CT-e on its row, as `cteProjector` updates it. */
+function cteDepois(
+  row: CteRow,
+  event: ReturnType<typeof asProjected> & object,
+  at: Date,
+  retorno: (p: { cstat: number; motivo: string }) => CteRow['retorno'],
+): CteRow {
+  switch (event.type) {
+    case 'cte.rascunho_alterado':
+      return { ...row, situacao: 'rascunho', dados: event.data.dados, service_type: event.data.dados.tipo_servico ?? 0, updated_at: at };
+    case 'cte.emissao_solicitada':
+      return { ...row, situacao: 'em_processamento', serie: event.data.serie, retorno: null, updated_at: at };
+    case 'cte.xml_assinado':
+      return { ...row, chave: event.data.chave, serie: event.data.serie, numero: String(event.data.numero), updated_at: at };
+    case 'cte.autorizado':
+      return {
+        ...row,
+        situacao: 'autorizado',
+        chave: event.data.chave,
+        xml_sha256: event.data.sha256,
+        cte: event.data.cte,
+        retorno: retorno(event.data.protocolo),
+        updated_at: at,
+      };
+    case 'cte.rejeitado':
+      return { ...row, situacao: 'rejeitado', chave: null, retorno: retorno(event.data), updated_at: at };
+    case 'cte.denegado':
+      return { ...row, situacao: 'denegado', retorno: retorno(event.data.protocolo), updated_at: at };
+    case 'cte.resultado_pendente':
+      return { ...row, retorno: { cstat: null, motivo: event.data.motivo }, updated_at: at };
+    case 'cte.emitido_reenviado':
+      return { ...row, received_count: row.received_count + 1, updated_at: at };
+    case 'cte.evento_registrado':
+      return event.data.tp_evento === '110111'
+        ? { ...row, situacao: 'cancelado', retorno: retorno(event.data.protocolo), updated_at: at }
+        : row;
+    case 'cte.repassado':
+      return { ...row, handoffs: row.handoffs + 1, updated_at: at };
+    default:
+      return row;
+  }
 }

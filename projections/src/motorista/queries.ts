@@ -67,3 +67,22 @@ export async function motoristasList(
   });
   return { rows: rows.map(toRow), total, next_cursor };
 }
+
+/** The row a driver's recorded events give (what the projector writes): a write's answer, never waiting for the projection. */
+export const motoristaLinha = (e: {
+  company_id: string;
+  id: number;
+  dados: MotoristaDados;
+  cadastrado_em: Date;
+  atualizado_em: Date;
+}): MotoristaRow => ({
+  company_id: e.company_id,
+  id: e.id,
+  cpf: e.dados.cpf,
+  nome: e.dados.nome,
+  telefone: e.dados.telefone,
+  chave_pix: e.dados.chave_pix,
+  repasse: e.dados.repasse,
+  cadastrado_em: e.cadastrado_em,
+  atualizado_em: e.atualizado_em,
+});

@@ -67,3 +67,25 @@ export async function regrasDaRota(sql: Sql, companyId: string, ufOrigem: string
   );
   return rows as unknown as RegraTributacaoRow[];
 }
+
+/** The row a rule's recorded events give (what the projector writes): a write's answer, never waiting for the projection. */
+export const regraTributacaoLinha = (e: {
+  company_id: string;
+  id: number;
+  dados: RegraTributacaoDados;
+  cadastrado_em: Date;
+  atualizado_em: Date;
+}): RegraTributacaoRow => ({
+  company_id: e.company_id,
+  regra_id: e.id,
+  uf_origem: e.dados.uf_origem,
+  uf_destino: e.dados.uf_destino,
+  tp_serv: e.dados.tp_serv,
+  cfop: e.dados.cfop,
+  icms_cst: e.dados.icms.cst,
+  icms_aliquota: e.dados.icms.aliquota_centesimos,
+  icms_reducao_base: e.dados.icms.reducao_base_centesimos,
+  ibs_cbs: e.dados.ibs_cbs,
+  criada_em: e.cadastrado_em,
+  atualizada_em: e.atualizado_em,
+});

@@ -52,3 +52,18 @@ export async function veiculosList(
     per_page: f.per_page,
   });
 }
+
+/** The row a vehicle's recorded events give (what the projector writes): a write's answer, never waiting for the projection. */
+export const veiculoLinha = (e: {
+  company_id: string;
+  id: number;
+  dados: VeiculoDados;
+  cadastrado_em: Date;
+  atualizado_em: Date;
+}): VeiculoRow => ({
+  company_id: e.company_id,
+  id: e.id,
+  ...e.dados,
+  cadastrado_em: e.cadastrado_em,
+  atualizado_em: e.atualizado_em,
+});

@@ -1,4 +1,5 @@
-import { type Sql } from '../projector';
+import { type RecordedEvent } from '@frete/contracts';
+import { asProjected, type Sql } from '../projector';
 
 export interface WebhookRow {
   webhook_id: string;
@@ -56,4 +57,57 @@ export async function webhooksInscritos(sql: Sql, companyId: string, tipo: strin
     [companyId, tipo],
   );
   return rows.map((r) => r.webhook_id as string);
+}
+
+/**
+ * The row the projector writes, folded from the endpoint's own recorded events (its stream) instead of read from
+ * rm.webhooks: what a write answers, so that the answer never waits for, nor fails on, the projection. Null before its
+ * creation and after its removal, as `webhookPorId` answers.
+ */
+export function webhookDoLog(events: readonly RecordedEvent[]): WebhookRow | null {
+  let row: WebhookRow | null = null;
+  let removido = false;
+  for (const recorded of events) {
+    const event = asProjected(recorded);
+    if (!event) continue;
+    const at = event.recordedAt;
+    if (event.type === 'webhook.criado') {
+      const d = event.data;
+      row = {
+        webhook_id: d.webhook_id,
+        company_id: d.company_id,
+        url: d.url,
+        eventos: d.eventos,
+        descricao: d.descricao,
+        ativo: true,
+        desativado_motivo: null,
+        desativado_em: null,
+        segredo_versao: d.segredo_versao,
+        segredo_impressao: d.segredo_impressao,
+        criado_em: at,
+        atualizado_em: at,
+      };
+      continue;
+    }
+    if (!row) continue;
+    switch (event.type) {
+      case 'webhook.atualizado':
+        row = { ...row, url: event.data.url, eventos: event.data.eventos, descricao: event.data.descricao, atualizado_em: at };
+        break;
+      case 'webhook.segredo_rotacionado':
+        row = { ...row, segredo_versao: event.data.segredo_versao, segredo_impressao: event.data.segredo_impressao, atualizado_em: at };
+        break;
+      case 'webhook.removido':
+        removido = true;
+        row = { ...row, ativo: false, atualizado_em: at };
+        break;
+      case 'webhook.desativado':
+        row = { ...row, ativo: false, desativado_motivo: event.data.motivo, desativado_em: at, atualizado_em: at };
+        break;
+      case 'webhook.reativado':
+        row = { ...row, ativo: true, desativado_motivo: null, desativado_em: null, atualizado_em: at };
+        break;
+    }
+  }
+  return removido ? null : row;
 }

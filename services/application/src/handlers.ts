@@ -5,6 +5,7 @@ import { type CommandDeps } from './commands/execute';
 import { configuracaoHandler } from './configuracao/handler';
 import { registroMotoristas, registroRegrasTributacao, registroVeiculos } from '@frete/domain';
 import { registroHandler } from './cadastros/handler';
+import { motoristaLinha, regraTributacaoLinha, veiculoLinha } from '@frete/projections';
 import { autorizacaoHandler } from './autorizacao/handler';
 import { certificadoHandler } from './certificado/handler';
 import { conviteHandler } from './convite/handler';
@@ -73,9 +74,9 @@ export const createHandlers = (
   nfe: nfeHandler(deps),
   // Toll pass and operational account (its ledger): one flow through the supplier and the deposits, then the decider.
   valePedagio: deps.servicoValePedagio,
-  motorista: registroHandler(deps, registroMotoristas),
-  veiculo: registroHandler(deps, registroVeiculos),
-  regraTributacao: registroHandler(deps, registroRegrasTributacao),
+  motorista: registroHandler(deps, registroMotoristas, motoristaLinha),
+  veiculo: registroHandler(deps, registroVeiculos, veiculoLinha),
+  regraTributacao: registroHandler(deps, registroRegrasTributacao, regraTributacaoLinha),
   // The operator's switch of a UF's CT-e to its contingency authorizer (the ops tool; no route).
   contingencia: contingenciaHandler(deps),
   // Integrators' webhook endpoints: the target is checked and the secret sealed around the decider.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj, type ParteAutorizacao, Rejection } from '@frete/domain';
-import { companyOf } from '@frete/projections';
+import { type AutorizacaoRow, autorizacaoDoLog, companyOf } from '@frete/projections';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
@@ -9,10 +9,11 @@ export interface AutorizacaoHandlerDeps extends Required<CommandDeps> {
   pool: Pool;
 }
 
-/** The grant a command left active, and whether this command created it. */
+/** The grant a command left active (as recorded, in the read model's row shape), and whether this command created it. */
 export interface AutorizacaoConcedida {
   autorizacao_id: string;
   nova: boolean;
+  autorizacao: AutorizacaoRow;
 }
 
 /**
@@ -25,6 +26,12 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
       ? autorizacaoStream(c.subcontratada.company_id, c.contratante_cnpj)
       : autorizacaoStream(c.subcontratada_id, c.contratante_cnpj),
   );
+  /** The grant as its stream recorded it: what a write answers, never waiting for the projection. */
+  const registrada = async (stream: string, autorizacaoId: string): Promise<AutorizacaoRow> => {
+    const row = autorizacaoDoLog(await deps.store.readStream(stream), autorizacaoId);
+    if (!row) throw new Error(`stream ${stream} has no grant ${autorizacaoId} after its write`);
+    return row;
+  };
   return {
     conceder: async (ctx: ContextoEmpresa, subcontratada: ParteAutorizacao, contratanteCnpj: string): Promise<AutorizacaoConcedida> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
@@ -46,10 +53,11 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
         if (last) await deps.readYourWrites.recordWrite(ctx.companyId, last.position);
       }
       if (!state.ativa) throw new Error('grant neither created nor active');
-      return { autorizacao_id: state.ativa.autorizacao_id, nova: events.length > 0 };
+      const autorizacao = await registrada(autorizacaoStream(subcontratada.company_id, cnpj), state.ativa.autorizacao_id);
+      return { autorizacao_id: state.ativa.autorizacao_id, nova: events.length > 0, autorizacao };
     },
-    /** The id of the grant revoked. */
-    revogar: async (ctx: ContextoEmpresa, contratanteCnpj: string): Promise<string> => {
+    /** The grant revoked, as recorded. */
+    revogar: async (ctx: ContextoEmpresa, contratanteCnpj: string): Promise<AutorizacaoRow> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
       // A malformed CNPJ names no stream a grant could be in.
       if (!isValidCnpj(cnpj)) throw new Rejection('autorizacao_nao_encontrada', `no active grant to CNPJ ${cnpj}`);
@@ -57,7 +65,7 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
       const revoked = events[0];
       if (!revoked || revoked.type !== 'autorizacao.revogada') throw new Error('revoke appended no autorizacao.revogada');
       if (position) await deps.readYourWrites.recordWrite(revoked.data.contratante_id, position);
-      return revoked.data.autorizacao_id;
+      return registrada(autorizacaoStream(ctx.companyId, cnpj), revoked.data.autorizacao_id);
     },
   };
 };

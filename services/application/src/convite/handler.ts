@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type ConviteTransportadoraInput } from '@frete/contracts';
 import { conviteDecider, conviteStream, normalizarConvite } from '@frete/domain';
-import { companyOf } from '@frete/projections';
+import { type ConviteRow, companyOf } from '@frete/projections';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 
@@ -10,10 +10,11 @@ export interface ConviteHandlerDeps extends CommandDeps {
   pool: Pool;
 }
 
-/** The invitation a command left pending, and whether this command sent it. */
+/** The invitation a command left pending (as recorded, in the read model's row shape), and whether this command sent it. */
 export interface ConviteEnviado {
   convite_id: string;
   novo: boolean;
+  convite: ConviteRow;
 }
 
 /** Invitations of carriers to onboarding; one stream per inviting company and invited CNPJ. */
@@ -32,10 +33,24 @@ export const conviteHandler = (deps: ConviteHandlerDeps) => {
         dados,
         transportadora_cadastrada: company?.carrier === true,
       });
-      const enviado = events.find((e) => e.type === 'convite.enviado');
-      const id = enviado?.type === 'convite.enviado' ? enviado.data.convite_id : state.atual?.convite_id;
-      if (!id) throw new Error('invitation neither sent nor pending');
-      return { convite_id: id, novo: enviado !== undefined };
+      const atual = state.atual;
+      if (!atual) throw new Error('invitation neither sent nor pending');
+      // Pending: sent now, or sent before and not expired at this command's clock (nor accepted: the CNPJ is no carrier).
+      const convite: ConviteRow = {
+        convite_id: atual.convite_id,
+        company_id: atual.company_id,
+        cnpj: atual.cnpj,
+        razao_social: atual.razao_social,
+        contato_nome: atual.contato.nome,
+        contato_email: atual.contato.email,
+        contato_telefone: atual.contato.telefone,
+        estado: 'pendente',
+        enviado_em: new Date(atual.enviado_em),
+        expira_em: new Date(atual.expira_em),
+        aceito_em: null,
+        expirado_em: null,
+      };
+      return { convite_id: atual.convite_id, novo: events.some((e) => e.type === 'convite.enviado'), convite };
     },
   };
 };

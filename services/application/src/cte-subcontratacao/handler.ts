@@ -10,7 +10,7 @@ import {
   isValidCnpj,
   normalizeCnpj,
 } from '@frete/domain';
-import { companyOf } from '@frete/projections';
+import { companyOf, type CteSubcontratacaoRow, cteSubcontratacaoDoLog, statusDaCaixa } from '@frete/projections';
 import { type DocumentStore } from '@frete/platform';
 import { decodeXml, readCteDocument } from '@frete/documents';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
@@ -49,6 +49,8 @@ export interface Repasse {
   /** True on the first receipt of the key in the subcontractor's inbox. */
   novo: boolean;
   subcontratada: { company_id: string; cnpj: string; razao_social: string };
+  /** The receipt in the subcontractor's inbox, as recorded. */
+  recebimento: CteSubcontratacaoRow;
 }
 
 /** The archived XML is the authority's or the carrier's bytes: a decoding failure is the document's fault, not ours. */
@@ -67,9 +69,24 @@ async function lerCte(content: Buffer): Promise<CteLido> {
 export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => {
   const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) => cteSubcontratacaoStream(c.company_id, c.cte.chave));
   const runCte = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
+  /**
+   * The inbox row as the key's stream recorded it, in the read model's shape: what a receipt answers, never waiting for
+   * the projection. A first receipt is `recebido` (as the projector inserts it); a later one keeps the standing the
+   * counter-CT-e gave the key, which only that read model knows.
+   */
+  const recebimento = async (companyId: string, chave: string, novo: boolean): Promise<CteSubcontratacaoRow> => {
+    const status = novo ? 'recebido' : await statusDaCaixa(deps.pool, companyId, chave);
+    const row = cteSubcontratacaoDoLog(await deps.store.readStream(cteSubcontratacaoStream(companyId, chave)), status);
+    if (!row) throw new Error(`inbox stream of ${chave} has no receipt after its write`);
+    return row;
+  };
   return {
-    /** Archives the bytes as received and records the receipt in the caller's inbox. */
-    receber: async (ctx: Contexto, companyCnpj: string, upload: CteRecebido): Promise<{ novo: boolean }> => {
+    /** Archives the bytes as received and records the receipt in the caller's inbox; the receipt as recorded. */
+    receber: async (
+      ctx: Contexto,
+      companyCnpj: string,
+      upload: CteRecebido,
+    ): Promise<{ novo: boolean; recebimento: CteSubcontratacaoRow }> => {
       const sha256 = await deps.documents.put(upload.bytes, 'application/xml');
       const { events } = await receberNaCaixa(ctx, {
         type: 'ReceberCteSubcontratacao',
@@ -82,7 +99,8 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
         repassado_por: null,
         cte: upload.cte,
       });
-      return { novo: events[0]?.type === 'cte_subcontratacao.recebido' };
+      const novo = events[0]?.type === 'cte_subcontratacao.recebido';
+      return { novo, recebimento: await recebimento(ctx.companyId, upload.cte.chave, novo) };
     },
 
     /** The contractor (the caller) hands its authorized CT-e, byte for byte, to a carrier's inbox. No financial action. */
@@ -139,10 +157,12 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
         subcontratada_cnpj: sub.cnpj,
         observacao: pedido.observacao,
       });
+      const novo = events[0]?.type === 'cte_subcontratacao.recebido';
       return {
         chave: own.chave,
-        novo: events[0]?.type === 'cte_subcontratacao.recebido',
+        novo,
         subcontratada: { company_id: sub.company_id, cnpj: sub.cnpj, razao_social: sub.razao_social },
+        recebimento: await recebimento(sub.company_id, cte.chave, novo),
       };
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CteDraftInput } from '@frete/contracts';
 import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
-import { mdfesAtivosDoCte } from '@frete/projections';
+import { type CteRow, cteDoLog, mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
@@ -51,28 +51,37 @@ export const cteHandler = (deps: CteHandlerDeps) => {
     // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
     consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
   });
+  /** The CT-e as its stream recorded it, in rm.ctes's shape: what a write answers, never waiting for the projection. */
+  const registrado = async (cteId: string): Promise<CteRow> => {
+    const cte = cteDoLog(await deps.store.readStream(cteStream(cteId)));
+    if (!cte) throw new Error(`own CT-e ${cteId} has no recorded creation after its write`);
+    return cte;
+  };
   return {
     ...emissao,
     /**
-     * The id of the draft. With an idempotency key the id is derived from it, so a retry lands on the stream the
-     * first call created and the decider appends nothing.
+     * The draft as recorded (rm.ctes's row shape). With an idempotency key the id is derived from it, so a retry lands
+     * on the stream the first call created and the decider appends nothing.
      */
-    criarRascunho: async (ctx: Ctx, dados: CteDraftInput, idempotencyKey?: string): Promise<string> => {
+    criarRascunho: async (ctx: Ctx, dados: CteDraftInput, idempotencyKey?: string): Promise<CteRow> => {
       const cteId = idempotencyKey ? derivedEventId(ctx.companyId, `rascunho:${idempotencyKey}`) : randomUUID();
       await run(ctx, { type: 'CriarRascunho', cte_id: cteId, company_id: ctx.companyId, environment: deps.environment, dados });
-      return cteId;
+      return registrado(cteId);
     },
-    alterarRascunho: async (ctx: Ctx, cteId: string, dados: CteDraftInput): Promise<void> => {
+    /** The draft as recorded after the change. */
+    alterarRascunho: async (ctx: Ctx, cteId: string, dados: CteDraftInput): Promise<CteRow> => {
       await run(ctx, { type: 'AlterarRascunho', cte_id: cteId, company_id: ctx.companyId, dados });
+      return registrado(cteId);
     },
     /**
      * An own CT-e issued elsewhere: its id follows from the company and the key, so that a resubmission finds the same
-     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing).
+     * resource; `primeiro` tells whether this reception is the first (a resubmission changes nothing); `cte` is the CT-e as
+     * recorded, in the read model's row shape.
      */
     receberEmitido: async (
       ctx: Ctx,
       input: Omit<ReceberCteEmitido, 'type' | 'cte_id' | 'company_id' | 'environment'>,
-    ): Promise<{ cteId: string; primeiro: boolean }> => {
+    ): Promise<{ cteId: string; primeiro: boolean; cte: CteRow }> => {
       const cteId = derivedEventId(ctx.companyId, `cte:${input.cte.chave}`);
       const { events } = await run(ctx, {
         type: 'ReceberCteEmitido',
@@ -81,7 +90,7 @@ export const cteHandler = (deps: CteHandlerDeps) => {
         company_id: ctx.companyId,
         environment: deps.environment,
       });
-      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido' };
+      return { cteId, primeiro: events[0]?.type === 'cte.emitido_recebido', cte: await registrado(cteId) };
     },
     solicitarEvento: async (ctx: Ctx, cteId: string, pedido: PedidoEventoCte): Promise<ResultadoEventoCte> => {
       if (pedido.tipo === 'cancelamento') {

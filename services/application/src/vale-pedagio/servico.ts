@@ -14,6 +14,7 @@ import {
   valePedagioStream,
   valoresValePedagio,
 } from '@frete/domain';
+import { type MovimentoContaRow } from '@frete/projections';
 import { execute, load, type ContextoEmpresa } from '../commands/execute';
 import { recordRequestWrite } from '../commands/request-write';
 import { type EventStore } from '@frete/platform';
@@ -80,6 +81,13 @@ const outroPedido = (ref: string, numero: string) =>
  *   refund in the account, at most once per toll pass. A request that finds the toll pass already cancelled makes
  *   sure its refund is there before it answers 422.
  */
+/** A deposit credited (or found credited before, `criado` false): its movement and the balance right after the command. */
+export interface CreditoRegistrado {
+  criado: boolean;
+  movimento: MovimentoContaRow;
+  saldo_centavos: number;
+}
+
 export class ServicoValePedagio {
   constructor(private readonly deps: ServicoValePedagioDeps) {}
 
@@ -247,10 +255,7 @@ export class ServicoValePedagio {
   }
 
   /** A deposit: confirmed by the bank integration (sandbox: simulated), then credited; idempotent by `referencia`. */
-  async creditar(
-    ctx: ContextoEmpresa,
-    deposito: { referencia: string; valor_centavos: number },
-  ): Promise<{ sequencia: number; criado: boolean }> {
+  async creditar(ctx: ContextoEmpresa, deposito: { referencia: string; valor_centavos: number }): Promise<CreditoRegistrado> {
     await this.deps.depositos.confirmar({ company_id: ctx.companyId, ...deposito });
     const r = await execute(
       this.deps,
@@ -268,7 +273,24 @@ export class ServicoValePedagio {
     const credito = r.state.creditos[deposito.referencia];
     if (!credito) throw new Error(`the ledger lacks the credit ${deposito.referencia}`);
     if (r.events.length === 0) await this.leituraAposRepeticao(ctx, contaOperacionalStream(ctx.companyId));
-    return { sequencia: credito.sequencia, criado: r.events.length > 0 };
+    // The answer is what the ledger recorded, in the read model's shape: it never waits for (or fails on) a projection.
+    return {
+      criado: r.events.length > 0,
+      movimento: {
+        sequencia: credito.sequencia,
+        tipo: 'credito',
+        valor_centavos: credito.valor_centavos,
+        valor_pedagio_centavos: null,
+        taxa_centavos: null,
+        saldo_apos_centavos: credito.saldo_apos_centavos,
+        referencia: deposito.referencia,
+        origem_credito: credito.origem,
+        vale_pedagio_id: null,
+        motivo_estorno: null,
+        registrado_em: new Date(credito.registrado_em),
+      },
+      saldo_centavos: r.state.saldo_centavos,
+    };
   }
 
   /**

@@ -9,6 +9,7 @@ import {
 } from '@frete/contracts';
 import { normalizarEventos, normalizarUrl, Rejection, webhookDecider, webhookStream, type WebhookState } from '@frete/domain';
 import { type ConfigWebhooks, derivedEventId } from '@frete/platform';
+import { type WebhookRow, webhookDoLog } from '@frete/projections';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa, load } from '../commands/execute';
 import { handles } from '../commands/handles';
 import { exigirDestino } from './destino';
@@ -43,6 +44,12 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
     if (!UUID.test(id)) throw naoEncontrado(id);
     return { webhook_id: id, company_id: ctx.companyId };
   };
+  /** The endpoint as its stream recorded it, in the read model's row shape: what a write answers. */
+  const registrado = async (id: string): Promise<WebhookRow> => {
+    const row = webhookDoLog(await deps.store.readStream(webhookStream(id)));
+    if (!row) throw new Error(`webhook ${id} has no recorded endpoint after its write`);
+    return row;
+  };
   const destino = async (url: string) => {
     // The shape first (a clear `validacao`), then whether it may be reached.
     const normalizada = normalizarUrl(url);
@@ -50,8 +57,8 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
   };
 
   return {
-    /** The new endpoint's id and its secret (shown once). */
-    criar: async (ctx: ContextoEmpresa, input: WebhookInput): Promise<{ id: string; secret: string }> => {
+    /** The new endpoint's id, the endpoint as recorded, and its secret (shown once). */
+    criar: async (ctx: ContextoEmpresa, input: WebhookInput): Promise<{ id: string; webhook: WebhookRow; secret: string }> => {
       // The cheap checks before the target's, which may wait for DNS.
       normalizarEventos(input.eventos);
       await destino(input.url);
@@ -71,16 +78,17 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
         await deps.segredos.apagarOutras(id, null);
         throw err;
       }
-      return { id, secret };
+      return { id, webhook: await registrado(id), secret };
     },
-    atualizar: async (ctx: ContextoEmpresa, id: string, input: WebhookUpdate): Promise<void> => {
+    atualizar: async (ctx: ContextoEmpresa, id: string, input: WebhookUpdate): Promise<WebhookRow> => {
       await estado(ctx.companyId, id);
       if (input.eventos !== undefined) normalizarEventos(input.eventos);
       if (input.url !== undefined) await destino(input.url);
       await run(ctx, { type: 'AtualizarWebhook', ...alvo(ctx, id), url: input.url, eventos: input.eventos, descricao: input.descricao });
+      return registrado(id);
     },
-    /** A new secret, in force at once; the previous one is shredded. */
-    rotacionar: async (ctx: ContextoEmpresa, id: string): Promise<string> => {
+    /** A new secret, in force at once; the previous one is shredded. The endpoint as recorded, and the secret. */
+    rotacionar: async (ctx: ContextoEmpresa, id: string): Promise<{ webhook: WebhookRow; secret: string }> => {
       const s = await estado(ctx.companyId, id);
       const versao = s.segredo_versao + 1;
       const secret = novoSegredo();
@@ -92,7 +100,7 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
         throw err;
       }
       await deps.segredos.apagarOutras(id, versao);
-      return secret;
+      return { webhook: await registrado(id), secret };
     },
     remover: async (ctx: ContextoEmpresa, id: string): Promise<void> => {
       await run(ctx, { type: 'RemoverWebhook', ...alvo(ctx, id) });
@@ -100,9 +108,10 @@ export const webhookHandler = (deps: WebhookHandlerDeps) => {
       await deps.entregas.encerrar(id, 'the endpoint was removed');
     },
     /** Re-enables a disabled endpoint: its pending deliveries are due again, with a new window. */
-    reativar: async (ctx: ContextoEmpresa, id: string): Promise<void> => {
+    reativar: async (ctx: ContextoEmpresa, id: string): Promise<WebhookRow> => {
       await run(ctx, { type: 'ReativarWebhook', ...alvo(ctx, id) });
       await deps.entregas.retomar(id, ctx.now);
+      return registrado(id);
     },
     /** The dispatcher's: the endpoint failed for a whole window. Idempotent per delivery that caused it. */
     desativar: async (ctx: CommandContext & { companyId: string }, id: string, motivo: string, causa: string): Promise<void> => {

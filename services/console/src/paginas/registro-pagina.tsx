@@ -33,7 +33,7 @@ export interface RegistroPagina<S extends TSchema, Row> {
   /** The API's body schema of POST and PUT. */
   schema: S;
   campos: CampoDoRegistro[];
-  handler: RegistroHandler<Static<S>>;
+  handler: RegistroHandler<Static<S>, unknown>;
   listar: (deps: ConsoleDeps, companyId: string, cursor: string | undefined) => Promise<{ rows: Row[]; next_cursor: string | null }>;
   porId: (deps: ConsoleDeps, companyId: string, id: number) => Promise<Row | null>;
   idDe: (row: Row) => number;

@@ -44,13 +44,6 @@ export const convitesRoutes =
     const env = deps.config.environment;
     const config = { scope: 'cadastros' as const };
 
-    const releitura = async (companyId: string, id: string): Promise<ConviteTransportadora> => {
-      await deps.readYourWrites.waitFor(companyId);
-      const row = await conviteDaEmpresa(deps.pool, companyId, id, deps.clock());
-      if (!row) throw new Error(`read model has no invitation ${id} after the wait`);
-      return toConvite(row);
-    };
-
     app.post(
       '/convites/transportadoras',
       {
@@ -78,8 +71,10 @@ export const convitesRoutes =
       async (request, reply) => {
         const p = principalOf(request);
         const body = request.body as ConviteTransportadoraInput;
-        const { convite_id, novo } = await deps.handlers.convite.enviar(commandContext(request, deps), p.company.cnpj, body);
-        return reply.status(novo ? 201 : 200).send({ data: await releitura(p.companyId, convite_id), environment: env });
+        const { convite, novo } = await deps.handlers.convite.enviar(commandContext(request, deps), p.company.cnpj, body);
+        // The reads after the answer see the invitation as usual; the answer itself is what the command recorded.
+        await deps.readYourWrites.waitFor(p.companyId);
+        return reply.status(novo ? 201 : 200).send({ data: toConvite(convite), environment: env });
       },
     );
 

@@ -10,7 +10,7 @@ import {
   ListEnvelope,
 } from '@frete/contracts';
 import { centavosDeReais, decimalDeCentavos, reaisDeCentavos } from '@frete/domain';
-import { type MovimentoContaRow, extratoContaOperacional, movimentoContaOperacional, resumoContaOperacional } from '@frete/projections';
+import { type MovimentoContaRow, extratoContaOperacional, resumoContaOperacional } from '@frete/projections';
 import { commandContext, principalOf } from '../../command-context';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { errors } from '../../schemas';
@@ -148,15 +148,11 @@ export const contaOperacionalRoutes =
           referencia: body.referencia,
           valor_centavos: centavosDeReais(body.valor),
         });
+        // The reads after the answer see the credit as usual; the answer itself is what the command recorded.
         await deps.readYourWrites.waitFor(p.companyId);
-        const [movimento, resumo] = await Promise.all([
-          movimentoContaOperacional(deps.pool, p.companyId, r.sequencia),
-          resumoContaOperacional(deps.pool, p.companyId),
-        ]);
-        if (!movimento) throw new Error(`read model lacks movement ${r.sequencia}`);
         return reply
           .status(r.criado ? 201 : 200)
-          .send({ data: { movimento: toMovimento(movimento), saldo: reaisDeCentavos(resumo.saldo_centavos) }, environment: env });
+          .send({ data: { movimento: toMovimento(r.movimento), saldo: reaisDeCentavos(r.saldo_centavos) }, environment: env });
       },
     );
   };

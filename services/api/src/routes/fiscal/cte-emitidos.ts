@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteEmitidoReceipt, DataEnvelope } from '@frete/contracts';
-import { cteOf } from '@frete/projections';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -52,15 +51,14 @@ export const cteEmitidosRoutes =
         const p = principalOf(request);
         const { bytes, cte } = await readCteUpload(request);
         const sha256 = await deps.documents.put(bytes, 'application/xml');
-        const { cteId, primeiro: first } = await deps.handlers.cte.receberEmitido(commandContext(request, deps), {
+        const { cte: row, primeiro: first } = await deps.handlers.cte.receberEmitido(commandContext(request, deps), {
           company_cnpj: p.company.cnpj,
           sha256,
           tamanho_bytes: bytes.length,
           cte,
         });
+        // The reads after the answer see the CT-e as usual; the answer itself is what the command recorded.
         await deps.readYourWrites.waitFor(p.companyId);
-        const row = await cteOf(deps.pool, p.companyId, cteId);
-        if (!row) throw new Error(`own CT-e ${cteId} missing after its receipt`);
         return reply.status(first ? 201 : 200).send({ data: { first_reception: first, ...cteView(row, env) }, environment: env });
       },
     );

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, DataEnvelope, SubcontratacaoRepasse, SubcontratacaoRepasseInput } from '@frete/contracts';
-import { cteSubcontratacaoOf } from '@frete/projections';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -52,15 +51,15 @@ export const cteRepasseRoutes =
           chave,
           novo,
           subcontratada: sub,
+          recebimento: receipt,
         } = await deps.handlers.cteSubcontratacao.repassar(
           commandContext(request, deps),
           { cnpj: p.company.cnpj, nome: p.company.razao_social },
           own,
           { cnpj: body.subcontratada.cnpj, observacao: body.observacao ?? null },
         );
+        // The subcontractor's reads see the receipt as usual; the answer itself is what the hand-off recorded.
         await deps.readYourWrites.waitFor(sub.company_id);
-        const receipt = await cteSubcontratacaoOf(deps.pool, sub.company_id, chave);
-        if (!receipt) throw new Error(`inbox row of ${chave} missing after the hand-off`);
         return reply.status(novo ? 201 : 200).send({
           data: {
             cte: { id: own.cte_id, access_key: chave },

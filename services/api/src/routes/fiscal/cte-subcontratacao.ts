@@ -49,11 +49,13 @@ export const cteSubcontratacaoRoutes =
       async (request, reply) => {
         const p = principalOf(request);
         const { bytes, cte } = await readCteUpload(request);
-        const { novo } = await deps.handlers.cteSubcontratacao.receber(commandContext(request, deps), p.company.cnpj, { bytes, cte });
+        const { novo, recebimento } = await deps.handlers.cteSubcontratacao.receber(commandContext(request, deps), p.company.cnpj, {
+          bytes,
+          cte,
+        });
+        // The reads after the answer see the receipt as usual; the answer itself is what the command recorded.
         await deps.readYourWrites.waitFor(p.companyId);
-        const row = await cteSubcontratacaoOf(deps.pool, p.companyId, cte.chave);
-        if (!row) throw new Error(`inbox row of ${cte.chave} missing after its receipt`);
-        return reply.status(novo ? 201 : 200).send({ data: inboundView(row, true), environment: env });
+        return reply.status(novo ? 201 : 200).send({ data: inboundView(recebimento, true), environment: env });
       },
     );
 

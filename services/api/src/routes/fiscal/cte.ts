@@ -75,13 +75,14 @@ export const cteRoutes =
       },
       async (request, reply) => {
         const p = principalOf(request);
-        const cteId = await deps.handlers.cte.criarRascunho(
+        const rascunho = await deps.handlers.cte.criarRascunho(
           commandContext(request, deps),
           request.body as CteDraftInput,
           request.headers['idempotency-key'],
         );
+        // The reads after the answer see the draft as usual; the answer itself is what the command recorded.
         await deps.readYourWrites.waitFor(p.companyId);
-        return reply.status(201).send({ data: cteView(await ownCte(deps, p.companyId, cteId), env), environment: env });
+        return reply.status(201).send({ data: cteView(rascunho, env), environment: env });
       },
     );
 
@@ -102,9 +103,9 @@ export const cteRoutes =
         const p = principalOf(request);
         await deps.readYourWrites.waitFor(p.companyId);
         const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-        await deps.handlers.cte.alterarRascunho(commandContext(request, deps), row.cte_id, request.body as CteDraftInput);
+        const alterado = await deps.handlers.cte.alterarRascunho(commandContext(request, deps), row.cte_id, request.body as CteDraftInput);
         await deps.readYourWrites.waitFor(p.companyId);
-        return { data: cteView(await ownCte(deps, p.companyId, row.cte_id), env), environment: env };
+        return { data: cteView(alterado, env), environment: env };
       },
     );
 

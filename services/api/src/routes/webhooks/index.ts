@@ -59,11 +59,13 @@ export const webhooksRoutes =
     const config = { scope: 'webhooks' as const };
     const h = deps.handlers.webhook;
 
-    const lerDepois = async (companyId: string, id: string) => {
+    /**
+     * After a write: the endpoint as the write recorded it; the bounded wait lets the reads that follow see the write
+     * as usual, and its timing out changes nothing in the answer.
+     */
+    const registrado = async (companyId: string, row: WebhookRow) => {
       await deps.readYourWrites.waitFor(companyId);
-      const found = await webhookPorId(deps.pool, companyId, id);
-      if (!found) throw new Error(`read model has no webhook ${id} after the wait`);
-      return toWebhook(found);
+      return toWebhook(row);
     };
 
     app.post(
@@ -81,8 +83,8 @@ export const webhooksRoutes =
       },
       async (request, reply) => {
         const ctx = commandContext(request, deps);
-        const { id, secret } = await h.criar(ctx, request.body);
-        return reply.status(201).send({ data: { ...(await lerDepois(ctx.companyId, id)), secret }, environment: env });
+        const { webhook, secret } = await h.criar(ctx, request.body);
+        return reply.status(201).send({ data: { ...(await registrado(ctx.companyId, webhook)), secret }, environment: env });
       },
     );
 
@@ -142,8 +144,7 @@ export const webhooksRoutes =
       },
       async (request) => {
         const ctx = commandContext(request, deps);
-        await h.atualizar(ctx, request.params.id, request.body);
-        return { data: await lerDepois(ctx.companyId, request.params.id), environment: env };
+        return { data: await registrado(ctx.companyId, await h.atualizar(ctx, request.params.id, request.body)), environment: env };
       },
     );
 
@@ -180,8 +181,8 @@ export const webhooksRoutes =
       },
       async (request) => {
         const ctx = commandContext(request, deps);
-        const secret = await h.rotacionar(ctx, request.params.id);
-        return { data: { ...(await lerDepois(ctx.companyId, request.params.id)), secret }, environment: env };
+        const { webhook, secret } = await h.rotacionar(ctx, request.params.id);
+        return { data: { ...(await registrado(ctx.companyId, webhook)), secret }, environment: env };
       },
     );
 
@@ -200,8 +201,7 @@ export const webhooksRoutes =
       },
       async (request) => {
         const ctx = commandContext(request, deps);
-        await h.reativar(ctx, request.params.id);
-        return { data: await lerDepois(ctx.companyId, request.params.id), environment: env };
+        return { data: await registrado(ctx.companyId, await h.reativar(ctx, request.params.id)), environment: env };
       },
     );
 
