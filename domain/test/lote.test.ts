@@ -425,6 +425,41 @@ describe('lote decider', () => {
     expect(loteDecider.foldAll!([])).toEqual(loteDecider.initialState);
   });
 
+  describe("a creation recorded in the requester's chain, carried into the owner's (issue 26)", () => {
+    const evento = { id: 'ev-1', recorded_at: '2026-11-20T10:00:00.000Z', hash: 'a'.repeat(64) };
+    const transcrever = (cadeia: string | null, over: Partial<EventData<'lote.criado'>> = {}): LoteCommand => ({
+      type: 'TranscreverCriacao',
+      batch_id: 'b-1',
+      cadeia,
+      evento,
+      criado: { ...(criado.data as EventData<'lote.criado'>), ...over },
+    });
+    const transcrita: LoteEvent = {
+      type: 'lote.criacao_transcrita',
+      data: { batch_id: 'b-1', company_id: 'sub', evento, criado: criado.data as EventData<'lote.criado'> },
+    };
+
+    it('transcribes a creation recorded in another chain, naming the original and its data as recorded', () =>
+      given(criado, processada()).when(transcrever('con')).then(transcrita));
+    it("carries nothing already in the owner's chain, nor twice", () => {
+      given(criado).when(transcrever('sub')).then();
+      given(criado, transcrita).when(transcrever('con')).then();
+    });
+    it('refuses a missing batch, or a creation of another batch', () => {
+      given().when(transcrever('con')).thenRejects('lote_nao_encontrado');
+      given(criado)
+        .when(transcrever('con', { batch_id: 'b-2' }))
+        .thenRejects('lote_nao_encontrado');
+    });
+    it('foldAll and evolve agree, and the rows keep their state', () => {
+      const history = [criado, processada(), transcrita];
+      const state = loteDecider.foldAll!(history);
+      expect(state).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
+      expect(state.transcrita).toBe(true);
+      expect(state.processadas[0]).toEqual({ status: 'pending', counter_cte_id: 'cte-0', financeiro: null });
+    });
+  });
+
   describe("the batch's end (lote.concluido)", () => {
     const linha1 = { linha: 1, chave: chave(2) };
     const base = { batch_id: 'b-1', company_id: 'sub' };

@@ -1,7 +1,18 @@
+import { execute } from '@frete/application';
+import { loteDecider, loteStream, resolverLote } from '@frete/domain';
+import { derivedEventId } from '@frete/platform';
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora } from '../support/emissora';
-import { request } from '../support/http';
-import { lotePreparadoEmSp, postarLote1a1, relatorioFinal } from '../support/lote';
+import { type ApiResponse, request } from '../support/http';
+import {
+  lotePreparadoEmSp,
+  MOTORISTA_CPF,
+  PLACA,
+  postarLote1a1,
+  receberCteDoContratante,
+  relatorioFinal,
+  subcontratadaPronta,
+} from '../support/lote';
 
 const ESCOPOS = ['fiscal', 'operacao', 'auditoria'] as const;
 
@@ -216,6 +227,171 @@ describe('/v1/auditoria: the event history for auditors', () => {
         primeiro_evento_divergente: null,
       });
       expectError(await semEscopo.call('GET', '/v1/auditoria/verificacao'), 403, 'escopo_nao_habilitado');
+    });
+  });
+
+  describe("a batch requested under a grant (issue 26): the batch in its owner's log, the request in the requester's", () => {
+    interface Evento {
+      position: number;
+      id: string;
+      type: string;
+      stream: string;
+      actor: string;
+      request_id: string | null;
+      causation_id: string | null;
+      data: Record<string, unknown>;
+      hash: string;
+    }
+    let con: TestCarrier;
+    let sub: TestCarrier;
+    let auditorSub: (path: string) => Promise<ApiResponse>;
+
+    beforeAll(async () => {
+      con = await app.carrier({ name: 'CONTRATANTE AUDITADA SA', scopes: ['fiscal', 'auditoria'] });
+      sub = await subcontratadaPronta(app, 'SUBCONTRATADA AUDITADA LTDA');
+      const chave = (await app.running.application.operator.createCredential({
+        company: sub.cnpj,
+        kind: 'api-key',
+        scopes: ['auditoria'],
+      })) as { api_key: string };
+      auditorSub = (path) => request(`${app.url}${path}`, 'GET', undefined, { authorization: `Bearer ${chave.api_key}` });
+      expect((await sub.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: con.cnpj } })).status).toBe(201);
+    });
+
+    const pedido = (chave: string) => ({
+      subcontratada: { cnpj: sub.cnpj },
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      ctes: [{ chave, valor: 80 }],
+    });
+    const logDoContratante = async () => (await con.call('GET', '/v1/auditoria/eventos?limite=1000')).body.data as Evento[];
+    const logDaSubcontratada = async () => (await auditorSub('/v1/auditoria/eventos?limite=1000')).body.data as Evento[];
+    const doLote = (eventos: Evento[], batchId: string) => eventos.filter((e) => e.data.batch_id === batchId);
+    /** The requester's log once it holds the batch's end: the emission processor records it after lote.concluido. */
+    async function comOFim(batchId: string): Promise<Evento[]> {
+      for (let i = 0; i < 100; i++) {
+        const eventos = await logDoContratante();
+        if (eventos.some((e) => e.type === 'solicitacao_lote.concluida' && e.data.batch_id === batchId)) return eventos;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error(`the end of batch ${batchId} never reached the requester's log`);
+    }
+    /** A batch on the subcontractor's account with the contractor as requester, created without the request's record. */
+    async function criadoSemRegistro(batchId: string, chave: string): Promise<void> {
+      const plano = resolverLote(pedido(chave), { motoristas: new Set([MOTORISTA_CPF]), placas: new Set([PLACA]) });
+      const { store, readYourWrites, clock } = app.running.platform;
+      await execute(
+        { store, readYourWrites },
+        loteStream(batchId),
+        loteDecider,
+        {
+          type: 'CriarLote',
+          batch_id: batchId,
+          company_id: sub.companyId,
+          solicitante_company_id: con.companyId,
+          ambiente: 'homologacao',
+          modo: plano.modo,
+          parcelas: plano.parcelas,
+          linhas: plano.linhas,
+        },
+        { companyId: sub.companyId, correlationId: batchId, causationId: null, requestId: null, actor: 'system', now: clock() },
+      );
+    }
+
+    it("the subcontractor's log and chain hold the whole batch; the contractor's, its request and outcome without the subcontractor's ids", async () => {
+      const post = await con.call('POST', '/v1/fiscal/cte-subcontratacao/lote', pedido(await receberCteDoContratante(sub, con.cnpj)));
+      expect(post.status).toBe(202);
+      const batchId = post.body.data.batch_id as string;
+      const requestId = post.headers.get('x-request-id');
+      const relatorio = (await relatorioFinal(con, batchId)).body.data;
+      expect(relatorio.status).toBe('done');
+
+      const daSub = doLote(await logDaSubcontratada(), batchId);
+      expect(daSub[0]).toMatchObject({
+        type: 'lote.criado',
+        stream: `lote-${batchId}`,
+        actor: `credential:${con.credentialId}`,
+        request_id: requestId,
+        data: { company_id: sub.companyId },
+      });
+      const tipos = daSub.map((e) => e.type);
+      expect(tipos).toEqual(expect.arrayContaining(['lote.linha_processada', 'lote.linha_emitida', 'lote.concluido']));
+      expect(tipos.filter((t) => t === 'lote.criado')).toHaveLength(tipos.filter((t) => t === 'lote.concluido').length);
+      const verificacaoSub = (await auditorSub('/v1/auditoria/verificacao')).body.data;
+      expect(verificacaoSub).toMatchObject({ integra: true, primeiro_evento_divergente: null });
+      expect(verificacaoSub.eventos_verificados).toBe((await logDaSubcontratada()).length);
+
+      const doCon = await comOFim(batchId);
+      expect(doCon.filter((e) => e.type.startsWith('lote.'))).toEqual([]);
+      expect(doLote(doCon, batchId)).toEqual([
+        expect.objectContaining({
+          type: 'solicitacao_lote.aceita',
+          stream: `solicitacao-lote-${batchId}`,
+          actor: `credential:${con.credentialId}`,
+          request_id: requestId,
+          data: {
+            batch_id: batchId,
+            company_id: con.companyId,
+            subcontratada: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA AUDITADA LTDA' },
+            modo: '1a1',
+            total_linhas: 1,
+          },
+        }),
+        expect.objectContaining({
+          type: 'solicitacao_lote.concluida',
+          actor: 'processor:emission',
+          causation_id: daSub.find((e) => e.type === 'lote.concluido')!.id,
+          data: { batch_id: batchId, company_id: con.companyId, status: 'done', total_linhas: 1, emitidas: 1, duplicadas: 0, falhas: 0 },
+        }),
+      ]);
+      expect(JSON.stringify(doCon)).not.toContain(sub.companyId);
+      expect((await con.call('GET', '/v1/auditoria/verificacao')).body.data).toMatchObject({
+        integra: true,
+        eventos_verificados: doCon.length,
+      });
+
+      // The batch's history: its owner reads the batch's stream, its requester its own record of the request.
+      const historicoSub = (await auditorSub(`/v1/auditoria/historico/lote/${batchId}`)).body.data.eventos as Evento[];
+      expect(historicoSub.map((e) => e.id)).toEqual(daSub.map((e) => e.id));
+      const historicoCon = await historico(con, 'lote', batchId);
+      expect(historicoCon.status).toBe(200);
+      expect(historicoCon.body.data.eventos.map((e: Evento) => e.type)).toEqual(['solicitacao_lote.aceita', 'solicitacao_lote.concluida']);
+      expect(historicoCon.text).not.toContain(sub.companyId);
+      expectError(await historico(semEscopo, 'lote', batchId), 403, 'escopo_nao_habilitado');
+      expectError(await historico(b, 'lote', batchId), 404, 'nao_encontrado');
+    });
+
+    it('a retry with the Idempotency-Key records a request whose first answer failed after the batch was created', async () => {
+      const chave = await receberCteDoContratante(sub, con.cnpj);
+      const idempotencyKey = `retry-${chave.slice(-12)}`;
+      const batchId = derivedEventId(con.companyId, `lote:${idempotencyKey}`);
+      await criadoSemRegistro(batchId, chave);
+      const retry = await con.call('POST', '/v1/fiscal/cte-subcontratacao/lote', pedido(chave), { 'idempotency-key': idempotencyKey });
+      expect(retry.status).toBe(202);
+      expect(retry.body.data.batch_id).toBe(batchId);
+      const doCon = doLote(await comOFim(batchId), batchId);
+      expect(doCon.map((e) => [e.type, e.actor, e.request_id])).toEqual([
+        ['solicitacao_lote.aceita', `credential:${con.credentialId}`, retry.headers.get('x-request-id')],
+        ['solicitacao_lote.concluida', 'processor:emission', null],
+      ]);
+    });
+
+    it("without a retry, the batch's end records the missing request first, from the batch and the subcontractor's public names", async () => {
+      const batchId = '6d2f7a0e-5b1c-4e8a-9c3d-2f4b6a8c0e1f';
+      await criadoSemRegistro(batchId, await receberCteDoContratante(sub, con.cnpj));
+      const doCon = doLote(await comOFim(batchId), batchId);
+      expect(doCon.map((e) => [e.type, e.actor])).toEqual([
+        ['solicitacao_lote.aceita', 'processor:emission'],
+        ['solicitacao_lote.concluida', 'processor:emission'],
+      ]);
+      expect(doCon[0]!.data).toEqual({
+        batch_id: batchId,
+        company_id: con.companyId,
+        subcontratada: { cnpj: sub.cnpj, nome: 'SUBCONTRATADA AUDITADA LTDA' },
+        modo: '1a1',
+        total_linhas: 1,
+      });
+      expect((await con.call('GET', '/v1/auditoria/verificacao')).body.data).toMatchObject({ integra: true });
     });
   });
 

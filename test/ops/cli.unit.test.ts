@@ -163,4 +163,10 @@ describe('pnpm ops command line', () => {
     expect(parseOpsCommand(['lote', 'reconciliar'])).toEqual({ command: 'lote reconciliar' });
     expect(usage('lote', 'reconciliar', '--id', 'x')).toContain("does not apply to 'lote reconciliar'");
   });
+
+  it('reads lote transcrever, which takes no option nor argument', () => {
+    expect(parseOpsCommand(['lote', 'transcrever'])).toEqual({ command: 'lote transcrever' });
+    expect(usage('lote', 'transcrever', '--company', 'x')).toContain("does not apply to 'lote transcrever'");
+    expect(usage('lote', 'transcrever', 'tudo')).toContain("'lote transcrever' takes no argument 'tudo'");
+  });
 });

@@ -31,7 +31,16 @@ import {
 } from './cte';
 import { CteContraCteCriado } from './contra-cte';
 import { SubcontratacaoLiberada, SubcontratacaoPaga, SubcontratacaoReservada } from './subcontratacao';
-import { LoteConcluido, LoteCriado, LoteFinanceiroRegistrado, LoteLinhaEmitida, LoteLinhaProcessada, LoteLinhaRejeitada } from './lote';
+import {
+  LoteConcluido,
+  LoteCriacaoTranscrita,
+  LoteCriado,
+  LoteFinanceiroRegistrado,
+  LoteLinhaEmitida,
+  LoteLinhaProcessada,
+  LoteLinhaRejeitada,
+} from './lote';
+import { SolicitacaoLoteAceita, SolicitacaoLoteConcluida } from './solicitacao-lote';
 import { CteEventoPendente, CteEventoRegistrado, CteEventoRejeitado, CteEventoSolicitado } from './cte-eventos';
 import { NumeracaoCteReservada } from './numeracao-cte';
 import {
@@ -107,6 +116,7 @@ export * from './cte-eventos';
 export * from './contra-cte';
 export * from './subcontratacao';
 export * from './lote';
+export * from './solicitacao-lote';
 export * from './numeracao-cte';
 export * from './repasse';
 export * from './veiculo';
@@ -163,6 +173,9 @@ export const EventCatalog = {
   'lote.linha_rejeitada': { version: 1, schema: LoteLinhaRejeitada },
   'lote.financeiro_registrado': { version: 1, schema: LoteFinanceiroRegistrado },
   'lote.concluido': { version: 1, schema: LoteConcluido },
+  'lote.criacao_transcrita': { version: 1, schema: LoteCriacaoTranscrita },
+  'solicitacao_lote.aceita': { version: 1, schema: SolicitacaoLoteAceita },
+  'solicitacao_lote.concluida': { version: 1, schema: SolicitacaoLoteConcluida },
   'cte.evento_solicitado': { version: 1, schema: CteEventoSolicitado },
   'cte.evento_registrado': { version: 1, schema: CteEventoRegistrado },
   'cte.evento_rejeitado': { version: 1, schema: CteEventoRejeitado },

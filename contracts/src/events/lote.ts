@@ -107,3 +107,22 @@ export const LoteConcluido = Type.Object({
   falhas: Type.Integer({ minimum: 0 }),
 });
 export type LoteConcluido = Static<typeof LoteConcluido>;
+
+/**
+ * A creation recorded in another company's chain, carried into the batch owner's. Until issue 26 a batch a contractor
+ * requested under a grant was created with the contractor's metadata, so its `lote.criado` sits in the contractor's
+ * hash chain; the chain covers events as recorded and cannot move it, so the owner's chain records it here: the
+ * original event's id, time and hash (its place in the other chain) and its data as recorded. Once per batch.
+ */
+export const LoteCriacaoTranscrita = Type.Object({
+  batch_id: Type.String(),
+  /** The batch's owner, in whose chain this is recorded. */
+  company_id: Type.String(),
+  evento: Type.Object({
+    id: Type.String(),
+    recorded_at: Type.String({ format: 'date-time' }),
+    hash: Type.String(),
+  }),
+  criado: LoteCriado,
+});
+export type LoteCriacaoTranscrita = Static<typeof LoteCriacaoTranscrita>;

@@ -19,7 +19,8 @@ export type LoteEvent =
   | DomainEventOf<'lote.linha_emitida'>
   | DomainEventOf<'lote.linha_rejeitada'>
   | DomainEventOf<'lote.financeiro_registrado'>
-  | DomainEventOf<'lote.concluido'>;
+  | DomainEventOf<'lote.concluido'>
+  | DomainEventOf<'lote.criacao_transcrita'>;
 
 export interface CriarLote {
   type: 'CriarLote';
@@ -47,13 +48,27 @@ export type RegistrarLinhaRejeitada = { type: 'RegistrarLinhaRejeitada' } & Even
 /** The payout of a row's counter-CT-e was registered, or could not be. */
 export type RegistrarFinanceiroDaLinha = { type: 'RegistrarFinanceiroDaLinha' } & EventData<'lote.financeiro_registrado'>;
 
+/**
+ * Carries a creation recorded in another company's chain (a requested batch before issue 26) into the owner's. The
+ * decider sees data, not storage: the edge says which chain the creation was recorded in and what it was.
+ */
+export interface TranscreverCriacao {
+  type: 'TranscreverCriacao';
+  batch_id: string;
+  /** The chain `lote.criado` was recorded in: its metadata's company_id (null for the operator-wide chain). */
+  cadeia: string | null;
+  evento: EventData<'lote.criacao_transcrita'>['evento'];
+  criado: EventData<'lote.criado'>;
+}
+
 export type LoteCommand =
   | CriarLote
   | RegistrarLinha
   | RegistrarLinhas
   | RegistrarLinhaEmitida
   | RegistrarLinhaRejeitada
-  | RegistrarFinanceiroDaLinha;
+  | RegistrarFinanceiroDaLinha
+  | TranscreverCriacao;
 
 /** A row as the report names it: `pending` until the authority's outcome, then `emitted` or `failed`. */
 export interface LinhaRegistrada {
@@ -75,11 +90,16 @@ export interface LoteState {
   processadas: Record<number, LinhaRegistrada>;
   /** The batch's end once decided: it is decided once. */
   concluido: 'done' | 'failed' | null;
+  /** Whether its creation, recorded in another company's chain, was carried into the owner's. */
+  transcrita: boolean;
 }
 
 export const loteStream = (batchId: string) => `lote-${batchId}`;
 
-type EventoDeLinha = Exclude<LoteEvent, DomainEventOf<'lote.criado'> | DomainEventOf<'lote.concluido'>>;
+type EventoDoLote = DomainEventOf<'lote.criado'> | DomainEventOf<'lote.concluido'> | DomainEventOf<'lote.criacao_transcrita'>;
+type EventoDeLinha = Exclude<LoteEvent, EventoDoLote>;
+const doLote = (e: LoteEvent): e is EventoDoLote =>
+  e.type === 'lote.criado' || e.type === 'lote.concluido' || e.type === 'lote.criacao_transcrita';
 
 /** A row event's effect on the rows, written into `processadas` (a copy in `evolve`, the fold's own map in `foldAll`). */
 function aplicarNaLinha(processadas: LoteState['processadas'], e: EventoDeLinha): void {
@@ -159,6 +179,7 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     linhas: [],
     processadas: {},
     concluido: null,
+    transcrita: false,
   },
   decide(c, state, ctx) {
     switch (c.type) {
@@ -228,6 +249,18 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         const { type: _type, ...data } = c;
         return comConclusao(state, { type: 'lote.financeiro_registrado', data });
       }
+      case 'TranscreverCriacao': {
+        if (!state.existe || c.criado.batch_id !== state.batch_id)
+          throw new Rejection('lote_nao_encontrado', `batch ${c.batch_id} not found`);
+        // A creation already in its owner's chain has nothing to carry; one carried is not carried twice.
+        if (state.transcrita || c.cadeia === state.company_id) return [];
+        return [
+          {
+            type: 'lote.criacao_transcrita',
+            data: { batch_id: state.batch_id, company_id: state.company_id!, evento: c.evento, criado: c.criado },
+          },
+        ];
+      }
     }
   },
   evolve(state, e) {
@@ -243,9 +276,12 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
           linhas: e.data.linhas,
           processadas: {},
           concluido: null,
+          transcrita: false,
         };
       case 'lote.concluido':
         return { ...state, concluido: e.data.status };
+      case 'lote.criacao_transcrita':
+        return { ...state, transcrita: true };
       default: {
         const processadas = { ...state.processadas };
         aplicarNaLinha(processadas, e);
@@ -258,7 +294,7 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
     let state = loteDecider.initialState;
     const processadas: LoteState['processadas'] = {};
     for (const e of events) {
-      if (e.type === 'lote.criado' || e.type === 'lote.concluido') state = loteDecider.evolve(state, e);
+      if (doLote(e)) state = loteDecider.evolve(state, e);
       else aplicarNaLinha(processadas, e);
     }
     return state.existe ? { ...state, processadas } : state;

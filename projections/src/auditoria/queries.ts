@@ -1,12 +1,13 @@
 import { type RecursoAuditado } from '@frete/contracts';
-import { autorizacaoStream, ciotStream, cteStream, loteStream, mdfeStream, valePedagioStream } from '@frete/domain';
+import { autorizacaoStream, ciotStream, cteStream, loteStream, mdfeStream, solicitacaoLoteStream, valePedagioStream } from '@frete/domain';
 import { type Sql } from '../projector';
 
 /**
  * Who may read a resource's history and which streams hold it, by the read models: the same companies its GET
  * answers (a batch: the subcontractor that owns it and the contractor that requested it; a grant: both parties).
- * Null when the resource does not exist for this company. `repasse` and `conta-operacional` are resolved elsewhere
- * (by the installment document's group, and by the company itself).
+ * A batch's events are its owner's: the contractor that requested it reads its own record of the request and its
+ * outcome (`solicitacao_lote.*`). Null when the resource does not exist for this company. `repasse` and
+ * `conta-operacional` are resolved elsewhere (by the installment document's group, and by the company itself).
  */
 export async function streamsDoRecurso(
   sql: Sql,
@@ -24,7 +25,9 @@ export async function streamsDoRecurso(
     case 'mdfe':
       return um('SELECT 1 FROM rm.mdfes WHERE mdfe_id = $1 AND company_id = $2', () => mdfeStream(id));
     case 'lote':
-      return um('SELECT 1 FROM rm.lotes WHERE batch_id = $1 AND (company_id = $2 OR solicitante_company_id = $2)', () => loteStream(id));
+      return um('SELECT company_id FROM rm.lotes WHERE batch_id = $1 AND (company_id = $2 OR solicitante_company_id = $2)', (r) =>
+        r.company_id === companyId ? loteStream(id) : solicitacaoLoteStream(id),
+      );
     case 'ciot':
       return um('SELECT 1 FROM rm.ciots WHERE ciot_id = $1 AND company_id = $2', () => ciotStream(id));
     case 'vale-pedagio':

@@ -39,6 +39,8 @@ export * from './repasse/handler';
 export * from './repasse/documento';
 export * from './ciot/handler';
 export * from './lote/reconciliar';
+export * from './lote/transcrever';
+export * from './solicitacao-lote/handler';
 export * from './cte/handler';
 export * from './cte-subcontratacao/handler';
 export * from './contra-cte/handler';

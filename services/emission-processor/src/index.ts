@@ -62,6 +62,8 @@ export function emissionHandlers(
     ['cte.autorizado', async (e) => lote?.aoAutorizar(e)],
     ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],
     ['repasse.registro_falhou', async (e) => lote?.aoRegistrarFinanceiro(e)],
+    // A batch requested under a grant: its end goes to the requester's own log too.
+    ['lote.concluido', async (e) => lote?.aoConcluir(e)],
     // A CIOT declaration the provider left without verdict is asked about again (the simulated provider registers it then).
     [
       'ciot.pendente',

@@ -24,6 +24,9 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
                        "exemplos_so_vivas", "exemplos_so_refeitas", "estrutura" }] } (up to n sample rows, default 5),
                        progress on stderr; exits 1 when they differ. The live tables are never written.
   lote reconciliar     tell batches that ended before lote.concluido existed the outcomes they missed (safe to repeat)
+  lote transcrever     batches a contractor requested under a grant before their creation was recorded in the
+                       subcontractor's chain: the creation is transcribed into it, the contractor's request and outcome
+                       into the contractor's; prints { "transcribed", "criacoes", "eventos_gravados" } (safe to repeat)
   contingencia ativar --uf <UF> --justificativa <15 to 255 characters>   CT-e of the UF go to its SVC (SVC-RS tpEmis 7, SVC-SP 8)
   contingencia desativar --uf <UF>     CT-e of the UF go back to its normal authorizer
   contingencia listar                  the UFs in contingency
@@ -70,6 +73,7 @@ const COMMANDS = {
   'projections rebuild': [],
   'projections verify': ['exemplos'],
   'lote reconciliar': [],
+  'lote transcrever': [],
   'contingencia ativar': ['uf', 'justificativa'],
   'contingencia desativar': ['uf'],
   'contingencia listar': [],
@@ -91,6 +95,7 @@ export type OpsCommand =
   | { command: 'projections rebuild' }
   | { command: 'projections verify'; exemplos: number }
   | { command: 'lote reconciliar' }
+  | { command: 'lote transcrever' }
   | { command: 'contingencia ativar'; uf: string; justificativa: string }
   | { command: 'contingencia desativar'; uf: string }
   | { command: 'contingencia listar' }
@@ -188,6 +193,7 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
     case 'company list':
     case 'projections rebuild':
     case 'lote reconciliar':
+    case 'lote transcrever':
     case 'contingencia listar':
       return { command: name };
   }
@@ -197,6 +203,8 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
 export type OpsTarget = Pick<Platform, 'projections'> & {
   operator: Operator;
   reconciliarLotes(): Promise<{ desfechos: number }>;
+  /** Carries requested batches' creations recorded in the requester's chain into their owner's (issue 26). */
+  transcreverLotes(): Promise<{ criacoes: number; eventos_gravados: number }>;
   contingencia: ContingenciaHandler;
   /** The panel's users (the same handler the panel's invitations use). */
   usuarios: Pick<UsuarioHandler, 'criar'>;
@@ -270,6 +278,8 @@ export async function executeOps(
       });
     case 'lote reconciliar':
       return { reconciled: true, outcomes_read: (await platform.reconciliarLotes()).desfechos };
+    case 'lote transcrever':
+      return { transcribed: true, ...(await platform.transcreverLotes()) };
     case 'contingencia ativar': {
       const { contingencia, position } = await platform.contingencia.ativar(cmd.uf, cmd.justificativa, OPERADOR);
       // The CT-e builder reads the read model: it must show the switch before the operator is told it is done.

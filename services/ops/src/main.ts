@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { criarPapelAnalista, loadConfig, startPlatform, verificarCadeia } from '@frete/platform';
-import { createApplication, reconciliarLotes } from '@frete/application';
+import { criarPapelAnalista, LeitorDeAuditoria, loadConfig, startPlatform, verificarCadeia } from '@frete/platform';
+import { createApplication, reconciliarLotes, transcreverCriacoesDeLotes } from '@frete/application';
 import { UsageError, describeError, executeOps, exitCodeOf, parseOpsCommand, USAGE } from './cli';
 
 async function main(): Promise<number> {
@@ -20,6 +20,13 @@ async function main(): Promise<number> {
           projections: platform.projections,
           operator: application.operator,
           reconciliarLotes: () => reconciliarLotes(platform.store, application.lote),
+          transcreverLotes: () =>
+            transcreverCriacoesDeLotes({
+              store: platform.store,
+              leitor: new LeitorDeAuditoria(platform.pool),
+              pool: platform.pool,
+              clock: platform.clock,
+            }),
           contingencia: application.handlers.contingencia,
           usuarios: application.handlers.usuario,
           // The deployment's server and database: DATABASE_URL, or the embedded PostgreSQL on the port it listens on.

@@ -7,6 +7,7 @@ import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
+import { aceitaDoLote, type SolicitacaoLoteHandler, solicitacaoLoteHandler } from '../solicitacao-lote/handler';
 
 export interface ProcessadorLoteDeps {
   store: EventStore;
@@ -52,7 +53,7 @@ const idsDasLinhas = (batchId: string) => {
 };
 
 /** What the batch learns about a row after creation (processing, then its counter-CT-e's outcomes). */
-type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' }>;
+type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' | 'TranscreverCriacao' }>;
 
 /**
  * Processes a batch's rows in order (batch rules 1–7): each row becomes a counter-CT-e draft through the same
@@ -63,8 +64,11 @@ type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' }>;
 export class ProcessadorLote {
   /** Batches whose rows' outcomes arrive one by one: each outcome reads only the batch's newer events. */
   private readonly lotes = new StateCache<LoteState>(100);
+  private readonly solicitacoes: SolicitacaoLoteHandler;
 
-  constructor(private readonly deps: ProcessadorLoteDeps) {}
+  constructor(private readonly deps: ProcessadorLoteDeps) {
+    this.solicitacoes = solicitacaoLoteHandler(deps);
+  }
 
   /** `lote.criado`: the first block. */
   async aoCriar(event: RecordedEvent): Promise<void> {
@@ -117,6 +121,31 @@ export class ProcessadorLote {
       linha: d.posicao,
       counter_cte_id: d.cte_id,
       financeiro: event.type === 'repasse.documento_registrado' ? 'ok' : 'failed',
+    });
+  }
+
+  /**
+   * `lote.concluido`: a batch requested under a grant tells its requester how it ended, in the requester's own log
+   * (the batch's events are its owner's).
+   */
+  async aoConcluir(event: RecordedEvent): Promise<void> {
+    const fim = event.data as EventData<'lote.concluido'>;
+    const lote = await this.carregar(fim.batch_id);
+    const solicitante = lote.solicitante_company_id;
+    if (!solicitante) return;
+    const ctx: CommandContext = {
+      companyId: solicitante,
+      correlationId: fim.batch_id,
+      causationId: event.id,
+      requestId: null,
+      actor: 'processor:emission',
+      now: this.deps.clock(),
+    };
+    const { company_id: _dona, ...contagem } = fim;
+    await this.solicitacoes.concluir(ctx, { ...contagem, company_id: solicitante }, async () => {
+      const sub = await this.deps.contraCte.leiturasDe(fim.company_id).company();
+      if (!sub) throw new Error(`company ${fim.company_id} of batch ${fim.batch_id} is not in the read models`);
+      return aceitaDoLote(lote, { cnpj: sub.cnpj, nome: sub.razao_social });
     });
   }
 

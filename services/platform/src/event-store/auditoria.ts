@@ -84,6 +84,21 @@ export class LeitorDeAuditoria {
     return Number(rows[0]!.n);
   }
 
+  /**
+   * Events of a type recorded in another chain than the company their data names (`data.company_id`), after the
+   * global position `apos`, in the order of that position: what a write made with the wrong company's metadata left
+   * behind. Events without `data.company_id` are never named.
+   */
+  async foraDaCadeiaDoDono(tipo: string, apos: bigint, limite: number): Promise<EventoEncadeado[]> {
+    const { rows } = await this.pool.query<Linha>(
+      `SELECT ${COLUNAS} FROM es_events
+        WHERE event_type = $1 AND company_key <> data->>'company_id' AND global_position > $2
+        ORDER BY global_position LIMIT $3`,
+      [tipo, apos.toString(), limite],
+    );
+    return rows.map(paraEvento);
+  }
+
   /** Every event of these streams, in the order they were recorded. */
   async dosStreams(streams: readonly string[]): Promise<EventoEncadeado[]> {
     const { rows } = await this.pool.query<Linha>(

@@ -20,7 +20,9 @@ const HISTORICO =
   'Every event of the resource in the order it was recorded: type, schema version, time, actor, request id, correlation, causation, ' +
   "the data in its type's current shape (and, when it was recorded in an older shape, `recorded_schema_version` and `recorded_data` " +
   "exactly as recorded), its place in the company's chain and its hashes. The resource must be one the caller can GET: another " +
-  "company's, or one that does not exist, is 404 `nao_encontrado`.";
+  "company's, or one that does not exist, is 404 `nao_encontrado`. A batch requested under a grant is its subcontractor's: the " +
+  'contractor that requested it reads its own record of the request and its outcome (`solicitacao_lote.aceita`, ' +
+  '`solicitacao_lote.concluida`).';
 
 const EVENTOS =
   "The company's whole event log in chain order (`position` 1, 2, 3…), filtered by `tipos`, `de` and `ate`, resumed after `apos`. " +
