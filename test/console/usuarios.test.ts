@@ -14,7 +14,8 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
     // The test client connects from loopback: trusted as the proxy, its X-Forwarded-For gives each browser an address.
     app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
     [carrier, outra] = await Promise.all([app.carrier(), app.carrier()]);
-  });
+    // Twice in full runs the start took over the default 90 s while the distributed suite's eight processes held both cores.
+  }, 240_000);
   afterAll(() => app?.close());
 
   const handler = () => app.running.application.handlers.usuario;
