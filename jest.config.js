@@ -68,7 +68,21 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: [...common.testPathIgnorePatterns, '\\.unit\\.test\\.ts$', '\\.browser\\.test\\.ts$'],
+      testPathIgnorePatterns: [
+        ...common.testPathIgnorePatterns,
+        '\\.unit\\.test\\.ts$',
+        '\\.browser\\.test\\.ts$',
+        '\\.carga\\.test\\.ts$',
+      ],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    // Suites that load the machine on purpose (`*.carga.test.ts`: hundreds of races under running batches): `pnpm test`
+    // runs them after the integration suites, one at a time, for the same reason as the browser's.
+    {
+      ...common,
+      displayName: 'carga',
+      testMatch: ['<rootDir>/test/**/*.carga.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
