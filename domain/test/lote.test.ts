@@ -463,12 +463,6 @@ describe('lote decider', () => {
   describe("the batch's end (lote.concluido)", () => {
     const linha1 = { linha: 1, chave: chave(2) };
     const base = { batch_id: 'b-1', company_id: 'sub' };
-    const emitir = (linha: number, cte = `cte-${linha}`): LoteCommand => ({
-      type: 'RegistrarLinhaEmitida',
-      ...base,
-      linha,
-      counter_cte_id: cte,
-    });
     const emitida = (linha: number, cte = `cte-${linha}`): LoteEvent => ({
       type: 'lote.linha_emitida',
       data: { ...base, linha, counter_cte_id: cte },
@@ -514,12 +508,21 @@ describe('lote decider', () => {
         .then(registrado(1, 'failed'), concluido('done', 2, 0, 0));
     });
 
-    it('the authorization is last when the financial step was fed first (deliveries crossed)', () => {
+    it("a pending row's payout outcome records its emission with it, in one append, and may end the batch", () => {
+      given(...duasPendentes)
+        .when(financeiro(0))
+        .then(emitida(0), registrado(0));
       given(...duasPendentes, emitida(0), registrado(0))
+        .when(financeiro(1, 'failed'))
+        .then(emitida(1), registrado(1, 'failed'), concluido('done', 2, 0, 0));
+      given(...duasPendentes, rejeitada(0))
         .when(financeiro(1))
-        .then(registrado(1));
+        .then(emitida(1), registrado(1), concluido('done', 1, 0, 1));
+    });
+
+    it('an older history whose financial step came first (deliveries crossed) is emitted by its outcome told again', () => {
       given(...duasPendentes, emitida(0), registrado(0), registrado(1))
-        .when(emitir(1))
+        .when(financeiro(1))
         .then(emitida(1), concluido('done', 2, 0, 0));
     });
 
@@ -548,14 +551,11 @@ describe('lote decider', () => {
         .when(registrar({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }))
         .then(processada({ status: 'failed', counter_cte_id: null, error: { code: 'x', message: 'y' } }));
       given(...duasPendentes)
-        .when(emitir(0))
-        .then(emitida(0));
+        .when(financeiro(0))
+        .then(emitida(0), registrado(0));
       given(...duasPendentes, emitida(0))
         .when(financeiro(0))
         .then(registrado(0));
-      given(...duasPendentes, emitida(0), registrado(0))
-        .when(emitir(1))
-        .then(emitida(1));
     });
 
     it('a redelivered outcome appends nothing, and the end is not decided twice', () => {
@@ -565,9 +565,6 @@ describe('lote decider', () => {
         .then();
       given(...fim)
         .when(financeiro(1, 'failed'))
-        .then();
-      given(...fim)
-        .when(emitir(1))
         .then();
       given(...fim)
         .when(rejeitar(1))
@@ -580,30 +577,26 @@ describe('lote decider', () => {
         .when(rejeitar(0))
         .then();
       given(...duasPendentes, rejeitada(0))
-        .when(emitir(0))
-        .then();
-      given(...duasPendentes, rejeitada(0))
         .when(financeiro(0))
         .then();
     });
 
     it("only the row's own document moves it: a duplicated row names another batch's", () => {
       const dup = processada({ status: 'duplicated', counter_cte_id: 'other' });
-      given(criado, dup).when(emitir(0, 'other')).then();
       given(criado, dup)
         .when(financeiro(0, 'ok', 'other'))
         .then();
       given(...duasPendentes)
-        .when(emitir(0, 'cte-x'))
+        .when(financeiro(0, 'ok', 'cte-x'))
         .then();
     });
 
     it('refuses an outcome for a missing batch, another company, or a row never sent', () => {
-      given().when(emitir(0)).thenRejects('lote_nao_encontrado');
+      given().when(financeiro(0)).thenRejects('lote_nao_encontrado');
       given(...duasPendentes)
-        .when({ ...emitir(0), company_id: 'other' } as LoteCommand)
+        .when({ ...financeiro(0), company_id: 'other' } as LoteCommand)
         .thenRejects('lote_nao_encontrado');
-      given(criado).when(emitir(0)).thenRejects('regra_de_negocio');
+      given(criado).when(rejeitar(0)).thenRejects('regra_de_negocio');
       given(criado).when(financeiro(5)).thenRejects('regra_de_negocio');
     });
 

@@ -100,12 +100,13 @@ describe('execute with a state cache: two processes numbering one series', () =>
       counter_cte_id: `cte-${n}`,
       error: null,
     });
-    const emitida = (batch: string, n: number): LoteCommand => ({
-      type: 'RegistrarLinhaEmitida',
+    const rejeitada = (batch: string, n: number): LoteCommand => ({
+      type: 'RegistrarLinhaRejeitada',
       batch_id: batch,
       company_id: 'sub',
       linha: n,
       counter_cte_id: `cte-${n}`,
+      error: { code: 'cte_rejeitado', message: 'refused' },
     });
 
     it('a process that alone writes a stream appends without reading it again', async () => {
@@ -125,15 +126,15 @@ describe('execute with a state cache: two processes numbering one series', () =>
       await lote(a, store, 'b-2', criar('b-2'));
       await lote(b, store, 'b-2', registrar('b-2', 0));
       // a's state has no row 0, where its outcome is refused; the stream has it, where it is accepted.
-      const r = await lote(a, store, 'b-2', emitida('b-2', 0));
-      expect(r.events.map((e) => e.type)).toEqual(['lote.linha_emitida']);
+      const r = await lote(a, store, 'b-2', rejeitada('b-2', 0));
+      expect(r.events.map((e) => e.type)).toEqual(['lote.linha_rejeitada']);
       expect((await es.store.readStream(loteStream('b-2'))).map((e) => e.type)).toEqual([
         'lote.criado',
         'lote.linha_processada',
-        'lote.linha_emitida',
+        'lote.linha_rejeitada',
       ]);
       // A no-op on a cached state is checked against the stream before it is answered: b's cache lacks the outcome.
-      expect((await lote(b, store, 'b-2', emitida('b-2', 0))).events).toEqual([]);
+      expect((await lote(b, store, 'b-2', rejeitada('b-2', 0))).events).toEqual([]);
       expect((await es.store.readStream(loteStream('b-2'))).length).toBe(3);
     });
   });

@@ -41,11 +41,9 @@ export interface RegistrarLinhas {
   company_id: string;
   linhas: EventData<'lote.linha_processada'>[];
 }
-/** The authority authorized a row's counter-CT-e. */
-export type RegistrarLinhaEmitida = { type: 'RegistrarLinhaEmitida' } & EventData<'lote.linha_emitida'>;
 /** The authority refused or denied a row's counter-CT-e. */
 export type RegistrarLinhaRejeitada = { type: 'RegistrarLinhaRejeitada' } & EventData<'lote.linha_rejeitada'>;
-/** The payout of a row's counter-CT-e was registered, or could not be. */
+/** The payout of a row's counter-CT-e was registered, or could not be: the row was emitted, and this is its financial step. */
 export type RegistrarFinanceiroDaLinha = { type: 'RegistrarFinanceiroDaLinha' } & EventData<'lote.financeiro_registrado'>;
 
 /**
@@ -65,7 +63,6 @@ export type LoteCommand =
   | CriarLote
   | RegistrarLinha
   | RegistrarLinhas
-  | RegistrarLinhaEmitida
   | RegistrarLinhaRejeitada
   | RegistrarFinanceiroDaLinha
   | TranscreverCriacao;
@@ -229,25 +226,27 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
         }
         return events;
       }
-      case 'RegistrarLinhaEmitida':
       case 'RegistrarLinhaRejeitada': {
         const l = linhaRegistrada(state, c);
         // Only the row's own pending document moves it (a duplicated row names another's); the first outcome stands.
         if (l.status !== 'pending' || l.counter_cte_id !== c.counter_cte_id) return [];
-        if (c.type === 'RegistrarLinhaEmitida') {
-          const { type: _type, ...data } = c;
-          return comConclusao(state, { type: 'lote.linha_emitida', data });
-        }
         const { type: _type, ...data } = c;
         return comConclusao(state, { type: 'lote.linha_rejeitada', data });
       }
       case 'RegistrarFinanceiroDaLinha': {
         const l = linhaRegistrada(state, c);
-        // The payout follows an authorization only, but its outcome may be fed first when deliveries cross: a pending
-        // row keeps it and ends when the authorization arrives. The first outcome stands.
-        if (l.financeiro !== null || l.counter_cte_id !== c.counter_cte_id || (l.status !== 'pending' && l.status !== 'emitted')) return [];
+        if (l.counter_cte_id !== c.counter_cte_id || (l.status !== 'pending' && l.status !== 'emitted')) return [];
         const { type: _type, ...data } = c;
-        return comConclusao(state, { type: 'lote.financeiro_registrado', data });
+        const { financeiro: _f, ...linha } = data;
+        // The payout enters a group only from an authorization: its outcome is how the batch learns that the row was
+        // emitted, both in one append (the batch does not follow `cte.autorizado`: one read and one append less a key).
+        // A pending row that already has its financial step is an older history's, whose deliveries crossed.
+        const novos: LoteEvent[] = [];
+        if (l.status === 'pending') novos.push({ type: 'lote.linha_emitida', data: linha });
+        if (l.financeiro === null) novos.push({ type: 'lote.financeiro_registrado', data });
+        if (novos.length === 0) return [];
+        const fim = conclusao(novos.reduce(loteDecider.evolve, state));
+        return fim ? [...novos, fim] : novos;
       }
       case 'TranscreverCriacao': {
         if (!state.existe || c.criado.batch_id !== state.batch_id)

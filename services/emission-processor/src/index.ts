@@ -58,8 +58,8 @@ export function emissionHandlers(
       // Only a block's last row asks for work: the others must not wait their turn on the batch while a block runs.
       { needs: (e) => lote?.iniciaBloco(e) ?? false, handle: async (e) => lote?.aoProcessarLinha(e) },
     ],
-    // Its rows' later life is told to the batch, whose decider decides when the batch ended (lote.concluido).
-    ['cte.autorizado', async (e) => lote?.aoAutorizar(e)],
+    // Its rows' later life is told to the batch, whose decider decides when the batch ended (lote.concluido). An
+    // authorization reaches it through the payout's outcome, which follows every authorized counter-CT-e.
     ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],
     ['repasse.registro_falhou', async (e) => lote?.aoRegistrarFinanceiro(e)],
     // A batch requested under a grant: its end goes to the requester's own log too.

@@ -86,12 +86,6 @@ export class ProcessadorLote {
     if (this.iniciaBloco(event)) await this.processarBloco(d.batch_id, d.linha + 1, event.id);
   }
 
-  /** `cte.autorizado`: a batch row's counter-CT-e is emitted (it waits for its payout's financial step). */
-  async aoAutorizar(event: RecordedEvent): Promise<void> {
-    const d = event.data as EventData<'cte.autorizado'>;
-    await this.registrarDesfecho(event, d.cte_id, (lote) => ({ type: 'RegistrarLinhaEmitida', ...lote }));
-  }
-
   /** `cte.rejeitado`, `cte.denegado`: a batch row's counter-CT-e was refused; the row fails with `cte_rejeitado`. */
   async aoRejeitar(event: RecordedEvent): Promise<void> {
     let message: string;
@@ -109,7 +103,10 @@ export class ProcessadorLote {
     }));
   }
 
-  /** `repasse.documento_registrado`, `repasse.registro_falhou`: the financial step of a batch row's counter-CT-e. */
+  /**
+   * `repasse.documento_registrado`, `repasse.registro_falhou`: the financial step of a batch row's counter-CT-e, and
+   * with it the row's emission (a payout enters its group only from an authorization).
+   */
   async aoRegistrarFinanceiro(event: RecordedEvent): Promise<void> {
     const d = event.data as EventData<'repasse.documento_registrado'> | EventData<'repasse.registro_falhou'>;
     // A single counter-CT-e's payout is no batch's.

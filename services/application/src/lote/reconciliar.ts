@@ -2,9 +2,11 @@ import { comparePositions, type RecordedEvent, START } from '@frete/contracts';
 import { type EventStore } from '@frete/platform';
 import { type ProcessadorLote } from './processador';
 
-/** The outcomes a batch learns from other streams, with the flow step that tells it each one. */
+/**
+ * The outcomes a batch learns from other streams, with the flow step that tells it each one (an authorization comes
+ * with the payout's outcome that follows it).
+ */
 const DESFECHOS: Readonly<Record<string, (p: ProcessadorLote, e: RecordedEvent) => Promise<void>>> = {
-  'cte.autorizado': (p, e) => p.aoAutorizar(e),
   'cte.rejeitado': (p, e) => p.aoRejeitar(e),
   'cte.denegado': (p, e) => p.aoRejeitar(e),
   'repasse.documento_registrado': (p, e) => p.aoRegistrarFinanceiro(e),
