@@ -31,3 +31,23 @@ export class Rejection extends Error {
 
 export const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve' | 'foldAll'>, events: E[]): S =>
   decider.foldAll ? decider.foldAll(events) : events.reduce(decider.evolve, decider.initialState);
+
+/**
+ * The same aggregate taking several commands at once: each decided on the state the ones before it left, their
+ * events appended together (one write where there were as many as commands). A refusal refuses them all.
+ */
+export const emSequencia = <C, S, E>(decider: Decider<C, S, E>): Decider<readonly C[], S, E> => ({
+  initialState: decider.initialState,
+  decide(commands, state, ctx) {
+    const events: E[] = [];
+    let atual = state;
+    for (const c of commands) {
+      const novos = decider.decide(c, atual, ctx);
+      atual = novos.reduce(decider.evolve, atual);
+      events.push(...novos);
+    }
+    return events;
+  },
+  evolve: decider.evolve,
+  ...(decider.foldAll ? { foldAll: decider.foldAll } : {}),
+});

@@ -527,6 +527,7 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       const processador = new ProcessadorLote({
         store,
         contraCte: app.running.application.contraCte,
+        emissor: app.running.application.emissorCte,
         clock: p.clock,
         readYourWrites: p.readYourWrites,
       });

@@ -41,7 +41,13 @@ describe('reconciling batches whose history predates lote.concluido', () => {
     );
     expect(await aprendidos()).toEqual([]);
 
-    const processador = new ProcessadorLote({ store, contraCte: app.running.application.contraCte, clock, readYourWrites });
+    const processador = new ProcessadorLote({
+      store,
+      contraCte: app.running.application.contraCte,
+      emissor: app.running.application.emissorCte,
+      clock,
+      readYourWrites,
+    });
     const primeira = await reconciliarLotes(store, processador);
     expect(primeira.desfechos).toBeGreaterThan(0);
     // The same outcomes, with the same ids: they derive from the events that told them.

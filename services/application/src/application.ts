@@ -134,7 +134,7 @@ export function createApplication(platform: Platform): Application {
     ciot,
     valePedagio,
     contraCte,
-    lote: new ProcessadorLote({ store, contraCte, clock, readYourWrites }),
+    lote: new ProcessadorLote({ store, contraCte, emissor: emissorCte, clock, readYourWrites }),
     regulador: reguladorDoAmbiente(environment),
     diretorioPix: diretorioPixDoAmbiente(environment),
     operator: new Operator(store, pool, platform.projections, environment, clock),

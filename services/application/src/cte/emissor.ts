@@ -12,6 +12,7 @@ import {
   type ReservarNumeroCte,
 } from '@frete/domain';
 import { montarCteProc } from '@frete/adapters';
+import { type CommandContext } from '../commands/execute';
 import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
 
 export { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor';
@@ -42,6 +43,7 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
     decider: numeracaoCteDecider,
     stream: numeracaoCteStream,
     reservar: (companyId, serie, id) => ({ type: 'ReservarNumeroCte', company_id: companyId, serie, cte_id: id }),
+    documento: (e) => e.data.cte_id,
   },
   denegacao: true,
   montarXml: ({ id, ...input }) => montarXml({ ...input, cteId: id }),
@@ -80,6 +82,21 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
 export class EmissorCte extends EmissorDocumento<CteCommand, CteState, CteEvent, ReservarNumeroCte, NumeracaoCteEvent> {
   constructor(deps: EmissorDeps) {
     super(deps, cte(deps.montarXml));
+  }
+
+  /**
+   * A batch block's counter-CT-e drafts, issued in the company's series: numbers in one append, each request with its
+   * signed XML in one (see `solicitarEmBloco`); the emission processor sends them when it sees the requests.
+   */
+  solicitarContraCtes(companyId: string, serie: number, ids: readonly string[], ctx: CommandContext): Promise<void> {
+    return this.solicitarEmBloco(
+      companyId,
+      serie,
+      ids,
+      (id) => ({ type: 'SolicitarEmissao', cte_id: id, company_id: companyId, serie }),
+      ctx,
+      (state) => state.situacao === 'rascunho',
+    );
   }
 
   /** Whether the authority can be reached at all (see `AutoridadeFiscal.disponivel`). */

@@ -1,5 +1,5 @@
 import { type DomainEvent } from '@frete/contracts';
-import { type Decider, type NumeracaoState, numeroReservado } from '@frete/domain';
+import { type Decider, emSequencia, type NumeracaoState, numeroReservado } from '@frete/domain';
 import { type DocumentStore, type EventStore, type ReadYourWrites, derivedEventId } from '@frete/platform';
 import {
   type AutoridadeFiscal,
@@ -17,6 +17,17 @@ import { StateCache } from '../commands/state-cache';
 export type XmlDaEmissao =
   | { tipo: 'assinado'; chave: string; xml: string; data_emissao: string }
   | { tipo: 'recusado'; cstat: number; motivo: string };
+
+/** Signed documents of batch blocks kept for their send (a few blocks of 100 rows, a few KB each). */
+const MAX_ASSINADOS_EM_ESPERA = 1000;
+
+/** Waits for every task, then fails with the first failure: no work is left running behind a failure. */
+async function todas<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
 
 /** Local refusals use the authority's generic code: nothing was sent, the document can be corrected. */
 export const CSTAT_ERRO_NAO_CATALOGADO = 999;
@@ -61,6 +72,8 @@ export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent
     decider: Decider<R, NumeracaoState, N>;
     stream: (companyId: string, serie: number) => string;
     reservar: (companyId: string, serie: number, id: string) => R;
+    /** The document a reservation event names. */
+    documento: (e: N) => string;
   };
   /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
   denegacao: boolean;
@@ -92,6 +105,11 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   private readonly series = new StateCache<NumeracaoState>();
   /** The documents this process issues: each step of an issue reads only what happened since the last one. */
   private readonly documentos = new StateCache<S>();
+  /**
+   * Bytes signed by `solicitarEmBloco` and not sent yet, by their hash: the processor that sends them is this one, and
+   * reads them here instead of from the archive. Bounded: a document missing here is read from the archive.
+   */
+  private readonly assinadosEmEspera = new Map<string, string>();
 
   constructor(
     protected readonly deps: EmissaoDeps,
@@ -158,6 +176,63 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   }
 
   /**
+   * A batch block's drafts, asked for together (`pedido` is each one's request command): their numbers reserved in one
+   * append, in the order given, then each document's request with its signed XML (or the local refusal) in one append
+   * of its stream. The processor reacting to the request then only sends the bytes. A document no longer a draft (a
+   * redelivered block) is left as it is; ids derive from `cause`, so a repeat appends nothing.
+   */
+  async solicitarEmBloco(
+    companyId: string,
+    serie: number,
+    ids: readonly string[],
+    pedido: (id: string) => C,
+    ctx: CommandContext,
+    rascunho: (state: S) => boolean,
+  ): Promise<void> {
+    const cause = ctx.causationId ?? ctx.correlationId;
+    const estados = await Promise.all(ids.map((id) => this.estado(id)));
+    const rascunhos = ids.filter((_, i) => rascunho(estados[i]!));
+    if (rascunhos.length === 0) return;
+    const n = this.tipo.numeracao;
+    const reservado = await execute(
+      this.deps,
+      n.stream(companyId, serie),
+      emSequencia(n.decider),
+      rascunhos.map((id) => n.reservar(companyId, serie, id)),
+      ctx,
+      { eventId: (_i, e) => derivedEventId(cause, `numero:${n.documento(e)}`), cache: this.series },
+    );
+    await todas(
+      rascunhos.map(async (id) => {
+        const state = estados[ids.indexOf(id)]!;
+        const numero = numeroReservado(reservado.state.reservas, id)!;
+        const made = await this.tipo.montarXml({ companyId, id, state, serie, numero });
+        const documento = { id, companyId };
+        let passo: C;
+        if (made.tipo === 'recusado') {
+          passo = this.tipo.comando(documento, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
+        } else {
+          const sha256 = await this.deps.documents.put(Buffer.from(made.xml, 'utf8'), 'application/xml');
+          const { chave, data_emissao } = made;
+          passo = this.tipo.comando(documento, { tipo: 'xml_assinado', chave, serie, numero, data_emissao, sha256 });
+          this.guardarAssinado(sha256, made.xml);
+        }
+        await execute(this.deps, this.tipo.stream(id), emSequencia(this.tipo.decider), [pedido(id), passo], ctx, {
+          eventId: (_i, e) => derivedEventId(cause, `${id}:${e.type}`),
+          cache: this.documentos,
+        });
+      }),
+    );
+  }
+
+  private guardarAssinado(sha256: string, xml: string): void {
+    if (this.assinadosEmEspera.size >= MAX_ASSINADOS_EM_ESPERA) {
+      this.assinadosEmEspera.delete(this.assinadosEmEspera.keys().next().value!);
+    }
+    this.assinadosEmEspera.set(sha256, xml);
+  }
+
+  /**
    * `POST .../consulta`: when the result is unknown, ask the authority; if it never got the document, send the same
    * signed XML again. Returns nothing: the caller reads the document's state afterwards.
    */
@@ -206,7 +281,9 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   ): Promise<void> {
     const passo = (p: PassoDaEmissao) => this.passo(companyId, id, cause, p, requestId);
     const { chave, sha256 } = emissao;
-    const signed = xml ?? (await this.assinado(sha256, id));
+    const emEspera = this.assinadosEmEspera.get(sha256);
+    this.assinadosEmEspera.delete(sha256);
+    const signed = xml ?? emEspera ?? (await this.assinado(sha256, id));
     let r: RetornoAutorizacao;
     try {
       r = await this.tipo.autorizar(this.deps.autoridade, signed, { companyId });

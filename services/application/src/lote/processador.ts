@@ -1,8 +1,9 @@
 import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
-import { cteDecider, cteStream, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream, Rejection } from '@frete/domain';
+import { cteDecider, cteStream, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream } from '@frete/domain';
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
+import { type EmissorCte } from '../cte/emissor';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { type EventStore } from '@frete/platform';
 import { derivedEventId } from '@frete/platform';
@@ -12,6 +13,8 @@ import { aceitaDoLote, type SolicitacaoLoteHandler, solicitacaoLoteHandler } fro
 export interface ProcessadorLoteDeps {
   store: EventStore;
   contraCte: ServicoContraCte;
+  /** Issues a block's counter-CT-e together (numbers, signature): see `EmissorCte.solicitarContraCtes`. */
+  emissor: EmissorCte;
   clock: () => Date;
   readYourWrites?: ReadYourWrites;
 }
@@ -231,7 +234,9 @@ export class ProcessadorLote {
       );
       for (const l of linhas) if (l.status === 'pending') aEnviar.push(l.counter_cte_id!);
     }
-    await todas(aEnviar.map((cteId) => this.solicitar(companyId, cteId, ctx, leituras)));
+    if (aEnviar.length === 0) return;
+    const { serie_cte } = await leituras.configuracao();
+    await this.deps.emissor.solicitarContraCtes(companyId, serie_cte ?? 0, aEnviar, ctx);
   }
 
   /** A row's counter-CT-e draft, and what the row records of it. */
@@ -293,16 +298,6 @@ export class ProcessadorLote {
       }
       case 'failed':
         return { status: 'failed', counter_cte_id: null, documento_financeiro: null, error: { code: r.code, message: r.message } };
-    }
-  }
-
-  /** Sends a prepared counter-CT-e. One the authority already refused was settled by its own events: nothing to do. */
-  private async solicitar(companyId: string, cteId: string, ctx: CommandContext, leituras: LeiturasDaEmpresa): Promise<void> {
-    try {
-      await this.deps.contraCte.solicitarEmissao(companyId, cteId, ctx, leituras);
-    } catch (err) {
-      if (err instanceof Rejection && err.code === 'cte_nao_editavel') return;
-      throw err;
     }
   }
 }

@@ -55,6 +55,7 @@ const mdfe = (
     decider: numeracaoMdfeDecider,
     stream: numeracaoMdfeStream,
     reservar: (companyId, serie, id) => ({ type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: id }),
+    documento: (e) => e.data.mdfe_id,
   },
   denegacao: false,
   montarXml: ({ id, ...input }) => montarXml({ ...input, mdfeId: id }),
