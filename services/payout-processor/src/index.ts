@@ -1,5 +1,12 @@
 import { type EventHandler, HandlerProcessor } from '@frete/platform';
-import { cancelamentoNoRepasse, gruposEmCache, liquidarPagamento, type PayoutDeps, registrarDocumento } from '@frete/application';
+import {
+  cancelamentoNoRepasse,
+  gruposEmCache,
+  liquidarPagamento,
+  motoristasEmCache,
+  type PayoutDeps,
+  registrarDocumento,
+} from '@frete/application';
 
 /**
  * Builds and settles the driver's installments (parcelas) in reaction to emitted counter-CT-e, scans, releases
@@ -14,7 +21,7 @@ export const payoutProcessor = (handlers: ReadonlyMap<string, EventHandler> = ne
  * redelivery appends nothing new.
  */
 export function payoutHandlers(options: PayoutDeps): ReadonlyMap<string, EventHandler> {
-  const deps: PayoutDeps = { grupos: gruposEmCache(), ...options };
+  const deps: PayoutDeps = { grupos: gruposEmCache(), motoristas: motoristasEmCache(), ...options };
   return new Map<string, EventHandler>([
     ['cte.autorizado', registrarDocumento(deps)],
     ['cte.evento_registrado', cancelamentoNoRepasse(deps, 'registrado')],

@@ -13,6 +13,7 @@ import {
 } from '@frete/domain';
 import { montarCteProc } from '@frete/adapters';
 import { type CommandContext } from '../commands/execute';
+import { type LeiturasDaEmpresa } from './leituras';
 import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
 
 export { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor';
@@ -27,6 +28,8 @@ export type MontarXmlDaEmissao = (input: {
   state: CteState;
   serie: number;
   numero: number;
+  /** The company's reads a batch block's documents share; fresh ones when absent. */
+  leituras?: LeiturasDaEmpresa;
 }) => Promise<XmlDaEmissao>;
 
 export interface EmissorDeps extends EmissaoDeps {
@@ -88,7 +91,13 @@ export class EmissorCte extends EmissorDocumento<CteCommand, CteState, CteEvent,
    * A batch block's counter-CT-e drafts, issued in the company's series: numbers in one append, each request with its
    * signed XML in one (see `solicitarEmBloco`); the emission processor sends them when it sees the requests.
    */
-  solicitarContraCtes(companyId: string, serie: number, ids: readonly string[], ctx: CommandContext): Promise<void> {
+  solicitarContraCtes(
+    companyId: string,
+    serie: number,
+    ids: readonly string[],
+    ctx: CommandContext,
+    leituras: LeiturasDaEmpresa,
+  ): Promise<void> {
     return this.solicitarEmBloco(
       companyId,
       serie,
@@ -96,6 +105,7 @@ export class EmissorCte extends EmissorDocumento<CteCommand, CteState, CteEvent,
       (id) => ({ type: 'SolicitarEmissao', cte_id: id, company_id: companyId, serie }),
       ctx,
       (state) => state.situacao === 'rascunho',
+      leituras,
     );
   }
 

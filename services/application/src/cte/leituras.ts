@@ -7,6 +7,7 @@ import {
   type CompanyRow,
   configuracaoOf,
   type ConfiguracaoRow,
+  contingenciaOf,
   regrasDaRota,
   type RegraTributacaoRow,
 } from '@frete/projections';
@@ -48,6 +49,11 @@ export class LeiturasDaEmpresa {
 
   regrasDaRota(ufOrigem: string, ufDestino: string): Promise<RegraTributacaoRow[]> {
     return this.uma(`rota:${ufOrigem}:${ufDestino}`, () => regrasDaRota(this.pool, this.companyId, ufOrigem, ufDestino));
+  }
+
+  /** The operator's switch of a UF to its SVC, if any (read at build time: see `prepararCte`). */
+  contingencia(uf: string): ReturnType<typeof contingenciaOf> {
+    return this.uma(`contingencia:${uf}`, () => contingenciaOf(this.pool, uf));
   }
 
   /** The tax rules a counter-CT-e's CFOP is chosen by (every route). */

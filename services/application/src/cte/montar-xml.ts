@@ -26,7 +26,7 @@ export const CSTAT_FALHA_SCHEMA = 225;
  */
 export const montarXmlDaEmissao =
   (deps: MontarXmlDeps): MontarXmlDaEmissao =>
-  async ({ companyId, state, serie, numero }) => {
+  async ({ companyId, state, serie, numero, leituras }) => {
     const now = deps.clock();
     const prepared = await prepararCte(
       { pool: deps.pool, environment: deps.environment },
@@ -38,6 +38,7 @@ export const montarXmlDaEmissao =
         cCT: codigoNumerico(deps.random, numero),
         now,
       },
+      leituras,
     );
     if (prepared.pendencias.length > 0 || !prepared.xml || !prepared.chave || !prepared.certificadoBlobId) {
       const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';

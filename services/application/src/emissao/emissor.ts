@@ -11,6 +11,7 @@ import {
   type RetornoConsulta,
 } from '@frete/adapters';
 import { execute, loadCached, type CommandContext } from '../commands/execute';
+import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { StateCache } from '../commands/state-cache';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
@@ -77,7 +78,14 @@ export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent
   };
   /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
   denegacao: boolean;
-  montarXml: (input: { companyId: string; id: string; state: S; serie: number; numero: number }) => Promise<XmlDaEmissao>;
+  montarXml: (input: {
+    companyId: string;
+    id: string;
+    state: S;
+    serie: number;
+    numero: number;
+    leituras?: LeiturasDaEmpresa;
+  }) => Promise<XmlDaEmissao>;
   autorizar: (autoridade: AutoridadeFiscal, xml: string, remetente: Remetente) => Promise<RetornoAutorizacao>;
   consultar: (autoridade: AutoridadeFiscal, chave: string, remetente: Remetente) => Promise<RetornoConsulta>;
   /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */
@@ -188,6 +196,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     pedido: (id: string) => C,
     ctx: CommandContext,
     rascunho: (state: S) => boolean,
+    leituras?: LeiturasDaEmpresa,
   ): Promise<void> {
     const cause = ctx.causationId ?? ctx.correlationId;
     const estados = await Promise.all(ids.map((id) => this.estado(id)));
@@ -206,7 +215,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
       rascunhos.map(async (id) => {
         const state = estados[ids.indexOf(id)]!;
         const numero = numeroReservado(reservado.state.reservas, id)!;
-        const made = await this.tipo.montarXml({ companyId, id, state, serie, numero });
+        const made = await this.tipo.montarXml({ companyId, id, state, serie, numero, ...(leituras ? { leituras } : {}) });
         const documento = { id, companyId };
         let passo: C;
         if (made.tipo === 'recusado') {

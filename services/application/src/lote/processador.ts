@@ -236,7 +236,7 @@ export class ProcessadorLote {
     }
     if (aEnviar.length === 0) return;
     const { serie_cte } = await leituras.configuracao();
-    await this.deps.emissor.solicitarContraCtes(companyId, serie_cte ?? 0, aEnviar, ctx);
+    await this.deps.emissor.solicitarContraCtes(companyId, serie_cte ?? 0, aEnviar, ctx, leituras);
   }
 
   /** A row's counter-CT-e draft, and what the row records of it. */

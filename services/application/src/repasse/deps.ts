@@ -1,7 +1,7 @@
 import { type CommandContext } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type EventStore, type ReadYourWrites } from '@frete/platform';
-import { type RepasseState } from '@frete/domain';
+import { type MotoristasState, type RepasseState } from '@frete/domain';
 import { type RecordedEvent } from '@frete/contracts';
 import { type RailDePagamento } from '@frete/adapters';
 
@@ -14,9 +14,12 @@ export interface PayoutDeps {
   rail: RailDePagamento;
   /** The driver groups this processor folded: a batch's registrations read only what is new in the group's stream. */
   grupos?: StateCache<RepasseState>;
+  /** The companies' driver registries this processor folded: each registration reads only what changed since. */
+  motoristas?: StateCache<MotoristasState>;
 }
 
 export const gruposEmCache = () => new StateCache<RepasseState>();
+export const motoristasEmCache = () => new StateCache<MotoristasState>();
 
 /** The processor acts for the company of the event it handles; the cause is that event. */
 export const contextoDo = (deps: PayoutDeps, event: RecordedEvent, companyId: string): CommandContext => ({

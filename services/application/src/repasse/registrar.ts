@@ -10,7 +10,7 @@ import {
   repasseStream,
 } from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
-import { execute, load } from '../commands/execute';
+import { execute, load, loadCached } from '../commands/execute';
 import { type PayoutDeps, contextoDo } from './deps';
 import { vinculoDoCte } from './contra-cte';
 
@@ -26,7 +26,9 @@ export const registrarDocumento =
     const d = event.data as EventData<'cte.autorizado'>;
     const vinculo = await vinculoDoCte(deps.store, d.cte_id);
     if (!vinculo) return;
-    const registro = await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
+    const registro = deps.motoristas
+      ? await loadCached(deps.store, motoristasStream(d.company_id), motoristaDecider, deps.motoristas)
+      : await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
     const motorista = motoristaAtivoPorCpf(registro, vinculo.motorista_cpf);
     const grupo = grupoDoVinculo(d.cte_id, vinculo);
     const base = {
