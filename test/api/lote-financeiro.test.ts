@@ -24,7 +24,7 @@ describe('batch row emitted with financeiro failed', () => {
     await app?.close();
   });
 
-  it('the authorized rows stay processing without the financial step, then become emitted with financeiro failed', async () => {
+  it('the authorized rows stay pending without the financial step, then become emitted with financeiro failed', async () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
     const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
@@ -37,21 +37,21 @@ describe('batch row emitted with financeiro failed', () => {
     const batch = posted.body.data.batch_id as string;
     const report = () => sub.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batch}`);
 
-    // Authorized, financial step not yet done: the batch is not done.
-    let r = await report();
-    for (
-      let i = 0;
-      i < 200 &&
-      !(
-        r.body.data.rows.length === 2 && r.body.data.rows.every((x: { counter_cte_id?: string; status: string }) => x.status === 'emitted')
-      );
-      i++
-    ) {
-      await new Promise((res) => setTimeout(res, 100));
-      r = await report();
-    }
+    // Authorized, financial step not yet done: the batch records a row's emission with its payout's outcome, so the
+    // rows are pending, naming their authorized counter-CT-e, and the batch is not done.
+    const autorizados = async () => {
+      const rows = (await report()).body.data.rows as { counter_cte_id?: string }[];
+      if (rows.length !== 2 || !rows.every((x) => x.counter_cte_id)) return false;
+      for (const x of rows)
+        if ((await sub.call('GET', `/v1/fiscal/cte/${x.counter_cte_id}`)).body.data.situacao !== 'autorizado') return false;
+      return true;
+    };
+    for (let i = 0; i < 200 && !(await autorizados()); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(await autorizados()).toBe(true);
+    const r = await report();
     expect(r.body.data.status).toBe('processing');
-    expect(r.body.data.rows.map((x: { status: string }) => x.status)).toEqual(['emitted', 'emitted']);
+    expect(r.body.data.rows.map((x: { status: string }) => x.status)).toEqual(['pending', 'pending']);
+    for (const row of r.body.data.rows) expect(row.financeiro).toBeUndefined();
 
     const motoristas = (await sub.call('GET', '/v1/fiscal/motoristas')).body.data as { id: number; cpf: string }[];
     const id = motoristas.find((m) => m.cpf === MOTORISTA_CPF)!.id;

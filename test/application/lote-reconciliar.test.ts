@@ -15,7 +15,7 @@ describe('reconciling batches whose history predates lote.concluido', () => {
   });
   afterAll(async () => app?.close());
 
-  it('gives an ended batch its end event once, and a rebuild shows it done', async () => {
+  it('gives an ended batch its outcomes and end once, and a rebuild shows it done with the rows it had', async () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
     const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
@@ -30,6 +30,19 @@ describe('reconciling batches whose history predates lote.concluido', () => {
 
     const { pool, store, clock, readYourWrites, projections } = app.running.platform;
     const stream = `lote-${batch}`;
+    /** The report's rows as the read model holds them (their times aside: a reconciled outcome is recorded later). */
+    const linhas = async () =>
+      (
+        await pool.query(
+          `SELECT linha, status, counter_cte_id, financeiro, error_code, error_message FROM rm.lote_linhas WHERE batch_id = $1 ORDER BY linha`,
+          [batch],
+        )
+      ).rows;
+    const vistas = await linhas();
+    expect(vistas.map((l) => [l.status, l.financeiro])).toEqual([
+      ['emitted', 'ok'],
+      ['emitted', 'ok'],
+    ]);
     const aprendidos = async () => (await store.readStream(stream)).filter((e) => APRENDIDOS.includes(e.type)).map((e) => e.id);
     const antes = await aprendidos();
     expect(antes.length).toBeGreaterThan(0);
@@ -40,6 +53,13 @@ describe('reconciling batches whose history predates lote.concluido', () => {
       [stream],
     );
     expect(await aprendidos()).toEqual([]);
+    // The report is the batch's own events: rebuilt from such a history, its rows are pending, whatever the
+    // counter-CT-e and the payout recorded, until the batch is told their outcomes.
+    await projections.rebuild();
+    expect((await linhas()).map((l) => [l.status, l.financeiro])).toEqual([
+      ['pending', null],
+      ['pending', null],
+    ]);
 
     const processador = new ProcessadorLote({
       store,
@@ -60,5 +80,7 @@ describe('reconciling batches whose history predates lote.concluido', () => {
 
     await projections.rebuild();
     expect((await sub.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batch}`)).body.data.status).toBe('done');
+    // Row by row, the report rebuilt from the reconciled history is the one the batch had.
+    expect(await linhas()).toEqual(vistas);
   });
 });

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, type LinhaPlanejada } from '@frete/contracts';
-import { loteDe, loteProjector, type ProjectedEvent } from '@frete/projections';
+import { type LoteCommand, type LoteEvent, loteDecider } from '@frete/domain';
+import { loteDe, loteProjector, loteRelatorioView, type ProjectedEvent } from '@frete/projections';
 import { freshDatabase, type TestDatabase } from '../support/db';
 
 /**
- * The batch report's projector on events the HTTP tests cannot provoke: the simulated authority refuses or denies a
- * document only on a sentinel in its `xObs`, and a counter-CT-e's `xObs` is written by the service, not the client.
+ * The batch report's projector on events the HTTP tests cannot provoke (the simulated authority refuses or denies a
+ * document only on a sentinel in its `xObs`, and a counter-CT-e's `xObs` is written by the service, not the client),
+ * and on orders they cannot force: the rows are the batch's own events (`lote.*`), as its decider recorded them.
  */
-describe('lote projector: rows follow their counter-CT-e', () => {
+describe('lote projector: rows as the batch recorded them', () => {
   let db: TestDatabase;
   let seq = 0n;
   beforeAll(async () => {
@@ -100,89 +102,206 @@ describe('lote projector: rows follow their counter-CT-e', () => {
     };
   };
 
-  it('a refused or denied counter-CT-e fails its row with cte_rejeitado, keeping the counter_cte_id; all failed fails the batch', async () => {
+  const linha = (batch_id: string, company_id: string, n: number, counter_cte_id: string) => ({
+    batch_id,
+    company_id,
+    linha: n,
+    counter_cte_id,
+  });
+  const rejeitada = (batch_id: string, company_id: string, n: number, cte_id: string, message: string): DomainEvent => ({
+    type: 'lote.linha_rejeitada',
+    data: { ...linha(batch_id, company_id, n, cte_id), error: { code: 'cte_rejeitado', message } },
+  });
+  const emitida = (batch_id: string, company_id: string, n: number, cte_id: string): DomainEvent => ({
+    type: 'lote.linha_emitida',
+    data: linha(batch_id, company_id, n, cte_id),
+  });
+  const financeiro = (batch_id: string, company_id: string, n: number, cte_id: string, f: 'ok' | 'failed'): DomainEvent => ({
+    type: 'lote.financeiro_registrado',
+    data: { ...linha(batch_id, company_id, n, cte_id), financeiro: f },
+  });
+  const linhas = async (batchId: string, companyId: string) =>
+    (await report(batchId, companyId)).linhas.map((l) => [l.status, l.financeiro, l.error_code, l.error_message]);
+
+  it('a refused or denied counter-CT-e fails its row with the code and message the batch recorded, keeping the counter_cte_id', async () => {
     const sub = await company();
     const batch = await criado(sub, 2);
     const [a, b] = [randomUUID(), randomUUID()];
     await apply(pendente(batch, sub, 0, a));
     expect((await report(batch, sub)).lote.status).toBe('processing');
     await apply(pendente(batch, sub, 1, b));
-    await apply({
-      type: 'cte.rejeitado',
-      data: { cte_id: a, company_id: sub, cstat: 539, motivo: 'Rejeicao: Duplicidade de CT-e com diferenca na Chave de Acesso' },
-    });
-    await apply({
-      type: 'cte.denegado',
-      data: {
-        cte_id: b,
-        company_id: sub,
-        chave: 'X',
-        protocolo: {
-          numero: '1',
-          recebido_em: '2026-11-22T09:00:00-03:00',
-          cstat: 301,
-          motivo: 'Uso Denegado: Irregularidade fiscal do emitente',
-        },
-      },
-    });
-    const erro = { code: 'cte_rejeitado', message: 'refused' };
-    await apply({ type: 'lote.linha_rejeitada', data: { batch_id: batch, company_id: sub, linha: 0, counter_cte_id: a, error: erro } });
+    const recusa = 'the authority refused the counter-CT-e: cStat 539 Rejeicao: Duplicidade de CT-e com diferenca na Chave de Acesso';
+    const denegacao = 'the authority denied the counter-CT-e: cStat 301 Uso Denegado: Irregularidade fiscal do emitente';
+    await apply(rejeitada(batch, sub, 0, a, recusa));
     expect((await report(batch, sub)).lote.status).toBe('processing');
-    await apply({ type: 'lote.linha_rejeitada', data: { batch_id: batch, company_id: sub, linha: 1, counter_cte_id: b, error: erro } });
+    await apply(rejeitada(batch, sub, 1, b, denegacao));
     await apply(concluido(batch, sub, 'failed', { falhas: 2 }));
     const r = await report(batch, sub);
-    expect(r.linhas.map((l) => [l.status, l.counter_cte_id, l.error_code])).toEqual([
-      ['failed', a, 'cte_rejeitado'],
-      ['failed', b, 'cte_rejeitado'],
+    expect(r.linhas.map((l) => [l.status, l.counter_cte_id, l.error_code, l.error_message])).toEqual([
+      ['failed', a, 'cte_rejeitado', recusa],
+      ['failed', b, 'cte_rejeitado', denegacao],
     ]);
-    expect(r.linhas[0]!.error_message).toMatch(/cStat 539 Rejeicao: Duplicidade/);
-    expect(r.linhas[1]!.error_message).toMatch(/cStat 301 Uso Denegado/);
     expect(r.lote.status).toBe('failed');
     expect(r.lote.concluido_em).not.toBeNull();
   });
 
-  it('an emitted row stays pending for the batch until its payout is decided; a failed payout leaves it emitted', async () => {
+  it('a row is pending until the batch records its emission, and shows the financial step the batch recorded', async () => {
+    const sub = await company();
+    const batch = await criado(sub, 2);
+    const [a, b] = [randomUUID(), randomUUID()];
+    await apply(pendente(batch, sub, 0, a));
+    await apply(pendente(batch, sub, 1, b));
+    expect(await linhas(batch, sub)).toEqual([
+      ['pending', null, null, null],
+      ['pending', null, null, null],
+    ]);
+    // How the decider records a payout's outcome: the emission, then the financial step, in one append.
+    await apply(emitida(batch, sub, 0, a));
+    expect(await linhas(batch, sub)).toEqual([
+      ['emitted', null, null, null],
+      ['pending', null, null, null],
+    ]);
+    await apply(financeiro(batch, sub, 0, a, 'ok'));
+    expect((await report(batch, sub)).lote.status).toBe('processing');
+    await apply(emitida(batch, sub, 1, b));
+    await apply(financeiro(batch, sub, 1, b, 'failed'));
+    await apply(concluido(batch, sub, 'done', { emitidas: 2 }));
+    const r = await report(batch, sub);
+    // Spec section 3: a payout that could not be registered leaves the row emitted, never failed.
+    expect(await linhas(batch, sub)).toEqual([
+      ['emitted', 'ok', null, null],
+      ['emitted', 'failed', null, null],
+    ]);
+    expect(loteRelatorioView({ ...r.lote, subcontratada_cnpj: '', subcontratada_nome: '' }, r.linhas).rows).toEqual([
+      { chave: 'K0', perna: null, status: 'emitted', tipo_servico: 1, counter_cte_id: a, financeiro: 'ok' },
+      { chave: 'K1', perna: null, status: 'emitted', tipo_servico: 1, counter_cte_id: b, financeiro: 'failed' },
+    ]);
+    expect(r.lote.status).toBe('done');
+  });
+
+  it('a financial step recorded before the emission (deliveries crossed, an older history) waits on the pending row', async () => {
+    const sub = await company();
+    const batch = await criado(sub, 1);
+    const a = randomUUID();
+    // As the decider before the payout's outcome carried the emission recorded it when the outcome came first.
+    const historia: DomainEvent[] = [pendente(batch, sub, 0, a), financeiro(batch, sub, 0, a, 'ok')];
+    for (const e of historia) await apply(e);
+    const antes = await report(batch, sub);
+    expect(antes.linhas.map((l) => [l.status, l.financeiro])).toEqual([['pending', 'ok']]);
+    // The report shows the financial step of emitted rows only: the pending row shows none yet.
+    expect(loteRelatorioView({ ...antes.lote, subcontratada_cnpj: '', subcontratada_nome: '' }, antes.linhas).rows[0]).not.toHaveProperty(
+      'financeiro',
+    );
+    // Told again, today's decider records the emission alone (the financial step stands) and the batch's end.
+    const criacao: DomainEvent = {
+      type: 'lote.criado',
+      data: {
+        batch_id: batch,
+        company_id: sub,
+        solicitante_company_id: null,
+        ambiente: 'homologacao',
+        modo: '1a1',
+        parcelas: null,
+        linhas: plano(1),
+      },
+    };
+    const state = [criacao, ...historia].reduce((s, e) => loteDecider.evolve(s, e as LoteEvent), loteDecider.initialState);
+    const novos = loteDecider.decide({ type: 'RegistrarFinanceiroDaLinha', ...linha(batch, sub, 0, a), financeiro: 'failed' }, state, {
+      now: new Date('2026-11-22T12:00:00Z'),
+    });
+    expect(novos.map((e) => e.type)).toEqual(['lote.linha_emitida', 'lote.concluido']);
+    for (const e of novos) await apply(e as DomainEvent);
+    const r = await report(batch, sub);
+    expect(r.linhas.map((l) => [l.status, l.financeiro])).toEqual([['emitted', 'ok']]);
+    expect(r.lote.status).toBe('done');
+  });
+
+  it("the counter-CT-e's and the payout's own events do not move a row: only the batch's record of them does", async () => {
     const sub = await company();
     const batch = await criado(sub, 2);
     const [a, b] = [randomUUID(), randomUUID()];
     await apply(pendente(batch, sub, 0, a));
     await apply(pendente(batch, sub, 1, b));
     await projetar('cte.autorizado', { cte_id: a, company_id: sub });
-    await projetar('cte.autorizado', { cte_id: b, company_id: sub });
-    expect((await report(batch, sub)).lote.status).toBe('processing');
-    const doc = (cte_id: string) => ({
-      company_id: sub,
-      grupo: 'g',
-      cte_id,
-      chave: 'C',
-      chave_original: 'K',
-      documento_financeiro: null,
-      lote_id: batch,
-      posicao: 0,
-      motorista_cpf: '52998224725',
-      valor_centavos: 100,
-    });
-    await apply({
-      type: 'repasse.documento_registrado',
-      data: {
-        ...doc(a),
-        regra: { origem: 'padrao', parcelas: [{ posicao: 1, percentual: 100, dias: 0 }] },
-        modo: 'automatico',
-        registrado_em: '2026-11-22T12:00:00Z',
-      },
-    });
-    expect((await report(batch, sub)).lote.status).toBe('processing');
-    await apply({
-      type: 'repasse.registro_falhou',
-      data: { ...doc(b), code: 'motorista_nao_encontrado', message: 'gone', falhou_em: '2026-11-22T12:00:00Z' },
-    });
-    await apply(concluido(batch, sub, 'done', { emitidas: 2 }));
-    const r = await report(batch, sub);
-    expect(r.linhas.map((l) => [l.status, l.financeiro])).toEqual([
-      ['emitted', 'ok'],
-      ['emitted', 'failed'],
+    await projetar('cte.rejeitado', { cte_id: b, company_id: sub, cstat: 539, motivo: 'x' });
+    await projetar('repasse.documento_registrado', { cte_id: a, company_id: sub, lote_id: batch, posicao: 0 });
+    await projetar('repasse.registro_falhou', { cte_id: a, company_id: sub, lote_id: batch, posicao: 0 });
+    expect(await linhas(batch, sub)).toEqual([
+      ['pending', null, null, null],
+      ['pending', null, null, null],
     ]);
-    expect(r.lote.status).toBe('done');
+  });
+
+  it("every row is what the batch's decider decided, outcome by outcome, duplicated and redelivered outcomes included", async () => {
+    const sub = await company();
+    const batch_id = randomUUID();
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const ctx = { now: new Date('2026-11-22T12:00:00Z') };
+    let state = loteDecider.initialState;
+    /** The command through the decider, its events projected; then each row of the report against the decider's. */
+    const decidir = async (c: LoteCommand) => {
+      for (const e of loteDecider.decide(c, state, ctx)) {
+        state = loteDecider.evolve(state, e);
+        await apply(e as DomainEvent);
+      }
+      const r = await report(batch_id, sub);
+      expect(
+        r.linhas.map((l) => ({ linha: l.linha, status: l.status, counter_cte_id: l.counter_cte_id, financeiro: l.financeiro })),
+      ).toEqual(Object.entries(state.processadas).map(([linha, l]) => ({ linha: Number(linha), ...l })));
+      expect(r.lote.status).toBe(state.concluido ?? 'processing');
+    };
+    const base = { batch_id, company_id: sub };
+    await decidir({
+      type: 'CriarLote',
+      ...base,
+      solicitante_company_id: null,
+      ambiente: 'homologacao',
+      modo: '1a1',
+      parcelas: null,
+      linhas: plano(4),
+    });
+    const processada = (n: number, status: 'pending' | 'duplicated' | 'failed', counter_cte_id: string | null) => ({
+      ...base,
+      linha: n,
+      chave: `K${n}`,
+      perna: null,
+      status,
+      tipo_servico: 1,
+      counter_cte_id,
+      documento_financeiro: null,
+      error: status === 'failed' ? { code: 'cte_proprio', message: 'own' } : null,
+    });
+    await decidir({
+      type: 'RegistrarLinhas',
+      ...base,
+      linhas: [
+        processada(0, 'pending', ids[0]!),
+        processada(1, 'pending', ids[1]!),
+        processada(2, 'duplicated', ids[2]!),
+        processada(3, 'failed', null),
+      ],
+    });
+    const recusa = { code: 'cte_rejeitado', message: 'the authority refused the counter-CT-e: cStat 539 Rejeicao' };
+    await decidir({ type: 'RegistrarLinhaRejeitada', ...linha(batch_id, sub, 1, ids[1]!), error: recusa });
+    // Redelivered, and a payout's outcome for a refused row: the decider records nothing, the rows do not move.
+    await decidir({
+      type: 'RegistrarLinhaRejeitada',
+      ...linha(batch_id, sub, 1, ids[1]!),
+      error: { code: 'cte_rejeitado', message: 'again' },
+    });
+    await decidir({ type: 'RegistrarFinanceiroDaLinha', ...linha(batch_id, sub, 1, ids[1]!), financeiro: 'ok' });
+    // A duplicated row names another batch's document: its outcomes are not this row's.
+    await decidir({ type: 'RegistrarLinhaRejeitada', ...linha(batch_id, sub, 2, ids[2]!), error: recusa });
+    await decidir({ type: 'RegistrarFinanceiroDaLinha', ...linha(batch_id, sub, 0, ids[0]!), financeiro: 'failed' });
+    await decidir({ type: 'RegistrarFinanceiroDaLinha', ...linha(batch_id, sub, 0, ids[0]!), financeiro: 'ok' });
+    expect(state.concluido).toBe('done');
+    const r = await report(batch_id, sub);
+    expect(r.linhas.map((l) => [l.status, l.financeiro, l.error_code, l.error_message])).toEqual([
+      ['emitted', 'failed', null, null],
+      ['failed', null, 'cte_rejeitado', recusa.message],
+      ['duplicated', null, null, null],
+      ['failed', null, 'cte_proprio', 'own'],
+    ]);
   });
 
   it("a duplicated row is not moved by the existing counter-CT-e's events", async () => {
@@ -205,7 +324,7 @@ describe('lote projector: rows follow their counter-CT-e', () => {
       },
     });
     await apply(concluido(batch, sub, 'done', { duplicadas: 1 }));
-    await apply({ type: 'cte.rejeitado', data: { cte_id: existente, company_id: sub, cstat: 539, motivo: 'x' } });
+    await projetar('cte.rejeitado', { cte_id: existente, company_id: sub, cstat: 539, motivo: 'x' });
     const r = await report(batch, sub);
     expect(r.linhas.map((l) => [l.status, l.tipo_servico, l.error_code])).toEqual([['duplicated', 2, null]]);
     expect(r.lote.status).toBe('done');

@@ -1,20 +1,24 @@
 import { type Projector, type Sql } from '../projector';
 
 /**
- * Follows a counter-CT-e into the batch row that made it (only rows in one of `onlyStatus`: a duplicated row names
- * another batch's document and is not moved by it). The batch's own status is not derived here: its decider decides
- * the end (`lote.concluido`), recorded below.
+ * A row's later life as the batch's decider recorded it, on the row it names (`batch_id`, `linha`). Like the decider's
+ * `evolve`, an outcome moves the row it names whatever it holds: the decider records an outcome only for the row's own
+ * pending counter-CT-e, so nothing here decides again which rows an outcome may move.
  */
-async function seguir(sql: Sql, cteId: string, set: string, params: unknown[], at: Date, onlyStatus: string[]): Promise<void> {
-  await sql.query(`UPDATE rm.lote_linhas SET ${set}, updated_at = $2 WHERE counter_cte_id = $1 AND status = ANY($3::text[])`, [
-    cteId,
+async function naLinha(sql: Sql, d: { batch_id: string; linha: number }, set: string, params: unknown[], at: Date): Promise<void> {
+  await sql.query(`UPDATE rm.lote_linhas SET ${set}, updated_at = $3 WHERE batch_id = $1 AND linha = $2`, [
+    d.batch_id,
+    d.linha,
     at,
-    onlyStatus,
     ...params,
   ]);
 }
 
-/** rm.lotes and rm.lote_linhas: the counter-CT-e batch report. */
+/**
+ * rm.lotes and rm.lote_linhas: the counter-CT-e batch report, from the batch's own events only. Every row state the
+ * report shows, and the batch's end, is what the batch's decider recorded (`lote.*`); the counter-CT-e's and the
+ * payout's events reach the report through it, with the failure messages it wrote.
+ */
 export const loteProjector: Projector = {
   name: 'lote',
   tables: ['rm.lotes', 'rm.lote_linhas'],
@@ -51,42 +55,30 @@ export const loteProjector: Projector = {
         );
         return;
       }
+      case 'lote.linha_emitida':
+        await naLinha(sql, event.data, `status = 'emitted'`, [], at);
+        return;
+      case 'lote.linha_rejeitada':
+        // The counter-CT-e stays named on the row: the refused document can be read (GET /fiscal/cte/{id}).
+        await naLinha(
+          sql,
+          event.data,
+          `status = 'failed', error_code = $4, error_message = $5`,
+          [event.data.error.code, event.data.error.message],
+          at,
+        );
+        return;
+      case 'lote.financeiro_registrado':
+        // Kept on a row still pending too: an older history recorded it before the emission when deliveries crossed,
+        // and the row shows it once emitted (the report shows `financeiro` on emitted rows only).
+        await naLinha(sql, event.data, `financeiro = $4`, [event.data.financeiro], at);
+        return;
       case 'lote.concluido':
         // The batch ended as its decider decided; the first end stands (the decider records one, a replay repeats it).
         await sql.query(
           `UPDATE rm.lotes SET status = $2, concluido_em = $3, updated_at = $3 WHERE batch_id = $1 AND concluido_em IS NULL`,
           [event.data.batch_id, event.data.status, at],
         );
-        return;
-      case 'cte.autorizado':
-        await seguir(sql, event.data.cte_id, `status = 'emitted'`, [], at, ['pending']);
-        return;
-      case 'cte.rejeitado':
-        // The counter-CT-e stays named on the row: the refused document can be read (GET /fiscal/cte/{id}).
-        await seguir(
-          sql,
-          event.data.cte_id,
-          `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
-          [`the authority refused the counter-CT-e: cStat ${event.data.cstat} ${event.data.motivo}`],
-          at,
-          ['pending'],
-        );
-        return;
-      case 'cte.denegado':
-        await seguir(
-          sql,
-          event.data.cte_id,
-          `status = 'failed', error_code = 'cte_rejeitado', error_message = $4`,
-          [`the authority denied the counter-CT-e: cStat ${event.data.protocolo.cstat} ${event.data.protocolo.motivo}`],
-          at,
-          ['pending'],
-        );
-        return;
-      case 'repasse.documento_registrado':
-        await seguir(sql, event.data.cte_id, `financeiro = 'ok'`, [], at, ['emitted']);
-        return;
-      case 'repasse.registro_falhou':
-        await seguir(sql, event.data.cte_id, `financeiro = 'failed'`, [], at, ['emitted']);
         return;
     }
   },
