@@ -63,6 +63,7 @@ export * from './subcontratacao/decider';
 export * from './lote/rateio';
 export * from './lote/resolver';
 export * from './lote/decider';
+export * from './lote/workflow';
 export * from './solicitacao-lote/decider';
 export * from './contra-cte/local';
 export * from './conta-operacional/decider';

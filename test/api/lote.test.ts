@@ -531,8 +531,8 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
         clock: p.clock,
         readYourWrites: p.readYourWrites,
       });
-      await processador.aoCriar(stream[0]!);
-      await processador.aoProcessarLinha(stream[stream.length - 1]!);
+      await processador.aoEvento(stream[0]!);
+      await processador.aoEvento(stream[stream.length - 1]!);
       expect((await store.readStream(`lote-${r.body.data.batch_id}`)).map((e) => e.id)).toEqual(stream.map((e) => e.id));
       expect(await totalCtes()).toBe(before);
       expect((await relatorioFinal(sub, r.body.data.batch_id)).body.data).toEqual(report);

@@ -1,4 +1,4 @@
-import { type ServicoContraCte, type EmissorCte, type EmissorMdfe, type ProcessadorLote } from '@frete/application';
+import { type ServicoContraCte, type EmissorCte, type EmissorMdfe, ProcessadorLote } from '@frete/application';
 import { type EventHandler, HandlerProcessor, type SelectiveHandler } from '@frete/platform';
 import { type ServicoCiot } from '@frete/application';
 
@@ -26,8 +26,10 @@ export function emissionHandlers(
   // A refused counter-CT-e also fails its batch row; the row's end may be what ends the batch.
   const recusado: EventHandler = async (e) => {
     await liberar('rejeitado')(e);
-    await lote?.aoRejeitar(e);
+    await lote?.aoEvento(e);
   };
+  // The batch workflow follows its own events and its rows' outcomes (ProcessadorLote.EVENTOS).
+  const doLote: SelectiveHandler = { needs: (e) => lote?.pedeTrabalho(e) ?? false, handle: async (e) => lote?.aoEvento(e) };
   return new Map<string, EventHandler | SelectiveHandler>([
     ['cte.rejeitado', recusado],
     ['cte.denegado', recusado],
@@ -51,19 +53,9 @@ export function emissionHandlers(
         await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
       },
     ],
-    // A counter-CT-e batch walks its rows in blocks: its creation starts the first, each block's last row the next.
-    ['lote.criado', async (e) => lote?.aoCriar(e)],
-    [
-      'lote.linha_processada',
-      // Only a block's last row asks for work: the others must not wait their turn on the batch while a block runs.
-      { needs: (e) => lote?.iniciaBloco(e) ?? false, handle: async (e) => lote?.aoProcessarLinha(e) },
-    ],
-    // Its rows' later life is told to the batch, whose decider decides when the batch ended (lote.concluido). An
-    // authorization reaches it through the payout's outcome, which follows every authorized counter-CT-e.
-    ['repasse.documento_registrado', async (e) => lote?.aoRegistrarFinanceiro(e)],
-    ['repasse.registro_falhou', async (e) => lote?.aoRegistrarFinanceiro(e)],
-    // A batch requested under a grant: its end goes to the requester's own log too.
-    ['lote.concluido', async (e) => lote?.aoConcluir(e)],
+    // A counter-CT-e batch walks its rows in blocks (its creation starts the first, each block's last row the next);
+    // its rows' payout outcomes tell it they were emitted; its end goes to a requester's own log.
+    ...ProcessadorLote.EVENTOS.filter((tipo) => tipo !== 'cte.rejeitado' && tipo !== 'cte.denegado').map((tipo) => [tipo, doLote] as const),
     // A CIOT declaration the provider left without verdict is asked about again (the simulated provider registers it then).
     [
       'ciot.pendente',

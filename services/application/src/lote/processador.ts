@@ -1,5 +1,17 @@
 import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
-import { cteDecider, cteStream, type LoteCommand, type LoteEvent, loteDecider, type LoteState, loteStream } from '@frete/domain';
+import {
+  BLOCO_DO_LOTE,
+  type ComandoDoFluxo,
+  cteDecider,
+  cteStream,
+  type EntradaDoLote,
+  entradaPedeTrabalho,
+  type LoteEvent,
+  loteDecider,
+  type LoteState,
+  loteStream,
+  reagirAoLote,
+} from '@frete/domain';
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
@@ -10,6 +22,8 @@ import { derivedEventId } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { aceitaDoLote, type SolicitacaoLoteHandler, solicitacaoLoteHandler } from '../solicitacao-lote/handler';
 
+export { BLOCO_DO_LOTE };
+
 export interface ProcessadorLoteDeps {
   store: EventStore;
   contraCte: ServicoContraCte;
@@ -18,14 +32,6 @@ export interface ProcessadorLoteDeps {
   clock: () => Date;
   readYourWrites?: ReadYourWrites;
 }
-
-/**
- * Rows handled per delivery. A batch is walked in blocks, each started by the event of the block's last row, so
- * that no delivery outlasts a Kafka session and the counter-CT-e of the first rows go to the authority while later
- * rows are still being prepared. A block's rows are prepared side by side: one batch's pace is about a block's
- * preparation, so a block of 100 (a second or two) went from 50 to 80 keys/s over 25 (`bench/lote`).
- */
-export const BLOCO_DO_LOTE = 100;
 
 /** The counter-CT-e of a batch row: the same id however often the row is processed. */
 export const contraCteDaLinha = (batchId: string, linha: number) => derivedEventId(batchId, `linha:${linha}`);
@@ -55,14 +61,22 @@ const idsDasLinhas = (batchId: string) => {
   };
 };
 
-/** What the batch learns about a row after creation (processing, then its counter-CT-e's outcomes). */
-type DesfechoDaLinha = Exclude<LoteCommand, { type: 'CriarLote' | 'TranscreverCriacao' }>;
+/** The failure a refused counter-CT-e gives its row (`cte_rejeitado`), in the authority's words. */
+function recusa(event: RecordedEvent): { code: string; message: string } {
+  if (event.type === 'cte.denegado') {
+    const { protocolo } = event.data as EventData<'cte.denegado'>;
+    return { code: 'cte_rejeitado', message: `the authority denied the counter-CT-e: cStat ${protocolo.cstat} ${protocolo.motivo}` };
+  }
+  const { cstat, motivo } = event.data as EventData<'cte.rejeitado'>;
+  return { code: 'cte_rejeitado', message: `the authority refused the counter-CT-e: cStat ${cstat} ${motivo}` };
+}
 
 /**
- * Processes a batch's rows in order (batch rules 1–7): each row becomes a counter-CT-e draft through the same
- * service as `POST /fiscal/cte/contra`, its outcome is recorded on the batch, and only then is the document sent.
- * Safe to repeat: a recorded row is not prepared again, its counter-CT-e id derives from the batch and row, and the
- * row's event id derives from them too.
+ * Drives the batch workflow (`reagirAoLote`, batch rules 1–7): it turns each event it follows into the batch's input,
+ * runs the commands the workflow returns and records through the batch's decider. Rows become counter-CT-e drafts
+ * through the same service as `POST /fiscal/cte/contra`, are recorded on the batch, and only then issued. Safe to
+ * repeat: a recorded row is not prepared again, its counter-CT-e id derives from the batch and row, and every
+ * recorded event's id derives from the row or from the event that told it.
  */
 export class ProcessadorLote {
   /** Batches whose rows' outcomes arrive one by one: each outcome reads only the batch's newer events. */
@@ -73,70 +87,119 @@ export class ProcessadorLote {
     this.solicitacoes = solicitacaoLoteHandler(deps);
   }
 
-  /** `lote.criado`: the first block. */
-  async aoCriar(event: RecordedEvent): Promise<void> {
-    await this.processarBloco((event.data as EventData<'lote.criado'>).batch_id, 0, event.id);
+  /** The events the batch follows. */
+  static readonly EVENTOS = [
+    'lote.criado',
+    'lote.linha_processada',
+    'cte.rejeitado',
+    'cte.denegado',
+    'repasse.documento_registrado',
+    'repasse.registro_falhou',
+    'lote.concluido',
+  ] as const;
+
+  /** Whether an event asks for work: a row's record does only when it ends a block (the others must not wait their turn). */
+  pedeTrabalho(event: RecordedEvent): boolean {
+    return event.type !== 'lote.linha_processada' || entradaPedeTrabalho((event.data as EventData<'lote.linha_processada'>).linha);
   }
 
-  /** Whether a `lote.linha_processada` starts a block: only a block's last row does; the others ask nothing. */
-  iniciaBloco(event: RecordedEvent): boolean {
-    return ((event.data as EventData<'lote.linha_processada'>).linha + 1) % BLOCO_DO_LOTE === 0;
+  /** One event the batch follows: its input, then what the workflow asks for it. */
+  async aoEvento(event: RecordedEvent): Promise<void> {
+    const entrada = await this.entradaDo(event);
+    if (entrada) await this.conduzir(entrada, event.id);
   }
 
-  /** `lote.linha_processada`: the last row of a block starts the next one. */
-  async aoProcessarLinha(event: RecordedEvent): Promise<void> {
-    const d = event.data as EventData<'lote.linha_processada'>;
-    if (this.iniciaBloco(event)) await this.processarBloco(d.batch_id, d.linha + 1, event.id);
-  }
-
-  /** `cte.rejeitado`, `cte.denegado`: a batch row's counter-CT-e was refused; the row fails with `cte_rejeitado`. */
-  async aoRejeitar(event: RecordedEvent): Promise<void> {
-    let message: string;
-    if (event.type === 'cte.denegado') {
-      const { protocolo } = event.data as EventData<'cte.denegado'>;
-      message = `the authority denied the counter-CT-e: cStat ${protocolo.cstat} ${protocolo.motivo}`;
-    } else {
-      const { cstat, motivo } = event.data as EventData<'cte.rejeitado'>;
-      message = `the authority refused the counter-CT-e: cStat ${cstat} ${motivo}`;
+  /** The batch's input an event is, or null when it is none of a batch's business. */
+  private async entradaDo(event: RecordedEvent): Promise<EntradaDoLote | null> {
+    switch (event.type) {
+      case 'lote.criado':
+        return { tipo: 'criado', batch_id: (event.data as EventData<'lote.criado'>).batch_id };
+      case 'lote.linha_processada': {
+        const d = event.data as EventData<'lote.linha_processada'>;
+        return { tipo: 'linha_registrada', batch_id: d.batch_id, linha: d.linha };
+      }
+      case 'cte.rejeitado':
+      case 'cte.denegado': {
+        const cteId = (event.data as { cte_id: string }).cte_id;
+        // Which batch row made it is in the counter-CT-e's own link; any other CT-e is not a batch's business.
+        const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
+        const v = cte.contra_cte;
+        if (!v?.lote_id || v.linha === null || !cte.company_id) return null;
+        const linha = { batch_id: v.lote_id, company_id: cte.company_id, linha: v.linha, counter_cte_id: cteId };
+        return { tipo: 'contra_cte_recusado', dados: { ...linha, error: recusa(event) } };
+      }
+      case 'repasse.documento_registrado':
+      case 'repasse.registro_falhou': {
+        const d = event.data as EventData<'repasse.documento_registrado'> | EventData<'repasse.registro_falhou'>;
+        // A single counter-CT-e's payout is no batch's.
+        if (d.lote_id === null) return null;
+        const financeiro = event.type === 'repasse.documento_registrado' ? 'ok' : 'failed';
+        return {
+          tipo: 'repasse_decidido',
+          dados: { batch_id: d.lote_id, company_id: d.company_id, linha: d.posicao, counter_cte_id: d.cte_id, financeiro },
+        };
+      }
+      case 'lote.concluido':
+        return { tipo: 'concluido', dados: event.data as EventData<'lote.concluido'> };
+      default:
+        return null;
     }
-    await this.registrarDesfecho(event, (event.data as { cte_id: string }).cte_id, (lote) => ({
-      type: 'RegistrarLinhaRejeitada',
-      ...lote,
-      error: { code: 'cte_rejeitado', message },
-    }));
   }
 
   /**
-   * `repasse.documento_registrado`, `repasse.registro_falhou`: the financial step of a batch row's counter-CT-e, and
-   * with it the row's emission (a payout enters its group only from an authorization).
+   * Runs what the workflow returns for `entrada`, in order; a preparation's outcome is fed back to it. `causa` is the
+   * event delivered: the ids of outcomes recorded for it derive from it.
    */
-  async aoRegistrarFinanceiro(event: RecordedEvent): Promise<void> {
-    const d = event.data as EventData<'repasse.documento_registrado'> | EventData<'repasse.registro_falhou'>;
-    // A single counter-CT-e's payout is no batch's.
-    if (d.lote_id === null) return;
-    await this.alimentar(event, {
-      type: 'RegistrarFinanceiroDaLinha',
-      batch_id: d.lote_id,
-      company_id: d.company_id,
-      linha: d.posicao,
-      counter_cte_id: d.cte_id,
-      financeiro: event.type === 'repasse.documento_registrado' ? 'ok' : 'failed',
-    });
+  private async conduzir(entrada: EntradaDoLote, causa: string): Promise<void> {
+    const batchId = entrada.tipo === 'criado' || entrada.tipo === 'linha_registrada' ? entrada.batch_id : batchDe(entrada);
+    const lote = await this.carregar(batchId);
+    if (!lote.existe) return;
+    const companyId = lote.company_id!;
+    const ctx: ContextoEmpresa = {
+      companyId,
+      correlationId: batchId,
+      causationId: causa,
+      requestId: null,
+      actor: 'processor:emission',
+      now: this.deps.clock(),
+    };
+    // The company's configuration, certificate and rules, read once for a block's rows.
+    const leituras = this.deps.contraCte.leiturasDe(companyId);
+    const fila = reagirAoLote(lote, entrada);
+    for (let i = 0; i < fila.length; i++) {
+      const c: ComandoDoFluxo = fila[i]!;
+      switch (c.tipo) {
+        case 'PrepararLinhas': {
+          // Called in row order, without waiting: the order in which rows of one key take it.
+          const linhas = await todas(c.linhas.map((plano) => this.preparar(lote, plano, ctx, leituras)));
+          fila.push(...reagirAoLote(lote, { tipo: 'linhas_preparadas', batch_id: batchId, company_id: companyId, linhas }));
+          break;
+        }
+        case 'RegistrarNoLote':
+          await execute(this.deps, loteStream(batchId), loteDecider, c.comando, ctx, {
+            // A row keeps its event's id whichever block or retry records it; an outcome's derives from its cause.
+            eventId: c.comando.type === 'RegistrarLinhas' ? idsDasLinhas(batchId) : (j, e) => derivedEventId(causa, `lote:${e.type}:${j}`),
+            cache: this.lotes,
+          });
+          break;
+        case 'EmitirContraCtes': {
+          const { serie_cte } = await leituras.configuracao();
+          await this.deps.emissor.solicitarContraCtes(companyId, serie_cte ?? 0, c.ctes, ctx, leituras);
+          break;
+        }
+        case 'AvisarSolicitante':
+          await this.avisarSolicitante(lote, c.solicitante_company_id, c.fim, causa);
+          break;
+      }
+    }
   }
 
-  /**
-   * `lote.concluido`: a batch requested under a grant tells its requester how it ended, in the requester's own log
-   * (the batch's events are its owner's).
-   */
-  async aoConcluir(event: RecordedEvent): Promise<void> {
-    const fim = event.data as EventData<'lote.concluido'>;
-    const lote = await this.carregar(fim.batch_id);
-    const solicitante = lote.solicitante_company_id;
-    if (!solicitante) return;
+  /** A batch requested under a grant tells its requester how it ended, in the requester's own log (the batch's events are its owner's). */
+  private async avisarSolicitante(lote: LoteState, solicitante: string, fim: EventData<'lote.concluido'>, causa: string): Promise<void> {
     const ctx: CommandContext = {
       companyId: solicitante,
       correlationId: fim.batch_id,
-      causationId: event.id,
+      causationId: causa,
       requestId: null,
       actor: 'processor:emission',
       now: this.deps.clock(),
@@ -149,105 +212,20 @@ export class ProcessadorLote {
     });
   }
 
-  /** The authority's outcome of a counter-CT-e, for the batch row that made it; any other CT-e is not a batch's business. */
-  private async registrarDesfecho(
-    event: RecordedEvent,
-    cteId: string,
-    command: (linha: { batch_id: string; company_id: string; linha: number; counter_cte_id: string }) => DesfechoDaLinha,
-  ): Promise<void> {
-    const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
-    const vinculo = cte.contra_cte;
-    if (!vinculo?.lote_id || vinculo.linha === null || !cte.company_id) return;
-    await this.alimentar(
-      event,
-      command({ batch_id: vinculo.lote_id, company_id: cte.company_id, linha: vinculo.linha, counter_cte_id: cteId }),
-    );
-  }
-
-  /**
-   * Gives the batch an outcome appended to another stream; its decider records it and decides the batch's end. Ids
-   * derive from the cause, so a redelivered outcome appends nothing even when two deliveries race.
-   */
-  private async alimentar(event: RecordedEvent, command: DesfechoDaLinha): Promise<void> {
-    const ctx: CommandContext = {
-      companyId: command.company_id,
-      correlationId: command.batch_id,
-      causationId: event.id,
-      requestId: null,
-      actor: 'processor:emission',
-      now: this.deps.clock(),
-    };
-    await execute(this.deps, loteStream(command.batch_id), loteDecider, command, ctx, {
-      eventId: (i, e) => derivedEventId(event.id, `lote:${e.type}:${i}`),
-      cache: this.lotes,
-    });
-  }
-
   /** The batch as its stream stands, reading only what this process has not folded yet. */
   private carregar(batchId: string): Promise<LoteState> {
     return loadCached(this.deps.store, loteStream(batchId), loteDecider, this.lotes);
   }
 
-  /**
-   * One block: its rows are prepared side by side (rows of one contractor key still take turns, in row order, in
-   * `preparar`), recorded on the batch together in row order, and only then sent, side by side. A redelivery finds
-   * the rows recorded and sends those whose document may not have left.
-   */
-  private async processarBloco(batchId: string, inicio: number, causa: string): Promise<void> {
-    const lote = await this.carregar(batchId);
-    if (!lote.existe) return;
-    const companyId = lote.company_id!;
-    const ctx: ContextoEmpresa = {
-      companyId,
-      correlationId: batchId,
-      causationId: causa,
-      requestId: null,
-      actor: 'processor:emission',
-      now: this.deps.clock(),
-    };
-    const fim = Math.min(inicio + BLOCO_DO_LOTE, lote.linhas.length);
-    // The company's configuration, certificate and rules, read once for the block's rows.
-    const leituras = this.deps.contraCte.leiturasDe(companyId);
-    const aEnviar: string[] = [];
-    const preparadas: Promise<EventData<'lote.linha_processada'>>[] = [];
-    for (let n = inicio; n < fim; n++) {
-      const plano = lote.linhas[n]!;
-      const cteId = contraCteDaLinha(batchId, n);
-      const feita = lote.processadas[n];
-      if (feita) {
-        // A redelivery may have stopped between recording the row and sending its document.
-        if (feita.status === 'pending' && feita.counter_cte_id === cteId) aEnviar.push(cteId);
-        continue;
-      }
-      // Called in row order, without waiting: the order in which rows of one key take it.
-      preparadas.push(this.preparar(lote, batchId, plano, cteId, ctx, leituras));
-    }
-    const linhas = await todas(preparadas);
-    if (linhas.length > 0) {
-      await execute(
-        this.deps,
-        loteStream(batchId),
-        loteDecider,
-        { type: 'RegistrarLinhas', batch_id: batchId, company_id: companyId, linhas },
-        ctx,
-        { eventId: idsDasLinhas(batchId), cache: this.lotes },
-      );
-      for (const l of linhas) if (l.status === 'pending') aEnviar.push(l.counter_cte_id!);
-    }
-    if (aEnviar.length === 0) return;
-    const { serie_cte } = await leituras.configuracao();
-    await this.deps.emissor.solicitarContraCtes(companyId, serie_cte ?? 0, aEnviar, ctx, leituras);
-  }
-
   /** A row's counter-CT-e draft, and what the row records of it. */
   private async preparar(
     lote: LoteState,
-    batchId: string,
     plano: LinhaPlanejada,
-    cteId: string,
     ctx: ContextoEmpresa,
     leituras: LeiturasDaEmpresa,
   ): Promise<EventData<'lote.linha_processada'>> {
+    const batchId = lote.batch_id!;
+    const cteId = contraCteDaLinha(batchId, plano.linha);
     const resultado = await this.deps.contraCte.preparar(
       {
         company_id: ctx.companyId,
@@ -300,4 +278,9 @@ export class ProcessadorLote {
         return { status: 'failed', counter_cte_id: null, documento_financeiro: null, error: { code: r.code, message: r.message } };
     }
   }
+}
+
+/** The batch an outcome names. */
+function batchDe(entrada: Exclude<EntradaDoLote, { tipo: 'criado' | 'linha_registrada' }>): string {
+  return entrada.tipo === 'linhas_preparadas' ? entrada.batch_id : entrada.dados.batch_id;
 }

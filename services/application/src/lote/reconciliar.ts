@@ -1,4 +1,4 @@
-import { comparePositions, type RecordedEvent, START } from '@frete/contracts';
+import { comparePositions, START } from '@frete/contracts';
 import { type EventStore } from '@frete/platform';
 import { type ProcessadorLote } from './processador';
 
@@ -6,12 +6,12 @@ import { type ProcessadorLote } from './processador';
  * The outcomes a batch learns from other streams, with the flow step that tells it each one (an authorization comes
  * with the payout's outcome that follows it).
  */
-const DESFECHOS: Readonly<Record<string, (p: ProcessadorLote, e: RecordedEvent) => Promise<void>>> = {
-  'cte.rejeitado': (p, e) => p.aoRejeitar(e),
-  'cte.denegado': (p, e) => p.aoRejeitar(e),
-  'repasse.documento_registrado': (p, e) => p.aoRegistrarFinanceiro(e),
-  'repasse.registro_falhou': (p, e) => p.aoRegistrarFinanceiro(e),
-};
+const DESFECHOS: ReadonlySet<string> = new Set([
+  'cte.rejeitado',
+  'cte.denegado',
+  'repasse.documento_registrado',
+  'repasse.registro_falhou',
+]);
 
 const PAGINA = 500;
 
@@ -29,9 +29,8 @@ export async function reconciliarLotes(store: EventStore, processador: Processad
     const page = await store.readAll(from, PAGINA);
     for (const event of page) {
       if (comparePositions(event.position, head) > 0) return { desfechos };
-      const contar = DESFECHOS[event.type];
-      if (!contar) continue;
-      await contar(processador, event);
+      if (!DESFECHOS.has(event.type)) continue;
+      await processador.aoEvento(event);
       desfechos++;
     }
     const last = page[page.length - 1];
