@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type Pool } from 'pg';
+import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 
 /**
  * What every benchmark shares: CPU time of this process around a piece of work, repetitions summarised by min and
@@ -93,4 +95,88 @@ export function cpuDosDescendentesMs(): number {
   for (const [pid, t] of ticks) if (descende(pid)) total += t;
   // Kernel clock ticks: 100 per second on Linux.
   return total * 10;
+}
+
+/**
+ * Counts the statements the platform pool runs: each client it lends gets a counting `query`. `pool.query` borrows a
+ * client through `connect` with a callback, so it is counted there, once, like a transaction's statements. A client
+ * already held when the count starts (the LISTEN connections, which send nothing more) is not counted. Count each
+ * pool once: a client is wrapped by the first counter that sees it.
+ */
+export function contarSql(pool: Pool): () => number {
+  let n = 0;
+  type Cliente = { query: (...a: unknown[]) => unknown; contado?: boolean };
+  const contar = (c: Cliente | undefined) => {
+    if (!c || c.contado) return;
+    c.contado = true;
+    const q = c.query.bind(c);
+    c.query = (...a: unknown[]) => {
+      n++;
+      return q(...a);
+    };
+  };
+  const connect = pool.connect.bind(pool) as (cb?: (...a: unknown[]) => void) => Promise<Cliente> | undefined;
+  (pool as unknown as { connect: unknown }).connect = (cb?: (err: unknown, c: Cliente, done: unknown) => void) =>
+    cb
+      ? connect((err, c, done) => {
+          contar(c as Cliente);
+          cb(err, c as Cliente, done);
+        })
+      : connect()!.then((c) => {
+          contar(c);
+          return c;
+        });
+  return () => n;
+}
+
+/** Appends to the event store by stream category (the stream name's prefix before its first '-': `lote`, `cte`…). */
+export interface ContagemAppends {
+  /** Calls of `append`, whatever their outcome. */
+  chamadas: number;
+  /** Events of the appends that succeeded (an idempotent repeat counts again: the store answers it the same). */
+  eventos: number;
+  /** Appends refused on their expected revision (the caller folds again and retries: another call). */
+  conflitos: number;
+  porCategoria: Record<string, { chamadas: number; eventos: number }>;
+}
+
+export const categoriaDoStream = (streamId: string): string => streamId.split('-', 1)[0]!;
+
+/**
+ * Counts the appends of `store` from now on by wrapping its `append`; a snapshot of the counts so far on each call.
+ * Give it the store every writer's append goes through (the platform's `store.recorded`, under the upcasting store).
+ */
+export function contarAppends(store: EventStore): () => ContagemAppends {
+  const c: ContagemAppends = { chamadas: 0, eventos: 0, conflitos: 0, porCategoria: {} };
+  const append = store.append.bind(store);
+  store.append = async (streamId, events, expected) => {
+    const categoria = (c.porCategoria[categoriaDoStream(streamId)] ??= { chamadas: 0, eventos: 0 });
+    c.chamadas++;
+    categoria.chamadas++;
+    try {
+      const result = await append(streamId, events, expected);
+      c.eventos += events.length;
+      categoria.eventos += events.length;
+      return result;
+    } catch (err) {
+      if (err instanceof WrongExpectedRevision) c.conflitos++;
+      throw err;
+    }
+  };
+  return () => structuredClone(c);
+}
+
+/** What was appended between two snapshots of `contarAppends`. */
+export function appendsEntre(antes: ContagemAppends, depois: ContagemAppends): ContagemAppends {
+  const porCategoria: ContagemAppends['porCategoria'] = {};
+  for (const [k, d] of Object.entries(depois.porCategoria)) {
+    const a = antes.porCategoria[k] ?? { chamadas: 0, eventos: 0 };
+    if (d.chamadas > a.chamadas) porCategoria[k] = { chamadas: d.chamadas - a.chamadas, eventos: d.eventos - a.eventos };
+  }
+  return {
+    chamadas: depois.chamadas - antes.chamadas,
+    eventos: depois.eventos - antes.eventos,
+    conflitos: depois.conflitos - antes.conflitos,
+    porCategoria,
+  };
 }

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { rascunhoEmitivel } from '../test/support/rascunho';
-import { executar, imprimirResultado, mediana, REPETICOES, resumo } from './comum';
+import { contarSql, executar, imprimirResultado, mediana, REPETICOES, resumo } from './comum';
 import { CPF, iniciarServico, ok, PLACA, prepararEmissora, receberContratantes, type Call } from './lote';
 
 /**
@@ -98,36 +98,6 @@ async function servidorBruto(connectionString: string, companyId: string, bytes:
       await pool.end();
     },
   };
-}
-
-/**
- * Counts the statements the platform pool runs: each client it lends gets a counting `query`. `pool.query` borrows a
- * client through `connect` with a callback, so it is counted there, once, like a transaction's statements.
- */
-function contarSql(pool: Pool) {
-  let n = 0;
-  type Cliente = { query: (...a: unknown[]) => unknown; contado?: boolean };
-  const contar = (c: Cliente | undefined) => {
-    if (!c || c.contado) return;
-    c.contado = true;
-    const q = c.query.bind(c);
-    c.query = (...a: unknown[]) => {
-      n++;
-      return q(...a);
-    };
-  };
-  const connect = pool.connect.bind(pool) as (cb?: (...a: unknown[]) => void) => Promise<Cliente> | undefined;
-  (pool as unknown as { connect: unknown }).connect = (cb?: (err: unknown, c: Cliente, done: unknown) => void) =>
-    cb
-      ? connect((err, c, done) => {
-          contar(c as Cliente);
-          cb(err, c as Cliente, done);
-        })
-      : connect()!.then((c) => {
-          contar(c);
-          return c;
-        });
-  return () => n;
 }
 
 interface Leitura {

@@ -5,7 +5,7 @@ import { type RunningServices, startServices } from '@frete/server';
 import { randomCnpj, request, type ApiResponse } from '../test/support/http';
 import { makeA1 } from '../test/support/certificates';
 import { buildCteXml, nfeKey } from '../test/support/cte-xml';
-import { cpuDosDescendentesMs, executar, imprimirResultado } from './comum';
+import { appendsEntre, type ContagemAppends, contarAppends, contarSql, cpuDosDescendentesMs, executar, imprimirResultado } from './comum';
 import { pisoDoDocumento } from './documento';
 
 /**
@@ -16,8 +16,14 @@ import { pisoDoDocumento } from './documento';
  * payout registered). BENCH_KEYS sets N (default 1000). Runs on node against the built code (`pnpm bench:lote`).
  *
  * The anchor, measured in the same run: the CPU a document cannot avoid (its build, raw crypto of its signature made
- * and checked, libxml2's schema check; see `pisoDoDocumento`), so `razao_cpu_piso` says how far the service's cost per
- * key is from that floor. CPU is this process's (API, processors and projector); embedded PostgreSQL's is not counted.
+ * and checked, libxml2's schema check; see `pisoDoDocumento`), so `razao_cpu_piso` says how far this process's CPU
+ * (API, processors and projector) per row is from that floor, to the last row.
+ *
+ * Counted from the POST to `done`, per key (and per row for legs): the appends to the event store (calls and events,
+ * by stream category: the name's prefix before its first '-'), counted on the store every writer appends through; the
+ * SQL statements of the platform's two pools, all told (this bench's report GETs among them, and said apart); the CPU
+ * of this process plus embedded PostgreSQL's, and their sum per row against the floor (`razao_cpu_total_piso`, issue
+ * 27's target ≤ 10×). Each batch starts on a quiet service: what a batch still appends after `done` is printed apart.
  */
 const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const LEG_KEYS = Math.max(1, Math.round(KEYS / 5));
@@ -124,12 +130,53 @@ export interface Medida {
   /** Embedded PostgreSQL's CPU over the same span (0 when it is not this process's child). */
   pgCpuMs: number;
   doneMs: number;
+  /** This process's CPU and embedded PostgreSQL's from the POST to the report's `done` (payouts included). */
+  cpuMsConcluido: number;
+  pgCpuMsConcluido: number;
+  /** What the service sent to PostgreSQL and appended from the POST to `done`, when the caller counts. */
+  contagem: Contagem | null;
   status: string;
   emitted: number;
 }
 
-/** Posts a batch and follows its report: when the last row appears, and when the batch leaves `processing`. */
-export async function medirLote(call: Call, body: unknown, rows: number): Promise<Medida> {
+/** What a batch is counted with (bench/lote): running totals of the service's SQL and appends. */
+export interface Contadores {
+  /** SQL statements this process's platform pools sent so far. */
+  sql(): number;
+  /** Of those, the API reads' pool (`readPool`): where this bench's own report GETs run. */
+  sqlLeituras(): number;
+  appends(): ContagemAppends;
+}
+
+export interface Contagem {
+  /** Every SQL statement from the POST to `done`, all told: API, processors, projector, this bench's report GETs. */
+  sql: number;
+  /** Of those, the read pool's while one of this bench's report GETs was under way. */
+  sqlRelatorio: number;
+  gets: number;
+  appends: ContagemAppends;
+}
+
+/** Counts from now on the SQL statements of the service's two platform pools and the appends to its event store. */
+export function contadoresDoServico(running: RunningServices): Contadores {
+  const { pool, readPool, store } = running.platform;
+  const sqlProcessos = contarSql(pool);
+  // A test hands in one pool for both; here they are two, counted apart.
+  const sqlLeituras = readPool === pool ? () => 0 : contarSql(readPool);
+  // `store.recorded` is what the upcasting store appends through: every writer's append passes there.
+  const appends = contarAppends(store.recorded);
+  return { sql: () => sqlProcessos() + sqlLeituras(), sqlLeituras, appends };
+}
+
+/**
+ * Posts a batch and follows its report: when the last row appears, and when the batch leaves `processing`. With
+ * `contadores`, counts the SQL statements and appends from the POST to then.
+ */
+export async function medirLote(call: Call, body: unknown, rows: number, contadores?: Contadores): Promise<Medida> {
+  const sql0 = contadores?.sql() ?? 0;
+  const appends0 = contadores?.appends();
+  let sqlRelatorio = 0;
+  let gets = 0;
   const cpu0 = process.cpuUsage();
   const pg0 = cpuDosDescendentesMs();
   const t0 = Date.now();
@@ -139,7 +186,10 @@ export async function medirLote(call: Call, body: unknown, rows: number): Promis
   let cpuMs = 0;
   let pgCpuMs = 0;
   for (;;) {
+    const leituras0 = contadores?.sqlLeituras() ?? 0;
     const report = await ok(call('GET', r.body.data.report), 200, 'report');
+    sqlRelatorio += (contadores?.sqlLeituras() ?? 0) - leituras0;
+    gets++;
     const data = report.body.data as { status: string; rows: { status: string }[] };
     if (!lastRowMs && data.rows.length === rows) {
       lastRowMs = Date.now() - t0;
@@ -148,13 +198,21 @@ export async function medirLote(call: Call, body: unknown, rows: number): Promis
       pgCpuMs = cpuDosDescendentesMs() - pg0;
     }
     if (data.status !== 'processing') {
+      const doneMs = Date.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const pgCpuMsConcluido = cpuDosDescendentesMs() - pg0;
       return {
         rows,
         postMs,
         lastRowMs,
         cpuMs,
         pgCpuMs,
-        doneMs: Date.now() - t0,
+        doneMs,
+        cpuMsConcluido: (cpu.user + cpu.system) / 1000,
+        pgCpuMsConcluido,
+        contagem: contadores
+          ? { sql: contadores.sql() - sql0, sqlRelatorio, gets, appends: appendsEntre(appends0!, contadores.appends()) }
+          : null,
         status: data.status,
         emitted: data.rows.filter((x) => x.status === 'emitted').length,
       };
@@ -162,6 +220,26 @@ export async function medirLote(call: Call, body: unknown, rows: number): Promis
     // A 1000-row report is not free to serialize: polling it faster would slow what it measures.
     await new Promise((res) => setTimeout(res, 500));
   }
+}
+
+/**
+ * Waits until nothing has been appended for `quietoMs` (at most `maxMs`): what a batch's flows still append after
+ * its report says `done` is not the next batch's. Returns those appends and how long they took to stop.
+ */
+async function aguardarQuietude(contadores: Contadores, quietoMs = 1000, maxMs = 15_000) {
+  const a0 = contadores.appends();
+  const t0 = Date.now();
+  let ultimo = a0;
+  let desde = Date.now();
+  while (Date.now() - desde < quietoMs && Date.now() - t0 < maxMs) {
+    await new Promise((res) => setTimeout(res, 100));
+    const agora = contadores.appends();
+    if (agora.chamadas !== ultimo.chamadas) {
+      ultimo = agora;
+      desde = Date.now();
+    }
+  }
+  return { appends: appendsEntre(a0, ultimo), ms: desde - t0 };
 }
 
 async function main(): Promise<void> {
@@ -176,12 +254,32 @@ async function main(): Promise<void> {
     const chaves = await receberContratantes(call, KEYS + LEG_KEYS);
     const receiptMs = Date.now() - tReceipt;
 
+    const contadores = contadoresDoServico(servico.running);
+    // What the service sends on its own, idle (the subscriptions' and the projector's polling), for the reader.
+    await aguardarQuietude(contadores);
+    const ociosoMs = 2000;
+    const ocioso0 = contadores.sql();
+    await new Promise((res) => setTimeout(res, ociosoMs));
+    const sqlOciosoPorS = ((contadores.sql() - ocioso0) / ociosoMs) * 1000;
+
+    // The counts checked against the table: the events a batch added to es_events, to the quiet after its `done`.
+    const eventosGravados = async () =>
+      Number((await servico.running.platform.pool.query<{ n: string }>('SELECT count(*) AS n FROM es_events')).rows[0]!.n);
+    const depois = async (g0: number): Promise<Cauda> => {
+      const cauda = await aguardarQuietude(contadores);
+      return { ...cauda, gravados: (await eventosGravados()) - g0 };
+    };
+
     const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
+    const g1 = await eventosGravados();
     const umPraUm = await medirLote(
       call,
       { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } },
       KEYS,
+      contadores,
     );
+    const caudaUmPraUm = await depois(g1);
+    const g2 = await eventosGravados();
     const pernas = await medirLote(
       call,
       {
@@ -189,44 +287,109 @@ async function main(): Promise<void> {
         ctes: chaves.slice(KEYS).map((chave) => ({ chave, pernas: LEGS.map((l) => ({ ...l, valor: 20 })) })),
       },
       LEG_KEYS * LEGS.length,
+      contadores,
     );
+    const caudaPernas = await depois(g2);
 
     const lines = [
       `counter-CT-e batch benchmark · ${kafka ? `processors on Kafka ${kafka}` : 'processors on event-store subscriptions'} · embedded PostgreSQL`,
       `  received ${chaves.length} contractor CT-e in ${seconds(receiptMs)} (${perSecond(chaves.length, receiptMs)}/s, ${CONCURRENCY} at a time)`,
+      `  document floor ${piso.toFixed(3)} CPU ms · idle service ${sqlOciosoPorS.toFixed(1)} SQL statements/s`,
       `  1:1   ${KEYS} keys: POST ${umPraUm.postMs} ms · last row after ${seconds(umPraUm.lastRowMs)} (${perSecond(KEYS, umPraUm.lastRowMs)} keys/s) · ` +
         `${umPraUm.status} after ${seconds(umPraUm.doneMs)} (${umPraUm.emitted} emitted) · CPU ms/key: node ` +
         `${(umPraUm.cpuMs / KEYS).toFixed(1)}, PostgreSQL ${(umPraUm.pgCpuMs / KEYS).toFixed(1)}`,
+      ...contados(umPraUm, KEYS, piso, caudaUmPraUm),
       `  legs  ${LEG_KEYS} keys × ${LEGS.length} legs = ${pernas.rows} rows: POST ${pernas.postMs} ms · last row after ${seconds(pernas.lastRowMs)} ` +
         `(${perSecond(LEG_KEYS, pernas.lastRowMs)} keys/s, ${perSecond(pernas.rows, pernas.lastRowMs)} rows/s) · ${pernas.status} after ${seconds(pernas.doneMs)} ` +
         `(${pernas.emitted} emitted) · CPU ms/row: node ${(pernas.cpuMs / pernas.rows).toFixed(1)}, PostgreSQL ${(pernas.pgCpuMs / pernas.rows).toFixed(1)}`,
+      ...contados(pernas, LEG_KEYS, piso, caudaPernas),
     ];
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
     if (umPraUm.status !== 'done' || umPraUm.emitted !== KEYS)
       throw new Error(`1:1 batch ended ${umPraUm.status} with ${umPraUm.emitted} emitted`);
     if (pernas.status !== 'done' || pernas.emitted !== pernas.rows)
       throw new Error(`legs batch ended ${pernas.status} with ${pernas.emitted} emitted`);
-    const figuras = (m: Medida, chaves: number) => ({
-      chaves_por_s: Number((chaves / (m.lastRowMs / 1000)).toFixed(1)),
-      linhas_por_s: Number((m.rows / (m.lastRowMs / 1000)).toFixed(1)),
-      cpu_ms_por_chave: Number((m.cpuMs / chaves).toFixed(2)),
-      cpu_ms_por_linha: Number((m.cpuMs / m.rows).toFixed(2)),
-      cpu_postgres_ms_por_chave: Number((m.pgCpuMs / chaves).toFixed(2)),
-      ms_ate_ultima_linha: m.lastRowMs,
-      ms_ate_concluido: m.doneMs,
-      razao_cpu_piso: Number((m.cpuMs / m.rows / piso).toFixed(1)),
-    });
+    const r2 = (x: number) => Number(x.toFixed(2));
+    const figuras = (m: Medida, chaves: number, cauda: Cauda) => {
+      const c = m.contagem!;
+      const cpuTotal = m.cpuMsConcluido + m.pgCpuMsConcluido;
+      return {
+        chaves_por_s: Number((chaves / (m.lastRowMs / 1000)).toFixed(1)),
+        linhas_por_s: Number((m.rows / (m.lastRowMs / 1000)).toFixed(1)),
+        cpu_ms_por_chave: r2(m.cpuMs / chaves),
+        cpu_ms_por_linha: r2(m.cpuMs / m.rows),
+        cpu_postgres_ms_por_chave: r2(m.pgCpuMs / chaves),
+        ms_ate_ultima_linha: m.lastRowMs,
+        ms_ate_concluido: m.doneMs,
+        razao_cpu_piso: Number((m.cpuMs / m.rows / piso).toFixed(1)),
+        // From the POST to `done`, counted.
+        appends_por_chave: r2(c.appends.chamadas / chaves),
+        eventos_por_chave: r2(c.appends.eventos / chaves),
+        appends_por_linha: r2(c.appends.chamadas / m.rows),
+        appends_conflitos: c.appends.conflitos,
+        appends_por_categoria: Object.fromEntries(
+          Object.entries(c.appends.porCategoria)
+            .sort(([, a], [, b]) => b.chamadas - a.chamadas)
+            .map(([k, v]) => [k, { appends_por_chave: r2(v.chamadas / chaves), eventos_por_chave: r2(v.eventos / chaves) }]),
+        ),
+        appends_apos_concluido: cauda.appends.chamadas,
+        eventos_gravados_es_events: cauda.gravados,
+        sql_por_chave: r2(c.sql / chaves),
+        sql_por_linha: r2(c.sql / m.rows),
+        sql_relatorio_por_chave: r2(c.sqlRelatorio / chaves),
+        gets_relatorio: c.gets,
+        cpu_node_ms_por_chave_ate_concluido: r2(m.cpuMsConcluido / chaves),
+        cpu_postgres_ms_por_chave_ate_concluido: r2(m.pgCpuMsConcluido / chaves),
+        cpu_total_ms_por_chave: r2(cpuTotal / chaves),
+        cpu_total_ms_por_linha: r2(cpuTotal / m.rows),
+        razao_cpu_total_piso: Number((cpuTotal / m.rows / piso).toFixed(1)),
+      };
+    };
     imprimirResultado('lote', {
       chaves: KEYS,
       processadores: kafka ? 'kafka' : 'assinaturas do event store',
       piso_ms_por_documento: Number(piso.toFixed(3)),
+      sql_ocioso_por_s: Number(sqlOciosoPorS.toFixed(1)),
       alvo_chaves_por_s: 150,
-      um_para_um: figuras(umPraUm, KEYS),
-      pernas: figuras(pernas, LEG_KEYS),
+      alvo_appends_por_chave: 3,
+      alvo_sql_por_chave: 15,
+      alvo_razao_cpu_total_piso: 10,
+      um_para_um: figuras(umPraUm, KEYS, caudaUmPraUm),
+      pernas: figuras(pernas, LEG_KEYS, caudaPernas),
     });
   } finally {
     await servico.parar();
   }
+}
+
+/** What a batch appended after its `done` until the service was quiet, and the rows it added to es_events in all. */
+type Cauda = Awaited<ReturnType<typeof aguardarQuietude>> & { gravados: number };
+
+/**
+ * The counted lines of a batch, from its POST to `done`: appends per key by stream category (appends, and events in
+ * parentheses), SQL statements per key all told, CPU per key of node and PostgreSQL and their sum against the floor
+ * (per row, a row being one document), and what was still appended after `done`.
+ */
+function contados(m: Medida, chaves: number, piso: number, cauda: Cauda): string[] {
+  const c = m.contagem!;
+  const porChave = (n: number) => (n / chaves).toFixed(2);
+  const porLinha = (n: number) => (m.rows === chaves ? '' : `, ${(n / m.rows).toFixed(2)}/row`);
+  const categorias = Object.entries(c.appends.porCategoria)
+    .sort(([, a], [, b]) => b.chamadas - a.chamadas)
+    .map(([k, v]) => `${k} ${porChave(v.chamadas)} (${porChave(v.eventos)})`)
+    .join(' · ');
+  const cpuTotal = m.cpuMsConcluido + m.pgCpuMsConcluido;
+  const cauda_ =
+    cauda.appends.chamadas > 0
+      ? ` · after done: ${cauda.appends.chamadas} appends (${cauda.appends.eventos} events) within ${seconds(cauda.ms)}`
+      : '';
+  return [
+    `        POST → done: appends/key ${porChave(c.appends.chamadas)}${porLinha(c.appends.chamadas)} (events ${porChave(c.appends.eventos)}), ` +
+      `${c.appends.conflitos} conflicts · by category, appends (events): ${categorias}${cauda_} · es_events +${cauda.gravados} rows`,
+    `        SQL statements/key ${porChave(c.sql)}${porLinha(c.sql)} all told (${porChave(c.sqlRelatorio)} of them this bench's ${c.gets} report GETs) · ` +
+      `CPU ms/key: node ${porChave(m.cpuMsConcluido)} + PostgreSQL ${porChave(m.pgCpuMsConcluido)} = ${porChave(cpuTotal)}` +
+      `${porLinha(cpuTotal)}, ${(cpuTotal / m.rows / piso).toFixed(1)}× the floor per document`,
+  ];
 }
 
 export interface Servico {
