@@ -50,7 +50,7 @@ export function emissionHandlers(
       'cte.emissao_solicitada',
       async (e) => {
         const d = e.data as { cte_id: string; company_id: string; serie: number };
-        await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id);
+        await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id, e.revision);
       },
     ],
     // A counter-CT-e batch walks its rows in blocks (its creation starts the first, each block's last row the next);

@@ -144,9 +144,15 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     return this.record(companyId, id, cause, this.tipo.comando({ id, companyId }, passo), requestId);
   }
 
-  /** Reacts to the document's `emissao_solicitada` (`cause` is that event's id). */
-  async emitir(companyId: string, id: string, serie: number, cause: string): Promise<void> {
-    const state = await this.estado(id);
+  /**
+   * Reacts to the document's `emissao_solicitada` (`cause` is that event's id, `revisao` its place in the document's
+   * stream). A state this process already folded up to that place is used without reading the stream again (a batch
+   * block's requests were recorded here): anything newer is another process's, and the append that follows would see
+   * it (its expected revision) and decide again.
+   */
+  async emitir(companyId: string, id: string, serie: number, cause: string, revisao?: bigint): Promise<void> {
+    const guardado = this.documentos.get(this.tipo.stream(id));
+    const state = guardado && revisao !== undefined && guardado.revision >= revisao ? guardado.state : await this.estado(id);
     if (state.situacao !== 'em_processamento') return;
     let emissao = state.emissao;
     // The bytes just signed, when this call signed them: sent and archived without reading them back.
