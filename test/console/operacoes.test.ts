@@ -109,16 +109,23 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(pagina.html).toContain('hx-trigger="every 2s"');
       expect(pagina.html).toContain('hx-swap="outerHTML"');
 
-      // Authorized, payout not registered yet: the decider has not finished the batch, so the fragment keeps polling.
-      let f = await fragmento(nav);
-      for (let i = 0; i < 300 && (f.html.match(/<td>Emitido<\/td>/g) ?? []).length < 2; i++) {
+      // Authorized, payout not registered yet: a row is emitted with its payout's outcome (issue 27), so both rows are
+      // still pending, the decider has not finished the batch, and the fragment keeps polling.
+      const autorizado = async (id: string) => (await sub.call('GET', `/v1/fiscal/cte/${id}`)).body.data?.situacao === 'autorizado';
+      let ids: string[] = [];
+      for (let i = 0; i < 300; i++) {
+        const rows = (await sub.call('GET', `${LOTE}/${batchId}`)).body.data.rows as { counter_cte_id: string | null }[];
+        ids = rows.map((r) => r.counter_cte_id).filter((id): id is string => id !== null);
+        if (ids.length === 2 && (await autorizado(ids[0]!)) && (await autorizado(ids[1]!))) break;
         await new Promise((res) => setTimeout(res, 100));
-        f = await fragmento(nav);
       }
+      expect(ids).toHaveLength(2);
+      let f = await fragmento(nav);
       expect(f.status).toBe(200);
       expect(f.html).not.toContain('<!doctype');
       expect(f.html).toMatch(/^<section id="progresso"/);
-      expect((f.html.match(/<td>Emitido<\/td>/g) ?? []).length).toBe(2);
+      expect((f.html.match(/<td>Aguardando autorização e repasse<\/td>/g) ?? []).length).toBe(2);
+      expect(f.html).not.toContain('<td>Emitido</td>');
       expect(f.html).toContain('hx-trigger="every 2s"');
       expect(f.html).toContain('Em processamento');
 
@@ -130,6 +137,7 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(f.html).not.toContain('hx-trigger');
       expect(f.html).not.toContain('hx-get');
       expect(f.html).toContain('Lote concluído');
+      expect((f.html.match(/<td>Emitido<\/td>/g) ?? []).length).toBe(2);
       expect(f.html).toMatch(/Progresso do lote: 2 de 2 \(100%\)/);
       counterCteIds = [...f.html.matchAll(/href="\/console\/cte\/([0-9a-f-]{36})"/g)].map((x) => x[1]!);
       expect(counterCteIds).toHaveLength(2);

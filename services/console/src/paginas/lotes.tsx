@@ -12,7 +12,8 @@ const AREA = '/console/lotes';
 
 const SITUACAO_LOTE: Record<LoteStatus, string> = { processing: 'Em processamento', done: 'Concluído', failed: 'Concluído com falha' };
 const SITUACAO_LINHA: Record<LoteLinhaRow['status'], string> = {
-  pending: 'Aguardando autorização',
+  // Pending until the authority's verdict and, once authorized, the payout's registration (issue 27).
+  pending: 'Aguardando autorização e repasse',
   emitted: 'Emitido',
   duplicated: 'Já existia',
   failed: 'Erro',
