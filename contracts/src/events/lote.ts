@@ -92,6 +92,15 @@ export const LoteFinanceiroRegistrado = Type.Object({
 });
 export type LoteFinanceiroRegistrado = Static<typeof LoteFinanceiroRegistrado>;
 
+/** How a batch ended, counted by its rows' final states: its end's record and its requester's share it. */
+export const CONTAGEM_DO_LOTE = {
+  status: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
+  total_linhas: Type.Integer({ minimum: 1 }),
+  emitidas: Type.Integer({ minimum: 0 }),
+  duplicadas: Type.Integer({ minimum: 0 }),
+  falhas: Type.Integer({ minimum: 0 }),
+};
+
 /**
  * The batch ended: every row reached its final state (failed or duplicated at processing, refused by the authority,
  * or emitted with its financial step decided). `done` when any row was emitted or duplicated, `failed` when none
@@ -100,11 +109,7 @@ export type LoteFinanceiroRegistrado = Static<typeof LoteFinanceiroRegistrado>;
 export const LoteConcluido = Type.Object({
   batch_id: Type.String(),
   company_id: Type.String(),
-  status: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
-  total_linhas: Type.Integer({ minimum: 1 }),
-  emitidas: Type.Integer({ minimum: 0 }),
-  duplicadas: Type.Integer({ minimum: 0 }),
-  falhas: Type.Integer({ minimum: 0 }),
+  ...CONTAGEM_DO_LOTE,
 });
 export type LoteConcluido = Static<typeof LoteConcluido>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ModoSubcontratacao } from './contra-cte';
+import { CONTAGEM_DO_LOTE } from './lote';
 
 /**
  * The contractor's own record of a batch it requested on a subcontractor's account under an emission grant
@@ -21,10 +22,6 @@ export type SolicitacaoLoteAceita = Static<typeof SolicitacaoLoteAceita>;
 export const SolicitacaoLoteConcluida = Type.Object({
   batch_id: Type.String(),
   company_id: Type.String(),
-  status: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
-  total_linhas: Type.Integer({ minimum: 1 }),
-  emitidas: Type.Integer({ minimum: 0 }),
-  duplicadas: Type.Integer({ minimum: 0 }),
-  falhas: Type.Integer({ minimum: 0 }),
+  ...CONTAGEM_DO_LOTE,
 });
 export type SolicitacaoLoteConcluida = Static<typeof SolicitacaoLoteConcluida>;

@@ -35,6 +35,9 @@ export type ComandoDoFluxo =
   /** Tell the company that requested the batch under a grant how it ended, in its own log. */
   | { tipo: 'AvisarSolicitante'; solicitante_company_id: string; fim: EventData<'lote.concluido'> };
 
+/** Whether an input can ask for work: a row's record does only when it ends a block (the rest must not wait their turn). */
+export const entradaPedeTrabalho = (linha: number): boolean => (linha + 1) % BLOCO_DO_LOTE === 0;
+
 /** The block whose first row is `inicio`: the rows still to prepare, and those recorded pending whose draft may not have left. */
 function bloco(state: LoteState, inicio: number): ComandoDoFluxo[] {
   if (!state.existe || inicio >= state.linhas.length) return [];
@@ -64,7 +67,7 @@ export function reagirAoLote(state: LoteState, entrada: EntradaDoLote): ComandoD
     case 'criado':
       return bloco(state, 0);
     case 'linha_registrada':
-      return (entrada.linha + 1) % BLOCO_DO_LOTE === 0 ? bloco(state, entrada.linha + 1) : [];
+      return entradaPedeTrabalho(entrada.linha) ? bloco(state, entrada.linha + 1) : [];
     case 'linhas_preparadas': {
       if (entrada.linhas.length === 0) return [];
       const registrar: ComandoDoFluxo = {
@@ -85,6 +88,3 @@ export function reagirAoLote(state: LoteState, entrada: EntradaDoLote): ComandoD
         : [];
   }
 }
-
-/** Whether an input can ask for work: a row's record does only when it ends a block (the rest must not wait their turn). */
-export const entradaPedeTrabalho = (linha: number): boolean => (linha + 1) % BLOCO_DO_LOTE === 0;

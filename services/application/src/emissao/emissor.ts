@@ -13,6 +13,7 @@ import {
 import { execute, loadCached, type CommandContext } from '../commands/execute';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { StateCache } from '../commands/state-cache';
+import { todas } from '../commands/todas';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
 export type XmlDaEmissao =
@@ -21,14 +22,6 @@ export type XmlDaEmissao =
 
 /** Signed documents of batch blocks kept for their send (a few blocks of 100 rows, a few KB each). */
 const MAX_ASSINADOS_EM_ESPERA = 1000;
-
-/** Waits for every task, then fails with the first failure: no work is left running behind a failure. */
-async function todas<T>(tasks: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(tasks);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
-}
 
 /** Local refusals use the authority's generic code: nothing was sent, the document can be corrected. */
 export const CSTAT_ERRO_NAO_CATALOGADO = 999;

@@ -14,6 +14,7 @@ import {
 } from '@frete/domain';
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
+import { todas } from '../commands/todas';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
 import { type EmissorCte } from '../cte/emissor';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
@@ -37,14 +38,6 @@ export interface ProcessadorLoteDeps {
 export const contraCteDaLinha = (batchId: string, linha: number) => derivedEventId(batchId, `linha:${linha}`);
 
 type Processada = Omit<EventData<'lote.linha_processada'>, 'batch_id' | 'company_id' | 'linha' | 'chave' | 'perna' | 'tipo_servico'>;
-
-/** Waits for every task, then fails with the first failure: no work of a failed block is left running behind it. */
-async function todas<T>(tasks: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(tasks);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
-}
 
 /**
  * The ids of a block's events: a row's event keeps the id it always had, whichever block or retry records it; the

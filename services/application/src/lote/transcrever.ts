@@ -72,7 +72,8 @@ export async function transcreverCriacoesDeLotes(deps: TranscricaoDeps): Promise
       gravados += (await solicitacoes.registrar(ctx(solicitante), aceita)).events.length;
       const historia = (await deps.store.readStream(loteStream(batchId))).map((e) => toDomainEvent<LoteEvent>(e));
       const fim = historia.find((e) => e.type === 'lote.concluido');
-      // A batch still running tells its requester its end through the emission processor, as any batch does.
+      // Only an ended batch's outcome is carried here; one still running reaches its requester through the emission
+      // processor when it ends, as any batch's does.
       if (fim?.type === 'lote.concluido') {
         const { company_id: _dona, ...contagem } = fim.data;
         const concluida = await solicitacoes.concluir(ctx(solicitante), { ...contagem, company_id: solicitante }, async () => aceita);
