@@ -53,4 +53,18 @@ describe('response serializer', () => {
     const vazio = { situacao: 'rascunho', chave: null, endereco: null, modo: '1:1', forma: { tipo: 'a', x: 2 }, itens: [] };
     for (const v of [cheio, vazio]) expect(JSON.parse(serializar(v))).toEqual(v);
   });
+
+  it('gives a response only the shared schemas it reaches, through other shared schemas too, and compiles a schema object once', () => {
+    const Parada = { $id: 'Parada', type: 'object', properties: { local: { $ref: 'Endereco' } }, required: ['local'] };
+    // Never reached by the route below: were it given to fast-json-stringify, its meta-schema check would refuse it.
+    const Quebrado = { $id: 'Quebrado', type: 'no-such-type' };
+    const Viagem = { type: 'object', properties: { paradas: { type: 'array', items: { $ref: 'Parada' } } }, required: ['paradas'] };
+    const compilar = buildSerializer({ Endereco, Parada, Quebrado }, {});
+    const rota = (url: string) => ({ method: 'GET', url, httpStatus: '200', schema: Viagem });
+    const escrever = compilar(rota('/a'));
+    const v = { paradas: [{ local: { municipio: 'Campinas', uf: 'SP' } }] };
+    expect(JSON.parse(escrever(v))).toEqual(v);
+    expect(compilar(rota('/b'))).toBe(escrever);
+    expect(() => buildSerializer({ Quebrado }, {})({ ...rota('/c'), schema: { $ref: 'Quebrado' } })).toThrow();
+  });
 });
