@@ -102,7 +102,7 @@ export class LeitorDeAuditoria {
   /** Every event of these streams, in the order they were recorded. */
   async dosStreams(streams: readonly string[]): Promise<EventoEncadeado[]> {
     const { rows } = await this.pool.query<Linha>(
-      `SELECT ${COLUNAS} FROM es_events WHERE stream_id = ANY($1::text[]) ORDER BY transaction_id, global_position`,
+      `SELECT ${COLUNAS} FROM es_events WHERE stream_id = ANY($1::text[]) ORDER BY es_events.transaction_id, es_events.global_position`,
       [streams],
     );
     return rows.map(paraEvento);
