@@ -37,4 +37,16 @@ describe('HandlerProcessor', () => {
     await processor.handle(event('a.feito', { n: 1 }));
     expect(seen).toEqual(['b:2', 'a:1']);
   });
+
+  it("keys an event by its handler's keyOf when it has one, by its stream otherwise", () => {
+    const processor = new HandlerProcessor(
+      'p',
+      new Map<string, EventHandler | SelectiveHandler>([
+        ['a.feito', async () => undefined],
+        ['b.feito', { needs: () => true, handle: async () => undefined, keyOf: (e: RecordedEvent) => `linha-${String(e.data.n)}` }],
+      ]),
+    );
+    expect(processor.keyOf(event('a.feito', { n: 1 }))).toBe('s');
+    expect(processor.keyOf(event('b.feito', { n: 7 }))).toBe('linha-7');
+  });
 });

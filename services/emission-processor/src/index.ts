@@ -29,7 +29,11 @@ export function emissionHandlers(
     await lote?.aoEvento(e);
   };
   // The batch workflow follows its own events and its rows' outcomes (ProcessadorLote.EVENTOS).
-  const doLote: SelectiveHandler = { needs: (e) => lote?.pedeTrabalho(e) ?? false, handle: async (e) => lote?.aoEvento(e) };
+  const doLote: SelectiveHandler = {
+    needs: (e) => lote?.pedeTrabalho(e) ?? false,
+    handle: async (e) => lote?.aoEvento(e),
+    keyOf: ProcessadorLote.chaveDe,
+  };
   return new Map<string, EventHandler | SelectiveHandler>([
     ['cte.rejeitado', recusado],
     ['cte.denegado', recusado],

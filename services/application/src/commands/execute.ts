@@ -26,6 +26,8 @@ export interface ExecuteOptions<E, S = unknown> {
   eventId?: (index: number, event: E) => string;
   /** A process that commands the same streams often keeps their folded states: only newer events are read. */
   cache?: StateCache<S>;
+  /** Each event's cause, when an append records the outcomes of several (a group write); `ctx.causationId` otherwise. */
+  causationId?: (index: number, event: E) => string | null;
 }
 
 export interface Executed<S, E> {
@@ -148,7 +150,7 @@ async function appendDecided<C, S, E extends DomainEvent>(
     type: e.type,
     schemaVersion: EventCatalog[e.type].version,
     data: e.data,
-    metadata,
+    metadata: options.causationId ? { ...metadata, causation_id: options.causationId(i, e) } : metadata,
   }));
   const { position, nextRevision } = await deps.store.append(streamId, toAppend, revision === null ? 'no_stream' : revision);
   if (ctx.companyId) await recordRequestWrite(deps.readYourWrites, ctx, ctx.companyId, position);

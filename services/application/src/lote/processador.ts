@@ -6,6 +6,8 @@ import {
   cteStream,
   type EntradaDoLote,
   entradaPedeTrabalho,
+  emSequencia,
+  type LoteCommand,
   type LoteEvent,
   loteDecider,
   type LoteState,
@@ -15,6 +17,7 @@ import {
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { todas } from '../commands/todas';
+import { EscritaAgrupada } from '../commands/escrita-agrupada';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
 import { type EmissorCte } from '../cte/emissor';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
@@ -40,19 +43,36 @@ export const contraCteDaLinha = (batchId: string, linha: number) => derivedEvent
 type Processada = Omit<EventData<'lote.linha_processada'>, 'batch_id' | 'company_id' | 'linha' | 'chave' | 'perna' | 'tipo_servico'>;
 
 /**
- * The ids of a block's events: a row's event keeps the id it always had, whichever block or retry records it; the
- * batch's end, when a row completes it, is named after that row.
+ * The row each of an append's events is about, in order: its own, or, for the batch's end, the row whose outcome
+ * completed it (the event before it).
  */
-const idsDasLinhas = (batchId: string) => {
+const linhaDosEventos = () => {
   let linha = -1;
-  return (_i: number, e: LoteEvent): string => {
-    if (e.type === 'lote.linha_processada') {
-      linha = e.data.linha;
-      return derivedEventId(batchId, `linha:${linha}:processada`);
-    }
-    return derivedEventId(batchId, `linha:${linha}:${e.type}`);
+  return (i: number, e: LoteEvent): number => {
+    if (i === 0) linha = -1;
+    if ('linha' in e.data) linha = e.data.linha;
+    return linha;
   };
 };
+
+/**
+ * The ids of a block's or a group's events: a row's event keeps the id it always had, whichever block, group or retry
+ * records it; the batch's end is named after the row that completed it.
+ */
+const idsDasLinhas = (batchId: string) => {
+  const linhaDe = linhaDosEventos();
+  return (i: number, e: LoteEvent): string => {
+    const linha = linhaDe(i, e);
+    return derivedEventId(batchId, e.type === 'lote.linha_processada' ? `linha:${linha}:processada` : `linha:${linha}:${e.type}`);
+  };
+};
+
+/** A row's outcome (refused, or emitted with its payout's step) and the event that told it. */
+interface Desfecho {
+  comando: Extract<LoteCommand, { type: 'RegistrarLinhaRejeitada' | 'RegistrarFinanceiroDaLinha' }>;
+  causa: string;
+  ctx: ContextoEmpresa;
+}
 
 /** The failure a refused counter-CT-e gives its row (`cte_rejeitado`), in the authority's words. */
 function recusa(event: RecordedEvent): { code: string; message: string } {
@@ -75,9 +95,25 @@ export class ProcessadorLote {
   /** Batches whose rows' outcomes arrive one by one: each outcome reads only the batch's newer events. */
   private readonly lotes = new StateCache<LoteState>(100);
   private readonly solicitacoes: SolicitacaoLoteHandler;
+  /**
+   * The rows' outcomes of one batch that arrive while one is being recorded go in one append together (a thousand
+   * rows' payouts would otherwise be a thousand appends to the batch).
+   */
+  private readonly desfechos = new EscritaAgrupada<Desfecho>((batchId, itens) => this.registrarDesfechos(batchId, itens));
 
   constructor(private readonly deps: ProcessadorLoteDeps) {
     this.solicitacoes = solicitacaoLoteHandler(deps);
+  }
+
+  /**
+   * A payout's outcome arrives on its group's stream, one for all of a driver's rows: it waits only for what its own
+   * counter-CT-e's stream told, so that different rows' outcomes are handled side by side and meet in one append
+   * (`desfechos`).
+   */
+  static chaveDe(event: RecordedEvent): string {
+    if (event.type === 'repasse.documento_registrado' || event.type === 'repasse.registro_falhou')
+      return cteStream((event.data as { cte_id: string }).cte_id);
+    return event.streamId;
   }
 
   /** The events the batch follows. */
@@ -169,6 +205,10 @@ export class ProcessadorLote {
           break;
         }
         case 'RegistrarNoLote':
+          if (c.comando.type === 'RegistrarLinhaRejeitada' || c.comando.type === 'RegistrarFinanceiroDaLinha') {
+            await this.desfechos.escrever(batchId, { comando: c.comando, causa, ctx });
+            break;
+          }
           await execute(this.deps, loteStream(batchId), loteDecider, c.comando, ctx, {
             // A row keeps its event's id whichever block or retry records it; an outcome's derives from its cause.
             eventId: c.comando.type === 'RegistrarLinhas' ? idsDasLinhas(batchId) : (j, e) => derivedEventId(causa, `lote:${e.type}:${j}`),
@@ -185,6 +225,20 @@ export class ProcessadorLote {
           break;
       }
     }
+  }
+
+  /** Records rows' outcomes in one append, each event with its row's cause. */
+  private async registrarDesfechos(batchId: string, itens: Desfecho[]): Promise<void> {
+    const causas = new Map(itens.map((d) => [d.comando.linha, d.causa]));
+    const linhaDe = linhaDosEventos();
+    await execute(
+      this.deps,
+      loteStream(batchId),
+      emSequencia(loteDecider),
+      itens.map((d) => d.comando),
+      { ...itens[0]!.ctx, now: this.deps.clock() },
+      { eventId: idsDasLinhas(batchId), causationId: (i, e) => causas.get(linhaDe(i, e)) ?? null, cache: this.lotes },
+    );
   }
 
   /** A batch requested under a grant tells its requester how it ended, in the requester's own log (the batch's events are its owner's). */
