@@ -26,8 +26,11 @@ export interface ExecuteOptions<E, S = unknown> {
   eventId?: (index: number, event: E) => string;
   /** A process that commands the same streams often keeps their folded states: only newer events are read. */
   cache?: StateCache<S>;
-  /** Each event's cause, when an append records the outcomes of several (a group write); `ctx.causationId` otherwise. */
-  causationId?: (index: number, event: E) => string | null;
+  /**
+   * Each event's metadata, when one append records what several causes asked (a group write: each event keeps its own
+   * cause and correlation); the context's for all otherwise.
+   */
+  metadata?: (index: number, event: E, base: EventMetadata) => EventMetadata;
 }
 
 export interface Executed<S, E> {
@@ -150,7 +153,7 @@ async function appendDecided<C, S, E extends DomainEvent>(
     type: e.type,
     schemaVersion: EventCatalog[e.type].version,
     data: e.data,
-    metadata: options.causationId ? { ...metadata, causation_id: options.causationId(i, e) } : metadata,
+    metadata: options.metadata ? options.metadata(i, e, metadata) : metadata,
   }));
   const { position, nextRevision } = await deps.store.append(streamId, toAppend, revision === null ? 'no_stream' : revision);
   if (ctx.companyId) await recordRequestWrite(deps.readYourWrites, ctx, ctx.companyId, position);

@@ -237,7 +237,11 @@ export class ProcessadorLote {
       emSequencia(loteDecider),
       itens.map((d) => d.comando),
       { ...itens[0]!.ctx, now: this.deps.clock() },
-      { eventId: idsDasLinhas(batchId), causationId: (i, e) => causas.get(linhaDe(i, e)) ?? null, cache: this.lotes },
+      {
+        eventId: idsDasLinhas(batchId),
+        metadata: (i, e, base) => ({ ...base, causation_id: causas.get(linhaDe(i, e)) ?? null }),
+        cache: this.lotes,
+      },
     );
   }
 

@@ -5,14 +5,54 @@ import {
   motoristaDecider,
   motoristasStream,
   type RepasseCommand,
+  type RepasseEvent,
   regraDeRepasse,
   repasseDecider,
   repasseStream,
 } from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
+import { emSequencia } from '@frete/domain';
 import { execute, load, loadCached } from '../commands/execute';
+import { EscritaAgrupada } from '../commands/escrita-agrupada';
 import { type PayoutDeps, contextoDo } from './deps';
 import { vinculoDoCte } from './contra-cte';
+
+/** A registration to record in its driver's group, and the authorization that asked for it. */
+interface Registro {
+  command: Extract<RepasseCommand, { type: 'RegistrarDocumento' | 'RegistrarFalha' }>;
+  event: RecordedEvent;
+}
+
+/**
+ * Records registrations in their group's stream; those that arrive while one is being recorded go in one append (a
+ * batch's rows of one driver are one group). Each event keeps the id and the metadata it would have had alone: its id
+ * derives from the authorization that asked for it and its place among that authorization's events.
+ */
+const registrosAgrupados = (deps: PayoutDeps) =>
+  new EscritaAgrupada<Registro>(async (stream, itens) => {
+    const doCte = new Map(itens.map((r) => [r.command.dados.cte_id, r.event]));
+    const origem = (e: RepasseEvent) => doCte.get(e.data.cte_id)!;
+    const vistos = new Map<string, number>();
+    const primeiro = itens[0]!;
+    await execute(
+      deps,
+      stream,
+      emSequencia(repasseDecider),
+      itens.map((r) => r.command),
+      contextoDo(deps, primeiro.event, primeiro.command.dados.company_id),
+      {
+        // Called in order over each attempt's events (a conflict decides them again): the count starts over at 0.
+        eventId: (i, e) => {
+          if (i === 0) vistos.clear();
+          const n = vistos.get(e.data.cte_id) ?? 0;
+          vistos.set(e.data.cte_id, n + 1);
+          return derivedEventId(origem(e).id, `${e.type}:${n}`);
+        },
+        metadata: (_i, e, base) => ({ ...base, causation_id: origem(e).id, correlation_id: origem(e).metadata.correlation_id }),
+        cache: deps.grupos,
+      },
+    );
+  });
 
 /**
  * `cte.autorizado` of a counter-CT-e: its payout enters the driver's group, with the rule of ruling 14 and the
@@ -20,9 +60,9 @@ import { vinculoDoCte } from './contra-cte';
  * driver registered just before the batch is never missed. A driver who left the registry makes the financial step
  * fail (`financeiro: failed` on the batch row); any other CT-e is not a payout's business.
  */
-export const registrarDocumento =
-  (deps: PayoutDeps) =>
-  async (event: RecordedEvent): Promise<void> => {
+export const registrarDocumento = (deps: PayoutDeps) => {
+  const registros = registrosAgrupados(deps);
+  return async (event: RecordedEvent): Promise<void> => {
     const d = event.data as EventData<'cte.autorizado'>;
     const vinculo = await vinculoDoCte(deps.store, d.cte_id);
     if (!vinculo) return;
@@ -43,7 +83,7 @@ export const registrarDocumento =
       motorista_cpf: vinculo.motorista_cpf,
       valor_centavos: vinculo.valor_centavos,
     };
-    const command: RepasseCommand = motorista
+    const command: Registro['command'] = motorista
       ? {
           type: 'RegistrarDocumento',
           dados: { ...base, regra: regraDeRepasse(vinculo.parcelas, motorista.repasse.parcelas), modo: motorista.repasse.modo },
@@ -56,8 +96,6 @@ export const registrarDocumento =
             message: `driver ${vinculo.motorista_cpf} is no longer in the company's registry`,
           },
         };
-    await execute(deps, repasseStream(d.company_id, grupo), repasseDecider, command, contextoDo(deps, event, d.company_id), {
-      eventId: (i, e) => derivedEventId(event.id, `${e.type}:${i}`),
-      cache: deps.grupos,
-    });
+    await registros.escrever(repasseStream(d.company_id, grupo), { command, event });
   };
+};
