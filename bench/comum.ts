@@ -98,20 +98,51 @@ export function cpuDosDescendentesMs(): number {
 }
 
 /**
+ * The simulated authority's own statements: it stands in for the state's web service and keeps its documents in the
+ * same database (through the platform pool), one transaction per decision that begins by taking its advisory lock.
+ */
+const DA_AUTORIDADE_SIMULADA = /autoridade_simulada|^SELECT pg_advisory_xact_lock(_shared)?\(\$1\)/;
+
+/** Statements counted: the service's own, and (apart) those the simulated authority ran through the same pool. */
+export interface ContagemSql {
+  servico: number;
+  autoridade: number;
+}
+
+/**
  * Counts the statements the platform pool runs: each client it lends gets a counting `query`. `pool.query` borrows a
  * client through `connect` with a callback, so it is counted there, once, like a transaction's statements. A client
  * already held when the count starts (the LISTEN connections, which send nothing more) is not counted. Count each
- * pool once: a client is wrapped by the first counter that sees it.
+ * pool once: a client is wrapped by the first counter that sees it. The simulated authority's statements (its
+ * transaction's BEGIN and COMMIT included) are counted apart: the real one's are not ours.
  */
-export function contarSql(pool: Pool): () => number {
-  let n = 0;
-  type Cliente = { query: (...a: unknown[]) => unknown; contado?: boolean };
+export function contarSql(pool: Pool, porComando?: Map<string, number>): () => ContagemSql {
+  const n: ContagemSql = { servico: 0, autoridade: 0 };
+  type Cliente = { query: (...a: unknown[]) => unknown; contado?: boolean; begin?: boolean; daAutoridade?: boolean };
   const contar = (c: Cliente | undefined) => {
     if (!c || c.contado) return;
     c.contado = true;
     const q = c.query.bind(c);
     c.query = (...a: unknown[]) => {
-      n++;
+      const texto = (typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: unknown } | undefined)?.text ?? '?'))
+        .replace(/\s+/g, ' ')
+        .trim();
+      const eBegin = texto === 'BEGIN';
+      if (c.begin && DA_AUTORIDADE_SIMULADA.test(texto)) {
+        // The BEGIN just counted as the service's opened the authority's transaction.
+        n.servico--;
+        n.autoridade++;
+        c.daAutoridade = true;
+      }
+      c.begin = eBegin;
+      const autoridade = c.daAutoridade === true || DA_AUTORIDADE_SIMULADA.test(texto);
+      if (autoridade) n.autoridade++;
+      else n.servico++;
+      if (c.daAutoridade && (texto === 'COMMIT' || texto === 'ROLLBACK')) c.daAutoridade = false;
+      if (porComando) {
+        const chave = `${autoridade ? '[authority] ' : ''}${texto.slice(0, 90)}`;
+        porComando.set(chave, (porComando.get(chave) ?? 0) + 1);
+      }
       return q(...a);
     };
   };
@@ -126,7 +157,7 @@ export function contarSql(pool: Pool): () => number {
           contar(c);
           return c;
         });
-  return () => n;
+  return () => ({ ...n });
 }
 
 /** Appends to the event store by stream category (the stream name's prefix before its first '-': `lote`, `cte`…). */

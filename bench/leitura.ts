@@ -139,8 +139,8 @@ async function main(): Promise<void> {
 
     etapa('counting SQL per GET');
     // Both pools: the API reads on its own (readPool), the rest of the service on `pool`.
-    const contadores = [...new Set([running.platform.pool, running.platform.readPool])].map(contarSql);
-    const sqlFeitos = () => contadores.reduce((n, c) => n + c(), 0);
+    const contadores = [...new Set([running.platform.pool, running.platform.readPool])].map((p) => contarSql(p));
+    const sqlFeitos = () => contadores.reduce((n, c) => n + c().servico, 0);
     // What the service runs on its own when idle (the projector's polling) is taken out of the count per GET.
     const ociosoMs = 1000;
     const ocioso0 = sqlFeitos();

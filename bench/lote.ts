@@ -145,6 +145,8 @@ export interface Contadores {
   sql(): number;
   /** Of those, the API reads' pool (`readPool`): where this bench's own report GETs run. */
   sqlLeituras(): number;
+  /** Not among them: the simulated authority's statements (it stands in for the state's web service). */
+  sqlAutoridade(): number;
   appends(): ContagemAppends;
 }
 
@@ -153,19 +155,29 @@ export interface Contagem {
   sql: number;
   /** Of those, the read pool's while one of this bench's report GETs was under way. */
   sqlRelatorio: number;
+  /** The simulated authority's statements over the same span, not in `sql`. */
+  sqlAutoridade: number;
   gets: number;
   appends: ContagemAppends;
 }
 
+/** With BENCH_SQL_POR_COMANDO=1, the statements counted by their text: the 1:1 batch's most frequent are printed. */
+const SQL_POR_COMANDO = process.env.BENCH_SQL_POR_COMANDO ? new Map<string, number>() : undefined;
+
 /** Counts from now on the SQL statements of the service's two platform pools and the appends to its event store. */
 export function contadoresDoServico(running: RunningServices): Contadores {
   const { pool, readPool, store } = running.platform;
-  const sqlProcessos = contarSql(pool);
+  const processos = contarSql(pool, SQL_POR_COMANDO);
   // A test hands in one pool for both; here they are two, counted apart.
-  const sqlLeituras = readPool === pool ? () => 0 : contarSql(readPool);
+  const leituras = readPool === pool ? () => ({ servico: 0, autoridade: 0 }) : contarSql(readPool, SQL_POR_COMANDO);
   // `store.recorded` is what the upcasting store appends through: every writer's append passes there.
   const appends = contarAppends(store.recorded);
-  return { sql: () => sqlProcessos() + sqlLeituras(), sqlLeituras, appends };
+  return {
+    sql: () => processos().servico + leituras().servico,
+    sqlLeituras: () => leituras().servico,
+    sqlAutoridade: () => processos().autoridade + leituras().autoridade,
+    appends,
+  };
 }
 
 /**
@@ -174,6 +186,7 @@ export function contadoresDoServico(running: RunningServices): Contadores {
  */
 export async function medirLote(call: Call, body: unknown, rows: number, contadores?: Contadores): Promise<Medida> {
   const sql0 = contadores?.sql() ?? 0;
+  const autoridade0 = contadores?.sqlAutoridade() ?? 0;
   const appends0 = contadores?.appends();
   let sqlRelatorio = 0;
   let gets = 0;
@@ -211,7 +224,13 @@ export async function medirLote(call: Call, body: unknown, rows: number, contado
         cpuMsConcluido: (cpu.user + cpu.system) / 1000,
         pgCpuMsConcluido,
         contagem: contadores
-          ? { sql: contadores.sql() - sql0, sqlRelatorio, gets, appends: appendsEntre(appends0!, contadores.appends()) }
+          ? {
+              sql: contadores.sql() - sql0,
+              sqlRelatorio,
+              sqlAutoridade: contadores.sqlAutoridade() - autoridade0,
+              gets,
+              appends: appendsEntre(appends0!, contadores.appends()),
+            }
           : null,
         status: data.status,
         emitted: data.rows.filter((x) => x.status === 'emitted').length,
@@ -272,6 +291,7 @@ async function main(): Promise<void> {
 
     const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
     const g1 = await eventosGravados();
+    SQL_POR_COMANDO?.clear();
     const umPraUm = await medirLote(
       call,
       { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } },
@@ -279,6 +299,12 @@ async function main(): Promise<void> {
       contadores,
     );
     const caudaUmPraUm = await depois(g1);
+    if (SQL_POR_COMANDO) {
+      const maiores = [...SQL_POR_COMANDO].sort(([, a], [, b]) => b - a).slice(0, 40);
+      process.stdout.write(
+        `\nSQL per key of the 1:1 batch, by statement:\n${maiores.map(([t, n]) => `${(n / KEYS).toFixed(2).padStart(7)}  ${t}`).join('\n')}\n`,
+      );
+    }
     const g2 = await eventosGravados();
     const pernas = await medirLote(
       call,
@@ -337,6 +363,7 @@ async function main(): Promise<void> {
         sql_por_chave: r2(c.sql / chaves),
         sql_por_linha: r2(c.sql / m.rows),
         sql_relatorio_por_chave: r2(c.sqlRelatorio / chaves),
+        sql_autoridade_simulada_por_chave: r2(c.sqlAutoridade / chaves),
         gets_relatorio: c.gets,
         cpu_node_ms_por_chave_ate_concluido: r2(m.cpuMsConcluido / chaves),
         cpu_postgres_ms_por_chave_ate_concluido: r2(m.pgCpuMsConcluido / chaves),
@@ -386,7 +413,8 @@ function contados(m: Medida, chaves: number, piso: number, cauda: Cauda): string
   return [
     `        POST → done: appends/key ${porChave(c.appends.chamadas)}${porLinha(c.appends.chamadas)} (events ${porChave(c.appends.eventos)}), ` +
       `${c.appends.conflitos} conflicts · by category, appends (events): ${categorias}${cauda_} · es_events +${cauda.gravados} rows`,
-    `        SQL statements/key ${porChave(c.sql)}${porLinha(c.sql)} all told (${porChave(c.sqlRelatorio)} of them this bench's ${c.gets} report GETs) · ` +
+    `        SQL statements/key ${porChave(c.sql)}${porLinha(c.sql)} all told (${porChave(c.sqlRelatorio)} of them this bench's ${c.gets} report GETs; ` +
+      `not counted: ${porChave(c.sqlAutoridade)} of the simulated authority) · ` +
       `CPU ms/key: node ${porChave(m.cpuMsConcluido)} + PostgreSQL ${porChave(m.pgCpuMsConcluido)} = ${porChave(cpuTotal)}` +
       `${porLinha(cpuTotal)}, ${(cpuTotal / m.rows / piso).toFixed(1)}× the floor per document`,
   ];

@@ -16,7 +16,7 @@ function gates() {
 
 const flush = () => new Promise((r) => setImmediate(r));
 
-function dispatchOf(concurrency: number, handle: (e: RecordedEvent) => Promise<void>) {
+function dispatchOf(concurrency: number, handle: (e: RecordedEvent) => Promise<void>, checkpointEveryMs?: number) {
   const saved: bigint[] = [];
   const failures: unknown[] = [];
   const dispatch = new ConcurrentDispatch({
@@ -27,6 +27,7 @@ function dispatchOf(concurrency: number, handle: (e: RecordedEvent) => Promise<v
       saved.push(p.commit);
     },
     onFailure: (err) => failures.push(err),
+    ...(checkpointEveryMs ? { checkpointEveryMs } : {}),
   });
   return { dispatch, saved, failures };
 }
@@ -81,6 +82,24 @@ describe('ConcurrentDispatch', () => {
     await dispatch.settle();
     expect(saved[saved.length - 1]).toBe(3n);
     expect(saved.every((p, i) => i === 0 || p > saved[i - 1]!)).toBe(true);
+  });
+
+  it('with checkpointEveryMs, saves at once, then at most once per interval, the latest prefix; settle saves at once', async () => {
+    const { dispatch, saved } = dispatchOf(4, async () => undefined, 150);
+    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+    await flush();
+    expect(saved).toEqual([1n]);
+    for (let n = 2; n <= 5; n++) await dispatch.submit(event(n, 'a').position, event(n, 'a'));
+    await flush();
+    // Handled, not yet saved: the interval since the first save has not passed.
+    expect(saved).toEqual([1n]);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(saved).toEqual([1n, 5n]);
+    await dispatch.submit(event(6, 'a').position, event(6, 'a'));
+    await flush();
+    expect(saved).toEqual([1n, 5n]);
+    await dispatch.settle();
+    expect(saved).toEqual([1n, 5n, 6n]);
   });
 
   it('moves past ignored events without handling them, saving them only now and then or when settled', async () => {

@@ -12,6 +12,12 @@ export interface ConcurrentDispatchOptions<M = Position> {
   checkpoint(mark: M): Promise<void>;
   /** A handler (or a checkpoint) failed: nothing more is admitted; the owner restarts from the checkpoint. */
   onFailure(err: unknown): void;
+  /**
+   * A save at most this often (0: as soon as the handled prefix moves, one save at a time). A busy processor would
+   * otherwise write its checkpoint for nearly every event; a crash in between replays a few more, which its
+   * idempotent handlers allow. `settle` saves at once.
+   */
+  checkpointEveryMs?: number;
 }
 
 interface Admitted<M> {
@@ -43,6 +49,8 @@ export class ConcurrentDispatch<M = Position> {
   private unsaved = false;
   private ignoredSinceSave = 0;
   private saving: Promise<void> | null = null;
+  private lastSaveAt = 0;
+  private saveTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: ConcurrentDispatchOptions<M>) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
@@ -106,6 +114,7 @@ export class ConcurrentDispatch<M = Position> {
    */
   async settle(): Promise<void> {
     while (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.cancelTimer();
     await this.saving;
     if (this.unsaved && this.prefix !== null) {
       this.unsaved = false;
@@ -113,9 +122,15 @@ export class ConcurrentDispatch<M = Position> {
     }
   }
 
+  private cancelTimer(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+  }
+
   private fail(err: unknown): void {
     if (this.failure) return;
     this.failure = { err };
+    this.cancelTimer();
     for (const wake of this.capacityWaiters.splice(0)) wake();
     this.options.onFailure(err);
   }
@@ -138,18 +153,31 @@ export class ConcurrentDispatch<M = Position> {
 
   /** One save at a time; positions that arrive meanwhile are coalesced into the next one. */
   private save(): void {
-    if (this.saving || !this.unsaved || this.failure) return;
+    if (this.saving || this.saveTimer || !this.unsaved || this.failure) return;
+    const wait = this.lastSaveAt + (this.options.checkpointEveryMs ?? 0) - Date.now();
+    if (wait > 0) {
+      this.saveTimer = setTimeout(() => {
+        this.saveTimer = null;
+        this.save();
+      }, wait);
+      this.saveTimer.unref();
+      return;
+    }
     this.saving = (async () => {
       while (this.unsaved && this.prefix !== null && !this.failure) {
         const mark = this.prefix;
         this.unsaved = false;
         this.ignoredSinceSave = 0;
+        this.lastSaveAt = Date.now();
         await this.options.checkpoint(mark);
+        if (this.options.checkpointEveryMs) break;
       }
     })()
       .catch((err: unknown) => this.fail(err))
       .finally(() => {
         this.saving = null;
+        // Positions that arrived during a spaced save wait for the next turn.
+        if (this.options.checkpointEveryMs && this.unsaved) this.save();
       });
   }
 }

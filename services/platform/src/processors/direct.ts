@@ -32,6 +32,9 @@ export interface DirectTransportOptions {
   onError?: (err: unknown) => void;
 }
 
+/** A processor's checkpoint is written at most this often while it is busy (see `ConcurrentDispatch`). */
+const CHECKPOINT_EVERY_MS = 200;
+
 /** Events in flight per processor when the deployment does not say. */
 export const DEFAULT_PROCESSOR_CONCURRENCY = 16;
 
@@ -78,6 +81,7 @@ export class DirectTransport implements ProcessorTransport {
           keyOf,
           handle: (event) => processor.handle(event),
           checkpoint: (position) => this.checkpoints.set(name, position),
+          checkpointEveryMs: CHECKPOINT_EVERY_MS,
           onFailure: (err) => {
             report(err);
             this.subscription?.restart();
