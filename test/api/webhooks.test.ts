@@ -255,6 +255,23 @@ describe('webhooks', () => {
       expect(receptor.dePath('/cte-outra')).toEqual([]);
     });
 
+    it('an endpoint counts from its creation to its removal, though the processor keeps the subscribed endpoints in memory', async () => {
+      // The processor looks up this company's endpoints for cte.autorizado here, and keeps the answer.
+      const antes = await cteAutorizado(c);
+      const { id } = await criar('/memoria', ['cte.autorizado']);
+      const durante = await cteAutorizado(c);
+      const recebidos = await receptor.esperar('/memoria', 1);
+      expect(recebidos.map((r) => (JSON.parse(r.body) as Json).data.id)).toEqual([durante.id]);
+      expect((await c.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
+      const depois = await cteAutorizado(c);
+      // The next endpoint's delivery of `depois` shows the processor handled it; the removed one heard nothing of it.
+      await criar('/memoria-testemunha', ['cte.autorizado']);
+      await cteAutorizado(c);
+      await receptor.esperar('/memoria-testemunha', 1);
+      expect(receptor.dePath('/memoria').map((r) => (JSON.parse(r.body) as Json).data.id)).toEqual([durante.id]);
+      expect([antes.id, depois.id]).not.toContain(durante.id);
+    });
+
     it('retries after a 500: the delivery log shows both attempts, and the same webhook-id', async () => {
       receptor.responder('/500-depois-200', [500, 200]);
       const { id, secret } = await criar('/500-depois-200');

@@ -39,7 +39,7 @@ export * from './concurrency/keyed-lock';
 export * from './processors/concurrent-dispatch';
 export * from './projections/checkpoint-advance';
 export * from './db/notification-listener';
-export * from './auth/credential-cache';
+export * from './projections/read-model-cache';
 export * from './projections/verificacao';
 export * from './projections/reconstrucao';
 export * from './db/analistas';

@@ -12,7 +12,8 @@ import { UpcastingEventStore } from './event-store/upcasting';
 import { TracedEventStore } from './observability/traced-event-store';
 import { ProjectionRunner } from './projections/runner';
 import { ReadYourWrites, WATERMARK_CHANNEL } from './read-your-writes';
-import { CHECKPOINT_CHANNEL } from './projections/checkpoint-advance';
+import { CHECKPOINT_CHANNEL, type CheckpointAdvance } from './projections/checkpoint-advance';
+import { ReadModelCache, type ReadModelCacheOptions } from './projections/read-model-cache';
 import { NotificationListener } from './db/notification-listener';
 import { TokenService } from './auth/tokens';
 import { Authenticator } from './auth/authenticator';
@@ -49,6 +50,8 @@ export interface Platform {
   embedded: EmbeddedPostgres | null;
   /** This process's Prometheus metrics (a registry of its own), served at `/metrics`. */
   metrics: Metrics;
+  /** A cache of read-model rows kept current as the credentials' is (see `ReadModelCache`). */
+  readModelCache<T extends object>(options: ReadModelCacheOptions): ReadModelCache<T>;
   /** Stops what uses the database, then the pool, then embedded PostgreSQL; `report` hears each step done. */
   close(report?: (step: string) => void): Promise<void>;
 }
@@ -95,13 +98,13 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
   // process's runner at once and by every other process's through PostgreSQL notifications.
   const readYourWrites = new ReadYourWrites(pool, config.readYourWritesTimeoutMs);
   const authenticator = new Authenticator(readPool!, tokens, config.environment);
-  projections.onApplied((advance) => {
-    readYourWrites.checkpointAdvanced(advance);
-    authenticator.credentials.checkpointAdvanced(advance);
-  });
   const listener = new NotificationListener(pool, [CHECKPOINT_CHANNEL, WATERMARK_CHANNEL]);
-  readYourWrites.follow(listener);
-  authenticator.credentials.follow(listener);
+  const followed = (cache: { checkpointAdvanced(advance: CheckpointAdvance): void; follow(l: NotificationListener): void }) => {
+    projections.onApplied((advance) => cache.checkpointAdvanced(advance));
+    cache.follow(listener);
+  };
+  followed(readYourWrites);
+  followed(authenticator.credentials);
   await listener.start();
   return {
     config,
@@ -120,6 +123,11 @@ export async function startPlatform(config: AppConfig, options: PlatformOptions 
     clock,
     embedded,
     metrics,
+    readModelCache: <T extends object>(options: ReadModelCacheOptions) => {
+      const cache = new ReadModelCache<T>(options);
+      followed(cache);
+      return cache;
+    },
     close: async (report = () => undefined) => {
       await projections.stop();
       report('projections');

@@ -71,6 +71,7 @@ export function compose(
           entregas: a.webhooks.entregas,
           environment: p.config.environment,
           publicUrl: p.config.publicUrl,
+          inscritos: p.readModelCache<string[]>({ aggregates: ['webhook'] }),
         }),
       ];
     },

@@ -3,7 +3,7 @@ import { type Environment, type RecordedEvent } from '@frete/contracts';
 import { notificacaoDe, TIPOS_NOTIFICADOS } from '@frete/domain';
 import { webhooksInscritos } from '@frete/projections';
 import { type EntregasWebhook } from '@frete/application';
-import { derivedEventId, type Processor } from '@frete/platform';
+import { derivedEventId, type Processor, type ReadModelCache } from '@frete/platform';
 
 export interface WebhooksProcessorDeps {
   pool: Pool;
@@ -11,6 +11,11 @@ export interface WebhooksProcessorDeps {
   environment: Environment;
   /** Public base address (without /v1) for the payloads' links; relative links without it. */
   publicUrl: string | null;
+  /**
+   * The endpoints subscribed, by company and type, as `rm.webhooks` has them: emptied whenever the read models take a
+   * webhook's event, so an endpoint registered or removed counts from then on, as it does without it.
+   */
+  inscritos?: ReadModelCache<string[]>;
 }
 
 /**
@@ -27,7 +32,8 @@ export function webhooksProcessor(deps: WebhooksProcessorDeps): Processor {
     async handle(event: RecordedEvent) {
       const n = notificacaoDe(event);
       if (!n) return;
-      const endpoints = await webhooksInscritos(deps.pool, n.company_id, n.tipo);
+      const buscar = () => webhooksInscritos(deps.pool, n.company_id, n.tipo);
+      const endpoints = (deps.inscritos ? await deps.inscritos.get(`${n.company_id}:${n.tipo}`, buscar) : await buscar()) ?? [];
       if (endpoints.length === 0) return;
       const payload = {
         type: n.tipo,

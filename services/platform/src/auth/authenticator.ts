@@ -4,7 +4,7 @@ import { type CompanyRow } from '@frete/projections';
 import { type CredentialKind, type Environment, type Scope } from '@frete/contracts';
 import { environmentOfPrefix, sha256Hex } from './secrets';
 import { TokenError, type TokenService } from './tokens';
-import { CredentialCache } from './credential-cache';
+import { ReadModelCache } from '../projections/read-model-cache';
 
 export interface Principal {
   credentialId: string;
@@ -41,7 +41,8 @@ export class Authenticator {
     private readonly tokens: TokenService,
     private readonly environment: Environment,
     /** Rows of credentials used lately; only this class puts them there (by key hash and by credential id). */
-    readonly credentials = new CredentialCache<CredentialRow>(),
+    // A principal is made of `rm.credentials` and `rm.companies`.
+    readonly credentials = new ReadModelCache<CredentialRow>({ aggregates: ['credential', 'company'] }),
   ) {}
 
   private async credentialWhere(cacheKey: string, where: string, value: string): Promise<CredentialRow | null> {

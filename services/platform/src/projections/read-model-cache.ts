@@ -1,25 +1,25 @@
 import { LRUCache } from 'lru-cache';
 import { comparePositions, type Position } from '@frete/contracts';
 import { type NotificationListener } from '../db/notification-listener';
-import { CHECKPOINT_CHANNEL, type CheckpointAdvance, decodeCheckpointAdvance } from '../projections/checkpoint-advance';
+import { CHECKPOINT_CHANNEL, type CheckpointAdvance, decodeCheckpointAdvance } from './checkpoint-advance';
 
-/** The aggregates whose read models a principal is made of (`rm.credentials`, `rm.companies`). */
-const PRINCIPAL_AGGREGATES = ['credential', 'company'];
-
-export interface CredentialCacheOptions {
-  /** The longest a credential's row is served from memory (a notification lost on a broken connection, at worst). */
+export interface ReadModelCacheOptions {
+  /** The aggregates (event type prefixes) whose read models the rows are made of: a batch touching one empties it. */
+  aggregates: readonly string[];
+  /** The longest a row is served from memory (a notification lost on a broken connection, at worst). */
   ttlMs?: number;
   max?: number;
 }
 
 /**
- * Credential rows already looked up, by what identifies them in a request (the API key's SHA-256, a token's credential
- * id): without it, every request costs a query. It serves only while this process hears the read models' batches: one
- * that touches a credential or a company empties it (this process's own runner at once, another's by its
- * notification), and so does losing the listener, which also stops it serving until it listens again. A lookup that
- * began before an emptying is not kept, so a revocation cannot be undone by a request that read the row just before it.
+ * Read-model rows already looked up, by a key of the caller's (a credential by its API key's SHA-256, a company's
+ * webhook endpoints): without it, every request or event costs a query. It serves only while this process hears the
+ * read models' batches: one that touches one of its aggregates empties it (this process's own runner at once,
+ * another's by its notification), and so does losing the listener, which also stops it serving until it listens again.
+ * A lookup that began before an emptying is not kept, so a revocation cannot be undone by a request that read the row
+ * just before it.
  */
-export class CredentialCache<T extends object> {
+export class ReadModelCache<T extends object> {
   private readonly entries: LRUCache<string, T>;
   private listener: NotificationListener | null = null;
   /** Bumped by every emptying; a lookup keeps its row only if none happened while it ran. */
@@ -31,7 +31,10 @@ export class CredentialCache<T extends object> {
    */
   private readonly heard = new Map<string, Position>();
 
-  constructor(options: CredentialCacheOptions = {}) {
+  private readonly aggregates: ReadonlySet<string>;
+
+  constructor(options: ReadModelCacheOptions) {
+    this.aggregates = new Set(options.aggregates);
     this.entries = new LRUCache<string, T>({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 1000 });
   }
 
@@ -50,12 +53,12 @@ export class CredentialCache<T extends object> {
     });
   }
 
-  /** A batch of the read models committed: forget everything if it touched a credential or a company. */
+  /** A batch of the read models committed: forget everything if it touched one of the aggregates. */
   checkpointAdvanced(advance: CheckpointAdvance): void {
     const last = this.heard.get(advance.name);
     if (last && comparePositions(advance.position, last) <= 0) return;
     this.heard.set(advance.name, advance.position);
-    if (advance.aggregates.some((a) => PRINCIPAL_AGGREGATES.includes(a))) this.clear();
+    if (advance.aggregates.some((a) => this.aggregates.has(a))) this.clear();
   }
 
   /** The row under `key`, looked up with `find` unless kept; a row `find` cannot find (null) is never kept. */
