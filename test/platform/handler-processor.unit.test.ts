@@ -43,7 +43,10 @@ describe('HandlerProcessor', () => {
       'p',
       new Map<string, EventHandler | SelectiveHandler>([
         ['a.feito', async () => undefined],
-        ['b.feito', { needs: () => true, handle: async () => undefined, keyOf: (e: RecordedEvent) => `linha-${String(e.data.n)}` }],
+        [
+          'b.feito',
+          { needs: () => true, handle: async () => undefined, keyOf: (e: RecordedEvent) => `linha-${String((e.data as { n: number }).n)}` },
+        ],
       ]),
     );
     expect(processor.keyOf(event('a.feito', { n: 1 }))).toBe('s');
