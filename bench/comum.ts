@@ -133,6 +133,10 @@ export function contarSql(pool: Pool, porComando?: Map<string, number>): () => C
         n.servico--;
         n.autoridade++;
         c.daAutoridade = true;
+        if (porComando) {
+          porComando.set('BEGIN', (porComando.get('BEGIN') ?? 1) - 1);
+          porComando.set('[authority] BEGIN', (porComando.get('[authority] BEGIN') ?? 0) + 1);
+        }
       }
       c.begin = eBegin;
       const autoridade = c.daAutoridade === true || DA_AUTORIDADE_SIMULADA.test(texto);

@@ -4,8 +4,9 @@ import { CPF, iniciarServico, medirLote, perSecond, PLACA, prepararEmissora, rec
 /**
  * Whether a key costs the same in a big run as in a small one: 1:1 runs of 100, 1,000 and 5,000 keys
  * (BENCH_TAMANHOS, comma-separated) one after another on one service as `pnpm start` runs it, each printing this
- * process's CPU ms per key from the POSTs to the last row. A batch holds at most 1,000 keys (the contract): a run
- * of more is that many batches of 1,000 posted together, their rows counted together. The target: the three within 10% of each other (the
+ * process's CPU ms per key from the POSTs to `done` (every row emitted, its payout registered), and PostgreSQL's
+ * beside it. A batch holds at most 1,000 keys (the contract): a run of more is that many batches of 1,000 posted
+ * together, their rows counted together. The target: the three within 10% of each other (the
  * anchor is the smallest batch's figure; `razao_max_min` is the largest over the smallest).
  *
  * An idle service burns some CPU of its own (subscriptions' polls, timers), which weighs on a short batch and not on a
@@ -34,7 +35,13 @@ async function main(): Promise<void> {
     const ociosoPorMs = ocioso.cpuMs / ocioso.ms;
     const porTamanho: Record<
       string,
-      { cpu_ms_por_chave: number; cpu_ms_por_chave_liquido: number; chaves_por_s: number; s_ate_ultima_linha: number }
+      {
+        cpu_ms_por_chave: number;
+        cpu_ms_por_chave_liquido: number;
+        cpu_postgres_ms_por_chave: number;
+        chaves_por_s: number;
+        s_ate_concluido: number;
+      }
     > = {};
     const linhas: string[] = [];
     for (const n of TAMANHOS) {
@@ -54,20 +61,21 @@ async function main(): Promise<void> {
         if (l.status !== 'done' || l.emitted !== l.rows)
           throw new Error(`a ${l.rows}-key batch ended ${l.status} with ${l.emitted} emitted`);
       }
-      // The batches ran together: the run's span is the slowest one's, and the process's CPU over it is the longest
-      // batch's measure (each measures this whole process from its own POST).
-      const m = medidas.reduce((a, b) => (b.lastRowMs > a.lastRowMs ? b : a));
-      const liquido = (m.cpuMs - ociosoPorMs * m.lastRowMs) / n;
+      // The batches ran together: the run's span is the slowest one's to `done` (every row emitted and its payout
+      // registered), and the process's CPU over it is that batch's measure (each measures this whole process, and
+      // embedded PostgreSQL, from its own POST). To the last row would stop before a small batch's emissions.
+      const m = medidas.reduce((a, b) => (b.doneMs > a.doneMs ? b : a));
+      const liquido = (m.cpuMsConcluido - ociosoPorMs * m.doneMs) / n;
       porTamanho[String(n)] = {
-        cpu_ms_por_chave: Number((m.cpuMs / n).toFixed(2)),
+        cpu_ms_por_chave: Number((m.cpuMsConcluido / n).toFixed(2)),
         cpu_ms_por_chave_liquido: Number(liquido.toFixed(2)),
-        chaves_por_s: Number(perSecond(n, m.lastRowMs)),
-        s_ate_ultima_linha: Number((m.lastRowMs / 1000).toFixed(1)),
+        cpu_postgres_ms_por_chave: Number((m.pgCpuMsConcluido / n).toFixed(2)),
+        chaves_por_s: Number(perSecond(n, m.doneMs)),
+        s_ate_concluido: Number((m.doneMs / 1000).toFixed(1)),
       };
       linhas.push(
-        `  ${String(n).padStart(5)} keys: ${(m.cpuMs / n).toFixed(2)} CPU ms/key (${liquido.toFixed(2)} net of idle) · ` +
-          `last row after ${seconds(m.lastRowMs)} ` +
-          `(${perSecond(n, m.lastRowMs)} keys/s)`,
+        `  ${String(n).padStart(5)} keys: node ${(m.cpuMsConcluido / n).toFixed(2)} CPU ms/key (${liquido.toFixed(2)} net of idle), ` +
+          `PostgreSQL ${(m.pgCpuMsConcluido / n).toFixed(2)} · done after ${seconds(m.doneMs)} (${perSecond(n, m.doneMs)} keys/s)`,
       );
     }
     const liquidos = Object.values(porTamanho).map((f) => f.cpu_ms_por_chave_liquido);
