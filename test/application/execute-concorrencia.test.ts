@@ -55,6 +55,39 @@ describe('execute: concurrent commands on one stream', () => {
   });
 });
 
+describe('execute with the stream as the caller just read it (`lido`)', () => {
+  const es = withEventStore();
+  beforeAll(async () => {
+    await migrate(es.db.pool, platformMigrations);
+  });
+  const comando = (cteId: string) => ({ type: 'ReservarNumeroCte' as const, company_id: 'company-1', serie: 9, cte_id: cteId });
+
+  it('decides on it without reading the stream, appending where the caller saw it end', async () => {
+    const stream = numeracaoCteStream('company-1', 9);
+    const ler = jest.spyOn(es.store, 'readStream');
+    try {
+      const r = await execute({ store: es.store }, stream, numeracaoCteDecider, comando('cte-a'), ctx, {
+        lido: { state: numeracaoCteDecider.initialState, revision: null },
+      });
+      expect(numeroReservado(r.state.reservas, 'cte-a')).toBe(1);
+      expect(ler).not.toHaveBeenCalled();
+    } finally {
+      ler.mockRestore();
+    }
+  });
+
+  it('a stream written since (another writer) is read and decided on again: nothing is lost or numbered twice', async () => {
+    const stream = numeracaoCteStream('company-1', 10);
+    await reservar(es.store, stream, 'cte-outro');
+    // The caller saw no stream; another writer reserved number 1 meanwhile.
+    const r = await execute({ store: es.store }, stream, numeracaoCteDecider, comando('cte-b'), ctx, {
+      lido: { state: numeracaoCteDecider.initialState, revision: null },
+    });
+    expect(numeroReservado(r.state.reservas, 'cte-b')).toBe(2);
+    expect(await numerosDe(es.store, stream)).toEqual([1, 2]);
+  });
+});
+
 /** A store whose appends meet a concurrent writer `conflitos` times before one gets through. */
 function storeEmDisputa(conflitos: number) {
   const appends: string[] = [];

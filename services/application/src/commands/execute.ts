@@ -27,6 +27,11 @@ export interface ExecuteOptions<E, S = unknown> {
   /** A process that commands the same streams often keeps their folded states: only newer events are read. */
   cache?: StateCache<S>;
   /**
+   * The stream as the caller has just read it (`revision` null: no stream yet): decided on without reading it again,
+   * trusted like a cached state (its append expects that revision; a conflict reads the stream as usual).
+   */
+  lido?: { state: S; revision: bigint | null };
+  /**
    * Each event's metadata, when one append records what several causes asked (a group write: each event keeps its own
    * cause and correlation); the context's for all otherwise.
    */
@@ -92,18 +97,19 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
   let trust = true;
   for (;;) {
     const cached = options.cache?.get(streamId);
-    if (cached && trust) {
+    const confiavel = trust ? (options.lido ?? cached) : undefined;
+    if (confiavel) {
       trust = false;
       // A refusal is not trusted either: the stream may have moved to where the command is valid.
       let events: E[] = [];
       try {
-        events = decider.decide(command, cached.state, { now: ctx.now });
+        events = decider.decide(command, confiavel.state, { now: ctx.now });
       } catch {
         events = [];
       }
       if (events.length > 0) {
         try {
-          return await appendDecided(deps, streamId, decider, ctx, options, events, cached.state, cached.revision);
+          return await appendDecided(deps, streamId, decider, ctx, options, events, confiavel.state, confiavel.revision);
         } catch (err) {
           if (!(err instanceof WrongExpectedRevision)) throw err;
         }

@@ -136,6 +136,8 @@ export class ServicoContraCte {
 
     const documento_financeiro =
       l.modo === 'pernas' ? documentoFinanceiroDaPerna(l.chave, plano.inicio.codigo_ibge, plano.fim.codigo_ibge) : null;
+    // The stream was found empty above: the draft's append expects it still is, without reading it again.
+    const lido = existente === null ? { lido: { state: cteDecider.initialState, revision: null } } : {};
     try {
       await execute(
         this.deps,
@@ -166,6 +168,7 @@ export class ServicoContraCte {
           },
         },
         ctx,
+        lido,
       );
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
