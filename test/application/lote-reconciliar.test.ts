@@ -70,7 +70,7 @@ describe('reconciling batches whose history predates lote.concluido', () => {
     });
     const primeira = await reconciliarLotes(store, processador);
     expect(primeira.desfechos).toBeGreaterThan(0);
-    // The same outcomes, with the same ids: they derive from the events that told them.
+    // The same outcomes, with the same ids: they derive from the batch and its rows, however the outcomes are grouped.
     expect((await aprendidos()).sort()).toEqual([...antes].sort());
 
     const total = async () => (await pool.query('SELECT count(*)::int AS n FROM es_events')).rows[0].n as number;

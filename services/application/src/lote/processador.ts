@@ -57,12 +57,14 @@ const linhaDosEventos = () => {
 
 /**
  * The ids of a block's or a group's events: a row's event keeps the id it always had, whichever block, group or retry
- * records it; the batch's end is named after the row that completed it.
+ * records it; the batch's end, recorded once, is the batch's (which row's outcome completes it depends on how the
+ * outcomes were grouped).
  */
 const idsDasLinhas = (batchId: string) => {
   const linhaDe = linhaDosEventos();
   return (i: number, e: LoteEvent): string => {
     const linha = linhaDe(i, e);
+    if (e.type === 'lote.concluido') return derivedEventId(batchId, 'lote.concluido');
     return derivedEventId(batchId, e.type === 'lote.linha_processada' ? `linha:${linha}:processada` : `linha:${linha}:${e.type}`);
   };
 };
