@@ -85,21 +85,30 @@ describe('ConcurrentDispatch', () => {
   });
 
   it('with checkpointEveryMs, saves at once, then at most once per interval, the latest prefix; settle saves at once', async () => {
-    const { dispatch, saved } = dispatchOf(4, async () => undefined, 150);
-    await dispatch.submit(event(1, 'a').position, event(1, 'a'));
-    await flush();
-    expect(saved).toEqual([1n]);
-    for (let n = 2; n <= 5; n++) await dispatch.submit(event(n, 'a').position, event(n, 'a'));
-    await flush();
-    // Handled, not yet saved: the interval since the first save has not passed.
-    expect(saved).toEqual([1n]);
-    await new Promise((r) => setTimeout(r, 250));
-    expect(saved).toEqual([1n, 5n]);
-    await dispatch.submit(event(6, 'a').position, event(6, 'a'));
-    await flush();
-    expect(saved).toEqual([1n, 5n]);
-    await dispatch.settle();
-    expect(saved).toEqual([1n, 5n, 6n]);
+    // The clock is the test's: a loaded machine must not move it between two steps.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { dispatch, saved } = dispatchOf(4, async () => undefined, 150);
+      await dispatch.submit(event(1, 'a').position, event(1, 'a'));
+      await flush();
+      expect(saved).toEqual([1n]);
+      for (let n = 2; n <= 5; n++) await dispatch.submit(event(n, 'a').position, event(n, 'a'));
+      await flush();
+      // Handled, not yet saved: the interval since the first save has not passed.
+      jest.advanceTimersByTime(149);
+      await flush();
+      expect(saved).toEqual([1n]);
+      jest.advanceTimersByTime(1);
+      await flush();
+      expect(saved).toEqual([1n, 5n]);
+      await dispatch.submit(event(6, 'a').position, event(6, 'a'));
+      await flush();
+      expect(saved).toEqual([1n, 5n]);
+      await dispatch.settle();
+      expect(saved).toEqual([1n, 5n, 6n]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('moves past ignored events without handling them, saving them only now and then or when settled', async () => {
