@@ -35,17 +35,25 @@ export const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' 
 /**
  * The same aggregate taking several commands at once: each decided on the state the ones before it left, their
  * events appended together (one write where there were as many as commands). A refusal refuses them all.
+ * `origens`, when given, hears each decision's map from event to command: `origens[i]` is the index of the command
+ * that decided event `i` (a group write gives each event its own command's id and cause).
  */
-export const emSequencia = <C, S, E>(decider: Decider<C, S, E>): Decider<readonly C[], S, E> => ({
+export const emSequencia = <C, S, E>(
+  decider: Decider<C, S, E>,
+  origens?: (deCadaEvento: readonly number[]) => void,
+): Decider<readonly C[], S, E> => ({
   initialState: decider.initialState,
   decide(commands, state, ctx) {
     const events: E[] = [];
+    const deCadaEvento: number[] = [];
     let atual = state;
-    for (const c of commands) {
+    commands.forEach((c, n) => {
       const novos = decider.decide(c, atual, ctx);
       atual = novos.reduce(decider.evolve, atual);
       events.push(...novos);
-    }
+      deCadaEvento.push(...novos.map(() => n));
+    });
+    origens?.(deCadaEvento);
     return events;
   },
   evolve: decider.evolve,

@@ -1,4 +1,5 @@
-import { EscritaAgrupada } from '../../services/application/src/commands/escrita-agrupada';
+import { type Decider } from '@frete/domain';
+import { decisaoEmGrupo, EscritaAgrupada } from '../../services/application/src/commands/escrita-agrupada';
 
 /** A write that waits until released, recording what each write held. */
 function gravador(recusar: (item: number) => boolean = () => false) {
@@ -80,5 +81,27 @@ describe('EscritaAgrupada (group commit of one key)', () => {
     expect(g.escritas.map((e) => e.itens)).toEqual([[1], [2]]);
     await g.liberar();
     await segunda;
+  });
+});
+
+describe('decisaoEmGrupo', () => {
+  // Each command adds `n` events, numbered on from the state: the second command decides on what the first left.
+  const contador: Decider<{ n: number }, number, { type: 'contado'; data: { valor: number } }> = {
+    initialState: 0,
+    decide: (c, s) => Array.from({ length: c.n }, (_, i) => ({ type: 'contado' as const, data: { valor: s + i + 1 } })),
+    evolve: (s, e) => e.data.valor,
+  };
+
+  it("decides the commands in sequence and says each event's item and place among that item's events", () => {
+    const grupo = decisaoEmGrupo(contador);
+    const eventos = grupo.decider.decide([{ n: 2 }, { n: 0 }, { n: 3 }], 10, { now: new Date(0) });
+    expect(eventos.map((e) => e.data.valor)).toEqual([11, 12, 13, 14, 15]);
+    expect(eventos.map((_, i) => [grupo.item(i), grupo.indiceNoItem(i)])).toEqual([
+      [0, 0],
+      [0, 1],
+      [2, 0],
+      [2, 1],
+      [2, 2],
+    ]);
   });
 });

@@ -1,3 +1,5 @@
+import { type Decider, emSequencia } from '@frete/domain';
+
 /** Items in one write, at most: a batch block's worth. */
 const MAXIMO_POR_ESCRITA = 100;
 
@@ -62,4 +64,18 @@ export class EscritaAgrupada<T> {
       }
     }
   }
+}
+
+/**
+ * The decider a group write appends with: its items' commands in sequence (`emSequencia`), and for each event of the
+ * decision appended, the item that asked for it and its place among that item's events, so that each event keeps the
+ * id and the cause it would have had written alone.
+ */
+export function decisaoEmGrupo<C, S, E>(decider: Decider<C, S, E>) {
+  let origens: readonly number[] = [];
+  return {
+    decider: emSequencia(decider, (o) => (origens = o)),
+    item: (evento: number): number => origens[evento]!,
+    indiceNoItem: (evento: number): number => evento - origens.indexOf(origens[evento]!),
+  };
 }

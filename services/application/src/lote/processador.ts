@@ -6,7 +6,6 @@ import {
   cteStream,
   type EntradaDoLote,
   entradaPedeTrabalho,
-  emSequencia,
   type LoteCommand,
   type LoteEvent,
   loteDecider,
@@ -17,7 +16,7 @@ import {
 import { type CommandContext, type ContextoEmpresa, execute, load, loadCached } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { todas } from '../commands/todas';
-import { EscritaAgrupada } from '../commands/escrita-agrupada';
+import { decisaoEmGrupo, EscritaAgrupada } from '../commands/escrita-agrupada';
 import { type ServicoContraCte, type ResultadoContraCte } from '../contra-cte/servico';
 import { type EmissorCte } from '../cte/emissor';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
@@ -43,31 +42,16 @@ export const contraCteDaLinha = (batchId: string, linha: number) => derivedEvent
 type Processada = Omit<EventData<'lote.linha_processada'>, 'batch_id' | 'company_id' | 'linha' | 'chave' | 'perna' | 'tipo_servico'>;
 
 /**
- * The row each of an append's events is about, in order: its own, or, for the batch's end, the row whose outcome
- * completed it (the event before it).
+ * The ids of the batch's events: a row's event keeps the id it always had, whichever block, group or retry records it;
+ * the batch's end, recorded once, is the batch's (which row's outcome completes it depends on how outcomes meet).
  */
-const linhaDosEventos = () => {
-  let linha = -1;
-  return (i: number, e: LoteEvent): number => {
-    if (i === 0) linha = -1;
-    if ('linha' in e.data) linha = e.data.linha;
-    return linha;
-  };
-};
-
-/**
- * The ids of a block's or a group's events: a row's event keeps the id it always had, whichever block, group or retry
- * records it; the batch's end, recorded once, is the batch's (which row's outcome completes it depends on how the
- * outcomes were grouped).
- */
-const idsDasLinhas = (batchId: string) => {
-  const linhaDe = linhaDosEventos();
-  return (i: number, e: LoteEvent): string => {
-    const linha = linhaDe(i, e);
-    if (e.type === 'lote.concluido') return derivedEventId(batchId, 'lote.concluido');
+const idsDasLinhas =
+  (batchId: string) =>
+  (_i: number, e: LoteEvent): string => {
+    if (e.type === 'lote.concluido' || !('linha' in e.data)) return derivedEventId(batchId, e.type);
+    const linha = e.data.linha;
     return derivedEventId(batchId, e.type === 'lote.linha_processada' ? `linha:${linha}:processada` : `linha:${linha}:${e.type}`);
   };
-};
 
 /** A row's outcome (refused, or emitted with its payout's step) and the event that told it. */
 interface Desfecho {
@@ -212,8 +196,7 @@ export class ProcessadorLote {
             break;
           }
           await execute(this.deps, loteStream(batchId), loteDecider, c.comando, ctx, {
-            // A row keeps its event's id whichever block or retry records it; an outcome's derives from its cause.
-            eventId: c.comando.type === 'RegistrarLinhas' ? idsDasLinhas(batchId) : (j, e) => derivedEventId(causa, `lote:${e.type}:${j}`),
+            eventId: idsDasLinhas(batchId),
             cache: this.lotes,
           });
           break;
@@ -231,17 +214,16 @@ export class ProcessadorLote {
 
   /** Records rows' outcomes in one append, each event with its row's cause. */
   private async registrarDesfechos(batchId: string, itens: Desfecho[]): Promise<void> {
-    const causas = new Map(itens.map((d) => [d.comando.linha, d.causa]));
-    const linhaDe = linhaDosEventos();
+    const grupo = decisaoEmGrupo(loteDecider);
     await execute(
       this.deps,
       loteStream(batchId),
-      emSequencia(loteDecider),
+      grupo.decider,
       itens.map((d) => d.comando),
       { ...itens[0]!.ctx, now: this.deps.clock() },
       {
         eventId: idsDasLinhas(batchId),
-        metadata: (i, e, base) => ({ ...base, causation_id: causas.get(linhaDe(i, e)) ?? null }),
+        metadata: (i, _e, base) => ({ ...base, causation_id: itens[grupo.item(i)]!.causa }),
         cache: this.lotes,
       },
     );

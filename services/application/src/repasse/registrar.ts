@@ -5,15 +5,13 @@ import {
   motoristaDecider,
   motoristasStream,
   type RepasseCommand,
-  type RepasseEvent,
   regraDeRepasse,
   repasseDecider,
   repasseStream,
 } from '@frete/domain';
 import { derivedEventId } from '@frete/platform';
-import { emSequencia } from '@frete/domain';
 import { execute, load, loadCached } from '../commands/execute';
-import { EscritaAgrupada } from '../commands/escrita-agrupada';
+import { decisaoEmGrupo, EscritaAgrupada } from '../commands/escrita-agrupada';
 import { type PayoutDeps, contextoDo } from './deps';
 import { vinculoDoCte } from './contra-cte';
 
@@ -30,25 +28,18 @@ interface Registro {
  */
 const registrosAgrupados = (deps: PayoutDeps) =>
   new EscritaAgrupada<Registro>(async (stream, itens) => {
-    const doCte = new Map(itens.map((r) => [r.command.dados.cte_id, r.event]));
-    const origem = (e: RepasseEvent) => doCte.get(e.data.cte_id)!;
-    const vistos = new Map<string, number>();
+    const grupo = decisaoEmGrupo(repasseDecider);
+    const origem = (i: number) => itens[grupo.item(i)]!.event;
     const primeiro = itens[0]!;
     await execute(
       deps,
       stream,
-      emSequencia(repasseDecider),
+      grupo.decider,
       itens.map((r) => r.command),
       contextoDo(deps, primeiro.event, primeiro.command.dados.company_id),
       {
-        // Called in order over each attempt's events (a conflict decides them again): the count starts over at 0.
-        eventId: (i, e) => {
-          if (i === 0) vistos.clear();
-          const n = vistos.get(e.data.cte_id) ?? 0;
-          vistos.set(e.data.cte_id, n + 1);
-          return derivedEventId(origem(e).id, `${e.type}:${n}`);
-        },
-        metadata: (_i, e, base) => ({ ...base, causation_id: origem(e).id, correlation_id: origem(e).metadata.correlation_id }),
+        eventId: (i, e) => derivedEventId(origem(i).id, `${e.type}:${grupo.indiceNoItem(i)}`),
+        metadata: (i, _e, base) => ({ ...base, causation_id: origem(i).id, correlation_id: origem(i).metadata.correlation_id }),
         cache: deps.grupos,
       },
     );
