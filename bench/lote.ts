@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import path from 'node:path';
 import { loadConfig } from '@frete/platform';
 import { type RunningServices, startServices } from '@frete/server';
@@ -164,6 +165,29 @@ export interface Contagem {
 /** With BENCH_SQL_POR_COMANDO=1, the statements counted by their text: the 1:1 batch's most frequent are printed. */
 const SQL_POR_COMANDO = process.env.BENCH_SQL_POR_COMANDO ? new Map<string, number>() : undefined;
 
+/**
+ * With BENCH_PERFIL=<dir>, the main thread's CPU profile of the 1:1 batch alone is written there (open it in Chrome's
+ * DevTools or speedscope): where a key's time goes, without the setup around it.
+ */
+const PERFIL = process.env.BENCH_PERFIL;
+
+async function perfilar(dir: string | undefined): Promise<{ parar(nome: string): Promise<void> }> {
+  if (!dir) return { parar: async () => {} };
+  const sessao = new inspector.Session();
+  sessao.connect();
+  const post = (metodo: string) => new Promise<unknown>((ok_, falha) => sessao.post(metodo, (err, res) => (err ? falha(err) : ok_(res))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async parar(nome) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `${nome}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      sessao.disconnect();
+    },
+  };
+}
+
 /** Counts from now on the SQL statements of the service's two platform pools and the appends to its event store. */
 export function contadoresDoServico(running: RunningServices): Contadores {
   const { pool, readPool, store } = running.platform;
@@ -292,12 +316,14 @@ async function main(): Promise<void> {
     const base = { subcontratada: { cnpj }, motorista: { cpf: CPF }, placa: PLACA };
     const g1 = await eventosGravados();
     SQL_POR_COMANDO?.clear();
+    const perfil = await perfilar(PERFIL);
     const umPraUm = await medirLote(
       call,
       { ...base, ctes: chaves.slice(0, KEYS).map((chave) => ({ chave })), valores: { frete_bruto: KEYS * 100 } },
       KEYS,
       contadores,
     );
+    await perfil.parar('lote-1a1');
     const caudaUmPraUm = await depois(g1);
     if (SQL_POR_COMANDO) {
       const maiores = [...SQL_POR_COMANDO].sort(([, a], [, b]) => b - a).slice(0, 40);

@@ -57,6 +57,12 @@ function bloco(state: LoteState, inicio: number): ComandoDoFluxo[] {
   return comandos;
 }
 
+/** A row's outcome: what the workflow returns for it does not depend on the batch's state (its decider checks that at the append). */
+export const desfechoDaLinha = (
+  entrada: EntradaDoLote,
+): entrada is Extract<EntradaDoLote, { tipo: 'contra_cte_recusado' | 'repasse_decidido' }> =>
+  entrada.tipo === 'contra_cte_recusado' || entrada.tipo === 'repasse_decidido';
+
 /**
  * The batch as a workflow: given its state and one input, the commands to run. Pure; the processor delivers the input,
  * runs what this returns (feeding a preparation's outcome back in as `linhas_preparadas`) and records through the

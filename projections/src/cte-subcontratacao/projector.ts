@@ -1,5 +1,6 @@
 import { type CteLido, type EventData } from '@frete/contracts';
-import { type Projector, type Sql } from '../projector';
+import { type ProjectedEvent, type Projector, type Sql } from '../projector';
+import { emCamadas, type EventoDo } from '../em-camadas';
 import { searchable } from '../search';
 
 type Leitura = EventData<'cte_subcontratacao.recebido'>;
@@ -51,15 +52,44 @@ async function update(sql: Sql, companyId: string, chave: string, values: Record
   );
 }
 
-/** The inbox status follows the counter-CT-e standing against the key (InboundCteStatus). */
-async function refreshStatus(sql: Sql, companyId: string, chave: string): Promise<void> {
+/** The inbox status follows the counter-CT-e standing against each key (InboundCteStatus): one statement for many keys. */
+async function refreshStatus(sql: Sql, chaves: { company_id: string; chave: string }[]): Promise<void> {
   await sql.query(
     `UPDATE rm.cte_subcontratacao i SET status = CASE
         WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = i.company_id AND s.chave = i.chave AND s.ativo AND s.modo = '1a1') THEN 'subcontratado'
         WHEN EXISTS (SELECT 1 FROM rm.subcontratacoes s WHERE s.company_id = i.company_id AND s.chave = i.chave AND s.ativo AND s.modo = 'pernas') THEN 'subcontratado_em_pernas'
         ELSE 'recebido' END
-      WHERE company_id = $1 AND chave = $2`,
-    [companyId, chave],
+      FROM jsonb_to_recordset($1::jsonb) AS u(company_id text, chave text)
+      WHERE i.company_id = u.company_id AND i.chave = u.chave`,
+    [JSON.stringify(chaves)],
+  );
+}
+
+/** A layer's keys taken (see `emCamadas`): their reservations in one statement, their inbox status in another. */
+async function reservadas(sql: Sql, events: EventoDo<'subcontratacao.reservada'>[]): Promise<void> {
+  await sql.query(
+    `INSERT INTO rm.subcontratacoes (company_id, chave, cte_id, modo, inicio_ibge, fim_ibge, ativo, reservada_em)
+     SELECT company_id, chave, cte_id, modo, inicio_ibge, fim_ibge, true, at
+     FROM jsonb_to_recordset($1::jsonb) AS u(company_id text, chave text, cte_id text, modo text, inicio_ibge text, fim_ibge text,
+       at timestamptz)
+     ON CONFLICT (company_id, chave, cte_id) DO NOTHING`,
+    [
+      JSON.stringify(
+        events.map(({ data: d, recordedAt }) => ({
+          company_id: d.company_id,
+          chave: d.chave,
+          cte_id: d.cte_id,
+          modo: d.modo,
+          inicio_ibge: d.inicio_ibge,
+          fim_ibge: d.fim_ibge,
+          at: recordedAt,
+        })),
+      ),
+    ],
+  );
+  await refreshStatus(
+    sql,
+    events.map((e) => ({ company_id: e.data.company_id, chave: e.data.chave })),
   );
 }
 
@@ -70,79 +100,80 @@ async function refreshStatus(sql: Sql, companyId: string, chave: string): Promis
 export const cteSubcontratacaoProjector: Projector = {
   name: 'cte_subcontratacao',
   tables: ['rm.cte_subcontratacao', 'rm.subcontratacoes'],
-  async apply(sql, event) {
-    switch (event.type) {
-      case 'cte_subcontratacao.recebido': {
-        const d = event.data;
-        const row: Record<string, unknown> = {
-          company_id: d.company_id,
-          chave: d.chave,
-          status: 'recebido',
-          received_count: 1,
-          content_updated: false,
-          first_received_at: event.recordedAt,
-          last_received_at: event.recordedAt,
-          last_channel: d.canal,
-          delivered_by: d.repassado_por ? JSON.stringify(d.repassado_por) : null,
-          ...documentColumns(d),
-        };
-        const cols = Object.keys(row);
-        await sql.query(
-          `INSERT INTO rm.cte_subcontratacao (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
-          Object.values(row),
-        );
-        return;
-      }
-      case 'cte_subcontratacao.reenviado': {
-        const d = event.data;
-        await update(sql, d.company_id, d.chave, {
-          content_updated: false,
-          last_received_at: event.recordedAt,
-          last_channel: d.canal,
-          ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
-        });
-        return;
-      }
-      case 'cte_subcontratacao.substituido': {
-        const d = event.data;
-        await update(sql, d.company_id, d.chave, {
-          content_updated: true,
-          last_received_at: event.recordedAt,
-          last_channel: d.canal,
-          ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
-          ...documentColumns(d),
-        });
-        return;
-      }
-      case 'subcontratacao.reservada': {
-        const d = event.data;
-        await sql.query(
-          `INSERT INTO rm.subcontratacoes (company_id, chave, cte_id, modo, inicio_ibge, fim_ibge, ativo, reservada_em)
-           VALUES ($1, $2, $3, $4, $5, $6, true, $7) ON CONFLICT (company_id, chave, cte_id) DO NOTHING`,
-          [d.company_id, d.chave, d.cte_id, d.modo, d.inicio_ibge, d.fim_ibge, event.recordedAt],
-        );
-        await refreshStatus(sql, d.company_id, d.chave);
-        return;
-      }
-      case 'subcontratacao.liberada': {
-        const d = event.data;
-        await sql.query(
-          `UPDATE rm.subcontratacoes SET ativo = false, liberada_em = $4, motivo_liberacao = $5 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`,
-          [d.company_id, d.chave, d.cte_id, event.recordedAt, d.motivo],
-        );
-        await refreshStatus(sql, d.company_id, d.chave);
-        return;
-      }
-      case 'subcontratacao.paga': {
-        const d = event.data;
-        await sql.query(`UPDATE rm.subcontratacoes SET paga_em = $4 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`, [
-          d.company_id,
-          d.chave,
-          d.cte_id,
-          event.recordedAt,
-        ]);
-        return;
-      }
-    }
-  },
+  // Every event of a key is on its rows: the inbox's, and the reservations the status is read from.
+  ...emCamadas({
+    linha: (e) =>
+      e.type.startsWith('cte_subcontratacao.') || e.type.startsWith('subcontratacao.')
+        ? `${(e.data as { company_id: string }).company_id}:${(e.data as { chave: string }).chave}`
+        : null,
+    emGrupo: { 'subcontratacao.reservada': reservadas },
+    sozinho,
+  }),
 };
+
+/** The inbox's events, and the reservations' other steps: each alone. */
+async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
+  switch (event.type) {
+    case 'cte_subcontratacao.recebido': {
+      const d = event.data;
+      const row: Record<string, unknown> = {
+        company_id: d.company_id,
+        chave: d.chave,
+        status: 'recebido',
+        received_count: 1,
+        content_updated: false,
+        first_received_at: event.recordedAt,
+        last_received_at: event.recordedAt,
+        last_channel: d.canal,
+        delivered_by: d.repassado_por ? JSON.stringify(d.repassado_por) : null,
+        ...documentColumns(d),
+      };
+      const cols = Object.keys(row);
+      await sql.query(
+        `INSERT INTO rm.cte_subcontratacao (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+        Object.values(row),
+      );
+      return;
+    }
+    case 'cte_subcontratacao.reenviado': {
+      const d = event.data;
+      await update(sql, d.company_id, d.chave, {
+        content_updated: false,
+        last_received_at: event.recordedAt,
+        last_channel: d.canal,
+        ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
+      });
+      return;
+    }
+    case 'cte_subcontratacao.substituido': {
+      const d = event.data;
+      await update(sql, d.company_id, d.chave, {
+        content_updated: true,
+        last_received_at: event.recordedAt,
+        last_channel: d.canal,
+        ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
+        ...documentColumns(d),
+      });
+      return;
+    }
+    case 'subcontratacao.liberada': {
+      const d = event.data;
+      await sql.query(
+        `UPDATE rm.subcontratacoes SET ativo = false, liberada_em = $4, motivo_liberacao = $5 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`,
+        [d.company_id, d.chave, d.cte_id, event.recordedAt, d.motivo],
+      );
+      await refreshStatus(sql, [{ company_id: d.company_id, chave: d.chave }]);
+      return;
+    }
+    case 'subcontratacao.paga': {
+      const d = event.data;
+      await sql.query(`UPDATE rm.subcontratacoes SET paga_em = $4 WHERE company_id = $1 AND chave = $2 AND cte_id = $3`, [
+        d.company_id,
+        d.chave,
+        d.cte_id,
+        event.recordedAt,
+      ]);
+      return;
+    }
+  }
+}

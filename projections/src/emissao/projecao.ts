@@ -5,10 +5,12 @@ import { type Sql } from '../projector';
  * them: requested, refused (the key is given back), or still without a verdict (the reason shown while polling).
  */
 export const projecaoDaEmissao = (tabela: 'rm.ctes' | 'rm.mdfes', coluna: 'cte_id' | 'mdfe_id') => ({
-  async solicitada(sql: Sql, id: string, serie: number, at: Date): Promise<void> {
+  /** Many documents' requests in one statement (a layer of a batch: one per document). */
+  async solicitadas(sql: Sql, pedidos: { id: string; serie: number; at: Date }[]): Promise<void> {
     await sql.query(
-      `UPDATE ${tabela} SET situacao = 'em_processamento', serie = $2, retorno = NULL, updated_at = $3 WHERE ${coluna} = $1`,
-      [id, serie, at],
+      `UPDATE ${tabela} t SET situacao = 'em_processamento', serie = u.serie, retorno = NULL, updated_at = u.at
+       FROM jsonb_to_recordset($1::jsonb) AS u(id text, serie integer, at timestamptz) WHERE t.${coluna} = u.id`,
+      [JSON.stringify(pedidos)],
     );
   },
   async rejeitada(sql: Sql, id: string, retorno: { cstat: number; motivo: string }, at: Date): Promise<void> {

@@ -27,7 +27,7 @@ export const mdfeProjector: Projector = {
         return;
       }
       case 'mdfe.emissao_solicitada':
-        return emissao.solicitada(sql, event.data.mdfe_id, event.data.serie, event.recordedAt);
+        return emissao.solicitadas(sql, [{ id: event.data.mdfe_id, serie: event.data.serie, at: event.recordedAt }]);
       case 'mdfe.xml_assinado': {
         const d = event.data;
         await sql.query('UPDATE rm.mdfes SET chave = $2, serie = $3, numero = $4, data_emissao = $5, updated_at = $6 WHERE mdfe_id = $1', [

@@ -65,7 +65,15 @@ export function compose(
       const a = r.resolve<Application>(TOKENS.Application);
       return [
         emissionProcessor(emissionHandlers(a.emissorCte, a.emissorMdfe, a.contraCte, a.lote, a.ciot)),
-        payoutProcessor(payoutHandlers({ store: p.store, readYourWrites: p.readYourWrites, clock: p.clock, rail })),
+        payoutProcessor(
+          payoutHandlers({
+            store: p.store,
+            readYourWrites: p.readYourWrites,
+            clock: p.clock,
+            rail,
+            vinculoConhecido: (id) => a.emissorCte.vinculoConhecido(id),
+          }),
+        ),
         webhooksProcessor({
           pool: p.pool,
           entregas: a.webhooks.entregas,

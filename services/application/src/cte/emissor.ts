@@ -1,4 +1,5 @@
 import { type Pool } from 'pg';
+import { type ContraCteVinculo } from '@frete/contracts';
 import {
   type CteCommand,
   cteDecider,
@@ -85,6 +86,16 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
 export class EmissorCte extends EmissorDocumento<CteCommand, CteState, CteEvent, ReservarNumeroCte, NumeracaoCteEvent> {
   constructor(deps: EmissorDeps) {
     super(deps, cte(deps.montarXml));
+  }
+
+  /**
+   * A counter-CT-e's link as this process last folded the CT-e, without reading: the link is recorded with the CT-e's
+   * creation and never changes, so any folded state that exists has it (null: not a counter-CT-e). Undefined when
+   * this process has not folded the CT-e lately.
+   */
+  vinculoConhecido(cteId: string): ContraCteVinculo | null | undefined {
+    const estado = this.documentos.get(cteStream(cteId))?.state;
+    return estado?.company_id ? estado.contra_cte : undefined;
   }
 
   /**

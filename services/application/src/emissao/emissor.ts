@@ -105,7 +105,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   /** The company series this process numbers: each reservation reads only the numbers given since its last. */
   private readonly series = new StateCache<NumeracaoState>();
   /** The documents this process issues: each step of an issue reads only what happened since the last one. */
-  private readonly documentos = new StateCache<S>();
+  protected readonly documentos = new StateCache<S>();
   /**
    * Bytes signed by `solicitarEmBloco` and not sent yet, by their hash: the processor that sends them is this one, and
    * reads them here instead of from the archive. Bounded: a document missing here is read from the archive.

@@ -4,6 +4,7 @@ import {
   type ComandoDoFluxo,
   cteDecider,
   cteStream,
+  desfechoDaLinha,
   type EntradaDoLote,
   entradaPedeTrabalho,
   type LoteCommand,
@@ -167,9 +168,12 @@ export class ProcessadorLote {
    */
   private async conduzir(entrada: EntradaDoLote, causa: string): Promise<void> {
     const batchId = entrada.tipo === 'criado' || entrada.tipo === 'linha_registrada' ? entrada.batch_id : batchDe(entrada);
-    const lote = await this.carregar(batchId);
-    if (!lote.existe) return;
-    const companyId = lote.company_id!;
+    // A row's outcome is recorded by the batch's decider on the stream as its append finds it (the expected revision
+    // guards it): the workflow routes it without the batch's state, so nothing is read for it here.
+    const desfecho = desfechoDaLinha(entrada);
+    const lote = desfecho ? loteDecider.initialState : await this.carregar(batchId);
+    if (!desfecho && !lote.existe) return;
+    const companyId = desfecho ? entrada.dados.company_id : lote.company_id!;
     const ctx: ContextoEmpresa = {
       companyId,
       correlationId: batchId,

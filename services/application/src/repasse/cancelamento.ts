@@ -72,7 +72,7 @@ export const cancelamentoNoRepasse =
   async (event: RecordedEvent): Promise<void> => {
     const d = event.data as EventData<'cte.evento_registrado'>;
     if (d.tp_evento !== TP_CANCELAMENTO) return;
-    const vinculo = await vinculoDoCte(deps.store, d.cte_id);
+    const vinculo = await vinculoDoCte(deps.store, d.cte_id, deps.vinculoConhecido);
     await decidirRepasseDoCancelamento(
       deps,
       contextoDo(deps, event, d.company_id),

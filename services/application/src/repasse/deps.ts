@@ -2,7 +2,7 @@ import { type CommandContext } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
 import { type EventStore, type ReadYourWrites } from '@frete/platform';
 import { type MotoristasState, type RepasseState } from '@frete/domain';
-import { type RecordedEvent } from '@frete/contracts';
+import { type ContraCteVinculo, type RecordedEvent } from '@frete/contracts';
 import { type RailDePagamento } from '@frete/adapters';
 
 /** What the payout processor needs from the platform. */
@@ -16,6 +16,8 @@ export interface PayoutDeps {
   grupos?: StateCache<RepasseState>;
   /** The companies' driver registries this processor folded: each registration reads only what changed since. */
   motoristas?: StateCache<MotoristasState>;
+  /** A counter-CT-e's link as the emission in this process last saw it: the payout need not read the CT-e again. */
+  vinculoConhecido?: (cteId: string) => ContraCteVinculo | null | undefined;
 }
 
 export const gruposEmCache = () => new StateCache<RepasseState>();

@@ -55,7 +55,7 @@ export const registrarDocumento = (deps: PayoutDeps) => {
   const registros = registrosAgrupados(deps);
   return async (event: RecordedEvent): Promise<void> => {
     const d = event.data as EventData<'cte.autorizado'>;
-    const vinculo = await vinculoDoCte(deps.store, d.cte_id);
+    const vinculo = await vinculoDoCte(deps.store, d.cte_id, deps.vinculoConhecido);
     if (!vinculo) return;
     const registro = deps.motoristas
       ? await loadCached(deps.store, motoristasStream(d.company_id), motoristaDecider, deps.motoristas)
