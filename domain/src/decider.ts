@@ -11,10 +11,11 @@ export interface Decider<Command, State, Event> {
   decide(command: Command, state: State, ctx: DecisionContext): Event[];
   evolve(state: State, event: Event): State;
   /**
-   * The state after a whole history, equal to folding `evolve` from `initialState`. An aggregate whose state is a
-   * collection gives it when evolving event by event would copy the collection each time (quadratic in the stream).
+   * For a state that is a collection, where evolving event by event would copy it each time (quadratic in a history
+   * or in a group's decisions): `copiar` gives a copy the caller owns, `aplicar` writes one event into such a copy in
+   * place, giving what `evolve` gives. Many events are then folded on one copy (`evoluirTodos`).
    */
-  foldAll?(events: Event[]): State;
+  emLugar?: { copiar(state: State): State; aplicar(copia: State, event: Event): void };
 }
 
 /** A command the rules refuse. The edge turns it into the error envelope with the code's status. */
@@ -29,8 +30,18 @@ export class Rejection extends Error {
   }
 }
 
-export const fold = <S, E>(decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve' | 'foldAll'>, events: E[]): S =>
-  decider.foldAll ? decider.foldAll(events) : events.reduce(decider.evolve, decider.initialState);
+type Evolucao<S, E> = Pick<Decider<unknown, S, E>, 'initialState' | 'evolve' | 'emLugar'>;
+
+/** The state after `events`, equal to folding `evolve` over them; a collection is copied once (see `emLugar`). */
+export function evoluirTodos<S, E>(decider: Evolucao<S, E>, state: S, events: readonly E[]): S {
+  const emLugar = decider.emLugar;
+  if (!emLugar || events.length < 2) return events.reduce(decider.evolve, state);
+  const copia = emLugar.copiar(state);
+  for (const e of events) emLugar.aplicar(copia, e);
+  return copia;
+}
+
+export const fold = <S, E>(decider: Evolucao<S, E>, events: readonly E[]): S => evoluirTodos(decider, decider.initialState, events);
 
 /**
  * The same aggregate taking several commands at once: each decided on the state the ones before it left, their
@@ -46,10 +57,13 @@ export const emSequencia = <C, S, E>(
   decide(commands, state, ctx) {
     const events: E[] = [];
     const deCadaEvento: number[] = [];
-    let atual = state;
+    // A thousand commands on a collection fold their events into one copy of it, owned here, not a copy each.
+    const emLugar = commands.length > 1 ? decider.emLugar : undefined;
+    let atual = emLugar ? emLugar.copiar(state) : state;
     commands.forEach((c, n) => {
       const novos = decider.decide(c, atual, ctx);
-      atual = novos.reduce(decider.evolve, atual);
+      if (emLugar) for (const e of novos) emLugar.aplicar(atual, e);
+      else atual = novos.reduce(decider.evolve, atual);
       events.push(...novos);
       deCadaEvento.push(...novos.map(() => n));
     });
@@ -57,5 +71,5 @@ export const emSequencia = <C, S, E>(
     return events;
   },
   evolve: decider.evolve,
-  ...(decider.foldAll ? { foldAll: decider.foldAll } : {}),
+  ...(decider.emLugar ? { emLugar: decider.emLugar } : {}),
 });

@@ -1,5 +1,6 @@
 import { type ContraCteLoteInput, type EventData, type LinhaPlanejada } from '@frete/contracts';
 import {
+  fold,
   accessKeyCheckDigit,
   centavosExatos,
   type LoteCommand,
@@ -419,10 +420,10 @@ describe('lote decider', () => {
       .thenRejects('regra_de_negocio');
   });
 
-  it('foldAll gives the same state as evolving event by event', () => {
+  it('fold (on one copy: emLugar) gives the same state as evolving event by event', () => {
     const history = [criado, processada(), processada({ linha: 1, chave: chave(2), status: 'duplicated', counter_cte_id: 'other' })];
-    expect(loteDecider.foldAll!(history)).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
-    expect(loteDecider.foldAll!([])).toEqual(loteDecider.initialState);
+    expect(fold(loteDecider, history)).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
+    expect(fold(loteDecider, [])).toEqual(loteDecider.initialState);
   });
 
   describe("a creation recorded in the requester's chain, carried into the owner's (issue 26)", () => {
@@ -451,9 +452,9 @@ describe('lote decider', () => {
         .when(transcrever('con', { batch_id: 'b-2' }))
         .thenRejects('lote_nao_encontrado');
     });
-    it('foldAll and evolve agree, and the rows keep their state', () => {
+    it('fold and evolve agree, and the rows keep their state', () => {
       const history = [criado, processada(), transcrita];
-      const state = loteDecider.foldAll!(history);
+      const state = fold(loteDecider, history);
       expect(state).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
       expect(state.transcrita).toBe(true);
       expect(state.processadas[0]).toEqual({ status: 'pending', counter_cte_id: 'cte-0', financeiro: null });
@@ -600,9 +601,9 @@ describe('lote decider', () => {
       given(criado).when(financeiro(5)).thenRejects('regra_de_negocio');
     });
 
-    it("foldAll and evolve agree over the rows' later life and the end", () => {
+    it("fold and evolve agree over the rows' later life and the end", () => {
       const history = [...duasPendentes, emitida(0), registrado(0, 'failed'), rejeitada(1), concluido('done', 1, 0, 1)];
-      const state = loteDecider.foldAll!(history);
+      const state = fold(loteDecider, history);
       expect(state).toEqual(history.reduce(loteDecider.evolve, loteDecider.initialState));
       expect(state.concluido).toBe('done');
       expect(state.processadas).toEqual({

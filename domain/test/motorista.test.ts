@@ -1,4 +1,5 @@
 import {
+  fold,
   type MotoristaCommand,
   type MotoristaEvent,
   motoristaAtivoPorCpf,
@@ -196,17 +197,17 @@ describe('motorista registry state', () => {
   ];
 
   it('folds the whole history as evolving event by event does', () =>
-    expect(motoristaDecider.foldAll!(history)).toEqual(history.reduce(motoristaDecider.evolve, motoristaDecider.initialState)));
+    expect(fold(motoristaDecider, history)).toEqual(history.reduce(motoristaDecider.evolve, motoristaDecider.initialState)));
 
   it('finds the active driver by CPF; a removed one is gone, and ids stay spent', () => {
-    const state = motoristaDecider.foldAll!(history);
+    const state = fold(motoristaDecider, history);
     expect(motoristaAtivoPorCpf(state, CPF)).toEqual(dados({ nome: 'JOAO S' }));
     expect(motoristaAtivoPorCpf(state, '11144477735')).toBeUndefined();
     expect(state.proximo_id).toBe(3);
   });
 
   it('evolving never changes the state it was given', () => {
-    const before = motoristaDecider.foldAll!(history.slice(0, 2));
+    const before = fold(motoristaDecider, history.slice(0, 2));
     const copy = JSON.parse(JSON.stringify(before));
     motoristaDecider.evolve(before, history[3]!);
     expect(before).toEqual(copy);

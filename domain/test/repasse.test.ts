@@ -1,5 +1,5 @@
 import { type EventData, type ParcelaRepasse } from '@frete/contracts';
-import { type RepasseCommand, type RepasseEvent, repasseDecider, regraDeRepasse } from '../src';
+import { emSequencia, evoluirTodos, fold, type RepasseCommand, type RepasseEvent, repasseDecider, regraDeRepasse } from '../src';
 import { scenario } from './given-when-then';
 
 const NOW = '2026-11-22T12:00:00.000Z';
@@ -445,7 +445,7 @@ describe('repasse decider: a cancellation at the authority holds the document', 
 });
 
 describe('repasse: folding a whole history', () => {
-  it('foldAll gives the same state as evolving event by event', () => {
+  it('fold (on one copy: emLugar) gives the same state as evolving event by event', () => {
     const history: RepasseEvent[] = [
       registrado('a', 0),
       registrado('b', 1),
@@ -456,6 +456,56 @@ describe('repasse: folding a whole history', () => {
       paga('a', 1, 1000),
       cancelado('b'),
     ];
-    expect(repasseDecider.foldAll!(history)).toEqual(history.reduce(repasseDecider.evolve, repasseDecider.initialState));
+    expect(fold(repasseDecider, history)).toEqual(history.reduce(repasseDecider.evolve, repasseDecider.initialState));
+  });
+});
+
+describe('a group of a thousand documents is folded on one copy (emLugar)', () => {
+  /** Frozen all the way down: folding into it in place would throw. */
+  const congelado = <T>(x: T): T => {
+    if (x && typeof x === 'object') {
+      Object.values(x).forEach(congelado);
+      Object.freeze(x);
+    }
+    return x;
+  };
+  const historia: RepasseEvent[] = [
+    registrado('a', 0),
+    registrado('b', 1),
+    { type: 'repasse.registro_falhou', data: { ...dados('c', 2), code: 'motorista_nao_encontrado', message: 'x', falhou_em: NOW } },
+    geradas('a', 2, 1, parcela(1, 60, 6000, 0), parcela(2, 20, 2000, 10), parcela(3, 20, 2001, 30)),
+    liberada('a', 1, 'bipagem'),
+    solicitado('a', 1, 6000),
+    enviado('a', 1),
+    paga('a', 1, 6000),
+    cancelamentoSolicitado('b', 'k1'),
+    cancelamentoRecusado('b', 'k1'),
+    registrado('c', 2),
+    cancelado('c'),
+  ];
+
+  it('gives what evolving event by event gives, from the start and from a state it leaves untouched', () => {
+    const umAUm = historia.reduce(repasseDecider.evolve, repasseDecider.initialState);
+    expect(fold(repasseDecider, historia)).toEqual(umAUm);
+    const meio = congelado(historia.slice(0, 5).reduce(repasseDecider.evolve, repasseDecider.initialState));
+    const copia = structuredClone(meio);
+    expect(evoluirTodos(repasseDecider, meio, historia.slice(5))).toEqual(umAUm);
+    expect(meio).toEqual(copia);
+  });
+
+  it('a group of registrations decides, one after another on one copy, what each would decide alone', () => {
+    const inicio = congelado(fold(repasseDecider, [registrado('a', 0)]));
+    const comandos: RepasseCommand[] = ['a', 'b', 'c', 'b'].map((id, i) => ({ type: 'RegistrarDocumento', dados: dados(id, i) }));
+    const ctx = { now: new Date(NOW) };
+    const sozinhos: RepasseEvent[] = [];
+    let estado = inicio;
+    for (const c of comandos) {
+      const novos = repasseDecider.decide(c, estado, ctx);
+      estado = novos.reduce(repasseDecider.evolve, estado);
+      sozinhos.push(...novos);
+    }
+    // 'a' is already registered and the second 'b' repeats the first: two registrations.
+    expect(sozinhos.map((e) => (e.data as { cte_id: string }).cte_id)).toEqual(['b', 'c']);
+    expect(emSequencia(repasseDecider).decide(comandos, inicio, ctx)).toEqual(sozinhos);
   });
 });

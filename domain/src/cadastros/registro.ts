@@ -92,7 +92,7 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
     return iguais(dados, atual) ? [] : [evento(alterado, command.company_id, id, { [nomes.dados]: dados })];
   };
 
-  /** In place, on a state this module owns: `evolve` copies first, `foldAll` starts from a fresh one. */
+  /** In place, on a state this module owns: `evolve` copies first, `emLugar` folds many events into one copy. */
   const aplicar = (state: RegistroState<D>, event: E): RegistroState<D> => {
     const id = campo<number>(event.data, nomes.id);
     const anterior = state.ativos[id];
@@ -108,14 +108,18 @@ export function registro<C extends ComandoRegistro, E extends DomainEvent, I, D>
     return state;
   };
   const vazio = (): RegistroState<D> => ({ proximo_id: 1, ativos: {}, por_chave: {} });
+  const copiar = (state: RegistroState<D>): RegistroState<D> => ({
+    proximo_id: state.proximo_id,
+    ativos: { ...state.ativos },
+    por_chave: { ...state.por_chave },
+  });
 
   return {
     decider: {
       initialState: vazio(),
       decide,
-      evolve: (state, event) =>
-        aplicar({ proximo_id: state.proximo_id, ativos: { ...state.ativos }, por_chave: { ...state.por_chave } }, event),
-      foldAll: (events) => events.reduce(aplicar, vazio()),
+      evolve: (state, event) => aplicar(copiar(state), event),
+      emLugar: { copiar, aplicar },
     },
     stream: def.stream,
     cadastrar: (companyId, input) => comando(cadastrar, companyId, { [nomes.dados]: input }),

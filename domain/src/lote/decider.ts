@@ -98,7 +98,7 @@ type EventoDeLinha = Exclude<LoteEvent, EventoDoLote>;
 const doLote = (e: LoteEvent): e is EventoDoLote =>
   e.type === 'lote.criado' || e.type === 'lote.concluido' || e.type === 'lote.criacao_transcrita';
 
-/** A row event's effect on the rows, written into `processadas` (a copy in `evolve`, the fold's own map in `foldAll`). */
+/** A row event's effect on the rows, written into `processadas` (a copy in `evolve`, the owned copy's in `emLugar`). */
 function aplicarNaLinha(processadas: LoteState['processadas'], e: EventoDeLinha): void {
   const d = e.data;
   const atual = processadas[d.linha];
@@ -288,14 +288,13 @@ export const loteDecider: Decider<LoteCommand, LoteState, LoteEvent> = {
       }
     }
   },
-  // A batch of a thousand rows is read again at each block: one map for the whole history, not one per row.
-  foldAll(events) {
-    let state = loteDecider.initialState;
-    const processadas: LoteState['processadas'] = {};
-    for (const e of events) {
-      if (doLote(e)) state = loteDecider.evolve(state, e);
-      else aplicarNaLinha(processadas, e);
-    }
-    return state.existe ? { ...state, processadas } : state;
+  // A batch of a thousand rows is read again at each block, and its outcomes are recorded in groups: one copy of the
+  // rows for all the events, not one per row.
+  emLugar: {
+    copiar: (state) => ({ ...state, processadas: { ...state.processadas } }),
+    aplicar(copia, e) {
+      if (doLote(e)) Object.assign(copia, loteDecider.evolve(copia, e));
+      else aplicarNaLinha(copia.processadas, e);
+    },
   },
 };

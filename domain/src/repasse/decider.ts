@@ -8,7 +8,7 @@ import {
   type RepasseEvent,
   type RepasseState,
   cancelamentoDe,
-  evoluirHistorico,
+  repasseEmLugar,
   evoluirRepasse,
   repasseInicial,
 } from './estado';
@@ -256,5 +256,5 @@ export const repasseDecider: Decider<RepasseCommand, RepasseState, RepasseEvent>
     }
   },
   evolve: evoluirRepasse,
-  foldAll: evoluirHistorico,
+  emLugar: repasseEmLugar,
 };

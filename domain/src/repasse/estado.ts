@@ -174,7 +174,7 @@ function evoluirCancelamento(c: CancelamentoEstado, event: RepasseEvent): Cancel
 
 /**
  * Applies one event to a state whose maps the caller owns (documents themselves are replaced, never changed):
- * `evoluirRepasse` copies the maps first, `evoluirHistorico` folds a whole history into fresh maps at linear cost.
+ * `evoluirRepasse` copies the maps first; `repasseEmLugar` folds many events into one copy at linear cost.
  */
 function aplicar(draft: RepasseState, event: RepasseEvent): void {
   const d = event.data;
@@ -220,14 +220,18 @@ function aplicar(draft: RepasseState, event: RepasseEvent): void {
   if (doc) draft.documentos[d.cte_id] = evoluirDocumento(doc, event);
 }
 
+/** A copy of the state whose maps the caller owns (`aplicar` writes into them). */
+const copiarRepasse = (state: RepasseState): RepasseState => ({
+  documentos: { ...state.documentos },
+  falhas: { ...state.falhas },
+  cancelamentos: { ...state.cancelamentos },
+});
+
 export function evoluirRepasse(state: RepasseState, event: RepasseEvent): RepasseState {
-  const draft = { documentos: { ...state.documentos }, falhas: { ...state.falhas }, cancelamentos: { ...state.cancelamentos } };
+  const draft = copiarRepasse(state);
   aplicar(draft, event);
   return draft;
 }
 
-export function evoluirHistorico(events: RepasseEvent[]): RepasseState {
-  const draft: RepasseState = { documentos: {}, falhas: {}, cancelamentos: {} };
-  for (const e of events) aplicar(draft, e);
-  return draft;
-}
+/** A driver's group holds a thousand documents: a history or a group write's events are folded on one copy. */
+export const repasseEmLugar = { copiar: copiarRepasse, aplicar };

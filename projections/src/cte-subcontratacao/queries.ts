@@ -43,6 +43,19 @@ export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: st
   return (rows[0] as unknown as CteSubcontratacaoRow | undefined) ?? null;
 }
 
+/** The inbox rows of several keys of one company in one query (a batch block's), by key; a key not received is absent. */
+export async function cteSubcontratacaoDe(
+  sql: Sql,
+  companyId: string,
+  chaves: readonly string[],
+): Promise<Map<string, CteSubcontratacaoRow>> {
+  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = ANY($2::text[])`, [
+    companyId,
+    chaves,
+  ]);
+  return new Map((rows as unknown as CteSubcontratacaoRow[]).map((r) => [r.chave, r]));
+}
+
 /** The company's inbox, newest receipt first; `search` matches the key, the issuer's CNPJ or its corporate name. */
 export async function cteSubcontratacaoList(
   sql: Sql,

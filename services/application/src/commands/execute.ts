@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type DomainEvent, EventCatalog, type EventMetadata, type NewEvent, type Position, type RecordedEvent } from '@frete/contracts';
-import { type Decider, fold } from '@frete/domain';
+import { type Decider, evoluirTodos, fold } from '@frete/domain';
 import { type EventStore, WrongExpectedRevision } from '@frete/platform';
 import { type ReadYourWrites } from '@frete/platform';
 import { type StateCache } from './state-cache';
@@ -117,7 +117,7 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
     }
     const history = await deps.store.readStream(streamId, cached?.revision);
     const newer = history.map((e) => toDomainEvent<E>(e));
-    const state = cached ? newer.reduce(decider.evolve, cached.state) : fold(decider, newer);
+    const state = cached ? evoluirTodos(decider, cached.state, newer) : fold(decider, newer);
     const revision = history.length > 0 ? history[history.length - 1]!.revision : (cached?.revision ?? null);
     if (revision !== null) options.cache?.set(streamId, state, revision);
     const events = decider.decide(command, state, { now: ctx.now });
@@ -163,7 +163,7 @@ async function appendDecided<C, S, E extends DomainEvent>(
   }));
   const { position, nextRevision } = await deps.store.append(streamId, toAppend, revision === null ? 'no_stream' : revision);
   if (ctx.companyId) await recordRequestWrite(deps.readYourWrites, ctx, ctx.companyId, position);
-  const after = events.reduce(decider.evolve, state);
+  const after = evoluirTodos(decider, state, events);
   options.cache?.set(streamId, after, nextRevision);
   return { state: after, events, position };
 }
@@ -180,7 +180,7 @@ export async function loadCached<C, S, E>(
   const last = newer[newer.length - 1];
   if (!last) return cached?.state ?? decider.initialState;
   const events = newer.map((e) => toDomainEvent<E>(e));
-  const state = cached ? events.reduce(decider.evolve, cached.state) : fold(decider, events);
+  const state = cached ? evoluirTodos(decider, cached.state, events) : fold(decider, events);
   cache.set(streamId, state, last.revision);
   return state;
 }

@@ -11,7 +11,6 @@ import {
   subcontratacaoDecider,
   subcontratacaoStream,
 } from '@frete/domain';
-import { cteSubcontratacaoOf } from '@frete/projections';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
 import { KeyedLock } from '@frete/platform';
 import { recordRequestWrite } from '../commands/request-write';
@@ -98,7 +97,7 @@ export class ServicoContraCte {
     const [company, configuracao, inbox, regras] = await Promise.all([
       leituras.company(),
       leituras.configuracao(),
-      cteSubcontratacaoOf(this.deps.pool, l.company_id, l.chave),
+      leituras.inbox(l.chave),
       leituras.regrasContraCte(),
     ]);
     if (!inbox)

@@ -8,6 +8,9 @@ import {
   configuracaoOf,
   type ConfiguracaoRow,
   contingenciaOf,
+  cteSubcontratacaoDe,
+  cteSubcontratacaoOf,
+  type CteSubcontratacaoRow,
   regrasDaRota,
   type RegraTributacaoRow,
 } from '@frete/projections';
@@ -65,5 +68,18 @@ export class LeiturasDaEmpresa {
       );
       return rows;
     });
+  }
+
+  /** A contractor's CT-e in the company's inbox: the one asked for with the block's (`inboxDoBloco`), or read now. */
+  inbox(chave: string): Promise<CteSubcontratacaoRow | null> {
+    return this.uma(`inbox:${chave}`, () => cteSubcontratacaoOf(this.pool, this.companyId, chave));
+  }
+
+  /** The inbox rows of a block's keys in one query, each kept for its row's `inbox`. */
+  inboxDoBloco(chaves: readonly string[]): void {
+    const novas = chaves.filter((c) => !this.lidas.has(`inbox:${c}`));
+    if (novas.length === 0) return;
+    const lidas = cteSubcontratacaoDe(this.pool, this.companyId, novas);
+    for (const c of novas) this.uma(`inbox:${c}`, () => lidas.then((porChave) => porChave.get(c) ?? null));
   }
 }

@@ -189,6 +189,7 @@ export class ProcessadorLote {
       const c: ComandoDoFluxo = fila[i]!;
       switch (c.tipo) {
         case 'PrepararLinhas': {
+          leituras.inboxDoBloco(c.linhas.map((plano) => plano.chave));
           // Called in row order, without waiting: the order in which rows of one key take it.
           const linhas = await todas(c.linhas.map((plano) => this.preparar(lote, plano, ctx, leituras)));
           fila.push(...reagirAoLote(lote, { tipo: 'linhas_preparadas', batch_id: batchId, company_id: companyId, linhas }));
