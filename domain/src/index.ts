@@ -16,6 +16,8 @@ export * from './autorizacao/decider';
 export * from './fiscal/access-key';
 export * from './cte/reader';
 export * from './xml/hostile';
+export { type FiscalXmlDocument, type FiscalXmlLayout } from './xml/fiscal-xml';
+export { type XmlNode } from './xml/nodes';
 export * from './cte-subcontratacao/papel';
 export * from './cte-subcontratacao/decider';
 export * from './cte/decider';

@@ -3,7 +3,7 @@ import { isValidAccessKey } from '../fiscal/access-key';
 import { centavosDeDecimal } from '../money/money';
 import { endereco } from '../xml/endereco';
 import { excerpt } from '../xml/excerpt';
-import { fiscalXmlParser } from '../xml/fiscal-xml';
+import { type FiscalXmlDocument, type FiscalXmlLayout, fiscalXmlParser } from '../xml/fiscal-xml';
 import { node, required, text, type XmlNode } from '../xml/nodes';
 
 /**
@@ -28,13 +28,15 @@ export type { CteLido, PapelTomador } from '@frete/contracts';
 
 const notCte = (message: string) => new CteReadError('documento_nao_e_cte', message);
 
-const parse = fiscalXmlParser(
-  {
-    proc: 'cteProc',
-    root: 'CTe',
-    arrays: ['Comp', 'infNFe', 'infNF', 'infOutros', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'],
-  },
-  (refusal, message) => (refusal === 'not_this_document' ? notCte(message) : new CteReadError(refusal, message)),
+/** The CT-e as the reader takes its tree: `cteProc` or bare `CTe`, and the tags read as lists. */
+export const CTE_XML: FiscalXmlLayout = {
+  proc: 'cteProc',
+  root: 'CTe',
+  arrays: ['Comp', 'infNFe', 'infNF', 'infOutros', 'emiDocAnt', 'idDocAntEle', 'infQ', 'ObsCont', 'ObsFisco'],
+};
+
+const parse = fiscalXmlParser(CTE_XML, (refusal, message) =>
+  refusal === 'not_this_document' ? notCte(message) : new CteReadError(refusal, message),
 );
 
 const req = (v: unknown, what: string): string => required(text(v), what, notCte);
@@ -159,7 +161,14 @@ function outrosDocumentos(infDoc: XmlNode | null): NonNullable<CteLido['outros_d
 }
 
 export function readCte(xml: string): CteLido {
-  const { proc, root: cte } = parse(xml);
+  return lerCteDo(parse(xml));
+}
+
+/**
+ * The CT-e of a tree already read in the shape of `CTE_XML` (a document this service signed, read by a cheaper parser
+ * than a stranger's text needs): the same reading as `readCte`.
+ */
+export function lerCteDo({ proc, root: cte }: FiscalXmlDocument): CteLido {
   const inf = node(cte.infCte);
   if (!inf) throw new CteReadError('documento_nao_e_cte', 'missing infCte');
   const versao = req(inf['@_versao'], 'infCte@versao');

@@ -9,10 +9,10 @@ import {
   numeracaoCteDecider,
   type NumeracaoCteEvent,
   numeracaoCteStream,
-  readCte,
   type ReservarNumeroCte,
 } from '@frete/domain';
 import { montarCteProc } from '@frete/adapters';
+import { lerCteEmitido } from '@frete/documents';
 import { type CommandContext } from '../commands/execute';
 import { type LeiturasDaEmpresa } from './leituras';
 import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
@@ -69,7 +69,7 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
             chave: passo.protocolo.chave,
             protocolo: protocoloDe(passo.protocolo),
             sha256: passo.sha256,
-            cte: readCte(passo.proc),
+            cte: lerCteEmitido(passo.proc),
           },
         };
       case 'rejeitado':
