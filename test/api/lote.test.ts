@@ -376,6 +376,29 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
       });
       expect(Date.parse(report.progress.finished_at)).toBeGreaterThanOrEqual(Date.parse(report.progress.started_at));
     });
+
+    it('rows_from and rows_limit carry a slice of the rows; progress still counts them all; out of range is 400 validacao', async () => {
+      const ks = await chaves(4);
+      const completo = await concluido(lote(ks.map((chave, i) => ({ chave, valor: 10 + i }))));
+      const id = completo.batch_id;
+      expect(completo.rows.map((l: { chave: string }) => l.chave)).toEqual(ks);
+      const faixa = async (q: string) => {
+        const r = await sub.call('GET', `${LOTE}/${id}?${q}`);
+        expect(r.status).toBe(200);
+        expect(r.body.data.progress).toEqual(completo.progress);
+        expect(r.body.data.status).toBe(completo.status);
+        return r.body.data.rows;
+      };
+      expect(await faixa('rows_from=1&rows_limit=2')).toEqual(completo.rows.slice(1, 3));
+      expect(await faixa('rows_from=3')).toEqual(completo.rows.slice(3));
+      expect(await faixa('rows_limit=1')).toEqual(completo.rows.slice(0, 1));
+      expect(await faixa('rows_from=4')).toEqual([]);
+      for (const q of ['rows_from=-1', 'rows_from=1001', 'rows_limit=0', 'rows_limit=1001', 'rows_from=x', 'rows_limit=1.5']) {
+        const r = await sub.call('GET', `${LOTE}/${id}?${q}`);
+        expect(r.status).toBe(400);
+        expect(r.body.error.code).toBe('validacao');
+      }
+    });
   });
 
   describe('the list of batches', () => {

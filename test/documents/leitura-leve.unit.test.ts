@@ -56,7 +56,11 @@ describe('documentoFiscalLeve: the light DOM read in fast-xml-parser’s shape',
       .readdirSync(dir)
       .filter((f) => /\.xml$/i.test(f))
       .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
-    const construidos = [buildCteXml({ protocolo: true }), buildCteXml({ protocolo: false }), buildCteXml({ toma: 4 })].map((c) => c.xml);
+    const construidos = [
+      buildCteXml({ emitenteCnpj: '45997418000153', protocolo: true }),
+      buildCteXml({ emitenteCnpj: '45997418000153', protocolo: false }),
+      buildCteXml({ emitenteCnpj: '45997418000153', toma: 4 }),
+    ].map((c) => c.xml);
     let lidos = 0;
     for (const xml of [...amostras, ...construidos]) {
       const leve = documentoFiscalLeve(xml, CTE_XML);

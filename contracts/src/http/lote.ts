@@ -222,4 +222,20 @@ export type LoteListQuery = Static<typeof LoteListQuery>;
 
 export const LoteIdParam = Type.Object({ batch_id: Type.String({ description: 'The batch id returned by the POST' }) });
 
+export const LoteRelatorioQuery = Type.Object({
+  rows_from: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: LOTE_MAX_LINHAS,
+      description:
+        "The first row to carry, 0-based in the batch's order (default 0). A client following a running batch asks for the rows " +
+        'after those it has: `progress` still counts them all',
+    }),
+  ),
+  rows_limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: LOTE_MAX_LINHAS, description: 'At most this many rows (default: every row from `rows_from`)' }),
+  ),
+});
+export type LoteRelatorioQuery = Static<typeof LoteRelatorioQuery>;
+
 export const LOTE_SCHEMAS = [ContraCteLoteInput, LoteAceito, LinhaLote, LoteProgresso, LoteRelatorio, LoteResumo];

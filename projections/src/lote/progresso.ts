@@ -1,7 +1,5 @@
 import { type LoteProgresso } from '@frete/contracts';
-import { type LoteLinhaRow, type LoteRow } from './queries';
-
-const FINAIS: ReadonlySet<string> = new Set(['emitted', 'duplicated', 'failed']);
+import { type LoteRow } from './queries';
 
 /** A batch's rows counted by status, and when the last of its final rows (emitted, duplicated, failed) was written. */
 export interface ContagemLote {
@@ -17,19 +15,6 @@ export interface ContagemLote {
  * Whether the batch is finished is its decider's (`lote.concluido`, here `concluido_em`); this only counts and
  * extrapolates: the mean time per final row so far (last final row's time − start) times the rows left.
  */
-export function progressoDoLote(
-  lote: Pick<LoteRow, 'total_linhas' | 'created_at' | 'concluido_em'>,
-  linhas: Pick<LoteLinhaRow, 'status' | 'updated_at'>[],
-): LoteProgresso {
-  const c: ContagemLote = { pending: 0, emitted: 0, duplicated: 0, failed: 0, ultima_final: null };
-  for (const l of linhas) {
-    c[l.status]++;
-    if (FINAIS.has(l.status) && (!c.ultima_final || l.updated_at > c.ultima_final)) c.ultima_final = l.updated_at;
-  }
-  return progressoDeContagem(lote, c);
-}
-
-/** The same from counts a query made (the batch list counts in SQL rather than reading every row). */
 export function progressoDeContagem(lote: Pick<LoteRow, 'total_linhas' | 'created_at' | 'concluido_em'>, c: ContagemLote): LoteProgresso {
   const processed = c.pending + c.emitted + c.duplicated + c.failed;
   const completed = c.emitted + c.duplicated + c.failed;

@@ -33,29 +33,67 @@ export interface LoteLinhaRow {
   updated_at: Date;
 }
 
-/**
- * A batch as one of its two parties sees it: the subcontractor that owns it or the contractor that requested it.
- * Anyone else gets null, like a batch that does not exist.
- */
-export async function loteDe(sql: Sql, batchId: string, companyId: string): Promise<{ lote: LoteRow; linhas: LoteLinhaRow[] } | null> {
-  const { rows } = await sql.query(
-    `SELECT l.batch_id, l.company_id, l.solicitante_company_id, l.modo, l.total_linhas, l.status, l.created_at, l.concluido_em,
-            s.cnpj AS subcontratada_cnpj, s.razao_social AS subcontratada_nome, r.cnpj AS solicitante_cnpj, r.razao_social AS solicitante_nome
-       FROM rm.lotes l
+/** A batch's rows counted by status, in SQL: the progress of a report or a list never reads the rows themselves. */
+const CONTAGEM = `LEFT JOIN LATERAL (
+         SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'emitted')::int AS emitted,
+                count(*) FILTER (WHERE status = 'duplicated')::int AS duplicated, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                max(updated_at) FILTER (WHERE status <> 'pending') AS ultima_final
+           FROM rm.lote_linhas WHERE batch_id = l.batch_id
+       ) c ON true`;
+
+const CABECALHO = `l.batch_id, l.company_id, l.solicitante_company_id, l.modo, l.total_linhas, l.status, l.created_at, l.concluido_em,
+              s.cnpj AS subcontratada_cnpj, s.razao_social AS subcontratada_nome, r.cnpj AS solicitante_cnpj, r.razao_social AS solicitante_nome,
+              c.pending, c.emitted, c.duplicated, c.failed, c.ultima_final`;
+
+const DAS_EMPRESAS = `rm.lotes l
        JOIN rm.companies s ON s.company_id = l.company_id
        LEFT JOIN rm.companies r ON r.company_id = l.solicitante_company_id
-      WHERE l.batch_id = $1 AND (l.company_id = $2 OR l.solicitante_company_id = $2)`,
+       ${CONTAGEM}`;
+
+function comContagem(r: Record<string, unknown>): LoteResumoRow {
+  const { pending, emitted, duplicated, failed, ultima_final, ...lote } = r;
+  return {
+    ...(lote as unknown as LoteRow),
+    contagem: {
+      pending: pending as number,
+      emitted: emitted as number,
+      duplicated: duplicated as number,
+      failed: failed as number,
+      ultima_final: (ultima_final as Date | null) ?? null,
+    },
+  };
+}
+
+/** Which of a batch's rows a report carries: from the row `desde` (0-based, in the batch's order), at most `limite` (all: null). */
+export interface FaixaDeLinhas {
+  desde: number;
+  limite: number | null;
+}
+
+/**
+ * A batch as one of its two parties sees it: the subcontractor that owns it or the contractor that requested it.
+ * Anyone else gets null, like a batch that does not exist. Its rows counted, and those of `faixa` (by default all): a
+ * client following a running batch asks for the rows after the last it has, at a cost that does not grow with the
+ * rows already written.
+ */
+export async function loteDe(
+  sql: Sql,
+  batchId: string,
+  companyId: string,
+  faixa: FaixaDeLinhas = { desde: 0, limite: null },
+): Promise<{ lote: LoteResumoRow; linhas: LoteLinhaRow[] } | null> {
+  const { rows } = await sql.query(
+    `SELECT ${CABECALHO} FROM ${DAS_EMPRESAS} WHERE l.batch_id = $1 AND (l.company_id = $2 OR l.solicitante_company_id = $2)`,
     [batchId, companyId],
   );
-  const lote = rows[0] as unknown as LoteRow | undefined;
-  if (!lote) return null;
+  if (!rows[0]) return null;
   const linhas = await sql.query(
     `SELECT linha, chave, perna, status, tipo_servico, counter_cte_id, documento_financeiro, financeiro, error_code, error_message,
             updated_at
-       FROM rm.lote_linhas WHERE batch_id = $1 ORDER BY linha`,
-    [batchId],
+       FROM rm.lote_linhas WHERE batch_id = $1 AND linha >= $2 ORDER BY linha LIMIT $3`,
+    [batchId, faixa.desde, faixa.limite],
   );
-  return { lote, linhas: linhas.rows as unknown as LoteLinhaRow[] };
+  return { lote: comContagem(rows[0]), linhas: linhas.rows as unknown as LoteLinhaRow[] };
 }
 
 /** Which of these CPFs and plates are active in the company's registry (the batch's pre-creation check, rule 8). */
@@ -90,18 +128,8 @@ export async function lotesList(
   const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
     list: 'lotes',
     countFrom: 'rm.lotes l',
-    from: `rm.lotes l
-       JOIN rm.companies s ON s.company_id = l.company_id
-       LEFT JOIN rm.companies r ON r.company_id = l.solicitante_company_id
-       LEFT JOIN LATERAL (
-         SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'emitted')::int AS emitted,
-                count(*) FILTER (WHERE status = 'duplicated')::int AS duplicated, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                max(updated_at) FILTER (WHERE status <> 'pending') AS ultima_final
-           FROM rm.lote_linhas WHERE batch_id = l.batch_id
-       ) c ON true`,
-    columns: `l.batch_id, l.company_id, l.solicitante_company_id, l.modo, l.total_linhas, l.status, l.created_at, l.concluido_em,
-              s.cnpj AS subcontratada_cnpj, s.razao_social AS subcontratada_nome, r.cnpj AS solicitante_cnpj, r.razao_social AS solicitante_nome,
-              c.pending, c.emitted, c.duplicated, c.failed, c.ultima_final`,
+    from: DAS_EMPRESAS,
+    columns: CABECALHO,
     keys: [
       { expr: 'l.created_at', dir: 'DESC', type: 'timestamptz' },
       { expr: 'l.batch_id', dir: 'ASC', type: 'text' },
@@ -110,23 +138,7 @@ export async function lotesList(
     per_page: f.per_page,
     cursor: f.cursor,
   });
-  return {
-    rows: rows.map((r) => {
-      const { pending, emitted, duplicated, failed, ultima_final, ...lote } = r;
-      return {
-        ...(lote as unknown as LoteRow),
-        contagem: {
-          pending: pending as number,
-          emitted: emitted as number,
-          duplicated: duplicated as number,
-          failed: failed as number,
-          ultima_final: (ultima_final as Date | null) ?? null,
-        },
-      };
-    }),
-    total,
-    next_cursor,
-  };
+  return { rows: rows.map(comContagem), total, next_cursor };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type LinhaLote, type LoteRelatorio, type LoteResumo } from '@frete/contracts';
-import { type LoteLinhaRow, type LoteResumoRow, type LoteRow } from './queries';
-import { progressoDeContagem, progressoDoLote } from './progresso';
+import { type LoteLinhaRow, type LoteResumoRow } from './queries';
+import { progressoDeContagem } from './progresso';
 
 /** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
 function linhaView(r: LoteLinhaRow): LinhaLote {
@@ -17,16 +17,8 @@ function linhaView(r: LoteLinhaRow): LinhaLote {
 }
 
 /** A batch's report as the API answers it and the panel downloads it (one shape, ruling 26). */
-export function loteRelatorioView(l: LoteRow, linhas: LoteLinhaRow[]): LoteRelatorio {
-  return {
-    batch_id: l.batch_id,
-    status: l.status,
-    requester: l.solicitante_company_id ? { cnpj: l.solicitante_cnpj ?? '', nome: l.solicitante_nome ?? '' } : null,
-    subcontratada: { cnpj: l.subcontratada_cnpj, nome: l.subcontratada_nome },
-    created_at: l.created_at.toISOString(),
-    progress: progressoDoLote(l, linhas),
-    rows: linhas.map(linhaView),
-  };
+export function loteRelatorioView(l: LoteResumoRow, linhas: LoteLinhaRow[]): LoteRelatorio {
+  return { ...loteResumoView(l), rows: linhas.map(linhaView) };
 }
 
 export function loteResumoView(l: LoteResumoRow): LoteResumo {

@@ -36,6 +36,7 @@ export * from './workers/module-worker';
 export * from './workers/one-answer';
 export * from './db/unavailable';
 export * from './concurrency/keyed-lock';
+export * from './concurrency/proxima-volta';
 export * from './processors/concurrent-dispatch';
 export * from './projections/checkpoint-advance';
 export * from './db/notification-listener';

@@ -1,6 +1,6 @@
 import { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { type LoteProgresso, type LoteStatus } from '@frete/contracts';
-import { type LoteLinhaRow, loteDe, loteRelatorioView, lotesList, progressoDeContagem, progressoDoLote } from '@frete/projections';
+import { type LoteLinhaRow, loteDe, loteRelatorioView, lotesList, progressoDeContagem } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { Pagina } from '../html/layout';
@@ -204,7 +204,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
           </a>{' '}
           · na API: <code>GET /v1/fiscal/cte-subcontratacao/lote/{lote.batch_id}</code>
         </p>
-        <Progresso batchId={lote.batch_id} progresso={progressoDoLote(lote, linhas)} linhas={linhas} pagina={paginaDe(request)} />
+        <Progresso batchId={lote.batch_id} progresso={progressoDeContagem(lote, lote.contagem)} linhas={linhas} pagina={paginaDe(request)} />
         <p>
           <a href={AREA}>Voltar aos lotes</a>
         </p>
@@ -221,7 +221,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
       .type('text/html; charset=utf-8')
       .send(
         fragmento(
-          <Progresso batchId={lote.batch_id} progresso={progressoDoLote(lote, linhas)} linhas={linhas} pagina={paginaDe(request)} />,
+          <Progresso batchId={lote.batch_id} progresso={progressoDeContagem(lote, lote.contagem)} linhas={linhas} pagina={paginaDe(request)} />,
         ),
       );
   });

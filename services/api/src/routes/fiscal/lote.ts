@@ -6,6 +6,7 @@ import {
   ListEnvelope,
   LoteAceito,
   LoteIdParam,
+  LoteRelatorioQuery,
   LoteListQuery,
   LoteRelatorio,
   LoteResumo,
@@ -124,14 +125,16 @@ export const loteRoutes =
             'Read by the subcontractor that owns the batch and by the contractor that requested it. 404 `lote_nao_encontrado` for a ' +
             "missing batch, another carrier's, or a malformed id.",
           params: LoteIdParam,
-          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(404, 'lote_nao_encontrado') },
+          querystring: LoteRelatorioQuery,
+          response: { 200: DataEnvelope(Type.Ref(LoteRelatorio)), ...errors(400, 404, 'lote_nao_encontrado') },
         },
       },
       async (request) => {
         const p = principalOf(request);
         const id = request.params.batch_id;
         if (!UUID.test(id)) throw naoEncontrado();
-        const found = await loteDe(deps.pool, id.toLowerCase(), p.companyId);
+        const { rows_from: desde = 0, rows_limit: limite = null } = request.query;
+        const found = await loteDe(deps.pool, id.toLowerCase(), p.companyId, { desde, limite });
         if (!found) throw naoEncontrado();
         return { data: loteRelatorioView(found.lote, found.linhas), environment: env };
       },
