@@ -204,7 +204,12 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
           </a>{' '}
           · na API: <code>GET /v1/fiscal/cte-subcontratacao/lote/{lote.batch_id}</code>
         </p>
-        <Progresso batchId={lote.batch_id} progresso={progressoDeContagem(lote, lote.contagem)} linhas={linhas} pagina={paginaDe(request)} />
+        <Progresso
+          batchId={lote.batch_id}
+          progresso={progressoDeContagem(lote, lote.contagem)}
+          linhas={linhas}
+          pagina={paginaDe(request)}
+        />
         <p>
           <a href={AREA}>Voltar aos lotes</a>
         </p>
@@ -221,7 +226,12 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
       .type('text/html; charset=utf-8')
       .send(
         fragmento(
-          <Progresso batchId={lote.batch_id} progresso={progressoDeContagem(lote, lote.contagem)} linhas={linhas} pagina={paginaDe(request)} />,
+          <Progresso
+            batchId={lote.batch_id}
+            progresso={progressoDeContagem(lote, lote.contagem)}
+            linhas={linhas}
+            pagina={paginaDe(request)}
+          />,
         ),
       );
   });
