@@ -1,5 +1,5 @@
 import { type NewEvent, type RecordedEvent } from '@frete/contracts';
-import { numeracaoCteDecider, numeracaoCteStream, numeroReservado } from '@frete/domain';
+import { numeracaoCteDecider, numeracaoCteStream, numeroReservado, subcontratacaoDecider, subcontratacaoStream } from '@frete/domain';
 import {
   type AppendResult,
   type EventStore,
@@ -85,6 +85,30 @@ describe('execute with the stream as the caller just read it (`lido`)', () => {
     });
     expect(numeroReservado(r.state.reservas, 'cte-b')).toBe(2);
     expect(await numerosDe(es.store, stream)).toEqual([1, 2]);
+  });
+
+  it('a contractor key taken before, decided on as if taken for the first time, is read and refused as the log says', async () => {
+    const stream = subcontratacaoStream('company-1', 'K1');
+    const reservar = (cte_id: string) =>
+      execute(
+        { store: es.store },
+        stream,
+        subcontratacaoDecider,
+        {
+          type: 'ReservarSubcontratacao',
+          company_id: 'company-1',
+          chave: 'K1',
+          modo: '1a1',
+          cte_id,
+          inicio_ibge: '3509502',
+          fim_ibge: '3550308',
+        },
+        ctx,
+        { lido: { state: subcontratacaoDecider.initialState, revision: null } },
+      );
+    await reservar('cte-x');
+    await expect(reservar('cte-y')).rejects.toMatchObject({ code: 'duplicated', details: { counter_cte_id: 'cte-x' } });
+    expect((await es.store.readStream(stream)).map((e) => e.type)).toEqual(['subcontratacao.reservada']);
   });
 });
 

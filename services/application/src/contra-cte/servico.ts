@@ -9,9 +9,11 @@ import {
   type PedidoContraCte,
   Rejection,
   subcontratacaoDecider,
+  type SubcontratacaoState,
   subcontratacaoStream,
 } from '@frete/domain';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
+import { StateCache } from '../commands/state-cache';
 import { KeyedLock } from '@frete/platform';
 import { recordRequestWrite } from '../commands/request-write';
 import { Backoff } from '@frete/platform';
@@ -57,6 +59,8 @@ export const documentoFinanceiroDaPerna = (chave: string, inicioIbge: string, fi
 export class ServicoContraCte {
   /** Requests for one key in this process, one after another: see `preparar`. */
   private readonly porChave = new KeyedLock();
+  /** The keys this process took or read lately, as it left them. */
+  private readonly reservas = new StateCache<SubcontratacaoState>(5000);
 
   constructor(private readonly deps: ServicoContraCteDeps) {}
 
@@ -184,6 +188,7 @@ export class ServicoContraCte {
           motivo: 'rejeitado',
         },
         ctx,
+        { cache: this.reservas },
       );
       return falha(err.code, `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
     }
@@ -197,11 +202,16 @@ export class ServicoContraCte {
    */
   private async reservar(l: LinhaContraCte, inicioIbge: string, fimIbge: string, ctx: CommandContext): Promise<Rejection | null> {
     const tentativas = new Backoff({ max: MAX_ATTEMPTS });
+    const stream = subcontratacaoStream(l.company_id, l.chave);
     for (;;) {
+      // A key is mostly taken for the first time: one this process has not seen is decided on as if its stream were
+      // empty, without reading it (its append expects no stream: a key taken before fails it and is read as usual);
+      // one it has seen (a batch's next leg of the key) is decided on as this process left it.
+      const novo = this.reservas.get(stream) ? {} : { lido: { state: subcontratacaoDecider.initialState, revision: null } };
       try {
         await execute(
           this.deps,
-          subcontratacaoStream(l.company_id, l.chave),
+          stream,
           subcontratacaoDecider,
           {
             type: 'ReservarSubcontratacao',
@@ -213,6 +223,7 @@ export class ServicoContraCte {
             fim_ibge: fimIbge,
           },
           ctx,
+          { cache: this.reservas, ...novo },
         );
         return null;
       } catch (err) {
@@ -259,7 +270,7 @@ export class ServicoContraCte {
         motivo,
       },
       this.ctx(cte.company_id, cause),
-      { eventId: () => derivedEventId(cause, 'subcontratacao-liberada') },
+      { eventId: () => derivedEventId(cause, 'subcontratacao-liberada'), cache: this.reservas },
     );
   }
 
@@ -279,7 +290,7 @@ export class ServicoContraCte {
         modo: cte.contra_cte.modo,
       },
       this.ctx(cte.company_id, cause),
-      { eventId: () => derivedEventId(cause, 'subcontratacao-paga') },
+      { eventId: () => derivedEventId(cause, 'subcontratacao-paga'), cache: this.reservas },
     );
   }
 

@@ -3,6 +3,7 @@ import {
   grupoDoVinculo,
   motoristaAtivoPorCpf,
   motoristaDecider,
+  type MotoristasState,
   motoristasStream,
   type RepasseCommand,
   regraDeRepasse,
@@ -53,13 +54,25 @@ const registrosAgrupados = (deps: PayoutDeps) =>
  */
 export const registrarDocumento = (deps: PayoutDeps) => {
   const registros = registrosAgrupados(deps);
+  // A batch's authorizations arrive side by side: those that ask for one company's registry while it is being read
+  // take that read (at most one round trip older than their own would be), not one each.
+  const emLeitura = new Map<string, Promise<MotoristasState>>();
+  const registroDe = (companyId: string): Promise<MotoristasState> => {
+    const stream = motoristasStream(companyId);
+    let lendo = emLeitura.get(stream);
+    if (!lendo) {
+      lendo = (
+        deps.motoristas ? loadCached(deps.store, stream, motoristaDecider, deps.motoristas) : load(deps.store, stream, motoristaDecider)
+      ).finally(() => emLeitura.delete(stream));
+      emLeitura.set(stream, lendo);
+    }
+    return lendo;
+  };
   return async (event: RecordedEvent): Promise<void> => {
     const d = event.data as EventData<'cte.autorizado'>;
     const vinculo = await vinculoDoCte(deps.store, d.cte_id, deps.vinculoConhecido);
     if (!vinculo) return;
-    const registro = deps.motoristas
-      ? await loadCached(deps.store, motoristasStream(d.company_id), motoristaDecider, deps.motoristas)
-      : await load(deps.store, motoristasStream(d.company_id), motoristaDecider);
+    const registro = await registroDe(d.company_id);
     const motorista = motoristaAtivoPorCpf(registro, vinculo.motorista_cpf);
     const grupo = grupoDoVinculo(d.cte_id, vinculo);
     const base = {
