@@ -1,6 +1,7 @@
 import { type CteLido, type EventData } from '@frete/contracts';
 import { type ProjectedEvent, type Projector, type Sql } from '../projector';
 import { emCamadas, type EventoDo } from '../em-camadas';
+import { colunasDoCte } from '../cte/colunas';
 import { searchable } from '../search';
 
 type Leitura = EventData<'cte_subcontratacao.recebido'>;
@@ -28,15 +29,7 @@ function documentColumns(
     emitente_cnpj: c.emitente.documento,
     emitente_nome: c.emitente.nome,
     emitente_busca: searchable(c.emitente.nome),
-    tomador_papel: c.tomador.papel,
-    tomador_documento: c.tomador.parte?.documento ?? null,
-    tomador_nome: c.tomador.parte?.nome ?? null,
-    inicio_municipio: c.inicio.municipio,
-    inicio_uf: c.inicio.uf,
-    fim_municipio: c.fim.municipio,
-    fim_uf: c.fim.uf,
-    valor_prestacao_centavos: c.valor_prestacao_centavos,
-    valor_receber_centavos: c.valor_receber_centavos,
+    ...colunasDoCte(c),
     nfe_chaves: c.nfe_chaves,
     autorizado: c.protocolo !== null && [100, 150].includes(c.protocolo.status),
     cte: JSON.stringify(c),

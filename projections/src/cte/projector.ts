@@ -1,6 +1,7 @@
 import { type ProjectedEvent, type Projector, type Sql } from '../projector';
 import { type EmGrupo, emCamadas, type EventoDo } from '../em-camadas';
 import { projecaoDaEmissao } from '../emissao/projecao';
+import { colunasDoCte } from './colunas';
 
 const emissao = projecaoDaEmissao('rm.ctes', 'cte_id');
 
@@ -190,15 +191,7 @@ const emGrupo: EmGrupo = {
             xml_sha256: d.sha256,
             cte: d.cte,
             retorno: { cstat: d.protocolo.cstat, motivo: d.protocolo.motivo },
-            tomador_papel: d.cte.tomador.papel,
-            tomador_documento: d.cte.tomador.parte?.documento ?? null,
-            tomador_nome: d.cte.tomador.parte?.nome ?? null,
-            inicio_municipio: d.cte.inicio.municipio,
-            inicio_uf: d.cte.inicio.uf,
-            fim_municipio: d.cte.fim.municipio,
-            fim_uf: d.cte.fim.uf,
-            valor_prestacao_centavos: d.cte.valor_prestacao_centavos,
-            valor_receber_centavos: d.cte.valor_receber_centavos,
+            ...colunasDoCte(d.cte),
             at: recordedAt,
           })),
         ),

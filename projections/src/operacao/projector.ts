@@ -1,5 +1,6 @@
 import { type ProjectedEvent, type Projector, type Sql } from '../projector';
 import { emCamadas, type EventoDo } from '../em-camadas';
+import { colunasDoCte } from '../cte/colunas';
 
 /** The delivery proof (110180) confirms the delivery; its cancellation (110181) puts it back to confirm. */
 async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
@@ -22,15 +23,7 @@ async function abertos(sql: Sql, events: EventoDo<'cte.emitido_recebido' | 'cte.
       cte_id: d.cte_id,
       company_id: d.company_id,
       chave: d.chave,
-      tomador_documento: c.tomador.parte?.documento ?? null,
-      tomador_nome: c.tomador.parte?.nome ?? null,
-      tomador_papel: c.tomador.papel,
-      inicio_municipio: c.inicio.municipio,
-      inicio_uf: c.inicio.uf,
-      fim_municipio: c.fim.municipio,
-      fim_uf: c.fim.uf,
-      valor_prestacao_centavos: c.valor_prestacao_centavos,
-      valor_receber_centavos: c.valor_receber_centavos,
+      ...colunasDoCte(c),
       data_emissao: c.data_emissao,
       destinatario_documento: entregue?.documento ?? null,
       destinatario_nome: entregue?.nome ?? null,
