@@ -211,4 +211,37 @@ describe('projection in layers: a batch gives the rows of its events one by one'
     ]);
     expect(rows).toEqual([{ situacao: 'rascunho', origem: 'contra_cte', cpf: '52998224725' }]);
   });
+
+  it('a denial and a registered cancellation end the CT-e with the protocol’s answer', async () => {
+    const [denegado, cancelado] = [vida(0), vida(4)].map((v) => v.map(evento).find((e) => e.type === 'cte.contra_cte_criado')!);
+    const protocolo = (cstat: number, motivo: string) => ({ numero: '1', recebido_em: '2026-11-29T12:00:00-03:00', cstat, motivo });
+    const id = (e: ProjectedEvent) => (e.data as { cte_id: string }).cte_id;
+    await cteProjector.applyBatch!(db.pool, [
+      denegado!,
+      cancelado!,
+      evento({
+        type: 'cte.denegado',
+        data: { cte_id: id(denegado!), company_id: companyId, chave: 'K', protocolo: protocolo(302, 'Uso Denegado') },
+      }),
+      evento({
+        type: 'cte.evento_registrado',
+        data: {
+          cte_id: id(cancelado!),
+          company_id: companyId,
+          event_key: 'K-110111-1',
+          tp_evento: '110111',
+          protocolo: { numero: '2', registrado_em: '2026-11-29T15:00:00.000Z', cstat: 135, motivo: 'Evento registrado' },
+          sha256: 'e'.repeat(64),
+          registrado_em: '2026-11-29T15:00:00.000Z',
+        },
+      }),
+    ]);
+    const { rows } = await db.pool.query(`SELECT cte_id, situacao, retorno FROM rm.ctes WHERE cte_id = ANY($1) ORDER BY situacao`, [
+      [id(denegado!), id(cancelado!)],
+    ]);
+    expect(rows).toEqual([
+      { cte_id: id(cancelado!), situacao: 'cancelado', retorno: { cstat: 135, motivo: 'Evento registrado' } },
+      { cte_id: id(denegado!), situacao: 'denegado', retorno: { cstat: 302, motivo: 'Uso Denegado' } },
+    ]);
+  });
 });

@@ -11,6 +11,22 @@ const instantOf = (text: string): Date | null => {
   return Number.isNaN(d.getTime()) ? null : d;
 };
 
+/** A CT-e whose use the authority denied, or whose cancellation it registered: its situation and the protocol's answer. */
+async function encerrado(
+  sql: Sql,
+  cteId: string,
+  situacao: 'denegado' | 'cancelado',
+  protocolo: { cstat: number; motivo: string },
+  at: Date,
+): Promise<void> {
+  await sql.query(`UPDATE rm.ctes SET situacao = $2, retorno = $3, updated_at = $4 WHERE cte_id = $1`, [
+    cteId,
+    situacao,
+    JSON.stringify({ cstat: protocolo.cstat, motivo: protocolo.motivo }),
+    at,
+  ]);
+}
+
 /** The events of a CT-e's life not written in groups: each alone. */
 async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
   switch (event.type) {
@@ -81,12 +97,7 @@ async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
     case 'cte.rejeitado':
       return emissao.rejeitada(sql, event.data.cte_id, event.data, event.recordedAt);
     case 'cte.denegado':
-      await sql.query(`UPDATE rm.ctes SET situacao = 'denegado', retorno = $2, updated_at = $3 WHERE cte_id = $1`, [
-        event.data.cte_id,
-        JSON.stringify({ cstat: event.data.protocolo.cstat, motivo: event.data.protocolo.motivo }),
-        event.recordedAt,
-      ]);
-      return;
+      return encerrado(sql, event.data.cte_id, 'denegado', event.data.protocolo, event.recordedAt);
     case 'cte.resultado_pendente':
       return emissao.pendente(sql, event.data.cte_id, event.data.motivo, event.recordedAt);
     case 'cte.emitido_reenviado':
@@ -97,13 +108,7 @@ async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
       return;
     case 'cte.evento_registrado':
       // A registered cancellation (110111) cancels the CT-e; the other events leave its situation as it is.
-      if (event.data.tp_evento === '110111') {
-        await sql.query(`UPDATE rm.ctes SET situacao = 'cancelado', retorno = $2, updated_at = $3 WHERE cte_id = $1`, [
-          event.data.cte_id,
-          JSON.stringify({ cstat: event.data.protocolo.cstat, motivo: event.data.protocolo.motivo }),
-          event.recordedAt,
-        ]);
-      }
+      if (event.data.tp_evento === '110111') await encerrado(sql, event.data.cte_id, 'cancelado', event.data.protocolo, event.recordedAt);
       return;
     case 'cte.repassado':
       await sql.query(`UPDATE rm.ctes SET handoffs = handoffs + 1, updated_at = $2 WHERE cte_id = $1`, [

@@ -6,9 +6,9 @@ import {
   ListEnvelope,
   LoteAceito,
   LoteIdParam,
-  LoteRelatorioQuery,
   LoteListQuery,
   LoteRelatorio,
+  LoteRelatorioQuery,
   LoteResumo,
 } from '@frete/contracts';
 import { loteDe, loteRelatorioView, loteResumoView, lotesList } from '@frete/projections';
