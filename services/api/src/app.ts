@@ -58,7 +58,17 @@ export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {})
     frameworkErrors,
     // Money has two places and quantities four: `multipleOf` must compare with a tolerance, or 19.99 (not exact in
     // binary) fails. The response serializer picks union branches with its own Ajv: same tolerance there.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true, multipleOfPrecision: 6 } },
+    // `verbose` gives each error its schema and value, which the messages use to name what is allowed (validation-messages.ts).
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+        verbose: true,
+        multipleOfPrecision: 6,
+      },
+    },
     serializerOpts: { ajv: { multipleOfPrecision: 6 } },
     schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();

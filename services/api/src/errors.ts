@@ -1,9 +1,10 @@
 import { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type ErrorCode, ErrorCodes, type ErrorEnvelope, type FieldError } from '@frete/contracts';
+import { type ErrorCode, ErrorCodes, type ErrorEnvelope } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
 import { isDatabaseUnavailable, WrongExpectedRevision } from '@frete/platform';
 import { CursorInvalido } from '@frete/projections';
 import { IdempotentReplay, sendReplay } from './idempotent-replay';
+import { fieldErrors } from './validation-messages';
 
 /** An error the edge raises on purpose; the handler writes it in the envelope with its code's status. */
 export class ApiError extends Error {
@@ -20,31 +21,6 @@ export class ApiError extends Error {
 export const envelope = (code: string, message: string, requestId: string, details?: ErrorEnvelope['error']['details']): ErrorEnvelope => ({
   error: { code, message, request_id: requestId, ...(details ? { details } : {}) },
 });
-
-/** AJV's errors as `{ field, message }` with dotted paths (`endereco.uf`, `ctes.0.pernas.1`). */
-export function fieldErrors(error: FastifyError): FieldError[] {
-  const prefix = error.validationContext && error.validationContext !== 'body' ? `${error.validationContext}.` : '';
-  return (error.validation ?? []).map((v) => {
-    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const params = v.params as Record<string, unknown>;
-    const leaf =
-      typeof params.missingProperty === 'string'
-        ? params.missingProperty
-        : typeof params.additionalProperty === 'string'
-          ? params.additionalProperty
-          : '';
-    const field = prefix + [path, leaf].filter(Boolean).join('.');
-    const message = typeof params.additionalProperty === 'string' ? 'unknown field' : (v.message ?? 'invalid');
-    return { field: field || prefix.replace(/\.$/, '') || '(body)', message };
-  });
-}
-
-/** Keeps only the most useful error per field: AJV reports every branch of a union. */
-const dedupe = (fields: FieldError[]) => {
-  const seen = new Map<string, FieldError>();
-  for (const f of fields) if (!seen.has(f.field)) seen.set(f.field, f);
-  return [...seen.values()];
-};
 
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const id = request.id;
@@ -79,7 +55,7 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   }
   const fe = error as FastifyError;
   if (fe.validation) {
-    const fields = dedupe(fieldErrors(fe));
+    const fields = fieldErrors(fe);
     const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
     return send(400, envelope('validacao', message || 'invalid input', id, { fields }));
   }
@@ -87,12 +63,7 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
     case 400:
       return send(
         400,
-        envelope(
-          'validacao',
-          fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'empty JSON body' : 'malformed request body: ' + safeMessage(fe),
-          id,
-          { fields: [{ field: '(body)', message: 'malformed' }] },
-        ),
+        envelope('validacao', 'malformed request body: ' + safeMessage(fe), id, { fields: [{ field: '(body)', message: 'malformed' }] }),
       );
     case 413:
       return send(413, envelope('payload_muito_grande', 'payload too large', id));
