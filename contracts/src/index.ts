@@ -25,4 +25,5 @@ export * from './http/ciot';
 export * from './http/vale-pedagio';
 export * from './http/conta-operacional';
 export * from './http/repasse';
+export * from './http/repasse-lista';
 export * from './http/webhooks';

@@ -78,6 +78,7 @@ export { mdfeProjector };
 export * from './ciot/queries';
 export { ciotProjector };
 export * from './repasse/queries';
+export * from './repasse/lista';
 export { repasseProjector };
 export * from './lote/queries';
 export * from './lote/progresso';

@@ -1,0 +1,90 @@
+import { type SituacaoParcela } from '@frete/contracts';
+import { type Sql } from '../projector';
+import { ListQuery } from '../list-query';
+import { type OrderKey } from '../list-cursor';
+
+/** One installment of the company's list, with what names its document (the document itself is read per document). */
+export interface ParcelaListadaRow {
+  cte_id: string;
+  chave: string;
+  documento_financeiro: string | null;
+  lote_id: string | null;
+  motorista_cpf: string;
+  posicao: number;
+  percentual: number;
+  valor_centavos: number;
+  dias: number;
+  situacao: SituacaoParcela;
+  /** AAAA-MM-DD; null until released (the due date is the release day plus `dias`). */
+  vencimento: string | null;
+  liberada_em: Date | null;
+  pagamento_solicitado_em: Date | null;
+  paga_em: Date | null;
+  cancelada_em: Date | null;
+}
+
+export interface ParcelasFiltro {
+  page: number;
+  per_page: number;
+  cursor?: string;
+  situacao?: SituacaoParcela;
+  /** Due on or before this day (AAAA-MM-DD): an installment without a due date is left out. */
+  vencimento_ate?: string;
+}
+
+/**
+ * Earliest due date first; those without one (not released yet) after every dated one. The sort key is the date as
+ * text (ISO dates sort as text as they do as dates), with a day no due date reaches for none, so the keyset cursor
+ * never compares a null.
+ */
+const SEM_VENCIMENTO = '9999-12-31';
+const KEYS: readonly OrderKey[] = [
+  { expr: `coalesce(p.vencimento::text, '${SEM_VENCIMENTO}')`, dir: 'ASC', type: 'text' },
+  { expr: 'p.cte_id', dir: 'ASC', type: 'text' },
+  { expr: 'p.posicao', dir: 'ASC', type: 'integer' },
+];
+
+const COLUMNS = `p.cte_id, d.chave, d.documento_financeiro, d.lote_id, p.motorista_cpf, p.posicao, p.percentual, p.valor_centavos, p.dias,
+  p.situacao, p.vencimento::text AS vencimento, p.liberada_em, p.pagamento_solicitado_em, p.paga_em, p.cancelada_em`;
+
+/** The company's installments by due date, filtered by situation and due date (ruling 9 paging, with a cursor). */
+export async function listarParcelas(
+  sql: Sql,
+  companyId: string,
+  f: ParcelasFiltro,
+): Promise<{ rows: ParcelaListadaRow[]; total: number; next_cursor: string | null }> {
+  const q = new ListQuery('p.company_id', companyId);
+  if (f.situacao) q.and(`p.situacao = ${q.param(f.situacao)}`);
+  if (f.vencimento_ate) q.and(`p.vencimento <= ${q.param(f.vencimento_ate)}::date`);
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
+    list: 'parcelas-repasse',
+    from: 'rm.parcelas_repasse p JOIN rm.repasse_documentos d ON d.company_id = p.company_id AND d.cte_id = p.cte_id',
+    countFrom: 'rm.parcelas_repasse p',
+    columns: COLUMNS,
+    keys: KEYS,
+    cursor: f.cursor,
+    page: f.page,
+    per_page: f.per_page,
+  });
+  return {
+    rows: rows.map((r) => ({
+      cte_id: r.cte_id as string,
+      chave: r.chave as string,
+      documento_financeiro: r.documento_financeiro as string | null,
+      lote_id: r.lote_id as string | null,
+      motorista_cpf: r.motorista_cpf as string,
+      posicao: r.posicao as number,
+      percentual: Number(r.percentual),
+      valor_centavos: Number(r.valor_centavos),
+      dias: r.dias as number,
+      situacao: r.situacao as SituacaoParcela,
+      vencimento: r.vencimento as string | null,
+      liberada_em: r.liberada_em as Date | null,
+      pagamento_solicitado_em: r.pagamento_solicitado_em as Date | null,
+      paga_em: r.paga_em as Date | null,
+      cancelada_em: r.cancelada_em as Date | null,
+    })),
+    total,
+    next_cursor,
+  };
+}
