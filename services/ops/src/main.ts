@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { criarPapelAnalista, LeitorDeAuditoria, loadConfig, startPlatform, verificarCadeia } from '@frete/platform';
 import { createApplication, reconciliarLotes, transcreverCriacoesDeLotes } from '@frete/application';
 import { UsageError, describeError, executeOps, exitCodeOf, parseOpsCommand, USAGE } from './cli';
+import { AmbiguousDatabaseError, databaseLine, whichDatabase } from './which-database';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -12,7 +13,10 @@ async function main(): Promise<number> {
   try {
     // Read the command line first: a usage mistake starts no database.
     const command = parseOpsCommand(argv);
-    const platform = await startPlatform(loadConfig());
+    const choice = whichDatabase();
+    const platform = await startPlatform(loadConfig(choice.env));
+    const said = databaseLine(choice, platform);
+    if (said) process.stderr.write(`${said}\n`);
     try {
       const application = createApplication(platform);
       const result = await executeOps(
@@ -47,6 +51,10 @@ async function main(): Promise<number> {
       await platform.close();
     }
   } catch (err) {
+    if (err instanceof AmbiguousDatabaseError) {
+      console.error(JSON.stringify({ error: { code: 'banco_ambiguo', message: err.message } }, null, 2));
+      return 2;
+    }
     console.error(JSON.stringify(describeError(err), null, 2));
     return err instanceof UsageError ? 2 : 1;
   }

