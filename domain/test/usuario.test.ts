@@ -82,4 +82,13 @@ describe('usuario (panel users)', () => {
     s.given(criado).when({ type: 'DesativarUsuario', company_id: EMPRESA, por: ID }).thenRejects('regra_de_negocio');
     s.given(criado).when({ type: 'DesativarUsuario', company_id: 'outra', por: OUTRO }).thenRejects('nao_encontrado');
   });
+
+  it('lets an admin give another active user a one-time password, never their own, never of another company', () => {
+    s.given(criado)
+      .when({ type: 'RedefinirSenha', company_id: EMPRESA, por: OUTRO })
+      .then({ type: 'usuario.senha_alterada', data: { ...chave, senha_temporaria: true } });
+    s.given(criado).when({ type: 'RedefinirSenha', company_id: EMPRESA, por: ID }).thenRejects('regra_de_negocio');
+    s.given(criado, desativado).when({ type: 'RedefinirSenha', company_id: EMPRESA, por: OUTRO }).thenRejects('regra_de_negocio');
+    s.given(criado).when({ type: 'RedefinirSenha', company_id: 'outra', por: OUTRO }).thenRejects('nao_encontrado');
+  });
 });

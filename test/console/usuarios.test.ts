@@ -329,6 +329,59 @@ describe('panel users and sessions (/console/entrar, /console/conta, /console/us
     expect(ev.at(-1)).toEqual({ tipo: 'usuario.login_recusado', ator: `usuario:${id}` });
   });
 
+  it("an admin resets a user's password: one-time, shown once, forced change at the next login, sessions ended, recorded", async () => {
+    const admin = await logado(carrier, 'admin');
+    const u = await logado(carrier, 'operador');
+    const alheio = await criar(outra, 'operador');
+    await admin.nav.get('/console/usuarios');
+    const res = await admin.nav.post(`/console/usuarios/${u.usuario_id}/senha`, {});
+    expect(res.status).toBe(200);
+    expect(res.html).toContain(`Senha de ${u.email} redefinida`);
+    const provisoria = /aria-label="Senha provisória">([^<]+)</.exec(res.html)![1]!;
+    expect(provisoria).not.toBe(SENHA);
+    // Shown once: the list again does not carry it.
+    expect((await admin.nav.get('/console/usuarios')).html).not.toContain(provisoria);
+    // The user's open session ended; the old password no longer opens one; the one-time one forces a new password.
+    expect((await u.nav.get('/console')).status).toBe(303);
+    expect((await entrar(navegador(), u.email, SENHA)).status).toBe(401);
+    const nav = navegador();
+    expect((await entrar(nav, u.email, provisoria)).headers.get('location')).toBe('/console/entrar/nova-senha');
+    expect((await nav.get('/console')).status).toBe(303);
+    await nav.get('/console/entrar/nova-senha');
+    const nova = 'outra senha bem comprida';
+    expect((await nav.post('/console/entrar/nova-senha', { nova, confirmacao: nova })).headers.get('location')).toBe('/console');
+    expect((await nav.get('/console')).status).toBe(200);
+
+    // Not their own (Minha conta asks for the current one), not another company's user, not by a non-admin.
+    expect((await admin.nav.post(`/console/usuarios/${admin.usuario_id}/senha`, {})).status).toBe(422);
+    expect((await admin.nav.post(`/console/usuarios/${alheio.usuario_id}/senha`, {})).status).toBe(404);
+    await nav.get('/console');
+    expect((await nav.post(`/console/usuarios/${admin.usuario_id}/senha`, {})).status).toBe(403);
+    const ctx = (ator: string) => ({
+      companyId: carrier.companyId,
+      correlationId: randomUUID(),
+      causationId: null,
+      requestId: null,
+      actor: `usuario:${ator}`,
+      now: new Date(),
+    });
+    await expect(handler().redefinirSenha(ctx(u.usuario_id), admin.usuario_id)).rejects.toMatchObject({ code: 'escopo_nao_habilitado' });
+    expect((await entrar(navegador(), admin.email, SENHA)).status).toBe(303);
+
+    const ev = await eventos(u.usuario_id);
+    const senhas = ev.filter((e) => e.tipo === 'usuario.senha_alterada');
+    expect(senhas).toEqual([
+      { tipo: 'usuario.senha_alterada', ator: `usuario:${u.usuario_id}` },
+      { tipo: 'usuario.senha_alterada', ator: `usuario:${admin.usuario_id}` },
+      { tipo: 'usuario.senha_alterada', ator: `usuario:${u.usuario_id}` },
+    ]);
+    const { rows } = await app.db.pool.query<{ temporaria: boolean }>(
+      `SELECT (data->>'senha_temporaria')::boolean AS temporaria FROM es_events WHERE data->>'usuario_id' = $1 AND event_type = 'usuario.senha_alterada' ORDER BY global_position`,
+      [u.usuario_id],
+    );
+    expect(rows.map((r) => r.temporaria)).toEqual([false, true, false]);
+  });
+
   it('keeps the panel and the API apart: a session cookie is nothing to /v1, an API key does not open /console', async () => {
     const u = await logado(carrier, 'admin');
     const api = await fetch(`${app.url}/v1/fiscal/status`, { headers: { cookie: `${COOKIE_SESSAO}=${u.nav.cookies.get(COOKIE_SESSAO)}` } });

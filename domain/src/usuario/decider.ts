@@ -47,7 +47,9 @@ export type UsuarioCommand =
   | { type: 'DesativarTotp'; company_id: string }
   /** `por`: the admin's own user id; an admin does not change their own role (the company would risk having none). */
   | { type: 'AlterarPapel'; company_id: string; papel: PapelUsuario; por: string }
-  | { type: 'DesativarUsuario'; company_id: string; por: string };
+  | { type: 'DesativarUsuario'; company_id: string; por: string }
+  /** An admin (`por`) gives another user a one-time password, to be changed at the next login; their own goes through `AlterarSenha`. */
+  | { type: 'RedefinirSenha'; company_id: string; por: string };
 
 export type UsuarioState =
   | { status: 'none' }
@@ -143,6 +145,12 @@ export const usuarioDecider: Decider<UsuarioCommand, UsuarioState, UsuarioEvent>
         if (u.usuario_id === command.por) throw new Rejection('regra_de_negocio', 'você não pode alterar o seu próprio papel');
         if (u.papel === command.papel) return [];
         return [{ type: 'usuario.papel_alterado', data: { ...chave(u), papel: command.papel, papel_anterior: u.papel } }];
+      }
+      case 'RedefinirSenha': {
+        const u = ativo(state, command.company_id);
+        if (u.usuario_id === command.por)
+          throw new Rejection('regra_de_negocio', 'para trocar a sua própria senha use Minha conta, com a senha atual');
+        return [{ type: 'usuario.senha_alterada', data: { ...chave(u), senha_temporaria: true } }];
       }
       case 'DesativarUsuario': {
         const u = doUsuario(state, command.company_id);

@@ -118,6 +118,14 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
     if (!u) throw new Rejection('nao_encontrado', 'usuário não encontrado');
     return u;
   };
+  /** The context's actor is an active admin of its company (or the operator tool), as its stream says now. */
+  const administrador = async (ctx: ContextoEmpresa): Promise<void> => {
+    if (ctx.actor === 'operator') return;
+    const ator = await usuarioPorId(deps.pool, ctx.companyId, usuarioDoAtor(ctx));
+    const s = ator ? await estado(ator.email) : null;
+    if (s?.status !== 'ativo' || s.company_id !== ctx.companyId || s.papel !== 'admin')
+      throw new Rejection('escopo_nao_habilitado', 'só um administrador da empresa redefine a senha de um usuário');
+  };
   // A refused login's event is appended after the answer: awaiting it would make a wrong password answer slower than
   // an unknown e-mail, and the difference would tell which e-mails have a user. The throttle counts it either way.
   const pendentes = new Set<Promise<void>>();
@@ -281,6 +289,26 @@ export const usuarioHandler = (deps: UsuarioHandlerDeps) => {
       const u = await daEmpresa(ctx, usuarioId);
       const { events } = await run(ctx, u.email, { type: 'AlterarPapel', company_id: ctx.companyId, papel, por: usuarioDoAtor(ctx) });
       return events.length > 0;
+    },
+
+    /**
+     * An admin gives another user of the company a one-time password, returned to be shown once; the user must change
+     * it at the next login, and the e-mail's failed attempts are forgiven (a locked-out user is who asks for this).
+     * Recorded as `usuario.senha_alterada` with `senha_temporaria` by the admin. The caller ends the user's sessions.
+     */
+    async redefinirSenha(
+      ctx: ContextoEmpresa,
+      usuarioId: string,
+    ): Promise<{ usuario_id: string; email: string; senha_temporaria: string }> {
+      await administrador(ctx);
+      const u = await daEmpresa(ctx, usuarioId);
+      const senha = senhaTemporaria();
+      const senha_hash = await hashDaSenha(senha);
+      // The decision first (an active user, not the admin themself): a refused reset leaves the password as it was.
+      await run(ctx, u.email, { type: 'RedefinirSenha', company_id: ctx.companyId, por: usuarioDoAtor(ctx) });
+      await credenciais.trocarSenha(u.usuario_id, senha_hash);
+      await tentativas.limpar(u.email);
+      return { usuario_id: u.usuario_id, email: u.email, senha_temporaria: senha };
     },
 
     /** An admin deactivates another user: they can no longer log in. */

@@ -24,6 +24,8 @@ interface Estado {
   email?: string;
   papel?: string;
   convidado?: { email: string; senha: string };
+  /** A one-time password an admin just gave an existing user. */
+  redefinida?: { email: string; senha: string };
   status?: number;
 }
 
@@ -53,6 +55,20 @@ export function usuarios(app: FastifyInstance, deps: ConsoleDeps) {
             </p>
           </div>
         )}
+        {e.redefinida && (
+          <div class="alerta" role="status">
+            <p>
+              Senha de {e.redefinida.email} redefinida e sessões encerradas. Entregue a senha provisória abaixo a ele: ela não será mostrada
+              de novo e precisa ser trocada no próximo acesso.
+            </p>
+            <p>
+              Senha provisória:{' '}
+              <code class="segredo" aria-label="Senha provisória">
+                {e.redefinida.senha}
+              </code>
+            </p>
+          </div>
+        )}
         <Tabela<UsuarioRow>
           legenda="Usuários da empresa"
           vazio="Nenhum usuário."
@@ -77,6 +93,16 @@ export function usuarios(app: FastifyInstance, deps: ConsoleDeps) {
                       <Selecao nome="papel" rotulo={`Novo papel de ${u.email}`} opcoes={OPCOES_PAPEL} valor={u.papel} />
                       <button type="submit" class="secundario">
                         Alterar papel
+                      </button>
+                    </Formulario>
+                    <Formulario
+                      acao={`/console/usuarios/${u.usuario_id}/senha`}
+                      csrf={csrf}
+                      classe="em-linha"
+                      rotulo={`Redefinir a senha de ${u.email}`}
+                    >
+                      <button type="submit" class="secundario" aria-label={`Redefinir a senha de ${u.email}`}>
+                        Redefinir senha
                       </button>
                     </Formulario>
                     <Formulario
@@ -161,6 +187,22 @@ export function usuarios(app: FastifyInstance, deps: ConsoleDeps) {
     }
   }
 
+  // A one-time password for another user: shown once on this answer (no redirect would carry it), their sessions end.
+  app.post<{ Params: { id: string } }>('/usuarios/:id/senha', async (request, reply) => {
+    const sessao = sessaoDe(request);
+    if (!podeAdministrar(sessao.papel)) return negado(request, reply);
+    try {
+      const r = await deps.handlers.usuario.redefinirSenha(contextoDe(request, deps), request.params.id);
+      await deps.sessoes.encerrarDoUsuario(r.usuario_id);
+      return await pagina(request, reply, sessao, { redefinida: { email: r.email, senha: r.senha_temporaria } });
+    } catch (err) {
+      if (!(err instanceof Rejection)) throw err;
+      if (err.code === 'nao_encontrado')
+        return paginaDeErro(request, reply, 404, 'Usuário não encontrado', 'Este usuário não existe na sua empresa.');
+      if (err.code === 'escopo_nao_habilitado') return negado(request, reply);
+      return pagina(request, reply, sessao, { erros: [err.message], status: 422 });
+    }
+  });
   app.post<{ Params: { id: string } }>('/usuarios/:id/papel', (request, reply) => alterar(request, reply, 'papel'));
   app.post<{ Params: { id: string } }>('/usuarios/:id/desativar', (request, reply) => alterar(request, reply, 'desativar'));
 }
