@@ -37,6 +37,8 @@ export const ErrorCodes = {
   certificado_senha_incorreta: 422,
   certificado_expirado: 422,
   certificado_cnpj_divergente: 422,
+  /** A self-signed certificate (the sandbox's test A1) sent to a production deployment: only ICP-Brasil's A1 issue there. */
+  certificado_autoassinado: 422,
   /** The authority's server refused the company's A1 as TLS client certificate: nothing was processed. */
   certificado_recusado_pela_autoridade: 422,
   // document intake (CT-e inbox, own CT-e delivered by the carrier, NF-e)

@@ -19,6 +19,8 @@ const enviar = {
   sha256: 's',
   nome_arquivo: 'a.pfx',
   certificado: lido,
+  autoassinado: false,
+  producao: false,
 };
 const enviado: CertificadoEvent = {
   type: 'certificado.enviado',
@@ -43,6 +45,18 @@ describe('certificado decider', () => {
     given()
       .when({ ...enviar, certificado: { ...lido, cnpj: null } })
       .thenRejects('certificado_invalido'));
+  it('takes a self-signed certificate (the test A1) in the sandbox', () =>
+    given()
+      .when({ ...enviar, autoassinado: true })
+      .then(enviado));
+  it('refuses a self-signed certificate in production; an issued one goes through', () => {
+    given()
+      .when({ ...enviar, autoassinado: true, producao: true })
+      .thenRejects('certificado_autoassinado');
+    given()
+      .when({ ...enviar, producao: true })
+      .then(enviado);
+  });
   it('removes only what is there', () => {
     given(enviado)
       .when({ type: 'RemoverCertificado', company_id: 'c1' })

@@ -23,6 +23,10 @@ export type CertificadoCommand =
       sha256: string;
       nome_arquivo: string;
       certificado: CertificadoLido;
+      /** Issued by itself: the sandbox's test certificate, or anything else outside ICP-Brasil's chain. */
+      autoassinado: boolean;
+      /** The deployment issues real documents (`APP_ENVIRONMENT=producao`). */
+      producao: boolean;
     }
   | { type: 'RemoverCertificado'; company_id: string };
 
@@ -41,6 +45,13 @@ export const certificadoDecider: Decider<CertificadoCommand, CertificadoState, C
           throw new Rejection(
             'certificado_invalido',
             'the certificate carries no CNPJ (ICP-Brasil otherName 2.16.76.1.3.3 or NAME:CNPJ common name)',
+          );
+        }
+        // A real authority trusts ICP-Brasil's chain only: a self-signed A1 would fail every emission at the TLS handshake.
+        if (command.autoassinado && command.producao) {
+          throw new Rejection(
+            'certificado_autoassinado',
+            `the certificate is self-signed (issuer '${c.emissor}'): a test certificate is accepted only in the sandbox; production needs an ICP-Brasil A1`,
           );
         }
         if (new Date(c.valido_ate).getTime() <= now.getTime()) {

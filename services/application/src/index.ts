@@ -34,6 +34,8 @@ export * from './handlers';
 export * from './configuracao/handler';
 export * from './autorizacao/handler';
 export * from './certificado/handler';
+export * from './certificado/teste';
+export * from './demo/emissora';
 export * from './convite/handler';
 export * from './repasse/handler';
 export * from './repasse/documento';

@@ -27,6 +27,7 @@ export * from './bus/kafka-transport';
 export * from './certificates/pkcs12';
 export * from './certificates/open-pkcs12';
 export * from './certificates/store';
+export * from './certificates/certificado-teste';
 export * from './secrets/cipher';
 export * from './secrets/blobs';
 export * from './event-store/supervised';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Environment } from '@frete/contracts';
 import { certificadoDecider, certificadoStream, Rejection } from '@frete/domain';
 import { type CertificateVault, Pkcs12Error, openPkcs12 } from '@frete/platform';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
@@ -6,6 +7,7 @@ import { handles } from '../commands/handles';
 
 export interface CertificadoHandlerDeps extends CommandDeps {
   certificates: CertificateVault;
+  environment: Environment;
 }
 
 /** The A1 file as uploaded, with the password that opens it. */
@@ -45,6 +47,8 @@ export const certificadoHandler = (deps: CertificadoHandlerDeps) => {
           sha256: createHash('sha256').update(upload.file).digest('hex'),
           nome_arquivo: upload.filename,
           certificado: contents.lido,
+          autoassinado: contents.autoassinado,
+          producao: deps.environment === 'producao',
         });
       } catch (err) {
         await deps.certificates.discard(ctx.companyId, blobId);

@@ -36,6 +36,8 @@ export interface Pkcs12Contents {
   /** The other certificates of the file, issuer of the end-entity first when the file links them. */
   chainPem: string[];
   lido: CertificadoLido;
+  /** Issued by itself (issuer name = subject name): never an ICP-Brasil A1, such as the sandbox's test certificate. */
+  autoassinado: boolean;
 }
 
 /** ICP-Brasil otherName carrying the legal entity's CNPJ (DOC-ICP-04). */
@@ -118,6 +120,7 @@ export function readPkcs12(file: Buffer, password: string): Pkcs12Contents {
       ),
     ].filter((pem) => pem !== certificatePem),
     lido: describeCertificate(pair.certificate),
+    autoassinado: pair.certificate.isIssuer(pair.certificate),
   };
 }
 

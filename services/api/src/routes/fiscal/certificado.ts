@@ -99,7 +99,9 @@ export const certificadoRoutes =
           summary: 'Sends or replaces the A1 certificate (.pfx/.p12, up to 10 MB)',
           description:
             'The PKCS#12 is opened with `cert_pass`. 422: `certificado_senha_incorreta`, `certificado_invalido` (not a PKCS#12, no key, no CNPJ, more key-derivation work than accepted), ' +
-            '`certificado_expirado`, `certificado_cnpj_divergente` (CNPJ root differs from the company). File and password are kept encrypted.',
+            '`certificado_expirado`, `certificado_cnpj_divergente` (CNPJ root differs from the company), `certificado_autoassinado` (production only: a self-signed ' +
+            'certificate such as the sandbox test A1 of `pnpm ops certificate sandbox`). File and password are kept encrypted. ' +
+            'In the sandbox a self-signed PKCS#12 naming the CNPJ (common name `NAME:CNPJ` or ICP-Brasil otherName 2.16.76.1.3.3) is accepted.',
           consumes: ['multipart/form-data'],
           body: Type.Object({
             file: Type.String({ format: 'binary', description: '.pfx or .p12; application/x-pkcs12 or application/octet-stream' }),
@@ -116,6 +118,7 @@ export const certificadoRoutes =
               'certificado_invalido',
               'certificado_expirado',
               'certificado_cnpj_divergente',
+              'certificado_autoassinado',
             ),
           },
         },
