@@ -106,6 +106,8 @@ export const ErrorCodes = {
   cte_proprio: 422,
   redespacho_exige_rota: 422,
   origem_incompativel_com_tipo: 422,
+  /** The contractor's CT-e gives data a CT-e cannot carry (a party's CNPJ, an unknown municipality code): said at receipt too. */
+  cte_original_invalido: 422,
   origem_ja_subcontratada_1a1: 422,
   origem_ja_subcontratada_em_pernas: 422,
   /** Ruling 8: an origin whose payout was already paid cannot become legs. */

@@ -61,6 +61,7 @@ export * from './repasse/decider';
 export * from './repasse/cancelamento';
 export * from './contra-cte/cfop';
 export * from './contra-cte/planejar';
+export * from './contra-cte/contratante';
 export * from './subcontratacao/decider';
 export * from './lote/rateio';
 export * from './lote/resolver';

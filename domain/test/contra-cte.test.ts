@@ -65,6 +65,49 @@ describe('counter-CT-e CFOP (batch rule 4)', () => {
   });
 });
 
+describe('counter-CT-e of an export (UF fim EX)', () => {
+  it('CFOP 7358 (G050: an export starts with 7; G051/G052 do not apply), or a 7xxx of a rule for the type', () => {
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'EX', regra: { tp_serv: null, cfop: null } })).toBe('7358');
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'PR', ufFim: 'EX', regra: { tp_serv: null, cfop: null } })).toBe('7358');
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'EX', regra: { tp_serv: 1, cfop: '7949' } })).toBe('7949');
+    expect(cfopContraCte({ ufEmitente: 'SP', ufInicio: 'SP', ufFim: 'EX', regra: { tp_serv: null, cfop: '7949' } })).toBe('7358');
+  });
+
+  it("the contractor's route to EXTERIOR/EX (cMun 9999999) is inherited, and the rule for EX applies", () => {
+    const exterior = { codigoIbge: '9999999', municipio: 'EXTERIOR', uf: 'EX' };
+    const cte = original({ emitenteCnpj: CONTRATANTE, inicio: { codigoIbge: '3509502', municipio: 'CAMPINAS', uf: 'SP' }, fim: exterior });
+    expect(planejarContraCte(cte, emitenteSP, pedido(), REGRAS)).toMatchObject({ ok: false, code: 'sem_regra_tributacao' });
+    const plano = planejarContraCte(cte, emitenteSP, pedido(), [...REGRAS, geral('SP', 'EX')]);
+    if (!plano.ok) throw new Error(plano.message);
+    expect(plano.dados.fim).toEqual({ codigo_ibge: '9999999', municipio: 'EXTERIOR', uf: 'EX' });
+    expect(plano.cfop).toBe('7358');
+  });
+});
+
+describe('planejarContraCte: a municipality is its IBGE code, the name informative', () => {
+  it("a mis-encoded name (MossorÃ³) with a valid code: the counter-CT-e writes the table's name for that code", () => {
+    const mossoro = { codigoIbge: '2408003', municipio: 'MossorÃ³', uf: 'RN' };
+    const cte = original({
+      emitenteCnpj: CONTRATANTE,
+      fim: mossoro,
+      destinatario: { cnpj: '45997418000153', nome: 'DESTINATARIO', municipio: 'MossorÃ³', codigoIbge: '2408003', uf: 'RN' },
+    });
+    const plano = planejarContraCte(cte, emitenteSP, pedido(), [...REGRAS, geral('SP', 'RN')]);
+    if (!plano.ok) throw new Error(plano.message);
+    expect(plano.dados.fim).toEqual({ codigo_ibge: '2408003', municipio: 'Mossoró', uf: 'RN' });
+    expect(plano.dados.destinatario?.endereco).toMatchObject({ codigo_ibge: '2408003', municipio: 'Mossoró', uf: 'RN' });
+  });
+
+  it('a code of another UF names nothing: cte_original_invalido, naming the field', () => {
+    const cte = original({ emitenteCnpj: CONTRATANTE, fim: { codigoIbge: '2408003', municipio: 'MOSSORO', uf: 'RJ' } });
+    expect(planejarContraCte(cte, emitenteSP, pedido(), REGRAS)).toEqual({
+      ok: false,
+      code: 'cte_original_invalido',
+      message: "the contractor's CT-e gives data a CT-e cannot carry: ide/cMunFim: 2408003 is no IBGE municipality of RJ",
+    });
+  });
+});
+
 describe('planejarContraCte', () => {
   it("makes the subcontractor's CT-e of the contractor's: toma4 = contractor, docAnt = its key, its parties and NF-e, the route inherited", () => {
     const cte = original();
@@ -152,7 +195,8 @@ describe('planejarContraCte', () => {
     expect(d.remetente).toEqual({
       documento: '45997418000153',
       nome: 'REMETENTE LTDA',
-      endereco: { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'CAMPINAS', uf: 'SP', codigo_ibge: '3509502' },
+      // The municipality of its code, with the IBGE table's name (the contractor wrote CAMPINAS).
+      endereco: { logradouro: 'RUA DAS FLORES', numero: '100', bairro: 'CENTRO', municipio: 'Campinas', uf: 'SP', codigo_ibge: '3509502' },
     });
     expect(d.destinatario).toMatchObject({ ie: '7', telefone: '1133334444', endereco: { cep: '13010000', complemento: 'SALA 2' } });
     expect(d.tomador).toMatchObject({ papel: 'outros', parte: { documento: CONTRATANTE } });

@@ -4,7 +4,9 @@ import {
   cteSubcontratacaoDecider,
   type CteSubcontratacaoEvent,
   papelNoCte,
+  planejarContraCte,
   type ReceberCteSubcontratacao,
+  recusaContraCte,
 } from '../src';
 import { scenario } from './given-when-then';
 
@@ -16,7 +18,17 @@ const parte = (documento: string | null) => ({
   fantasia: null,
   telefone: null,
   email: null,
-  endereco: null,
+  endereco: {
+    logradouro: 'RUA A',
+    numero: '1',
+    complemento: null,
+    bairro: 'CENTRO',
+    codigo_municipio: '3550308',
+    municipio: 'SAO PAULO',
+    uf: 'SP',
+    cep: '01001000',
+    pais: null,
+  },
 });
 const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
 const cte: CteLido = {
@@ -34,11 +46,11 @@ const cte: CteLido = {
   tipo_servico: 0,
   modal: '01',
   emitente: parte('11222333000181'),
-  remetente: parte('22333444000100'),
+  remetente: parte('22333444000181'),
   expedidor: null,
-  recebedor: parte('33444555000100'),
-  destinatario: parte('44555666000100'),
-  tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
+  recebedor: parte('33444555000181'),
+  destinatario: parte('44555666000181'),
+  tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000181') },
   inicio: local,
   fim: local,
   valor_prestacao_centavos: 100,
@@ -63,7 +75,14 @@ const receber: ReceberCteSubcontratacao = {
 const recebimento = { company_id: 'sub', chave: cte.chave, sha256: 'v1', tamanho_bytes: 10, canal: 'api' as const, repassado_por: null };
 const recebido: CteSubcontratacaoEvent = {
   type: 'cte_subcontratacao.recebido',
-  data: { ...recebimento, papel_transportadora: 'terceiro', permite_contra_cte: true, bloqueio_contra_cte: null, cte },
+  data: {
+    ...recebimento,
+    papel_transportadora: 'terceiro',
+    permite_contra_cte: true,
+    bloqueio_contra_cte: null,
+    recusa_contra_cte: null,
+    cte,
+  },
 };
 
 describe('cte_subcontratacao decider (the inbox)', () => {
@@ -83,6 +102,7 @@ describe('cte_subcontratacao decider (the inbox)', () => {
           papel_transportadora: 'terceiro',
           permite_contra_cte: true,
           bloqueio_contra_cte: null,
+          recusa_contra_cte: null,
           cte,
           sha256_anterior: 'v1',
         },
@@ -93,13 +113,87 @@ describe('cte_subcontratacao decider (the inbox)', () => {
       .then({ type: 'cte_subcontratacao.reenviado', data: { ...recebimento, sha256: 'v2' } }));
 });
 
+describe('what a receipt says of a counter-CT-e (issue 28): the refusal a batch row of the key would end with', () => {
+  const { given } = scenario(cteSubcontratacaoDecider);
+  const leitura = (c: CteLido, company_cnpj = '99888777000100') => {
+    const [e] = cteSubcontratacaoDecider.decide({ ...receber, company_cnpj, cte: c }, cteSubcontratacaoDecider.initialState, {
+      now: new Date(),
+    } as never);
+    return e!.data as { permite_contra_cte: boolean; bloqueio_contra_cte: string | null; recusa_contra_cte: unknown };
+  };
+  const emMossoro = (p: ReturnType<typeof parte>) => ({
+    ...p,
+    endereco: { ...p.endereco, codigo_municipio: '2408003', municipio: 'MossorÃ³', uf: 'RN' },
+  });
+
+  it('a municipality is its IBGE code: a mis-encoded name with a valid code admits a counter-CT-e', () => {
+    const mossoro = { codigo_ibge: '2408003', municipio: 'MossorÃ³', uf: 'RN' };
+    expect(leitura({ ...cte, fim: mossoro, destinatario: emMossoro(parte('44555666000181')) })).toMatchObject({
+      permite_contra_cte: true,
+      bloqueio_contra_cte: null,
+      recusa_contra_cte: null,
+    });
+  });
+
+  it('a code that names no municipality of its UF, or a party a CT-e cannot carry: refused at receipt with the field', () => {
+    expect(leitura({ ...cte, fim: { codigo_ibge: '2408003', municipio: 'MOSSORO', uf: 'SP' } })).toEqual({
+      ...recebido.data,
+      permite_contra_cte: false,
+      bloqueio_contra_cte: 'dados_invalidos',
+      recusa_contra_cte: {
+        code: 'cte_original_invalido',
+        message: "the contractor's CT-e gives data a CT-e cannot carry: ide/cMunFim: 2408003 is no IBGE municipality of SP",
+      },
+      cte: { ...cte, fim: { codigo_ibge: '2408003', municipio: 'MOSSORO', uf: 'SP' } },
+    });
+    const recusa = leitura({ ...cte, remetente: parte('22333444000100') }).recusa_contra_cte;
+    expect(recusa).toEqual({
+      code: 'cte_original_invalido',
+      message: "the contractor's CT-e gives data a CT-e cannot carry: remetente.documento: not a valid CNPJ or CPF (check digits)",
+    });
+  });
+
+  it('an own CT-e, a multimodal-linked one: the blocking reason with the row code and message', () => {
+    expect(leitura(cte, '11222333000181')).toMatchObject({
+      permite_contra_cte: false,
+      bloqueio_contra_cte: 'cte_proprio',
+      recusa_contra_cte: { code: 'cte_proprio', message: expect.stringContaining('was issued by your own company') },
+    });
+    expect(leitura({ ...cte, tipo_servico: 4 })).toMatchObject({
+      permite_contra_cte: false,
+      bloqueio_contra_cte: 'vinculado_multimodal',
+      recusa_contra_cte: { code: 'origem_incompativel_com_tipo', message: expect.stringContaining('multimodal') },
+    });
+  });
+
+  it('the receipt and the plan decide by one function: what the inbox refuses, planejarContraCte refuses with the same code', () => {
+    const pedido = {
+      tipo_servico: 1 as const,
+      origem: null,
+      destino: null,
+      valor_centavos: 100,
+      motorista_cpf: '52998224725',
+      placa: 'ABC1D23',
+    };
+    const regras = [{ uf_origem: 'SP', uf_destino: 'SP', tp_serv: null, cfop: null }];
+    for (const c of [{ ...cte, remetente: parte('22333444000100') }, { ...cte, tipo_servico: 4 as const }, cte]) {
+      const recusa = recusaContraCte(c, '99888777000100', 'homologacao');
+      const plano = planejarContraCte(c, { cnpj: '99888777000100', uf: 'SP', environment: 'homologacao' }, pedido, regras);
+      expect(plano.ok ? null : { code: plano.code, message: plano.message }).toEqual(
+        recusa && { code: recusa.code, message: recusa.message },
+      );
+    }
+    given().when(receber).then(recebido);
+  });
+});
+
 describe('role of the company in a CT-e', () => {
   it('by where its CNPJ appears, issuer first, then taker', () => {
     expect(papelNoCte(cte, '11.222.333/0001-81')).toBe('emitente');
-    expect(papelNoCte(cte, '44555666000100')).toBe('tomador');
-    expect(papelNoCte(cte, '33444555000100')).toBe('recebedor');
-    expect(papelNoCte(cte, '22333444000100')).toBe('remetente');
-    expect(papelNoCte({ ...cte, tomador: { codigo: 0, papel: 'remetente', parte: cte.remetente } }, '44555666000100')).toBe('destinatario');
+    expect(papelNoCte(cte, '44555666000181')).toBe('tomador');
+    expect(papelNoCte(cte, '33444555000181')).toBe('recebedor');
+    expect(papelNoCte(cte, '22333444000181')).toBe('remetente');
+    expect(papelNoCte({ ...cte, tomador: { codigo: 0, papel: 'remetente', parte: cte.remetente } }, '44555666000181')).toBe('destinatario');
     expect(papelNoCte(cte, '99888777000100')).toBe('terceiro');
   });
 

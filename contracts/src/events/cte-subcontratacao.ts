@@ -11,11 +11,23 @@ export const PapelTransportadora = Type.Union(
 );
 export type PapelTransportadora = 'emitente' | 'tomador' | 'expedidor' | 'recebedor' | 'remetente' | 'destinatario' | 'terceiro';
 
-/** Why a received CT-e admits no counter-CT-e (null when it does). */
+/** Why a received CT-e admits no counter-CT-e (null when it does); `dados_invalidos` since issue 28. */
 export const BloqueioContraCte = Type.Union(
-  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao'].map((v) => Type.Literal(v)),
+  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao', 'dados_invalidos'].map((v) =>
+    Type.Literal(v),
+  ),
 );
-export type BloqueioContraCte = 'cte_proprio' | 'vinculado_multimodal' | 'nao_e_cte_de_carga' | 'cte_nao_normal' | 'ambiente_homologacao';
+export type BloqueioContraCte =
+  | 'cte_proprio'
+  | 'vinculado_multimodal'
+  | 'nao_e_cte_de_carga'
+  | 'cte_nao_normal'
+  | 'ambiente_homologacao'
+  | 'dados_invalidos';
+
+/** The refusal a batch row of this CT-e would end with: its row code and message. */
+export const RecusaContraCteLida = Type.Object({ code: Type.String(), message: Type.String() });
+export type RecusaContraCteLida = Static<typeof RecusaContraCteLida>;
 
 export const RepassadoPor = Type.Object({
   company_id: Type.String(),
@@ -39,6 +51,8 @@ const Leitura = {
   papel_transportadora: PapelTransportadora,
   permite_contra_cte: Type.Boolean(),
   bloqueio_contra_cte: Type.Union([Type.Null(), BloqueioContraCte]),
+  /** Absent from receipts recorded before issue 28: their refusal is read from `bloqueio_contra_cte` alone. */
+  recusa_contra_cte: Type.Optional(Type.Union([Type.Null(), RecusaContraCteLida])),
   cte: CteLido,
 };
 

@@ -80,6 +80,8 @@ export const CteAutorizado = Type.Object({
   chave: Type.String(),
   protocolo: ProtocoloAutoridade,
   sha256: Type.String({ description: 'SHA-256 of the cteProc (signed CT-e + protCTe)' }),
+  /** Absent from authorizations recorded before issue 28, whose read model shows the size as unknown. */
+  tamanho_bytes: Type.Optional(Type.Integer({ description: 'Size in bytes of the archived cteProc' })),
   cte: CteLido,
 });
 export type CteAutorizado = Static<typeof CteAutorizado>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CursorQuery, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
+import { type CodigoLinhaLote } from './lote';
 
 export const InboundCteStatus = Type.Union(
   [Type.Literal('recebido'), Type.Literal('subcontratado'), Type.Literal('subcontratado_em_pernas')],
@@ -25,21 +26,41 @@ export const InboundCteCarrierRole = Type.Union(
 );
 
 export const CounterCteBlockedReason = Type.Union(
-  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao'].map((v) => Type.Literal(v)),
+  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao', 'dados_invalidos'].map((v) =>
+    Type.Literal(v),
+  ),
   {
     description:
       'Why `allows_counter_cte` is false: `cte_proprio` (your own CT-e), `vinculado_multimodal` (tpServ 4), `nao_e_cte_de_carga` ' +
-      '(a CT-e OS, model 67), `cte_nao_normal` (complementary or annulment CT-e), `ambiente_homologacao` (a sandbox document in production)',
+      '(a CT-e OS, model 67), `cte_nao_normal` (complementary or annulment CT-e), `ambiente_homologacao` (a sandbox document in production), ' +
+      '`dados_invalidos` (its parties or route cannot be carried into a CT-e: `counter_cte_refusal.message` names them)',
   },
+);
+
+/** The refusal any batch row of this key would end with, decided at receipt by the same rule. */
+const CounterCteRefusal = Type.Object(
+  {
+    code: Type.Union(
+      (['cte_proprio', 'origem_incompativel_com_tipo', 'cte_original_invalido'] as const satisfies readonly CodigoLinhaLote[]).map((c) =>
+        Type.Literal(c),
+      ),
+      { description: 'The row code a batch row of this key ends with (`LinhaLote.error.code`)' },
+    ),
+    message: Type.String({ description: 'Why, in the words the row would carry' }),
+  },
+  { description: 'Present when `allows_counter_cte` is false: what a counter-CT-e of this CT-e would be refused with' },
 );
 
 const receiptFields = {
   status: Type.Ref(InboundCteStatus),
   carrier_role: Type.Ref(InboundCteCarrierRole),
   allows_counter_cte: Type.Boolean({
-    description: 'False for your own CT-e and for a CT-e linked to multimodal (and see `counter_cte_blocked_reason`)',
+    description:
+      'False when no counter-CT-e can ever be made of it: your own CT-e, one linked to multimodal, and the other cases of ' +
+      '`counter_cte_blocked_reason`; `counter_cte_refusal` says what a batch row of it would end with',
   }),
   counter_cte_blocked_reason: Type.Union([Type.Null(), CounterCteBlockedReason]),
+  counter_cte_refusal: Type.Union([Type.Null(), CounterCteRefusal]),
   received_count: Type.Integer({ description: 'Incremented on each resubmission of the same access key' }),
   content_updated: Type.Boolean({ description: 'True when the last resubmission replaced the archived XML with different content' }),
   first_received_at: Type.String({ format: 'date-time', description: 'Receipt date: what `from`/`to` filter' }),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
 import { ParcelaRepasse } from './motorista';
 import { PlacaBrasileira } from './contra-cte';
-import { CursorQuery, PageQuery } from './common';
+import { CursorQuery, InteiroEnum, PageQuery } from './common';
 
 /**
  * `POST /fiscal/cte-subcontratacao/lote` (spec section 2, "Counter-CT-e batch"; section 4, batch rules 1–8). Money is
@@ -10,7 +10,7 @@ import { CursorQuery, PageQuery } from './common';
  */
 const Valor = (description: string, maximum = 9_999_999.99) => Type.Number({ minimum: 0.01, maximum, multipleOf: 0.01, description });
 
-const TipoServico = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
+const TipoServico = InteiroEnum([1, 2, 3], {
   description: 'ide/tpServ: 1 subcontracting, 2 redispatch, 3 intermediate redispatch; precedence leg, key, batch, then 1',
 });
 
@@ -119,6 +119,47 @@ export const LoteAceito = Type.Object(
 );
 export type LoteAceito = Static<typeof LoteAceito>;
 
+/**
+ * Every code a batch row's `error.code` can be: the preparation's refusals (inbox, plan, key, draft) and the authority's.
+ * One list: the schema below is made of it and the code that fails a row is typed by it (`CodigoLinhaLote`), so the
+ * OpenAPI document cannot miss a code a row ends with. Each is also an `ErrorCode` (the single counter-CT-e answers it).
+ */
+export const CODIGOS_LINHA_LOTE = [
+  'cte_nao_recebido',
+  'cte_proprio',
+  'origem_incompativel_com_tipo',
+  'cte_original_invalido',
+  'redespacho_exige_rota',
+  'sem_regra_tributacao',
+  'cte_com_pendencias',
+  'origem_ja_subcontratada_1a1',
+  'origem_ja_subcontratada_em_pernas',
+  'origem_ja_paga',
+  'cte_rejeitado',
+] as const;
+export type CodigoLinhaLote = (typeof CODIGOS_LINHA_LOTE)[number];
+export const ehCodigoLinhaLote = (code: string): code is CodigoLinhaLote => (CODIGOS_LINHA_LOTE as readonly string[]).includes(code);
+
+export const LinhaLoteErro = Type.Object(
+  {
+    code: Type.Union(
+      CODIGOS_LINHA_LOTE.map((c) => Type.Literal(c)),
+      {
+        description:
+          '`cte_nao_recebido` the key is not in your inbox; `cte_proprio` your own CT-e; `origem_incompativel_com_tipo` a CT-e that admits ' +
+          'no counter-CT-e (multimodal, CT-e OS, complement or annulment, sandbox document in production); `cte_original_invalido` its data ' +
+          'cannot be carried into a CT-e (the message names the field); the inbox says both at receipt (`counter_cte_refusal`). ' +
+          '`redespacho_exige_rota` redispatch without a leg of its own; `sem_regra_tributacao` no tax rule for the route and type; ' +
+          '`cte_com_pendencias` the counter-CT-e lacks what an issue needs (`details.pendencias` on the single issue); ' +
+          '`origem_ja_subcontratada_1a1`/`origem_ja_subcontratada_em_pernas` the key is taken in the other mode; `origem_ja_paga` a paid ' +
+          'full counter-CT-e cannot become legs (ruling 8); `cte_rejeitado` the authority refused or denied it (cStat in the message)',
+      },
+    ),
+    message: Type.String(),
+  },
+  { description: 'Why the row was not emitted' },
+);
+
 export const LinhaLote = Type.Object(
   {
     chave: Type.String(),
@@ -138,7 +179,7 @@ export const LinhaLote = Type.Object(
         description: "Emitted rows: the driver payout's registration; `failed` when it failed after the authority accepted the document",
       }),
     ),
-    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the row was not emitted' })),
+    error: Type.Optional(LinhaLoteErro),
   },
   { $id: 'LinhaLote' },
 );

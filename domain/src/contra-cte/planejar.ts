@@ -1,8 +1,7 @@
-import { type CteLido, type CteParteRascunho, type CteRascunho, type LocalPrestacao, type ParteLida } from '@frete/contracts';
+import { type CodigoLinhaLote, type CteLido, type CteRascunho, type Environment, type LocalPrestacao, type Uf } from '@frete/contracts';
 import { normalizeCnpj } from '../fiscal/documents';
 import { regraAplicavel, type RegraDaRota } from '../regra-tributacao/aplicavel';
-import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
-import { type Environment, type Uf } from '@frete/contracts';
+import { lerContratante } from './contratante';
 import { cfopContraCte } from './cfop';
 import { ufByCode } from '../fiscal/ufs';
 import { centesimosDePercentual, parteEmCentesimos, reaisDeCentavos } from '../money/money';
@@ -38,43 +37,14 @@ export interface EmitenteContraCte {
 export type RegraContraCte = RegraDaRota & { cfop: string | null };
 
 /** Why a counter-CT-e cannot be made of this contractor CT-e and request (row codes of batch rules 5 and 7). */
-export type RecusaContraCte = 'cte_proprio' | 'origem_incompativel_com_tipo' | 'redespacho_exige_rota' | 'sem_regra_tributacao';
+export type RecusaContraCte = Extract<
+  CodigoLinhaLote,
+  'cte_proprio' | 'origem_incompativel_com_tipo' | 'cte_original_invalido' | 'redespacho_exige_rota' | 'sem_regra_tributacao'
+>;
 
 export type PlanoContraCte =
   | { ok: true; dados: CteRascunho; inicio: LocalIbge; fim: LocalIbge; cfop: string }
   | { ok: false; code: RecusaContraCte; message: string };
-
-const BLOQUEIO: Record<string, string> = {
-  vinculado_multimodal: "the contractor's CT-e is linked to multimodal (tpServ 4): it admits no counter-CT-e",
-  nao_e_cte_de_carga: "the contractor's document is not a cargo CT-e (model 57)",
-  cte_nao_normal: "the contractor's CT-e is a complement or an annulment, not a freight service",
-  ambiente_homologacao: "the contractor's CT-e was issued in homologação and this is production",
-};
-
-/**
- * A party read from the contractor's XML, as a stored draft's party. The layout requires every address field but the
- * complement and the CEP; what it makes optional is carried when present in its shape and left out otherwise.
- */
-function parte(p: ParteLida | null): CteParteRascunho | null {
-  if (!p?.documento || !p.nome || !p.endereco) return null;
-  const e = p.endereco;
-  return {
-    documento: p.documento,
-    ...(p.ie && /^(ISENTO|[0-9]{1,14})$/.test(p.ie) ? { ie: p.ie } : {}),
-    nome: p.nome.slice(0, 60),
-    ...(p.telefone && /^[0-9]{6,14}$/.test(p.telefone) ? { telefone: p.telefone } : {}),
-    endereco: {
-      logradouro: e.logradouro ?? '',
-      numero: e.numero ?? 'SN',
-      ...(e.complemento ? { complemento: e.complemento } : {}),
-      bairro: e.bairro ?? '',
-      municipio: e.municipio ?? '',
-      uf: (e.uf ?? '') as Uf,
-      ...(e.codigo_municipio ? { codigo_ibge: e.codigo_municipio } : {}),
-      ...(e.cep && /^[0-9]{8}$/.test(e.cep) ? { cep: e.cep } : {}),
-    },
-  };
-}
 
 const mesmoLocal = (a: LocalIbge, b: LocalIbge) => a.codigo_ibge === b.codigo_ibge;
 
@@ -90,15 +60,10 @@ export function planejarContraCte(
   pedido: PedidoContraCte,
   regras: readonly RegraContraCte[],
 ): PlanoContraCte {
-  const bloqueio = bloqueioContraCte(original, papelNoCte(original, emitente.cnpj), emitente.environment);
-  if (bloqueio === 'cte_proprio') {
-    return {
-      ok: false,
-      code: 'cte_proprio',
-      message: `CT-e ${original.chave} was issued by your own company: a counter-CT-e is issued against another carrier's CT-e`,
-    };
-  }
-  if (bloqueio) return { ok: false, code: 'origem_incompativel_com_tipo', message: BLOQUEIO[bloqueio] ?? bloqueio };
+  // What the contractor's CT-e gives whatever the request, or why it admits none: the receipt's verdict (one function).
+  const lido = lerContratante(original, emitente.cnpj, emitente.environment);
+  if (!lido.ok) return { ok: false, code: lido.recusa.code, message: lido.recusa.message };
+  const doContratante = lido.dados;
 
   const tipo = pedido.tipo_servico;
   const declarada = pedido.origem !== null && pedido.destino !== null;
@@ -106,7 +71,7 @@ export function planejarContraCte(
     if (!declarada) {
       return { ok: false, code: 'redespacho_exige_rota', message: `tipo_servico ${tipo} (redispatch) needs the leg's origem and destino` };
     }
-    if (mesmoLocal(pedido.origem!, original.inicio) && mesmoLocal(pedido.destino!, original.fim)) {
+    if (mesmoLocal(pedido.origem!, doContratante.inicio) && mesmoLocal(pedido.destino!, doContratante.fim)) {
       return {
         ok: false,
         code: 'redespacho_exige_rota',
@@ -114,8 +79,8 @@ export function planejarContraCte(
       };
     }
   }
-  const inicio = pedido.origem ?? original.inicio;
-  const fim = pedido.destino ?? original.fim;
+  const inicio = pedido.origem ?? doContratante.inicio;
+  const fim = pedido.destino ?? doContratante.fim;
 
   const regra = regraAplicavel(regras, inicio.uf, fim.uf, tipo);
   if (!regra) {
@@ -127,12 +92,10 @@ export function planejarContraCte(
   }
   const cfop = cfopContraCte({ ufEmitente: emitente.uf, ufInicio: inicio.uf, ufFim: fim.uf, regra });
 
-  const contratante = parte(original.emitente)!;
-  const remetente = parte(original.remetente);
-  const destinatario = parte(original.destinatario);
+  const { contratante, remetente, destinatario } = doContratante;
   // Intermediate redispatch names who hands the cargo over and who receives it (G055/G056).
-  const expedidor = parte(original.expedidor) ?? (tipo === 3 ? remetente : null);
-  const recebedor = parte(original.recebedor) ?? (tipo === 3 ? destinatario : null);
+  const expedidor = doContratante.expedidor ?? (tipo === 3 ? remetente : null);
+  const recebedor = doContratante.recebedor ?? (tipo === 3 ? destinatario : null);
   const carga = original.carga;
   const valor = reaisDeCentavos(pedido.valor_centavos);
 

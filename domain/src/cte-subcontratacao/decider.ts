@@ -1,6 +1,7 @@
 import { type CanalRecebimento, type CteLido, type DomainEventOf, type Environment, type RepassadoPor } from '@frete/contracts';
 import { type Decider } from '../decider';
-import { bloqueioContraCte, papelNoCte } from './papel';
+import { papelNoCte } from './papel';
+import { recusaContraCte } from '../contra-cte/contratante';
 
 export type CteSubcontratacaoEvent =
   | DomainEventOf<'cte_subcontratacao.recebido'>
@@ -45,8 +46,15 @@ export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubc
     };
     if (state.recebido && state.sha256 === c.sha256) return [{ type: 'cte_subcontratacao.reenviado', data: recebimento }];
     const papel = papelNoCte(c.cte, c.company_cnpj);
-    const bloqueio = bloqueioContraCte(c.cte, papel, c.environment);
-    const leitura = { papel_transportadora: papel, permite_contra_cte: bloqueio === null, bloqueio_contra_cte: bloqueio, cte: c.cte };
+    // The same verdict as every counter-CT-e's plan: the inbox admits only what a batch row would not refuse for the document.
+    const recusa = recusaContraCte(c.cte, c.company_cnpj, c.environment);
+    const leitura = {
+      papel_transportadora: papel,
+      permite_contra_cte: recusa === null,
+      bloqueio_contra_cte: recusa?.bloqueio ?? null,
+      recusa_contra_cte: recusa ? { code: recusa.code, message: recusa.message } : null,
+      cte: c.cte,
+    };
     if (!state.recebido) return [{ type: 'cte_subcontratacao.recebido', data: { ...recebimento, ...leitura } }];
     return [{ type: 'cte_subcontratacao.substituido', data: { ...recebimento, ...leitura, sha256_anterior: state.sha256! } }];
   },

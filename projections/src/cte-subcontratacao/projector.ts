@@ -3,18 +3,31 @@ import { type ProjectedEvent, type Projector, type Sql } from '../projector';
 import { emCamadas, type EventoDo } from '../em-camadas';
 import { colunasDoCte } from '../cte/colunas';
 import { searchable } from '../search';
+import { recusaDoRecebimento } from './recusa';
 
 type Leitura = EventData<'cte_subcontratacao.recebido'>;
 
 /** Columns read from the document; a replacement rewrites all of them. */
 function documentColumns(
-  d: Pick<Leitura, 'papel_transportadora' | 'permite_contra_cte' | 'bloqueio_contra_cte' | 'cte' | 'sha256' | 'tamanho_bytes'>,
+  d: Pick<
+    Leitura,
+    | 'chave'
+    | 'papel_transportadora'
+    | 'permite_contra_cte'
+    | 'bloqueio_contra_cte'
+    | 'recusa_contra_cte'
+    | 'cte'
+    | 'sha256'
+    | 'tamanho_bytes'
+  >,
 ) {
   const c: CteLido = d.cte;
+  const recusa = recusaDoRecebimento(d);
   return {
     carrier_role: d.papel_transportadora,
     allows_counter_cte: d.permite_contra_cte,
     counter_cte_blocked_reason: d.bloqueio_contra_cte,
+    counter_cte_refusal: recusa ? JSON.stringify(recusa) : null,
     xml_sha256: d.sha256,
     xml_size_bytes: d.tamanho_bytes,
     modelo: c.modelo,

@@ -1,4 +1,5 @@
-import { type CteLido, type EventData, type RecordedEvent, type RepassadoPor } from '@frete/contracts';
+import { type CteLido, type EventData, type RecordedEvent, type RecusaContraCteLida, type RepassadoPor } from '@frete/contracts';
+import { recusaDoRecebimento } from './recusa';
 import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
@@ -10,6 +11,7 @@ export interface CteSubcontratacaoRow {
   carrier_role: string;
   allows_counter_cte: boolean;
   counter_cte_blocked_reason: string | null;
+  counter_cte_refusal: RecusaContraCteLida | null;
   received_count: number;
   content_updated: boolean;
   first_received_at: Date;
@@ -35,7 +37,7 @@ export interface CteSubcontratacaoFilter {
   cursor?: string;
 }
 
-const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, counter_cte_blocked_reason, received_count,
+const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, counter_cte_blocked_reason, counter_cte_refusal, received_count,
   content_updated, first_received_at, last_received_at, last_channel, delivered_by, xml_sha256, xml_size_bytes, autorizado, cte`;
 
 export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: string): Promise<CteSubcontratacaoRow | null> {
@@ -146,6 +148,7 @@ const colunasDoDocumento = (d: EventData<'cte_subcontratacao.recebido'> | EventD
   carrier_role: d.papel_transportadora,
   allows_counter_cte: d.permite_contra_cte,
   counter_cte_blocked_reason: d.bloqueio_contra_cte,
+  counter_cte_refusal: recusaDoRecebimento(d),
   xml_sha256: d.sha256,
   xml_size_bytes: d.tamanho_bytes,
   autorizado: d.cte.protocolo !== null && [100, 150].includes(d.cte.protocolo.status),

@@ -180,11 +180,12 @@ const emGrupo: EmGrupo = {
   },
   'cte.autorizado': async (sql, events) => {
     await sql.query(
-      `UPDATE rm.ctes t SET situacao = 'autorizado', chave = u.chave, xml_sha256 = u.xml_sha256, cte = u.cte, retorno = u.retorno,
+      `UPDATE rm.ctes t SET situacao = 'autorizado', chave = u.chave, xml_sha256 = u.xml_sha256,
+         xml_size_bytes = u.xml_size_bytes, cte = u.cte, retorno = u.retorno,
          tomador_papel = u.tomador_papel, tomador_documento = u.tomador_documento, tomador_nome = u.tomador_nome,
          inicio_municipio = u.inicio_municipio, inicio_uf = u.inicio_uf, fim_municipio = u.fim_municipio, fim_uf = u.fim_uf,
          valor_prestacao_centavos = u.valor_prestacao_centavos, valor_receber_centavos = u.valor_receber_centavos, updated_at = u.at
-       FROM jsonb_to_recordset($1::jsonb) AS u(cte_id text, chave text, xml_sha256 text, cte jsonb, retorno jsonb, tomador_papel text,
+       FROM jsonb_to_recordset($1::jsonb) AS u(cte_id text, chave text, xml_sha256 text, xml_size_bytes integer, cte jsonb, retorno jsonb, tomador_papel text,
          tomador_documento text, tomador_nome text, inicio_municipio text, inicio_uf text, fim_municipio text, fim_uf text,
          valor_prestacao_centavos bigint, valor_receber_centavos bigint, at timestamptz)
        WHERE t.cte_id = u.cte_id`,
@@ -194,6 +195,7 @@ const emGrupo: EmGrupo = {
             cte_id: d.cte_id,
             chave: d.chave,
             xml_sha256: d.sha256,
+            xml_size_bytes: d.tamanho_bytes ?? null,
             cte: d.cte,
             retorno: { cstat: d.protocolo.cstat, motivo: d.protocolo.motivo },
             ...colunasDoCte(d.cte),

@@ -158,6 +158,7 @@ function cteDepois(
         situacao: 'autorizado',
         chave: event.data.chave,
         xml_sha256: event.data.sha256,
+        xml_size_bytes: event.data.tamanho_bytes ?? null,
         cte: event.data.cte,
         retorno: retorno(event.data.protocolo),
         updated_at: at,

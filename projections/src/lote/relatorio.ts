@@ -1,6 +1,12 @@
-import { type LinhaLote, type LoteRelatorio, type LoteResumo } from '@frete/contracts';
+import { type CodigoLinhaLote, ehCodigoLinhaLote, type LinhaLote, type LoteRelatorio, type LoteResumo } from '@frete/contracts';
 import { type LoteLinhaRow, type LoteResumoRow } from './queries';
 import { progressoDeContagem } from './progresso';
+
+/**
+ * A recorded row code as the report lists it. Before issue 28 a contractor's CT-e whose data a CT-e could not carry
+ * failed its row with the draft's `validacao`: that is `cte_original_invalido` now, and the report says so for old rows too.
+ */
+const codigoDaLinha = (code: string): CodigoLinhaLote => (ehCodigoLinhaLote(code) ? code : 'cte_original_invalido');
 
 /** A row as ruling 26 shows it: the members that apply to its status, nothing empty. */
 function linhaView(r: LoteLinhaRow): LinhaLote {
@@ -12,7 +18,7 @@ function linhaView(r: LoteLinhaRow): LinhaLote {
     ...(r.counter_cte_id ? { counter_cte_id: r.counter_cte_id } : {}),
     ...(r.documento_financeiro ? { documento_financeiro: r.documento_financeiro } : {}),
     ...(r.status === 'emitted' ? { financeiro: r.financeiro } : {}),
-    ...(r.error_code ? { error: { code: r.error_code, message: r.error_message ?? '' } } : {}),
+    ...(r.error_code ? { error: { code: codigoDaLinha(r.error_code), message: r.error_message ?? '' } } : {}),
   };
 }
 

@@ -1,5 +1,12 @@
 import { type Pool } from 'pg';
-import { type Environment, type ErrorCode, type ModoSubcontratacao, type ParcelaRepasse, type RecordedEvent } from '@frete/contracts';
+import {
+  type CodigoLinhaLote,
+  ehCodigoLinhaLote,
+  type Environment,
+  type ModoSubcontratacao,
+  type ParcelaRepasse,
+  type RecordedEvent,
+} from '@frete/contracts';
 import {
   cteDecider,
   type CteEvent,
@@ -40,7 +47,8 @@ export interface LinhaContraCte {
 export type ResultadoContraCte =
   | { status: 'aceito'; cte_id: string; tipo_servico: number; documento_financeiro: string | null }
   | { status: 'duplicated'; cte_id: string; tipo_servico: number }
-  | { status: 'failed'; code: ErrorCode; message: string; tipo_servico: number; details?: Record<string, unknown> };
+  /** `code` is a batch row's code (`CODIGOS_LINHA_LOTE`): the single counter-CT-e answers the same refusals. */
+  | { status: 'failed'; code: CodigoLinhaLote; message: string; tipo_servico: number; details?: Record<string, unknown> };
 
 export interface ServicoContraCteDeps extends CommandDeps {
   pool: Pool;
@@ -79,7 +87,7 @@ export class ServicoContraCte {
 
   private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext, leituras: LeiturasDaEmpresa): Promise<ResultadoContraCte> {
     const tipo = l.pedido.tipo_servico;
-    const falha = (code: ErrorCode, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({
+    const falha = (code: CodigoLinhaLote, message: string, details?: Record<string, unknown>): ResultadoContraCte => ({
       status: 'failed',
       code,
       message,
@@ -134,6 +142,8 @@ export class ServicoContraCte {
     if (reserva) {
       if (reserva.code === 'duplicated')
         return { status: 'duplicated', cte_id: String(reserva.details?.counter_cte_id), tipo_servico: tipo };
+      // The key's decider refuses with row codes only (the other mode, or paid); anything else is a fault, not a row's end.
+      if (!ehCodigoLinhaLote(reserva.code)) throw reserva;
       return falha(reserva.code, reserva.message, reserva.details);
     }
 
@@ -190,7 +200,9 @@ export class ServicoContraCte {
         ctx,
         { cache: this.reservas },
       );
-      return falha(err.code, `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
+      // What the plan could not foresee of the contractor's data (its parties and route are checked at receipt, by
+      // `lerContratante`): the same row code as those, never the draft's 400 `validacao`, which is about a request.
+      return falha('cte_original_invalido', `the contractor's CT-e gives data a CT-e cannot carry: ${err.message}`, err.details);
     }
     return { status: 'aceito', cte_id: l.cte_id, tipo_servico: tipo, documento_financeiro };
   }

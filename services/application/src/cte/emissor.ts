@@ -69,6 +69,8 @@ const cte = (montarXml: MontarXmlDaEmissao): TipoDocumento<CteCommand, CteState,
             chave: passo.protocolo.chave,
             protocolo: protocoloDe(passo.protocolo),
             sha256: passo.sha256,
+            // The cteProc is archived as its UTF-8 bytes (EmissorDocumento.autorizado).
+            tamanho_bytes: Buffer.byteLength(passo.proc, 'utf8'),
             cte: lerCteEmitido(passo.proc),
           },
         };

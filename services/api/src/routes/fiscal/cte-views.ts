@@ -63,6 +63,7 @@ export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
     carrier_role: r.carrier_role as 'terceiro',
     allows_counter_cte: r.allows_counter_cte,
     counter_cte_blocked_reason: r.counter_cte_blocked_reason as 'cte_proprio' | null,
+    counter_cte_refusal: r.counter_cte_refusal as { code: 'cte_proprio'; message: string } | null,
     received_count: r.received_count,
     content_updated: r.content_updated,
     first_received_at: r.first_received_at.toISOString(),
