@@ -170,7 +170,7 @@ describe('pnpm ops analyst-role create beside the service on embedded PostgreSQL
     servico = (await startUntil(builtEntry('services/server/dist/main.js'), env, /API: http/, 120_000)).child;
     const { port } = JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number };
     const res = await runNode(entry(), ['analyst-role', 'create'], env);
-    expect([res.code, res.stderr]).toEqual([0, '']);
+    expect([res.code, res.stderr]).toEqual([0, `ops: database: embedded PostgreSQL in ${dataDir}, of the service running on it\n`]);
     const { connection_string, papel } = JSON.parse(res.stdout) as { connection_string: string; papel: string };
     expect(papel).toBe('frete_analista');
     const url = new URL(connection_string);

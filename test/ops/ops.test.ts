@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { builtEntry, runNode } from '../support/processes';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { builtEntry, ROOT, runNode, startUntil, stopProcess } from '../support/processes';
 import { freshDatabase, type TestDatabase } from '../support/db';
 import { randomCnpj, request, startTestApp, type TestApp } from '../support/app';
 
@@ -253,5 +257,80 @@ describe('pnpm ops (operator tool)', () => {
     const usage = await ops('projections', 'verify', '--exemplos', 'muitos');
     expect(usage.code).toBe(2);
     expect(JSON.parse(usage.stderr).error).toMatchObject({ code: 'uso', message: expect.stringContaining('--exemplos') });
+  });
+});
+
+/** Issue 28, point 3: run from another shell, without the service's DATA_DIR, ops works on the service's database. */
+describe('pnpm ops beside a service on embedded PostgreSQL, without its DATA_DIR', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-ops-servico-'));
+  // Where services announce themselves: a folder of this suite's own, so that other suites' services are not in it.
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-ops-run-'));
+  const unset = { DATABASE_URL: '', EVENTSTORE_URL: '', KAFKA_BROKERS: '', SECRETS_KEY: '', APP_ENVIRONMENT: '', FRETE_RUN_DIR: runDir };
+  const opsEnv = { ...unset, DATA_DIR: '' };
+  const entry = () => builtEntry('services/ops/dist/main.js');
+  const cnpjs = (stdout: string) => (JSON.parse(stdout) as { cnpj: string }[]).map((c) => c.cnpj);
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(runDir, { recursive: true, force: true });
+  });
+
+  it('finds the running service’s database, says so on stderr, prints JSON alone (through pnpm too), and says when it starts one', async () => {
+    const service = await startUntil(
+      builtEntry('services/server/dist/main.js'),
+      { ...unset, DATA_DIR: dataDir, PORT: '0' },
+      /API: (http:\/\/[^\s]+)\/v1[\s\S]*API key \(all scopes\)/,
+      120_000,
+    );
+    const url = service.match[1]!;
+    try {
+      expect(fs.readdirSync(runDir)).toEqual([`${service.child.pid}.json`]);
+      const listed = await runNode(entry(), ['company', 'list'], opsEnv);
+      expect(listed.code).toBe(0);
+      expect(cnpjs(listed.stdout)).toContain('11222333000181');
+      expect(listed.stderr).toBe(
+        `ops: database: embedded PostgreSQL in ${dataDir}, of the service running as pid ${service.child.pid}, API ${url}\n`,
+      );
+
+      // `pnpm ops` is a bin (no script banner on stdout): its output goes to a JSON parser as it is.
+      const viaPnpm = spawnSync('pnpm', ['ops', 'company', 'list'], { cwd: ROOT, env: { ...process.env, ...opsEnv }, encoding: 'utf8' });
+      expect({ status: viaPnpm.status, stderr: viaPnpm.stderr }).toMatchObject({
+        status: 0,
+        stderr: expect.stringContaining(`pid ${service.child.pid}`),
+      });
+      expect(cnpjs(viaPnpm.stdout)).toContain('11222333000181');
+    } finally {
+      expect(await stopProcess(service.child)).toBe(0);
+    }
+    // The stop withdraws the announcement; with no service running, ops says it started the database itself.
+    expect(fs.readdirSync(runDir)).toEqual([]);
+    const alone = await runNode(entry(), ['company', 'list'], { ...opsEnv, DATA_DIR: dataDir });
+    expect(alone.code).toBe(0);
+    expect(cnpjs(alone.stdout)).toContain('11222333000181');
+    expect(alone.stderr).toBe(
+      `ops: database: embedded PostgreSQL in ${dataDir}, started for this command and stopped after it (no service of this checkout runs on it)\n`,
+    );
+  });
+
+  it('with several services running and none on the default folder, names them and opens no database', async () => {
+    const other = path.join(runDir, 'other');
+    fs.mkdirSync(other);
+    // Two live processes (this one and its parent) announced on two folders.
+    for (const [pid, dir, at] of [
+      [process.pid, '/srv/frete-a', '2026-11-29T10:00:01.000Z'],
+      [process.ppid, '/srv/frete-b', '2026-11-29T10:00:00.000Z'],
+    ] as const)
+      fs.writeFileSync(
+        path.join(other, `${pid}.json`),
+        JSON.stringify({ pid, environment: 'homologacao', data_dir: dir, api: null, started_at: at }),
+      );
+    const res = await runNode(entry(), ['company', 'list'], { ...opsEnv, FRETE_RUN_DIR: other });
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(res.stderr).error).toEqual({
+      code: 'banco_ambiguo',
+      message: expect.stringMatching(
+        /several services .*DATA_DIR=\/srv\/frete-a.*DATA_DIR=\/srv\/frete-b.*: set DATA_DIR to the one to work on$/,
+      ),
+    });
   });
 });
