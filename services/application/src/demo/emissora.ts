@@ -30,14 +30,8 @@ export const DEMO_MOTORISTA: MotoristaInput = {
 };
 export const DEMO_VEICULO: VeiculoInput = { placa: 'ABC1D23', uf: 'SP', tara_kg: 8000, capacidade_kg: 25000, tipo_rodado: '01' };
 
-/**
- * The routes the first steps travel: São Paulo to Rio de Janeiro (an own CT-e), and Santa Catarina to Paraná (the
- * contractor's CT-e sample a counter-CT-e is made of).
- */
-export const DEMO_REGRAS: RegraTributacaoInput[] = [
-  { uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } },
-  { uf_origem: 'SC', uf_destino: 'PR', icms: { cst: '00', aliquota: 12 } },
-];
+/** São Paulo to Rio de Janeiro, the route of the README's first CT-e (its counter-CT-e step adds the rule it needs). */
+export const DEMO_REGRAS: RegraTributacaoInput[] = [{ uf_origem: 'SP', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } }];
 
 /**
  * Makes the sandbox's demo carrier ready to issue: what a client sends first (a test A1, the fiscal configuration,
