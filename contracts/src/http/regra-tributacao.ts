@@ -8,6 +8,14 @@ export type IcmsCst = (typeof ICMS_CSTS)[number];
 /** ide/tpServ of the service the rule is for: 0 normal, 1 subcontracting, 2 redispatch, 3 intermediate redispatch. */
 export const TP_SERV_REGRA = [0, 1, 2, 3] as const;
 
+/**
+ * A rule's destination: a UF, or `EX` for an export (UF fim EX, cMunFim 9999999 in CT-e 4.00), whose CFOP starts with 7
+ * (MOC G050: 7358 is the transport service's).
+ */
+const UfDestino = Type.Union([...Uf.anyOf, Type.Literal('EX')], {
+  description: 'Brazilian state (UF) of the destination, or `EX` for an export (service ending abroad: CFOP 7xxx)',
+});
+
 const Percentual = (description: string) =>
   Type.Number({ minimum: 0, maximum: 100, description: `${description}; percent, 0–100, up to 2 decimals` });
 
@@ -56,12 +64,12 @@ export const IbsCbsRegraInput = Type.Object(
 export const RegraTributacaoInput = Type.Object(
   {
     uf_origem: Uf,
-    uf_destino: Uf,
+    uf_destino: UfDestino,
     tp_serv: Type.Optional(TpServ),
     cfop: Type.Optional(
       Type.String({
         pattern: '^[0-9]{4}$',
-        description: 'CFOP of the service, 4 digits; 5xxx when origin and destination are the same UF, 6xxx otherwise',
+        description: 'CFOP of the service, 4 digits; 5xxx when origin and destination are the same UF, 6xxx otherwise, 7xxx for `EX`',
       }),
     ),
     icms: IcmsRegraInput,
@@ -76,7 +84,7 @@ export const RegraTributacao = Type.Object(
   {
     id: Type.Integer({ minimum: 1, description: 'Per company, never reused' }),
     uf_origem: Uf,
-    uf_destino: Uf,
+    uf_destino: UfDestino,
     tp_serv: Type.Union([TpServ, Type.Null()], { description: 'null: general rule of the UF pair' }),
     cfop: Type.Union([Type.String(), Type.Null()]),
     icms: Type.Object({
@@ -103,7 +111,7 @@ export type RegraTributacao = Static<typeof RegraTributacao>;
 
 export const RegraTributacaoQuery = Type.Object({
   uf_origem: Type.Optional(Uf),
-  uf_destino: Type.Optional(Uf),
+  uf_destino: Type.Optional(UfDestino),
   tp_serv: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 3, description: 'Rules of exactly this service type (general rules are not included)' }),
   ),
@@ -113,7 +121,7 @@ export type RegraTributacaoQuery = Static<typeof RegraTributacaoQuery>;
 
 export const RegraAplicavelQuery = Type.Object({
   uf_origem: Uf,
-  uf_destino: Uf,
+  uf_destino: UfDestino,
   tp_serv: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: 'Service type; absent: only a general rule can apply' })),
 });
 export type RegraAplicavelQuery = Static<typeof RegraAplicavelQuery>;

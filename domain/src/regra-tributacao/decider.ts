@@ -60,23 +60,24 @@ function centesimos(value: number, field: string, erros: FieldError[]): number |
 /** Checks an input rule as a whole and gives the registry's form; every wrong field is named (400 `validacao`). */
 export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTributacaoDados {
   const erros: FieldError[] = [];
-  for (const field of ['uf_origem', 'uf_destino'] as const) {
-    if (!ufBySigla(input[field])) erros.push({ field, message: 'not a Brazilian UF' });
-  }
+  if (!ufBySigla(input.uf_origem)) erros.push({ field: 'uf_origem', message: 'not a Brazilian UF' });
+  // An export's rule (UF fim EX: the service ends abroad) is the one whose CFOP is 7xxx (G050).
+  const exportacao = input.uf_destino === 'EX';
+  if (!exportacao && !ufBySigla(input.uf_destino)) erros.push({ field: 'uf_destino', message: 'not a Brazilian UF nor EX (export)' });
   const tpServ = input.tp_serv ?? null;
   if (tpServ !== null && (!Number.isInteger(tpServ) || tpServ < 0 || tpServ > 3)) {
     erros.push({ field: 'tp_serv', message: 'must be 0, 1, 2 or 3' });
   }
   const cfop = input.cfop ?? null;
   if (cfop !== null) {
-    const esperado = input.uf_origem === input.uf_destino ? '5' : '6';
+    const esperado = exportacao ? '7' : input.uf_origem === input.uf_destino ? '5' : '6';
+    const porque = {
+      '5': 'origin and destination are the same UF',
+      '6': 'origin and destination are different UFs',
+      '7': 'an export (EX)',
+    };
     if (!/^[0-9]{4}$/.test(cfop)) erros.push({ field: 'cfop', message: 'must be 4 digits' });
-    else if (cfop[0] !== esperado) {
-      erros.push({
-        field: 'cfop',
-        message: `must start with ${esperado}: origin and destination are ${esperado === '5' ? 'the same UF' : 'different UFs'}`,
-      });
-    }
+    else if (cfop[0] !== esperado) erros.push({ field: 'cfop', message: `must start with ${esperado}: ${porque[esperado]}` });
   }
 
   const icms = input.icms;

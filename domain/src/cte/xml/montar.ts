@@ -261,7 +261,7 @@ function icmsXml(c: IcmsCalculado): string {
 /**
  * The CFOP (fiscal-domain.md §4, MOC G050–G052): the draft's when it has one; else, for a service starting in a UF
  * other than the emitter's, 5932 (same start and end UF) or 6932 (G051: mandatory then); else the tax rule's;
- * else 5353 or 6353 by whether start and end UF are equal.
+ * else 5353 or 6353 by whether start and end UF are equal. An export is 7xxx.
  */
 export function cfopDaPrestacao(i: {
   cfopRascunho?: string | null;
@@ -271,6 +271,8 @@ export function cfopDaPrestacao(i: {
   ufFim: string;
 }): string {
   if (i.cfopRascunho) return i.cfopRascunho;
+  // An export (UF fim EX): 7358, the one transport service of the 7 group, unless the rule names its 7xxx (G050).
+  if (i.ufFim === 'EX') return i.cfopRegra?.startsWith('7') ? i.cfopRegra : '7358';
   const mesmaUf = i.ufInicio === i.ufFim;
   if (i.ufInicio !== i.ufEmitente) return mesmaUf ? '5932' : '6932';
   if (i.cfopRegra) return i.cfopRegra;
@@ -279,8 +281,10 @@ export function cfopDaPrestacao(i: {
 
 /** What is wrong with a CFOP for a route (G050–G052), or null. */
 export function problemaCfop(cfop: string, ufEmitente: string, ufInicio: string, ufFim: string): string | null {
-  const primeiro = ufInicio === ufFim ? '5' : '6';
+  // G050: an export (UF fim EX) starts with 7; G051/G052 apply only when neither end is EX.
+  const primeiro = ufFim === 'EX' ? '7' : ufInicio === ufFim ? '5' : '6';
   if (cfop[0] !== primeiro) return `CFOP ${cfop} must start with ${primeiro} for ${ufInicio}→${ufFim} (G050, rejection 519)`;
+  if (ufFim === 'EX' || ufInicio === 'EX') return null;
   const de932 = cfop.slice(1) === '932';
   if (ufInicio !== ufEmitente && !de932)
     return `the service starts in ${ufInicio}, outside the emitter's UF ${ufEmitente}: CFOP must be 5932 or 6932 (G051, rejection 524)`;

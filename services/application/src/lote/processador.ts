@@ -1,4 +1,4 @@
-import { type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
+import { type CodigoLinhaLote, type EventData, type LinhaPlanejada, type RecordedEvent } from '@frete/contracts';
 import {
   BLOCO_DO_LOTE,
   type ComandoDoFluxo,
@@ -62,7 +62,7 @@ interface Desfecho {
 }
 
 /** The failure a refused counter-CT-e gives its row (`cte_rejeitado`), in the authority's words. */
-function recusa(event: RecordedEvent): { code: string; message: string } {
+function recusa(event: RecordedEvent): { code: CodigoLinhaLote; message: string } {
   if (event.type === 'cte.denegado') {
     const { protocolo } = event.data as EventData<'cte.denegado'>;
     return { code: 'cte_rejeitado', message: `the authority denied the counter-CT-e: cStat ${protocolo.cstat} ${protocolo.motivo}` };

@@ -36,7 +36,8 @@ export const cteContraRoutes =
             'the route and type. Without `origem`/`destino` this is the full counter-CT-e of the key (mode 1:1); with them, a leg. 202 with a ' +
             '`CteIssueEnvelope`; asking again for a key already subcontracted the same way answers 200 with the existing counter-CT-e and issues ' +
             'nothing. 400 `validacao` (also tipo_servico 2 or 3 without `origem`/`destino`); 422 `contra_cte_invalido` with `error.details.reason` ' +
-            '`redespacho_exige_rota` or `origem_incompativel_com_tipo`; 422 `cte_nao_recebido`, `cte_proprio`, `sem_regra_tributacao`, ' +
+            '`redespacho_exige_rota` or `origem_incompativel_com_tipo`; 422 `cte_nao_recebido`, `cte_proprio`, `cte_original_invalido` (the ' +
+            "contractor's data cannot be carried: the inbox's `counter_cte_refusal` said so at receipt), `sem_regra_tributacao`, " +
             '`origem_ja_subcontratada_1a1`, `origem_ja_subcontratada_em_pernas`, `origem_ja_paga`, `motorista_nao_encontrado`, ' +
             '`veiculo_nao_encontrado`, `valor_frete_indefinido`, `cte_com_pendencias`. An `Idempotency-Key` header makes a retry answer the same ' +
             'counter-CT-e.',
@@ -56,6 +57,7 @@ export const cteContraRoutes =
               'origem_incompativel_com_tipo',
               'cte_nao_recebido',
               'cte_proprio',
+              'cte_original_invalido',
               'sem_regra_tributacao',
               'origem_ja_subcontratada_1a1',
               'origem_ja_subcontratada_em_pernas',
