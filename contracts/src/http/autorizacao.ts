@@ -36,13 +36,16 @@ export const AutorizacaoEmissao = Type.Object(
     concedida_em: Type.String({ format: 'date-time' }),
     revogada_em: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
-  { description: 'Emission grant (autorização de emissão) between two carriers' },
+  { title: 'AutorizacaoEmissao', description: 'Emission grant (autorização de emissão) between two carriers' },
 );
 export type AutorizacaoEmissao = Static<typeof AutorizacaoEmissao>;
 
 /** Active grants in both directions. */
-export const AutorizacoesLista = Type.Object({
-  concedidas: Type.Array(AutorizacaoEmissao, { description: 'Grants the caller gave, as subcontractor' }),
-  recebidas: Type.Array(AutorizacaoEmissao, { description: 'Grants the caller received, as contractor' }),
-});
+export const AutorizacoesLista = Type.Object(
+  {
+    concedidas: Type.Array(AutorizacaoEmissao, { description: 'Grants the caller gave, as subcontractor' }),
+    recebidas: Type.Array(AutorizacaoEmissao, { description: 'Grants the caller received, as contractor' }),
+  },
+  { title: 'AutorizacoesLista' },
+);
 export type AutorizacoesLista = Static<typeof AutorizacoesLista>;

@@ -1,4 +1,12 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * An integer code among a few (`tpServ` 1–3): `{ type: integer, enum }` in the document, which client generators turn into
+ * an enum of integers. A union of `Type.Literal` would be `number` constants, which Java generators write as BigDecimal.
+ * The static type stays the union of the values.
+ */
+export const InteiroEnum = <const T extends readonly number[]>(values: T, options: { description?: string } = {}): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>(Type.Integer({ ...options, enum: [...values] }));
 
 export const Environment = Type.Union([Type.Literal('homologacao'), Type.Literal('producao')], {
   description: '`homologacao` (sandbox) or `producao`',

@@ -56,13 +56,18 @@ export const SituacaoRntrc = Type.Object(
 );
 export type SituacaoRntrc = Static<typeof SituacaoRntrc>;
 
-/** `GET /consultas/frota?documento=&placas=A,B` (ruling 24): up to 50 plates, comma-separated (or the parameter repeated). */
+/**
+ * `GET /consultas/frota?documento=&placas=A,B` (ruling 24): up to 50 plates, comma-separated (or the parameter repeated).
+ * An array to the document (`style: form, explode: false` is what a comma list is, see `openapi.ts`), so that generated
+ * clients take a list; one `placas=A,B` arrives as `['A,B']` (Ajv's `coerceTypes: 'array'`) and the reader splits it.
+ */
 export const ConsultaFrotaQuery = Type.Object({
   documento: Documento,
-  placas: Type.Union(
-    [Type.String({ minLength: 1, maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: 1000 })],
-    { description: 'Plates, comma-separated (`ABC1234,ABC1D23`), 1 to 50, old or Mercosur format, case and hyphen ignored, no repeats' },
-  ),
+  placas: Type.Array(Type.String({ maxLength: 2000 }), {
+    minItems: 1,
+    maxItems: 1000,
+    description: 'Plates, comma-separated (`ABC1234,ABC1D23`), 1 to 50, old or Mercosur format, case and hyphen ignored, no repeats',
+  }),
 });
 export type ConsultaFrotaQuery = Static<typeof ConsultaFrotaQuery>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Local } from './cte-rascunho';
+import { InteiroEnum } from './common';
 
 /** Old (`ABC1234`) or Mercosur (`ABC1D23`) plate; case and a hyphen are ignored. */
 export const PlacaBrasileira = Type.String({
@@ -23,7 +24,7 @@ export const ContraCteInput = Type.Object(
       }),
     ),
     tipo_servico: Type.Optional(
-      Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Null()], {
+      Type.Union([InteiroEnum([1, 2, 3]), Type.Null()], {
         description: 'ide/tpServ: 1 subcontracting (default), 2 redispatch, 3 intermediate redispatch',
       }),
     ),

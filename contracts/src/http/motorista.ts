@@ -67,7 +67,7 @@ export const MotoristaInput = Type.Object(
     chave_pix: Type.Optional(nullable(ChavePix)),
     repasse: Type.Optional(nullable(RepasseInput)),
   },
-  { additionalProperties: false },
+  { title: 'MotoristaInput', additionalProperties: false },
 );
 export type MotoristaInput = Static<typeof MotoristaInput>;
 
@@ -88,7 +88,7 @@ export const Motorista = Type.Object(
     cadastrado_em: Type.String({ format: 'date-time' }),
     atualizado_em: Type.String({ format: 'date-time' }),
   },
-  { description: "A driver of the carrier's registry (MDF-e `condutor`)" },
+  { title: 'Motorista', description: "A driver of the carrier's registry (MDF-e `condutor`)" },
 );
 export type Motorista = Static<typeof Motorista>;
 

@@ -68,6 +68,7 @@ const resumo = {
 };
 
 export const NfeResumo = Type.Object(resumo, {
+  title: 'NfeResumo',
   description: 'An NF-e in the list. While only the key is known, issuer CNPJ, UF, model, series and number come from the key',
 });
 export type NfeResumo = Static<typeof NfeResumo>;
@@ -99,7 +100,7 @@ export const Nfe = Type.Object(
     arquivos: Type.Object({ xml: nullable(ArquivoArquivado), pdf: nullable(ArquivoArquivado) }),
     ctes_vinculados: Type.Array(Type.String(), { description: 'Ids of the own CT-e that carry this key' }),
   },
-  { description: 'One NF-e of the company' },
+  { title: 'Nfe', description: 'One NF-e of the company' },
 );
 export type Nfe = Static<typeof Nfe>;
 
@@ -166,9 +167,12 @@ export const NfeImportFileResult = Type.Object({
 });
 export type NfeImportFileResult = Static<typeof NfeImportFileResult>;
 
-export const NfeImportResult = Type.Object({
-  arquivos: Type.Array(NfeImportFileResult, { description: 'One result per file, in the order sent' }),
-  total_nfes: Type.Integer({ description: 'NF-e received in this request (each key once per file or entry)' }),
-  total_erros: Type.Integer(),
-});
+export const NfeImportResult = Type.Object(
+  {
+    arquivos: Type.Array(NfeImportFileResult, { description: 'One result per file, in the order sent' }),
+    total_nfes: Type.Integer({ description: 'NF-e received in this request (each key once per file or entry)' }),
+    total_erros: Type.Integer(),
+  },
+  { title: 'NfeImportResult' },
+);
 export type NfeImportResult = Static<typeof NfeImportResult>;

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { InteiroEnum } from './common';
 
 export const TokenRequest = Type.Object(
   {
@@ -15,7 +16,7 @@ export const TokenResponse = Type.Object(
   {
     access_token: Type.String({ description: 'A JWT (three dot-separated segments)' }),
     token_type: Type.Literal('Bearer'),
-    expires_in: Type.Literal(3600),
+    expires_in: InteiroEnum([3600], { description: 'Seconds the token is valid: 3600' }),
     scope: Type.String(),
   },
   { $id: 'TokenResponse' },

@@ -105,7 +105,7 @@ export const RegraTributacao = Type.Object(
     criada_em: Type.String({ format: 'date-time' }),
     atualizada_em: Type.String({ format: 'date-time' }),
   },
-  { description: 'Tax rule (regra de tributação) of a UF → UF route, optionally for one service type' },
+  { title: 'RegraTributacao', description: 'Tax rule (regra de tributação) of a UF → UF route, optionally for one service type' },
 );
 export type RegraTributacao = Static<typeof RegraTributacao>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CursorQuery, PageQuery, Uf } from './common';
+import { CursorQuery, InteiroEnum, PageQuery, Uf } from './common';
 import { Rntrc } from './configuracao';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
@@ -29,9 +29,7 @@ export const TipoVeiculo = Type.Union([Type.Literal('tracao'), Type.Literal('reb
 export type TipoVeiculo = Static<typeof TipoVeiculo>;
 
 /** MDF-e `prop/tpProp`: 0 TAC agregado, 1 TAC independente, 2 outros. */
-export const TipoProprietario = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
-  description: 'tpProp: 0 TAC agregado, 1 TAC independente, 2 outros',
-});
+export const TipoProprietario = InteiroEnum([0, 1, 2], { description: 'tpProp: 0 TAC agregado, 1 TAC independente, 2 outros' });
 export type TipoProprietario = Static<typeof TipoProprietario>;
 
 const TaraKg = Type.Integer({ minimum: 0, maximum: 999999, description: 'Tare in kg (MDF-e `tara`)' });
@@ -81,7 +79,7 @@ export const VeiculoInput = Type.Object(
     tipo: Type.Optional(TipoVeiculo),
     proprietario: Type.Optional(nullable(ProprietarioInput)),
   },
-  { additionalProperties: false },
+  { title: 'VeiculoInput', additionalProperties: false },
 );
 export type VeiculoInput = Static<typeof VeiculoInput>;
 
@@ -119,7 +117,7 @@ export const Veiculo = Type.Object(
     cadastrado_em: Type.String({ format: 'date-time' }),
     atualizado_em: Type.String({ format: 'date-time' }),
   },
-  { description: "A vehicle of the carrier's registry (MDF-e `veicTracao`/`veicReboque`)" },
+  { title: 'Veiculo', description: "A vehicle of the carrier's registry (MDF-e `veicTracao`/`veicReboque`)" },
 );
 export type Veiculo = Static<typeof Veiculo>;
 

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { type ErrorCode, ErrorCodes, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_TYPE } from '@frete/contracts';
+import { nomearModelos } from './openapi-modelos';
 
 /**
  * What the OpenAPI document says beyond the route schemas: the tags (one per area) with their descriptions, the shared
@@ -30,8 +31,16 @@ export const OPENAPI_TAGS = [
   { name: 'Consultas', description: "Regulator (ANTT) queries: a carrier's RNTRC and whether plates are in its fleet." },
   { name: 'Cadastros', description: 'Carrier invitations, aggregate drivers and PIX key checks.' },
   { name: 'Auditoria', description: 'The event history as recorded, the company event log and the verification of its hash chain.' },
-  { name: 'Webhooks', description: 'Signed notifications (Standard Webhooks) of what integrators would otherwise poll for.' },
+  {
+    name: 'Webhooks',
+    description: 'Subscriptions to signed notifications (Standard Webhooks) of what integrators would otherwise poll for.',
+  },
+  // Apart from the subscriptions' tag: a generator writes one file per tag, and the receiver's side is another class.
+  { name: 'Notificações', description: 'What `/v1/webhooks` delivers to a subscribed endpoint: one callback per event type, signed.' },
 ];
+
+/** The tag of the `webhooks` callbacks (the receiver's side). */
+const TAG_NOTIFICACOES = 'Notificações';
 
 /** A sample request id, as the API generates them (a UUID; an incoming reasonable `X-Request-Id` is kept instead). */
 const REQUEST_ID = '5f0c6a52-8d1e-4b8e-9f3a-2c7d1e6b4a90';
@@ -122,6 +131,7 @@ const envelopeResponse = (description: string) => ({
  */
 export function completarDocumento<T extends object>(openapiObject: T): T {
   const doc = openapiObject as Json;
+  nomearModelos(doc);
   const paths = isObject(doc.paths) ? doc.paths : {};
   const used = new Set<string>();
   for (const item of Object.values(paths)) {
@@ -193,7 +203,7 @@ function notificacoes(): Json {
       {
         post: {
           operationId: `notificar${camel(type)}`,
-          tags: ['Webhooks'],
+          tags: [TAG_NOTIFICACOES],
           summary: `\`${type}\` delivered to the endpoints subscribed to it`,
           parameters: [
             header('webhook-id', 'The delivery id: the same on every retry of one delivery (deduplicate by it)'),

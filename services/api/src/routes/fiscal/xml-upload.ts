@@ -12,16 +12,22 @@ export const MAX_CTE_XML = 2 * 1024 * 1024;
 export const CteUploadBody = {
   content: {
     'application/json': {
-      schema: Type.Object({
-        xml: Type.String({
-          minLength: 1,
-          maxLength: MAX_CTE_XML,
-          description: 'The `cteProc` or `CTe` XML, raw or in base64 (told apart by the content: raw XML starts with `<`)',
-        }),
-      }),
+      schema: Type.Object(
+        {
+          xml: Type.String({
+            minLength: 1,
+            maxLength: MAX_CTE_XML,
+            description: 'The `cteProc` or `CTe` XML, raw or in base64 (told apart by the content: raw XML starts with `<`)',
+          }),
+        },
+        { title: 'EnvioCteXml' },
+      ),
     },
     'multipart/form-data': {
-      schema: Type.Object({ arquivo: Type.String({ format: 'binary', description: 'The XML file, at most 2 MB' }) }),
+      schema: Type.Object(
+        { arquivo: Type.String({ format: 'binary', description: 'The XML file, at most 2 MB' }) },
+        { title: 'EnvioCteArquivo' },
+      ),
     },
   },
 };
