@@ -22,10 +22,21 @@ const REGRAS =
   "batch's `repasse.parcelas`, else the driver's, else 100% at position 1 with dias 0 (ruling 14). The due date (`vencimento`) is the " +
   "release day in Brasília plus the installment's `dias`.";
 
-const ATO = (ato: string, posicao: number) =>
+/**
+ * The scan is what creates the installments (spec section 3: "the installment exists only after the document is scanned");
+ * completion and accountability come after it, so they alone can arrive too early.
+ */
+const ANTES_DA_BIPAGEM: Record<'Bipar' | 'Concluir' | 'PrestarContas', string> = {
+  Bipar:
+    "It is the first act: a counter-CT-e's payout exists from its authorization on (404 before), and its installments from this scan. ",
+  Concluir: '422 `parcelas_nao_geradas` when it comes before the scan (`bipagem`), which creates the installments. ',
+  PrestarContas: '422 `parcelas_nao_geradas` when it comes before the scan (`bipagem`), which creates the installments. ',
+};
+
+const ATO = (ato: string, posicao: number, type: keyof typeof ANTES_DA_BIPAGEM) =>
   `The driver app reports ${ato}. In automatic mode it releases installment ${posicao} of this document when the document has one and it is ` +
   'still pending; in manual mode it is only recorded (only `liberar` releases). Idempotent: repeating it answers 200 and changes nothing. ' +
-  `422 \`parcelas_nao_geradas\` before the scan, \`documento_cancelado\` for a cancelled counter-CT-e. ${DOCUMENTO}`;
+  `${ANTES_DA_BIPAGEM[type]}422 \`documento_cancelado\` for a cancelled counter-CT-e. ${DOCUMENTO}`;
 
 /** The installment area (spec section 4, scope `operacao`): read, driver-app acts, release and payment order. */
 export const parcelasRepasseRoutes =
@@ -59,7 +70,7 @@ export const parcelasRepasseRoutes =
         path: 'bipagem',
         operationId: 'informarBipagem',
         type: 'Bipar',
-        ato: 'the scan (bipagem): the installments are created now',
+        ato: 'the scan (bipagem) of the cargo loaded on the vehicle: it creates the installments of the document',
         posicao: 1,
       },
       { path: 'conclusao', operationId: 'informarConclusao', type: 'Concluir', ato: 'the completion of the service', posicao: 2 },
@@ -80,9 +91,12 @@ export const parcelasRepasseRoutes =
             operationId: a.operationId,
             tags: [TAG],
             summary: `Driver app: reports ${a.path}`,
-            description: `200 with the document. ${ATO(a.ato, a.posicao)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
+            description: `200 with the document. ${ATO(a.ato, a.posicao, a.type)}${a.type === 'Bipar' ? ` ${REGRAS}` : ''}`,
             params: DocumentoRepasseParam,
-            response: { 200: DataEnvelope(Type.Ref(DocumentoRepasse)), ...errors(404, 'parcelas_nao_geradas', 'documento_cancelado') },
+            response: {
+              200: DataEnvelope(Type.Ref(DocumentoRepasse)),
+              ...(a.type === 'Bipar' ? errors(404, 'documento_cancelado') : errors(404, 'parcelas_nao_geradas', 'documento_cancelado')),
+            },
           },
         },
         async (request) => {
