@@ -164,6 +164,18 @@ describe('pnpm ops command line', () => {
     expect(usage('lote', 'reconciliar', '--id', 'x')).toContain("does not apply to 'lote reconciliar'");
   });
 
+  it('reads certificate sandbox: the company is required, nothing else applies', () => {
+    expect(parseOpsCommand(['certificate', 'sandbox', '--company', '11.222.333/0001-81'])).toEqual({
+      command: 'certificate sandbox',
+      company: '11.222.333/0001-81',
+    });
+    expect(usage('certificate', 'sandbox')).toBe('--company is required');
+    expect(usage('certificate', 'sandbox', '--company', 'x', '--kind', 'api-key')).toContain(
+      "--kind does not apply to 'certificate sandbox'",
+    );
+    expect(usage('certificate', 'production', '--company', 'x')).toContain("unknown command 'certificate production'");
+  });
+
   it('reads lote transcrever, which takes no option nor argument', () => {
     expect(parseOpsCommand(['lote', 'transcrever'])).toEqual({ command: 'lote transcrever' });
     expect(usage('lote', 'transcrever', '--company', 'x')).toContain("does not apply to 'lote transcrever'");

@@ -1,8 +1,16 @@
 import { parseArgs } from 'node:util';
 import { PapelAnalistaError, type Platform, type RelatorioVerificacao, type ResultadoVerificacao } from '@frete/platform';
 import { randomUUID } from 'node:crypto';
-import { type ContingenciaHandler, type Operator, type UsuarioHandler } from '@frete/application';
-import { type CredentialKind, type PapelUsuario } from '@frete/contracts';
+import {
+  type CertificadoHandler,
+  type ContingenciaHandler,
+  contextoDoSistema,
+  enviarCertificadoDeTeste,
+  exigirHomologacao,
+  type Operator,
+  type UsuarioHandler,
+} from '@frete/application';
+import { type CredentialKind, type Environment, type PapelUsuario } from '@frete/contracts';
 import { isPapelUsuario, Rejection } from '@frete/domain';
 
 export const USAGE = `pnpm ops <command>   (prints JSON)
@@ -34,6 +42,9 @@ export const USAGE = `pnpm ops <command>   (prints JSON)
                                        rm), of one company's rows only with --company; prints its connection string (a
                                        role of that name already such an analyst's gets a new password)
   audit verify [--company <id|cnpj>]   recompute the event log's hash chains (one company's, else all); exits 1 if tampered
+  certificate sandbox --company <id|cnpj>   makes a sandbox-only test A1 for the company (self-signed, naming its CNPJ) and
+                       sends it as its certificate, through the upload's checks: prints { "company_id", "cnpj",
+                       "nome_arquivo", "ambiente" }. Only in the sandbox: elsewhere exit 1, homologacao_obrigatoria
 Works on the same data as the service: DATABASE_URL / EVENTSTORE_URL when set, else the embedded PostgreSQL in DATA_DIR.`;
 
 export class UsageError extends Error {}
@@ -79,6 +90,7 @@ const COMMANDS = {
   'contingencia listar': [],
   'analyst-role create': ['name', 'company'],
   'audit verify': ['company'],
+  'certificate sandbox': ['company'],
 } as const satisfies Record<string, readonly OptionName[]>;
 type CommandName = keyof typeof COMMANDS;
 
@@ -100,7 +112,8 @@ export type OpsCommand =
   | { command: 'contingencia desativar'; uf: string }
   | { command: 'contingencia listar' }
   | { command: 'analyst-role create'; name: string; company?: string }
-  | { command: 'audit verify'; company?: string };
+  | { command: 'audit verify'; company?: string }
+  | { command: 'certificate sandbox'; company: string };
 
 const bool = (v: string | undefined, name: OptionName): boolean | undefined => {
   if (v === undefined) return undefined;
@@ -170,6 +183,8 @@ export function parseOpsCommand(argv: string[]): OpsCommand {
       return { command: name, company: values.company };
     case 'credential revoke':
       return { command: name, id: required(values.id, 'id') };
+    case 'certificate sandbox':
+      return { command: name, company: required(values.company, 'company') };
     case 'user create': {
       const papel = required(values.role, 'role');
       if (!isPapelUsuario(papel)) throw new UsageError('--role is admin, operador or leitura');
@@ -212,6 +227,8 @@ export type OpsTarget = Pick<Platform, 'projections'> & {
   criarPapelAnalista(pedido: { nome: string; empresa?: string }): Promise<unknown>;
   /** The event log's hash chains: one company's (its metadata.company_id), or all when undefined. */
   verificarCadeia(companyId: string | undefined): Promise<ResultadoVerificacao>;
+  /** The certificate upload's handler, and the deployment's environment (a test A1 is made only in the sandbox). */
+  certificados: { certificado: CertificadoHandler; environment: Environment };
 };
 
 /** How the operator's acts are signed in the events' metadata (see EventMetadata.actor). */
@@ -295,6 +312,18 @@ export async function executeOps(
       return platform.contingencia.listar();
     case 'analyst-role create':
       return platform.criarPapelAnalista({ nome: cmd.name, empresa: cmd.company });
+    case 'certificate sandbox': {
+      // Refused before the company is looked up: outside the sandbox no company gets one.
+      exigirHomologacao(platform.certificados.environment);
+      const company = await op.findCompany(cmd.company);
+      if (!company) throw new Rejection('nao_encontrado', `company '${cmd.company}' not found`);
+      const { nome_arquivo } = await enviarCertificadoDeTeste(
+        platform.certificados,
+        contextoDoSistema(company.company_id, OPERADOR),
+        company,
+      );
+      return { company_id: company.company_id, cnpj: company.cnpj, nome_arquivo, ambiente: platform.certificados.environment };
+    }
     case 'audit verify': {
       const company = cmd.company === undefined ? undefined : await op.findCompany(cmd.company);
       if (company === null) throw new Rejection('nao_encontrado', `company '${cmd.company}' not found`);

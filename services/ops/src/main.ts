@@ -33,6 +33,7 @@ async function main(): Promise<number> {
             }),
           contingencia: application.handlers.contingencia,
           usuarios: application.handlers.usuario,
+          certificados: { certificado: application.handlers.certificado, environment: platform.config.environment },
           // The deployment's server and database: DATABASE_URL, or the embedded PostgreSQL on the port it listens on.
           criarPapelAnalista: (pedido) =>
             criarPapelAnalista(platform.pool, platform.config.databaseUrl ?? platform.embedded!.connectionString(), pedido),
