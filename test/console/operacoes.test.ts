@@ -4,7 +4,7 @@ import { railInterno } from '@frete/adapters';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { emissora } from '../support/emissora';
 import { MOTORISTA_CPF, PLACA, receberCteDoContratante } from '../support/lote';
-import { nfeKey } from '../support/cte-xml';
+import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { type NavegadorHttp, sessaoDe } from '../support/console';
 
 const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
@@ -124,8 +124,8 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(f.status).toBe(200);
       expect(f.html).not.toContain('<!doctype');
       expect(f.html).toMatch(/^<section id="progresso"/);
-      expect((f.html.match(/<td>Aguardando autorização e repasse<\/td>/g) ?? []).length).toBe(2);
-      expect(f.html).not.toContain('<td>Emitido</td>');
+      expect((f.html.match(/<td[^>]*>Aguardando autorização e repasse<\/td>/g) ?? []).length).toBe(2);
+      expect(f.html).not.toMatch(/<td[^>]*>Emitido<\/td>/);
       expect(f.html).toContain('hx-trigger="every 2s"');
       expect(f.html).toContain('Em processamento');
 
@@ -136,8 +136,8 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       }
       expect(f.html).not.toContain('hx-trigger');
       expect(f.html).not.toContain('hx-get');
-      expect(f.html).toContain('Lote concluído');
-      expect((f.html.match(/<td>Emitido<\/td>/g) ?? []).length).toBe(2);
+      expect(f.html).toContain('<h2>Lote concluído</h2>');
+      expect((f.html.match(/<td[^>]*>Emitido<\/td>/g) ?? []).length).toBe(2);
       expect(f.html).toMatch(/Progresso do lote: 2 de 2 \(100%\)/);
       counterCteIds = [...f.html.matchAll(/href="\/console\/cte\/([0-9a-f-]{36})"/g)].map((x) => x[1]!);
       expect(counterCteIds).toHaveLength(2);
@@ -159,6 +159,48 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(relatorio.status).toBe(200);
       expect(relatorio.headers.get('content-type')).toMatch(/^application\/json/);
       expect(JSON.parse(relatorio.html)).toMatchObject({ batch_id: batchId, status: api.status, progress: api.progress });
+    });
+
+    it('a finished batch says whether rows failed, and why in Portuguese (the code and the English message as a detail)', async () => {
+      const contratante = randomCnpj();
+      const naoRecebida = () => buildCteXml({ emitenteCnpj: contratante, nfeChaves: [nfeKey()] }).chave;
+      const postar = async (chaves: string[]) => {
+        const r = await sub.call('POST', LOTE, {
+          subcontratada: { cnpj: sub.cnpj },
+          motorista: { cpf: MOTORISTA_CPF },
+          placa: PLACA,
+          ctes: chaves.map((chave) => ({ chave, valor: 300 })),
+        });
+        expect(r.status).toBe(202);
+        return r.body.data.batch_id as string;
+      };
+      const nav = await sessaoDe(app, sub, 'leitura');
+      const final = async (id: string) => {
+        for (let i = 0; i < 600; i++) {
+          const f = await nav.get(`/console/lotes/${id}/progresso`, { 'hx-request': 'true' });
+          if (!f.html.includes('hx-trigger')) return f.html;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        throw new Error('batch did not finish');
+      };
+
+      const falhou = await postar([naoRecebida(), naoRecebida()]);
+      const todas = await final(falhou);
+      expect((await sub.call('GET', `${LOTE}/${falhou}`)).body.data.status).toBe('failed');
+      expect(todas).toContain('<h2>Lote falhou (2 de 2 linhas com erro)</h2>');
+      expect(todas).not.toContain('Lote concluído');
+      expect(todas).toContain('O CT-e da contratante não está na caixa de entrada.');
+      expect(todas).toMatch(/<small class="detalhe-suporte">\(cte_nao_recebido: [^<]+\)<\/small>/);
+      const pagina = await nav.get(`/console/lotes/${falhou}`);
+      expect(pagina.html).toContain('<dd>Lote falhou (2 de 2 linhas com erro)</dd>');
+
+      const misto = await postar([await receberCteDoContratante(sub, contratante), naoRecebida()]);
+      const parte = await final(misto);
+      expect((await sub.call('GET', `${LOTE}/${misto}`)).body.data.status).toBe('done');
+      expect(parte).toContain('<h2>Lote concluído com falhas (1 de 2)</h2>');
+      const lista = await nav.get('/console/lotes');
+      expect(lista.html).toContain('Lote concluído com falhas (1 de 2)');
+      expect(lista.html).toContain('Lote falhou (2 de 2 linhas com erro)');
     });
 
     it("another company's batch is a 404 page and never listed; a malformed id is 404 too", async () => {
@@ -216,7 +258,7 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       expect(paga.status).toBe(303);
       expect(['pagamento_solicitado', 'paga']).toContain(await situacao(a));
       pagina = await nav.get(paga.headers.get('location')!);
-      expect(pagina.html).toMatch(/<td>(Pagamento solicitado|Paga)<\/td>/);
+      expect(pagina.html).toMatch(/<td[^>]*>(Pagamento solicitado|Paga)<\/td>/);
       expect(pagina.html).not.toMatch(/aria-label="(Liberar|Pagar) parcela/);
 
       // A refusal of the decider (released twice) is a 422 page with its reason.
@@ -234,7 +276,7 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       const leitura = await sessaoDe(app, sub, 'leitura');
       const pagina = await leitura.get(`/console/parcelas?documento=${b.documento}`);
       expect(pagina.status).toBe(200);
-      expect(pagina.html).toContain('<td>Pendente</td>');
+      expect(pagina.html).toMatch(/<td[^>]*>Pendente<\/td>/);
       expect(pagina.html).not.toMatch(/aria-label="(Liberar|Pagar) parcela/);
       expect(pagina.html).not.toContain('action="/console/parcelas/');
       for (const acao of ['liberar', 'pagar'])
@@ -246,6 +288,46 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       const semToken = await admin.post('/console/parcelas/liberar', { _csrf: '', documento: b.documento, posicao: String(b.posicao) });
       expect(semToken.status).toBe(403);
       expect(await situacao(b)).toBe('pendente');
+    });
+
+    it("lists the installments by due date, in dd/mm/aaaa, filtered by situation and due date, never another company's", async () => {
+      const [a, b] = [docs[0]!, docs[1]!];
+      const nav = await sessaoDe(app, sub, 'leitura');
+      const lista = await nav.get('/console/parcelas');
+      expect(lista.status).toBe(200);
+      expect(lista.html).toContain('<caption>Parcelas da empresa, do vencimento mais próximo</caption>');
+      expect(lista.html).toContain('2 parcelas encontradas.');
+      // a was released (due today, dias 0); b was not: a first, b (no due date) last.
+      const linkA = lista.html.indexOf(`href="/console/parcelas?documento=${a.documento}"`);
+      const linkB = lista.html.indexOf(`href="/console/parcelas?documento=${b.documento}"`);
+      expect(linkA).toBeGreaterThan(-1);
+      expect(linkB).toBeGreaterThan(linkA);
+      const api = (await sub.call('GET', `${PARCELAS}?per_page=100`)).body.data as { counter_cte_id: string; vencimento: string | null }[];
+      const vencimento = api.find((p) => p.counter_cte_id === a.documento)!.vencimento!;
+      const [y, m, d] = vencimento.split('-');
+      expect(lista.html).toContain(`>${d}/${m}/${y}</td>`);
+      // Dates in one format: no ISO day in what the page shows (links and the date field's value aside).
+      const visivel = lista.html.replace(/<[^>]*>/g, ' ');
+      expect(visivel).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+
+      const pendentes = await nav.get('/console/parcelas?situacao=pendente');
+      expect(pendentes.html).toContain('1 parcela encontrada.');
+      expect(pendentes.html).toContain(`documento=${b.documento}"`);
+      expect(pendentes.html).not.toContain(`documento=${a.documento}"`);
+      const ate = await nav.get(`/console/parcelas?vencimento_ate=${d}%2F${m}%2F${y}`);
+      expect(ate.html).toContain('1 parcela encontrada.');
+      expect(ate.html).toContain(`value="${d}/${m}/${y}"`);
+      expect((await nav.get('/console/parcelas?vencimento_ate=2000-01-01')).html).toContain('Nenhuma parcela encontrada.');
+      const errado = await nav.get('/console/parcelas?vencimento_ate=31%2F02%2F2026');
+      expect(errado.status).toBe(400);
+      expect(errado.html).toContain('Vencimento até: informe uma data válida (dd/mm/aaaa).');
+      expect((await nav.get('/console/parcelas?situacao=vencida')).status).toBe(400);
+      expect((await nav.get('/console/parcelas?cursor=lixo')).html).toContain('O link de página não é válido');
+
+      const outraEmpresa = await sessaoDe(app, outra, 'leitura');
+      const alheia = await outraEmpresa.get('/console/parcelas');
+      expect(alheia.html).toContain('Nenhuma parcela encontrada.');
+      expect(alheia.html).not.toContain(a.documento);
     });
 
     it("another company's installment is a 404 page, to read or to act on", async () => {

@@ -36,8 +36,8 @@ export async function novaPagina(
 ): Promise<{ context: BrowserContext; page: Page; queixas: string[] }> {
   const context = await browser.newContext(
     opcoes.celular
-      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 900 } },
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'pt-BR' }
+      : { viewport: { width: 1280, height: 900 }, locale: 'pt-BR' },
   );
   const page = await context.newPage();
   const queixas: string[] = [];

@@ -3,12 +3,25 @@ import { html } from './contexto';
 import { Pagina } from './html/layout';
 
 /** An error page in the panel's layout: never a stack trace, never a JSON envelope. */
-export function paginaDeErro(request: FastifyRequest, reply: FastifyReply, status: number, titulo: string, mensagem: string) {
+export function paginaDeErro(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  titulo: string,
+  mensagem: string,
+  /** A refusal's code and the handler's own (English) message, for support: shown small, after the text. */
+  detalhe?: string,
+) {
   // The page needs no form token; a failed CSRF check must not mint a new one either.
   return html(
     reply,
     <Pagina titulo={titulo} sessao={request.sessao} csrf="" area="">
       <p>{mensagem}</p>
+      {detalhe && (
+        <p class="detalhe-suporte">
+          <small>Detalhe para o suporte: {detalhe}</small>
+        </p>
+      )}
       <p>
         <a href="/console">Voltar ao início</a>
       </p>

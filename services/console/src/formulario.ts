@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { Rejection } from '@frete/domain';
+import { mensagemDe } from './mensagens';
 
 /** A form's field messages, by the field's dotted name (`icms.aliquota`), which is also its input's `name`. */
 export type ErrosDeCampo = Record<string, string>;
@@ -79,7 +80,7 @@ export function recusa(err: unknown): { status: 400 | 422; mensagem: string; err
   if (!(err instanceof Rejection)) return null;
   const erros: ErrosDeCampo = {};
   for (const f of err.details?.fields ?? []) erros[f.field] ??= f.message;
-  return { status: err.code === 'validacao' ? 400 : 422, mensagem: err.message, erros };
+  return { status: err.code === 'validacao' ? 400 : 422, mensagem: mensagemDe(err.code), erros };
 }
 
 /** A urlencoded body as its text fields, trimmed (anything else is dropped). */

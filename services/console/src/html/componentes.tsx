@@ -68,6 +68,22 @@ export function Campo({ nome, rotulo, tipo = 'text', valor, obrigatorio, erro, a
   );
 }
 
+/**
+ * A day, typed as the panel writes every date (dd/mm/aaaa), whatever the browser's language: a native date picker
+ * would show the browser's own order (mm/dd/yyyy in an English one). `valor` is the day as `AAAA-MM-DD`.
+ */
+export function CampoData({ nome, rotulo, valor }: { nome: string; rotulo: string; valor?: string }) {
+  const m = valor ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(valor) : null;
+  return (
+    <Campo
+      nome={nome}
+      rotulo={rotulo}
+      valor={m ? `${m[3]}/${m[2]}/${m[1]}` : (valor ?? '')}
+      atributos={{ placeholder: 'dd/mm/aaaa', inputmode: 'numeric', maxlength: 10, pattern: '\\d{2}/\\d{2}/\\d{4}' }}
+    />
+  );
+}
+
 export interface OpcaoProps {
   valor: string;
   rotulo: string;
@@ -90,7 +106,8 @@ export function Selecao(props: { nome: string; rotulo: string; opcoes: OpcaoProp
 }
 
 /** A summary of what a form got wrong, announced on load. */
-export function Erros({ erros }: { erros: string[] }) {
+/** `detalhe`: a refusal's code and the handler's own (English) message, for support: small, after the list. */
+export function Erros({ erros, detalhe }: { erros: string[]; detalhe?: string | null }) {
   if (erros.length === 0) return null;
   return (
     <div class="erros" role="alert">
@@ -100,6 +117,11 @@ export function Erros({ erros }: { erros: string[] }) {
           <li key={e}>{e}</li>
         ))}
       </ul>
+      {detalhe && (
+        <p class="detalhe-suporte">
+          <small>Detalhe para o suporte: {detalhe}</small>
+        </p>
+      )}
     </div>
   );
 }
@@ -112,16 +134,32 @@ export interface Coluna<T> {
 }
 
 /** A data table with a caption; on a phone it scrolls sideways inside its box. */
-export function Tabela<T>({ legenda, colunas, linhas, vazio }: { legenda: string; colunas: Coluna<T>[]; linhas: T[]; vazio: string }) {
+/**
+ * `empilhada`: on a phone each row becomes a card, each cell under its column's name (the stylesheet's media query);
+ * the roles are explicit because a table laid out as blocks loses them in some browsers.
+ */
+export function Tabela<T>({
+  legenda,
+  colunas,
+  linhas,
+  vazio,
+  empilhada,
+}: {
+  legenda: string;
+  colunas: Coluna<T>[];
+  linhas: T[];
+  vazio: string;
+  empilhada?: boolean;
+}) {
   if (linhas.length === 0) return <p class="vazio">{vazio}</p>;
   return (
-    <div class="tabela" role="region" aria-label={legenda} tabIndex={0}>
-      <table>
+    <div class={empilhada ? 'tabela empilhada' : 'tabela'} role="region" aria-label={legenda} tabIndex={0}>
+      <table role={empilhada ? 'table' : undefined}>
         <caption>{legenda}</caption>
         <thead>
-          <tr>
+          <tr role={empilhada ? 'row' : undefined}>
             {colunas.map((c) => (
-              <th key={c.titulo} scope="col" class={c.numero ? 'numero' : undefined}>
+              <th key={c.titulo} scope="col" class={c.numero ? 'numero' : undefined} role={empilhada ? 'columnheader' : undefined}>
                 {c.titulo}
               </th>
             ))}
@@ -129,9 +167,14 @@ export function Tabela<T>({ legenda, colunas, linhas, vazio }: { legenda: string
         </thead>
         <tbody>
           {linhas.map((l, i) => (
-            <tr key={i}>
+            <tr key={i} role={empilhada ? 'row' : undefined}>
               {colunas.map((c) => (
-                <td key={c.titulo} class={c.numero ? 'numero' : undefined}>
+                <td
+                  key={c.titulo}
+                  class={c.numero ? 'numero' : undefined}
+                  data-rotulo={empilhada ? c.titulo : undefined}
+                  role={empilhada ? 'cell' : undefined}
+                >
                   {c.celula(l)}
                 </td>
               ))}

@@ -11,8 +11,9 @@ const LARGURA = 420;
 const AREA_BARRA = LARGURA - ROTULO - 70;
 
 /**
- * A horizontal bar chart drawn on the server (inline SVG, no script), with its title for assistive technology, and the
- * same numbers as a plain list right after it: the chart is seen, the list is read.
+ * A horizontal bar chart drawn on the server (inline SVG, no script). Each figure is shown once: the drawing is for
+ * the eye (hidden from assistive technology), and the same numbers as a list, visually hidden, are what a screen
+ * reader reads under the figure's caption.
  */
 export function GraficoDeBarras({ id, titulo, barras, escala }: { id: string; titulo: string; barras: Barra[]; escala?: number }) {
   const maximo = Math.max(escala ?? 0, ...barras.map((b) => b.valor), 1);
@@ -20,12 +21,7 @@ export function GraficoDeBarras({ id, titulo, barras, escala }: { id: string; ti
   return (
     <figure class="grafico" aria-labelledby={`${id}-titulo`}>
       <figcaption id={`${id}-titulo`}>{titulo}</figcaption>
-      <svg
-        viewBox={`0 0 ${LARGURA} ${altura}`}
-        width="100%"
-        role="img"
-        aria-label={`${titulo}: ${barras.map((b) => `${b.rotulo} ${b.texto ?? b.valor}`).join('; ')}`}
-      >
+      <svg viewBox={`0 0 ${LARGURA} ${altura}`} width="100%" aria-hidden="true" focusable="false">
         <title>{titulo}</title>
         {barras.map((b, i) => {
           const y = i * ALTURA + 4;
@@ -43,7 +39,7 @@ export function GraficoDeBarras({ id, titulo, barras, escala }: { id: string; ti
           );
         })}
       </svg>
-      <ul class="grafico-dados" aria-label={`${titulo} (valores)`}>
+      <ul class="grafico-dados visualmente-oculto" aria-label={`${titulo} (valores)`}>
         {barras.map((b) => (
           <li key={b.rotulo}>
             {b.rotulo}: <span class="numero">{b.texto ?? String(b.valor)}</span>

@@ -19,6 +19,10 @@ export const AREAS: { href: string; rotulo: string; so?: 'admin' }[] = [
   { href: '/console/usuarios', rotulo: 'Usuários', so: 'admin' },
 ];
 
+/** 11222333000181 as people write it: 11.222.333/0001-81 (anything else as it is). */
+export const cnpjFormatado = (cnpj: string): string =>
+  /^\d{14}$/.test(cnpj) ? cnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5') : cnpj;
+
 export interface PaginaProps {
   titulo: string;
   /** Null on the pages before login. */
@@ -53,6 +57,11 @@ export function Pagina({ titulo, sessao, csrf, area, aviso, children }: PaginaPr
         </a>
         <header class="topo">
           <span class="marca">Frete Fiscal · Painel</span>
+          {sessao?.empresa && (
+            <p class="empresa" aria-label="Empresa">
+              <strong>{sessao.empresa.razao_social}</strong> <span class="cnpj">CNPJ {cnpjFormatado(sessao.empresa.cnpj)}</span>
+            </p>
+          )}
           {sessao && (
             <div class="quem">
               <span>

@@ -4,7 +4,7 @@ import { isValidAccessKey } from '@frete/domain';
 import { cteSubcontratacaoList, cteSubcontratacaoOf, type CteSubcontratacaoRow, nfeList } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
-import { Campo, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
+import { Campo, CampoData, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { paginaDeErro } from '../erros';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
@@ -73,8 +73,8 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
               opcoes={[{ valor: '', rotulo: 'Todos' }, ...PAPEIS.map((s) => ({ valor: s, rotulo: PAPEL[s] ?? s }))]}
               valor={f.valores.papel ?? ''}
             />
-            <Campo nome="de" rotulo="Recebidos a partir de" tipo="date" valor={f.valores.de} />
-            <Campo nome="ate" rotulo="Recebidos até" tipo="date" valor={f.valores.ate} />
+            <CampoData nome="de" rotulo="Recebidos a partir de" valor={f.valores.de} />
+            <CampoData nome="ate" rotulo="Recebidos até" valor={f.valores.ate} />
             <button type="submit">Filtrar</button>
           </form>
           <Erros erros={f.erros} />

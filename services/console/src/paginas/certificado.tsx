@@ -5,6 +5,7 @@ import { contextoDe } from '../contexto';
 import { type ConsoleDeps } from '../deps';
 import { Campo, Formulario } from '../html/componentes';
 import { CorpoRecusado, lerPartes } from '../multipart';
+import { mensagemDe } from '../mensagens';
 
 /** The API's limit for the A1 file (services/api/src/routes/fiscal/certificado.ts). */
 const MAX_ARQUIVO = 10 * 1024 * 1024;
@@ -54,7 +55,7 @@ export async function enviarCertificado(
   } catch (err) {
     if (!(err instanceof Rejection)) throw err;
     const motivo = MOTIVOS[err.code];
-    return { status: 422, mensagem: motivo ? `${motivo} (${err.message})` : err.message };
+    return { status: 422, mensagem: motivo ?? mensagemDe(err.code) };
   }
   return null;
 }

@@ -5,7 +5,7 @@ import { cteByKey, cteList, cteOf, type CteRow } from '@frete/projections';
 import { decodeXml, readCteDocument, renderDacte } from '@frete/documents';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
-import { Campo, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
+import { Campo, CampoData, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { paginaDeErro } from '../erros';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
@@ -54,8 +54,8 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
       <Pagina titulo="CT-e" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
         <form method="get" action={AREA} class="filtros" aria-label="Filtrar CT-e">
           <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(SITUACOES_CTE, 'Todas')} valor={f.valores.status ?? ''} />
-          <Campo nome="de" rotulo="Emitidos a partir de" tipo="date" valor={f.valores.de} />
-          <Campo nome="ate" rotulo="Emitidos até" tipo="date" valor={f.valores.ate} />
+          <CampoData nome="de" rotulo="Emitidos a partir de" valor={f.valores.de} />
+          <CampoData nome="ate" rotulo="Emitidos até" valor={f.valores.ate} />
           <Campo nome="chave" rotulo="Chave de acesso" valor={f.valores.chave} atributos={{ inputmode: 'numeric' }} />
           <button type="submit">Filtrar</button>
         </form>

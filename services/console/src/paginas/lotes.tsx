@@ -3,14 +3,26 @@ import { type LoteProgresso, type LoteStatus } from '@frete/contracts';
 import { type LoteLinhaRow, loteDe, loteRelatorioView, lotesList, progressoDeContagem } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { ProximaPagina, Selecao, Tabela } from '../html/componentes';
-import { Pagina } from '../html/layout';
+import { cnpjFormatado, Pagina } from '../html/layout';
 import { fragmento } from '../html/render';
 import { type ConsoleDeps } from '../deps';
 import { cursorDe, dataHora, listar, naoEncontrada, POR_PAGINA, proxima, UUID } from './operacoes-comum';
+import { mensagemDe } from '../mensagens';
 
 const AREA = '/console/lotes';
 
-const SITUACAO_LOTE: Record<LoteStatus, string> = { processing: 'Em processamento', done: 'Concluído', failed: 'Concluído com falha' };
+/** The filter's situations, as the batch's decider names them (`failed`: every row failed). */
+const SITUACAO_LOTE: Record<LoteStatus, string> = { processing: 'Em processamento', done: 'Concluído', failed: 'Falhou' };
+
+/**
+ * A batch's situation in words, from what its decider recorded (`status`) and the rows' counts: finished with some
+ * rows failed reads differently from finished clean, and from failed (the decider's `failed`: no row emitted).
+ */
+export function situacaoDoLote(status: LoteStatus, falhas: number, total: number): string {
+  if (status === 'processing') return 'Em processamento';
+  if (status === 'failed') return `Lote falhou (${falhas} de ${total} ${total === 1 ? 'linha' : 'linhas'} com erro)`;
+  return falhas > 0 ? `Lote concluído com falhas (${falhas} de ${total})` : 'Lote concluído';
+}
 const SITUACAO_LINHA: Record<LoteLinhaRow['status'], string> = {
   // Pending until the authority's verdict and, once authorized, the payout's registration (issue 27).
   pending: 'Aguardando autorização e repasse',
@@ -55,7 +67,11 @@ function Resultado({ l }: { l: LoteLinhaRow }) {
   if (l.error_code)
     return (
       <span class="erro">
-        {l.error_message ?? ''} ({l.error_code})
+        {mensagemDe(l.error_code)}{' '}
+        <small class="detalhe-suporte">
+          ({l.error_code}
+          {l.error_message ? `: ${l.error_message}` : ''})
+        </small>
       </span>
     );
   if (l.counter_cte_id)
@@ -75,11 +91,13 @@ function Resultado({ l }: { l: LoteLinhaRow }) {
  */
 function Progresso({
   batchId,
+  status,
   progresso,
   linhas,
   pagina: paginaPedida,
 }: {
   batchId: string;
+  status: LoteStatus;
   progresso: LoteProgresso;
   linhas: LoteLinhaRow[];
   pagina: number;
@@ -94,7 +112,7 @@ function Progresso({
   const pct = progresso.total > 0 ? Math.floor((progresso.completed * 100) / progresso.total) : 100;
   return (
     <section id="progresso" class="progresso" aria-busy={terminado ? 'false' : 'true'} {...vivo}>
-      <h2>{terminado ? 'Lote concluído' : 'Em processamento'}</h2>
+      <h2>{terminado ? situacaoDoLote(status, progresso.counts.failed, progresso.total) : 'Em processamento'}</h2>
       <label for="barra-progresso">
         Progresso do lote: {progresso.completed} de {progresso.total} ({pct}%)
       </label>
@@ -104,6 +122,7 @@ function Progresso({
       <Contagens p={progresso} />
       {!terminado && progresso.estimated_seconds_left !== null && <p>Tempo restante estimado: {progresso.estimated_seconds_left} s</p>}
       <Tabela
+        empilhada
         legenda="Resultado por linha"
         vazio="Nenhuma linha processada ainda."
         linhas={visiveis}
@@ -148,12 +167,13 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
           <button type="submit">Filtrar</button>
         </form>
         <Tabela
+          empilhada
           legenda="Lotes da empresa, do mais recente"
           vazio="Nenhum lote ainda."
           linhas={rows}
           colunas={[
             { titulo: 'Criado em', celula: (l) => <a href={`${AREA}/${l.batch_id}`}>{dataHora(l.created_at)}</a> },
-            { titulo: 'Situação', celula: (l) => SITUACAO_LOTE[l.status] },
+            { titulo: 'Situação', celula: (l) => situacaoDoLote(l.status, l.contagem.failed, progressoDeContagem(l, l.contagem).total) },
             { titulo: 'Subcontratada', celula: (l) => l.subcontratada_nome },
             { titulo: 'Solicitante', celula: (l) => l.solicitante_nome ?? '—' },
             {
@@ -188,13 +208,13 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
             <code>{lote.batch_id}</code>
           </dd>
           <dt>Situação</dt>
-          <dd>{SITUACAO_LOTE[lote.status]}</dd>
+          <dd>{situacaoDoLote(lote.status, lote.contagem.failed, progressoDeContagem(lote, lote.contagem).total)}</dd>
           <dt>Subcontratada</dt>
           <dd>
-            {lote.subcontratada_nome} ({lote.subcontratada_cnpj})
+            {lote.subcontratada_nome} ({cnpjFormatado(lote.subcontratada_cnpj)})
           </dd>
           <dt>Solicitante</dt>
-          <dd>{lote.solicitante_nome ? `${lote.solicitante_nome} (${lote.solicitante_cnpj ?? ''})` : '—'}</dd>
+          <dd>{lote.solicitante_nome ? `${lote.solicitante_nome} (${cnpjFormatado(lote.solicitante_cnpj ?? '')})` : '—'}</dd>
           <dt>Criado em</dt>
           <dd>{dataHora(lote.created_at)}</dd>
         </dl>
@@ -206,6 +226,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
         </p>
         <Progresso
           batchId={lote.batch_id}
+          status={lote.status}
           progresso={progressoDeContagem(lote, lote.contagem)}
           linhas={linhas}
           pagina={paginaDe(request)}
@@ -228,6 +249,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
         fragmento(
           <Progresso
             batchId={lote.batch_id}
+            status={lote.status}
             progresso={progressoDeContagem(lote, lote.contagem)}
             linhas={linhas}
             pagina={paginaDe(request)}

@@ -2,6 +2,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { brlDeCentavos, type Centavos, Rejection } from '@frete/domain';
 import { CursorInvalido } from '@frete/projections';
 import { paginaDeErro } from '../erros';
+import { mensagemDe } from '../mensagens';
 
 /** Shared by the operations pages (batches, installments, CIOT, toll passes): formats, ids, paging, refusals. */
 
@@ -19,6 +20,15 @@ export function dataHora(d: Date | string | null | undefined): string {
   if (d === null || d === undefined) return '—';
   return DATA_HORA.format(typeof d === 'string' ? new Date(d) : d);
 }
+
+/** A calendar day (`AAAA-MM-DD`, as the read models keep due dates) as the panel writes every date: dd/mm/aaaa. */
+export function dia(d: string | null | undefined): string {
+  const m = d ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(d) : null;
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : '—';
+}
+
+/** Today in Brasília as `AAAA-MM-DD` (the calendar due dates are kept in). */
+export const hojeEmBrasilia = (agora: Date): string => new Date(agora.getTime() - 3 * 3600_000).toISOString().slice(0, 10);
 
 /** A client error the panel's error handler answers with its 400 page. */
 class PedidoInvalido extends Error {
@@ -55,16 +65,10 @@ export const naoEncontrada = (request: FastifyRequest, reply: FastifyReply, oque
 export const proibido = (request: FastifyRequest, reply: FastifyReply) =>
   paginaDeErro(request, reply, 403, 'Sem permissão', 'Seu papel neste painel só permite consultar. Peça a um operador ou administrador.');
 
-/** A business rule the handler refused: 422 with its reason (404 when the thing is not the company's). */
-export function recusa(request: FastifyRequest, reply: FastifyReply, e: Rejection, motivo?: string) {
+/** A business rule the handler refused: 422 with its reason in Portuguese (404 when the thing is not the company's). */
+export function recusa(request: FastifyRequest, reply: FastifyReply, e: Rejection) {
   if (e.code === 'nao_encontrado') return naoEncontrada(request, reply, 'O documento');
-  return paginaDeErro(
-    request,
-    reply,
-    422,
-    'Operação recusada',
-    `${motivo ?? 'A operação não é permitida agora.'} (${e.code}: ${e.message})`,
-  );
+  return paginaDeErro(request, reply, 422, 'Operação recusada', mensagemDe(e.code), `${e.code}: ${e.message}`);
 }
 
 export { Rejection };

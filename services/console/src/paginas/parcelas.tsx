@@ -1,13 +1,14 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type SituacaoParcela } from '@frete/contracts';
 import { documentoRepasseDaEmpresa } from '@frete/application';
-import { type ParcelaRepasseRow, type RepasseDocumentoRow } from '@frete/projections';
+import { listarParcelas, type ParcelaListadaRow, type ParcelaRepasseRow, type RepasseDocumentoRow } from '@frete/projections';
 import { avisoDe, contextoDe, csrfDe, html, redirecionar, sessaoDe } from '../contexto';
-import { Campo, Formulario, Tabela } from '../html/componentes';
+import { Campo, CampoData, Erros, Formulario, ProximaPagina, Selecao, Tabela } from '../html/componentes';
 import { Pagina } from '../html/layout';
 import { type ConsoleDeps } from '../deps';
 import { type SessaoConsole, podeOperar } from '../sessao/sessao';
-import { dataHora, naoEncontrada, proibido, reais, recusa, Rejection } from './operacoes-comum';
+import { dataHora, dia, hojeEmBrasilia, naoEncontrada, POR_PAGINA, proibido, reais, recusa, Rejection } from './operacoes-comum';
+import { Filtros, listar } from './documentos/filtros';
 import { paginaDeErro } from '../erros';
 
 const AREA = '/console/parcelas';
@@ -18,18 +19,6 @@ const SITUACAO: Record<SituacaoParcela, string> = {
   pagamento_solicitado: 'Pagamento solicitado',
   paga: 'Paga',
   cancelada: 'Cancelada',
-};
-
-/** The refusals of the payout's decider, said in the panel's language (its own message follows, for support). */
-const RECUSAS: Record<string, string> = {
-  parcela_ja_liberada: 'Esta parcela já foi liberada.',
-  parcela_nao_liberada: 'Libere a parcela antes de pagá-la.',
-  parcela_ja_paga: 'Esta parcela já tem uma ordem de pagamento.',
-  parcela_nao_encontrada: 'O documento não tem parcela nesta posição.',
-  parcelas_nao_geradas: 'As parcelas ainda não existem: elas são criadas na bipagem.',
-  parcela_cancelada: 'Esta parcela foi cancelada com o documento.',
-  documento_cancelado: 'O contra-CT-e foi cancelado; o repasse não se move mais.',
-  documento_em_cancelamento: 'O cancelamento do contra-CT-e está na SEFAZ: nada é liberado nem pago até a resposta.',
 };
 
 /** What the panel offers on an installment: the acts its state still allows (the decider has the final word). */
@@ -100,6 +89,7 @@ function Documento({ doc, documento, sessao, csrf }: { doc: RepasseDocumentoRow;
         <dd>{doc.cancelado ? `Cancelado em ${dataHora(doc.cancelado_em)}` : 'Ativo'}</dd>
       </dl>
       <Tabela
+        empilhada
         legenda="Parcelas do repasse"
         vazio="Sem parcelas: elas são criadas na bipagem."
         linhas={doc.parcelas}
@@ -108,7 +98,7 @@ function Documento({ doc, documento, sessao, csrf }: { doc: RepasseDocumentoRow;
           { titulo: 'Percentual', celula: (p) => `${p.percentual}%`, numero: true },
           { titulo: 'Valor', celula: (p) => reais(p.valor_centavos), numero: true },
           { titulo: 'Situação', celula: (p) => SITUACAO[p.situacao] },
-          { titulo: 'Vencimento', celula: (p) => p.vencimento ?? '—' },
+          { titulo: 'Vencimento', celula: (p) => dia(p.vencimento) },
           { titulo: 'Liberada em', celula: (p) => dataHora(p.liberada_em) },
           { titulo: 'Paga em', celula: (p) => dataHora(p.paga_em) },
           ...(opera
@@ -116,6 +106,74 @@ function Documento({ doc, documento, sessao, csrf }: { doc: RepasseDocumentoRow;
             : []),
         ]}
       />
+    </section>
+  );
+}
+
+const SITUACOES = Object.keys(SITUACAO) as SituacaoParcela[];
+
+/**
+ * The company's installments across documents, earliest due date first (those not released yet, without one, last),
+ * filtered by the payout's own situations and a due-date limit: the API's list (`GET /v1/carriers/parcelas-repasse`).
+ */
+async function lerLista(deps: ConsoleDeps, request: FastifyRequest, companyId: string) {
+  const f = new Filtros(request.query);
+  const situacao = f.opcao('situacao', 'Situação', SITUACOES);
+  const ate = f.data('vencimento_ate', 'Vencimento até');
+  const vazio = { rows: [] as ParcelaListadaRow[], total: 0, next_cursor: null as string | null };
+  const lista = await listar(
+    f,
+    () => listarParcelas(deps.pool, companyId, { situacao, vencimento_ate: ate, page: 1, per_page: POR_PAGINA, cursor: f.cursor() }),
+    vazio,
+  );
+  return { f, lista, hoje: hojeEmBrasilia(deps.clock()) };
+}
+
+function Lista({ f, lista, hoje }: Awaited<ReturnType<typeof lerLista>>) {
+  return (
+    <section aria-labelledby="titulo-lista">
+      <h2 id="titulo-lista">Parcelas por vencimento</h2>
+      <form method="get" action={AREA} aria-label="Filtrar parcelas" class="filtros">
+        <Selecao
+          nome="situacao"
+          rotulo="Situação"
+          valor={f.valores.situacao ?? ''}
+          opcoes={[{ valor: '', rotulo: 'Todas' }, ...SITUACOES.map((s) => ({ valor: s, rotulo: SITUACAO[s] }))]}
+        />
+        <CampoData nome="vencimento_ate" rotulo="Vencimento até" valor={f.valores.vencimento_ate} />
+        <button type="submit">Filtrar</button>
+      </form>
+      <p>
+        <a href={`${AREA}?${new URLSearchParams({ situacao: 'liberada', vencimento_ate: hoje }).toString()}`}>
+          Liberadas vencendo até hoje ({dia(hoje)})
+        </a>
+        {' · '}
+        <a href={`${AREA}?situacao=pendente`}>Pendentes</a>
+      </p>
+      <Erros erros={f.erros} />
+      {f.erros.length === 0 && <p>{lista.total === 1 ? '1 parcela encontrada.' : `${lista.total} parcelas encontradas.`}</p>}
+      <Tabela
+        empilhada
+        legenda="Parcelas da empresa, do vencimento mais próximo"
+        vazio="Nenhuma parcela encontrada."
+        linhas={lista.rows}
+        colunas={[
+          { titulo: 'Vencimento', celula: (p) => dia(p.vencimento) },
+          { titulo: 'Situação', celula: (p) => SITUACAO[p.situacao] },
+          { titulo: 'Valor', celula: (p) => reais(p.valor_centavos), numero: true },
+          {
+            titulo: 'Documento',
+            celula: (p) => (
+              <a href={`${AREA}?documento=${encodeURIComponent(p.cte_id)}`}>
+                {p.documento_financeiro ?? `Contra-CT-e ${p.cte_id.slice(0, 8)}`}
+              </a>
+            ),
+          },
+          { titulo: 'Parcela', celula: (p) => p.posicao, numero: true },
+          { titulo: 'Motorista (CPF)', celula: (p) => p.motorista_cpf },
+        ]}
+      />
+      <ProximaPagina href={f.proxima(AREA, lista.next_cursor)} />
     </section>
   );
 }
@@ -138,6 +196,8 @@ export function parcelas(app: FastifyInstance, deps: ConsoleDeps) {
         throw e;
       }
     }
+    // A document asked for is the page; without one, the list by due date.
+    const lista = doc ? null : await lerLista(deps, request, sessao.company_id);
     const csrf = csrfDe(reply);
     return html(
       reply,
@@ -153,7 +213,9 @@ export function parcelas(app: FastifyInstance, deps: ConsoleDeps) {
           <button type="submit">Buscar</button>
         </form>
         {doc && <Documento doc={doc} documento={documento} sessao={sessao} csrf={csrf} />}
+        {lista && <Lista {...lista} />}
       </Pagina>,
+      lista && lista.f.erros.length > 0 ? 400 : 200,
     );
   });
 
@@ -168,7 +230,7 @@ export function parcelas(app: FastifyInstance, deps: ConsoleDeps) {
     try {
       await deps.handlers.repasse.agir(contextoDe(request, deps), documento, { type: tipo, posicao });
     } catch (e) {
-      if (e instanceof Rejection) return recusa(request, reply, e, RECUSAS[e.code]);
+      if (e instanceof Rejection) return recusa(request, reply, e);
       throw e;
     }
     const aviso = tipo === 'Liberar' ? `Parcela ${posicao} liberada.` : `Pagamento da parcela ${posicao} solicitado.`;

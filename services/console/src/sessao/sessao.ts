@@ -9,6 +9,8 @@ export interface SessaoConsole {
   company_id: string;
   email: string;
   papel: Papel;
+  /** The company the user works in, named in every page's header (read with the session; absent only if its row is). */
+  empresa?: { razao_social: string; cnpj: string };
 }
 
 /** What each role may do beyond reading (`leitura` only reads). */

@@ -15,6 +15,8 @@ interface SessaoRow {
   email: string;
   papel: Papel;
   last_seen_at: Date;
+  razao_social: string | null;
+  cnpj: string | null;
 }
 
 /** The panel's sessions in PostgreSQL (table console_sessoes): every API instance sees the same ones. */
@@ -25,7 +27,7 @@ export class SessoesConsole {
   ) {}
 
   /** Opens a session; the token goes in the cookie and is never stored. */
-  async abrir(usuario: Omit<SessaoConsole, 'sessao_id'>): Promise<{ token: string; sessao: SessaoConsole }> {
+  async abrir(usuario: Omit<SessaoConsole, 'sessao_id' | 'empresa'>): Promise<{ token: string; sessao: SessaoConsole }> {
     const token = randomBytes(32).toString('base64url');
     const sessao_id = randomUUID();
     const now = this.clock();
@@ -51,8 +53,9 @@ export class SessoesConsole {
     if (!token || token.length > 100) return null;
     const now = this.clock();
     const { rows } = await this.pool.query<SessaoRow>(
-      `SELECT sessao_id, usuario_id, company_id, email, papel, last_seen_at FROM console_sessoes
-        WHERE token_sha256 = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3`,
+      `SELECT s.sessao_id, s.usuario_id, s.company_id, s.email, s.papel, s.last_seen_at, c.razao_social, c.cnpj
+         FROM console_sessoes s LEFT JOIN rm.companies c ON c.company_id = s.company_id
+        WHERE s.token_sha256 = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3`,
       [sha256(token), now, new Date(now.getTime() - SESSAO_IDLE_S * 1000)],
     );
     const row = rows[0];
@@ -61,7 +64,14 @@ export class SessoesConsole {
     if (now.getTime() - row.last_seen_at.getTime() > 60_000) {
       await this.pool.query(`UPDATE console_sessoes SET last_seen_at = $2 WHERE sessao_id = $1`, [row.sessao_id, now]);
     }
-    return { sessao_id: row.sessao_id, usuario_id: row.usuario_id, company_id: row.company_id, email: row.email, papel: row.papel };
+    return {
+      sessao_id: row.sessao_id,
+      usuario_id: row.usuario_id,
+      company_id: row.company_id,
+      email: row.email,
+      papel: row.papel,
+      ...(row.razao_social !== null && row.cnpj !== null ? { empresa: { razao_social: row.razao_social, cnpj: row.cnpj } } : {}),
+    };
   }
 
   async encerrar(sessao_id: string): Promise<void> {

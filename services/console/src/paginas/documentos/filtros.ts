@@ -34,15 +34,21 @@ export class Filtros {
     return undefined;
   }
 
-  /** A day `AAAA-MM-DD` that exists in the calendar. */
+  /**
+   * A day that exists in the calendar, as the date field sends it (`AAAA-MM-DD`) or as a person types it where the
+   * browser has no date picker (`dd/mm/aaaa`); returned, and echoed into the form, as `AAAA-MM-DD`.
+   */
   data(nome: string, rotulo: string): string | undefined {
-    const s = this.bruto(nome);
-    if (s === undefined) return undefined;
+    const bruto = this.bruto(nome);
+    if (bruto === undefined) return undefined;
+    const br = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(bruto);
+    const s = br ? `${br[3]}-${br[2]}-${br[1]}` : bruto;
     const d = new Date(`${s}T00:00:00Z`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) {
-      this.erros.push(`${rotulo}: informe uma data válida (AAAA-MM-DD).`);
+      this.erros.push(`${rotulo}: informe uma data válida (dd/mm/aaaa).`);
       return undefined;
     }
+    this.valores[nome] = s;
     return s;
   }
 

@@ -10,6 +10,8 @@ import { Erros, Formulario, Selecao, Tabela } from '../../html/componentes';
 import { Segredo } from './segredo';
 import { Pagina } from '../../html/layout';
 import { lista, NOMES_AMBIENTE, quando, statusDaRecusa, texto } from './formulario';
+import { type Rejection } from '@frete/domain';
+import { mensagemDe } from '../../mensagens';
 
 const AREA = '/console/integracao';
 
@@ -33,6 +35,8 @@ interface Preenchido {
   tipo: string;
   escopos: string[];
   erros: string[];
+  /** A refusal's code and English message, for support. */
+  detalhe?: string;
 }
 const VAZIO: Preenchido = { tipo: 'api-key', escopos: [], erros: [] };
 
@@ -85,7 +89,7 @@ export function credenciais(app: FastifyInstance, deps: ConsoleDeps) {
           ]}
         />
         <h2 id="nova-credencial">Nova credencial</h2>
-        <Erros erros={form.erros} />
+        <Erros erros={form.erros} detalhe={form.detalhe} />
         <Formulario acao={`${AREA}/credenciais`} csrf={csrf} rotulo="Nova credencial">
           <Selecao nome="tipo" rotulo="Tipo" opcoes={TIPOS} valor={form.tipo} obrigatorio />
           {/* A deployment serves one environment: its credentials are the only ones it can issue. */}
@@ -124,7 +128,12 @@ export function credenciais(app: FastifyInstance, deps: ConsoleDeps) {
       ({ resultado: emitida } = await deps.handlers.credential.emitir(ctx, { kind: form.tipo as CredentialKind, scopes: form.escopos }));
     } catch (err) {
       const status = statusDaRecusa(err);
-      return paginaLista(request, reply, { ...form, erros: [(err as Error).message] }, status === 404 ? 422 : status);
+      return paginaLista(
+        request,
+        reply,
+        { ...form, erros: [mensagemDe((err as Rejection).code)], detalhe: `${(err as Rejection).code}: ${(err as Rejection).message}` },
+        status === 404 ? 422 : status,
+      );
     }
     // The secret must work the moment it is shown: the API authenticates from the read model.
     await deps.readYourWrites.waitFor(ctx.companyId);

@@ -11,6 +11,8 @@ import { fragmento } from '../../html/render';
 import { type SessaoConsole } from '../../sessao/sessao';
 import { lista, quando, statusDaRecusa, texto } from './formulario';
 import { Segredo } from './segredo';
+import { type Rejection } from '@frete/domain';
+import { mensagemDe } from '../../mensagens';
 
 const AREA = '/console/integracao';
 const BASE = `${AREA}/webhooks`;
@@ -24,6 +26,8 @@ interface Preenchido {
   descricao: string;
   eventos: string[];
   erros: string[];
+  /** A refusal's code and English message, for support. */
+  detalhe?: string;
 }
 const VAZIO: Preenchido = { url: '', descricao: '', eventos: [], erros: [] };
 
@@ -60,7 +64,7 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
           ]}
         />
         <h2 id="novo-webhook">Novo endpoint</h2>
-        <Erros erros={form.erros} />
+        <Erros erros={form.erros} detalhe={form.detalhe} />
         <Formulario acao={BASE} csrf={csrf} rotulo="Novo endpoint">
           <Campo
             nome="url"
@@ -112,7 +116,12 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
       criado = await h.criar(ctx, { url: form.url, eventos: form.eventos, descricao: form.descricao || null });
     } catch (err) {
       const status = statusDaRecusa(err);
-      return paginaLista(request, reply, { ...form, erros: [(err as Error).message] }, status === 404 ? 422 : status);
+      return paginaLista(
+        request,
+        reply,
+        { ...form, erros: [mensagemDe((err as Rejection).code)], detalhe: `${(err as Rejection).code}: ${(err as Rejection).message}` },
+        status === 404 ? 422 : status,
+      );
     }
     await deps.readYourWrites.waitFor(ctx.companyId);
     const sessao = sessaoDe(request);
@@ -226,7 +235,7 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
     } catch (err) {
       const status = statusDaRecusa(err);
       if (status === 404) return naoEncontrado(request, reply);
-      return paginaDeErro(request, reply, status, 'Ação recusada', (err as Error).message);
+      return paginaDeErro(request, reply, status, 'Ação recusada', mensagemDe((err as Rejection).code), (err as Error).message);
     }
   });
 }
