@@ -29,11 +29,14 @@ class Componentes {
   }
 }
 
+/** Keywords whose values are data, not schemas: a `title` inside an example is no resource. */
+const VALORES = new Set(['examples', 'example', 'default', 'const', 'enum']);
+
 /** Every inline schema with a `title` (a resource written without `$id`) becomes the component of that name. */
 function extrairTitulados(node: unknown, componentes: Componentes): unknown {
   if (Array.isArray(node)) return node.map((n) => extrairTitulados(n, componentes));
   if (!isObject(node)) return node;
-  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, extrairTitulados(v, componentes)]));
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, VALORES.has(k) ? v : extrairTitulados(v, componentes)]));
   if (typeof out.title !== 'string' || out.$ref !== undefined) return out;
   const { title, ...schema } = out;
   return componentes.nomear(title as string, schema);
