@@ -7,6 +7,7 @@ import { type ConsoleDeps } from '../deps';
 import { paginaDeErro } from '../erros';
 import { Campo, Erros, Formulario, Selecao, Tabela } from '../html/componentes';
 import { Pagina } from '../html/layout';
+import { dataHora } from './operacoes-comum';
 import { podeAdministrar, type SessaoConsole } from '../sessao/sessao';
 
 type Form = Record<string, unknown> | undefined;
@@ -17,7 +18,6 @@ const texto = (body: Form, campo: string, max = 320): string => {
 
 const ROTULO_PAPEL: Record<PapelUsuario, string> = { admin: 'Administrador', operador: 'Operador', leitura: 'Leitura' };
 const OPCOES_PAPEL = (Object.keys(ROTULO_PAPEL) as PapelUsuario[]).map((p) => ({ valor: p, rotulo: ROTULO_PAPEL[p] }));
-const dataHora = (d: Date | null) => (d ? d.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' }) : '—');
 
 interface Estado {
   erros?: string[];
