@@ -119,6 +119,26 @@ describeNavegador('the panel on a 375 px phone', () => {
     await context.close();
   });
 
+  it('passes axe-core (WCAG 2 A/AA) on the cards at 375 px: the failed rows and the installments', async () => {
+    const nav = await sessaoDe(app, sub, 'operador');
+    // axe is injected into the page, so this context alone sets the CSP aside.
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: LARGURA, height: 812 }, locale: 'pt-BR' });
+    await entrarComCookie(context, app.url, nav.cookies.get(COOKIE_SESSAO)!);
+    const page = await context.newPage();
+    for (const path of [`/console/lotes/${loteId}`, '/console/parcelas']) {
+      expect((await page.goto(`${app.url}${path}`))?.status()).toBe(200);
+      await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      const violacoes = await page.evaluate(async () => {
+        type Resultado = { violations: { id: string; nodes: { target: string[] }[] }[] };
+        const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<Resultado> } }).axe;
+        const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+        return r.violations.map((v) => ({ id: v.id, onde: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+      });
+      expect({ path, violacoes }).toEqual({ path, violacoes: [] });
+    }
+    await context.close();
+  });
+
   it('shows each chart once: its numbers are read, not shown a second time', async () => {
     const { context, page } = await celular();
     await page.goto(`${app.url}/console`);
