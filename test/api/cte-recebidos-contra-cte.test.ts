@@ -155,5 +155,15 @@ describe('received contractor CT-e and their counter-CT-e (issue 28)', () => {
       expect(r.body.data.documento.xml.size_bytes).toBeGreaterThan(0);
       expect(r.body.data.documento.xml.size_bytes).toBe(bytes.length);
     }
+
+    // An authorization recorded before its event carried the size leaves the row without one: the archive's is shown.
+    await app.db.pool.query(`UPDATE rm.ctes SET xml_size_bytes = NULL WHERE cte_id = ANY($1::text[])`, [[contra, normal]]);
+    const lista = await sub.call('GET', '/v1/fiscal/cte?per_page=100');
+    for (const id of [contra, normal]) {
+      const bytes = await xmlBytes(id);
+      expect((await sub.call('GET', `/v1/fiscal/cte/${id}`)).body.data.documento.xml.size_bytes).toBe(bytes.length);
+      const naLista = lista.body.data.find((c: { id: string }) => c.id === id);
+      expect(naLista.documento.xml.size_bytes).toBe(bytes.length);
+    }
   });
 });

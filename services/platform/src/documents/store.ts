@@ -27,6 +27,16 @@ export class DocumentStore {
     return sha256;
   }
 
+  /** The sizes in bytes of these documents, by hash, as stored with them (one query; a missing one is absent). */
+  async tamanhos(sha256s: readonly string[]): Promise<Map<string, number>> {
+    if (sha256s.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ sha256: string; size_bytes: number }>(
+      `SELECT sha256, size_bytes FROM documents WHERE sha256 = ANY($1::text[])`,
+      [[...new Set(sha256s)]],
+    );
+    return new Map(rows.map((r) => [r.sha256, Number(r.size_bytes)]));
+  }
+
   /** The bytes, verified against their hash; null when missing or altered (callers answer 503, retry is safe). */
   async get(sha256: string): Promise<StoredDocument | null> {
     const { rows } = await this.pool.query<{ content: Buffer; content_type: string }>(

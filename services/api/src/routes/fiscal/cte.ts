@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Cte, CteDraftInput, CteIdParam, CteQuery, CteSummary, DataEnvelope, ListEnvelope } from '@frete/contracts';
 import { commandContext } from '../../command-context';
-import { cteList, cteOf } from '@frete/projections';
+import { cteList, cteOf, type CteRow } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { checkDateRange, listOf, pageOf } from '../../paging';
@@ -20,6 +20,19 @@ export async function ownCte(deps: ApiDeps, companyId: string, cteId: string) {
   const row = UUID.test(cteId) ? await cteOf(deps.pool, companyId, cteId.toLowerCase()) : null;
   if (!row) throw cteNotFound();
   return row;
+}
+
+/**
+ * Rows whose XML size the read model does not hold, with the archive's: an authorization recorded before its event
+ * carried the size (issue 28) would otherwise show 0 bytes. One query for a page, none when every row has its size.
+ */
+async function comTamanhos<R extends CteRow>(deps: ApiDeps, rows: R[]): Promise<R[]> {
+  const sem = rows.filter((r) => r.xml_sha256 !== null && r.xml_size_bytes === null).map((r) => r.xml_sha256!);
+  if (sem.length === 0) return rows;
+  const tamanhos = await deps.documents.tamanhos(sem);
+  return rows.map((r) =>
+    r.xml_sha256 !== null && r.xml_size_bytes === null ? { ...r, xml_size_bytes: tamanhos.get(r.xml_sha256) ?? null } : r,
+  );
 }
 
 /** Reads of own CT-e (spec section 4, "CT-e"; ruling 22). */
@@ -46,7 +59,7 @@ export const cteRoutes =
         const paging = pageOf(q);
         const { rows, total, next_cursor } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
         return listOf(
-          rows.map((r) => cteView(r, env, false)),
+          (await comTamanhos(deps, rows)).map((r) => cteView(r, env, false)),
           paging,
           total,
           env,
@@ -121,8 +134,8 @@ export const cteRoutes =
         },
       },
       async (request) => {
-        const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
-        return { data: cteView(row, env), environment: env };
+        const [row] = await comTamanhos(deps, [await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid)]);
+        return { data: cteView(row!, env), environment: env };
       },
     );
 
