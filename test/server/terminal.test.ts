@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtEntry, ROOT } from '../support/processes';
+import { builtEntry, ROOT, startUntil, stopProcess } from '../support/processes';
 
 jest.setTimeout(180_000);
 
@@ -62,5 +62,31 @@ describe('the server started at a terminal', () => {
     await exited;
     expect(out).toMatch(/^\d\d:\d\d:\d\d {2}info {3}stopped api {2}step=api$/m);
     expect(fs.readdirSync(runDir)).toEqual([]);
+  });
+
+  it('serves even where it cannot announce itself (a read-only checkout), saying what pnpm ops then needs', async () => {
+    const blocked = path.join(runDir, 'a-file');
+    fs.writeFileSync(blocked, '');
+    const env = {
+      DATA_DIR: dataDir,
+      FRETE_RUN_DIR: path.join(blocked, 'running'),
+      PORT: '0',
+      DATABASE_URL: '',
+      EVENTSTORE_URL: '',
+      KAFKA_BROKERS: '',
+      SECRETS_KEY: '',
+      APP_ENVIRONMENT: '',
+    };
+    const started = await startUntil(builtEntry('services/server/dist/main.js'), env, /API key \(all scopes\)/, 150_000);
+    try {
+      const warned = started
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('not announced'))
+        .map((l) => JSON.parse(l) as { level: string; msg: string });
+      expect(warned).toEqual([expect.objectContaining({ level: 'warn', msg: `not announced to pnpm ops (it needs DATA_DIR=${dataDir})` })]);
+    } finally {
+      expect(await stopProcess(started.child)).toBe(0);
+    }
   });
 });

@@ -45,13 +45,18 @@ async function main(): Promise<void> {
   const bus = config.kafkaBrokers ? `Kafka ${config.kafkaBrokers.join(',')}` : 'event store subscriptions';
   // The operator tool, started in another shell without this DATA_DIR, finds this database through the announcement.
   if (!config.databaseUrl) {
-    withdraw = announceRunningService({
-      pid: process.pid,
-      environment: config.environment,
-      data_dir: config.dataDir,
-      api: running.url,
-      started_at: new Date().toISOString(),
-    });
+    try {
+      withdraw = announceRunningService({
+        pid: process.pid,
+        environment: config.environment,
+        data_dir: config.dataDir,
+        api: running.url,
+        started_at: new Date().toISOString(),
+      });
+    } catch (err) {
+      // A read-only checkout (an image) still serves; the operator then names the folder.
+      logger.warn({ err }, `not announced to pnpm ops (it needs DATA_DIR=${config.dataDir})`);
+    }
   }
   if (terminal) {
     process.stdout.write(
