@@ -109,11 +109,14 @@ describe('console: configuração fiscal, certificado e cadastros', () => {
         'endereco.cep': '01310100',
       });
       expect(ibge.status).toBe(400);
-      expect(ibge.html).toContain('id="campo-endereco.municipio-erro"');
-      // A reserved series is a business rule: 422 with the reason.
+      // Said in Portuguese, the handler's English message after it as the detail.
+      expect(ibge.html).toMatch(/id="campo-endereco.municipio-erro" class="erro">valor não aceito \(detalhe: [^<]*IBGE/);
+      expect(ibge.html).toContain('Há dados inválidos: confira os campos e tente de novo.');
+      // A reserved series is a business rule: 422 with the reason, in Portuguese from its code.
       const reservada = await nav.post('/console/configuracao', { serie_cte: '900' });
       expect(reservada.status).toBe(422);
       expect(reservada.html).toContain('role="alert"');
+      expect(reservada.html).toContain('Esta série está reservada e não pode ser usada.');
     });
 
     it('shows the configuration to leitura and operador without the form, and refuses their POST with 403', async () => {

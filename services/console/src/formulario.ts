@@ -75,11 +75,14 @@ export function validar<S extends TSchema>(schema: S, corpo: unknown): Validado<
   return { ok: false, erros: porCampo(validate.errors ?? []) };
 }
 
-/** What a handler refused, for the page: 400 with field messages for `validacao`, 422 with its message otherwise. */
+/**
+ * What a handler refused, for the page: 400 for `validacao`, 422 otherwise, said in Portuguese from its code. A
+ * field the handler named gets "valor não aceito", its own (English) message after it as the detail.
+ */
 export function recusa(err: unknown): { status: 400 | 422; mensagem: string; erros: ErrosDeCampo } | null {
   if (!(err instanceof Rejection)) return null;
   const erros: ErrosDeCampo = {};
-  for (const f of err.details?.fields ?? []) erros[f.field] ??= f.message;
+  for (const f of err.details?.fields ?? []) erros[f.field] ??= `valor não aceito (detalhe: ${f.message})`;
   return { status: err.code === 'validacao' ? 400 : 422, mensagem: mensagemDe(err.code), erros };
 }
 
