@@ -2,25 +2,15 @@ import { type SituacaoParcela } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 import { type OrderKey } from '../list-cursor';
+import { type ParcelaRepasseRow, toParcela } from './queries';
 
 /** One installment of the company's list, with what names its document (the document itself is read per document). */
-export interface ParcelaListadaRow {
+export interface ParcelaListadaRow extends ParcelaRepasseRow {
   cte_id: string;
   chave: string;
   documento_financeiro: string | null;
   lote_id: string | null;
   motorista_cpf: string;
-  posicao: number;
-  percentual: number;
-  valor_centavos: number;
-  dias: number;
-  situacao: SituacaoParcela;
-  /** AAAA-MM-DD; null until released (the due date is the release day plus `dias`). */
-  vencimento: string | null;
-  liberada_em: Date | null;
-  pagamento_solicitado_em: Date | null;
-  paga_em: Date | null;
-  cancelada_em: Date | null;
 }
 
 export interface ParcelasFiltro {
@@ -44,8 +34,10 @@ const KEYS: readonly OrderKey[] = [
   { expr: 'p.posicao', dir: 'ASC', type: 'integer' },
 ];
 
+// An installment's own columns as `toParcela` reads them, with what names its document.
 const COLUMNS = `p.cte_id, d.chave, d.documento_financeiro, d.lote_id, p.motorista_cpf, p.posicao, p.percentual, p.valor_centavos, p.dias,
-  p.situacao, p.vencimento::text AS vencimento, p.liberada_em, p.pagamento_solicitado_em, p.paga_em, p.cancelada_em`;
+  p.situacao, p.liberada_por, p.liberada_em, p.vencimento::text AS vencimento, p.ordem_pagamento_id, p.pagamento_solicitado_em, p.paga_em,
+  p.cancelada_em`;
 
 /** The company's installments by due date, filtered by situation and due date (ruling 9 paging, with a cursor). */
 export async function listarParcelas(
@@ -68,21 +60,12 @@ export async function listarParcelas(
   });
   return {
     rows: rows.map((r) => ({
+      ...toParcela(r),
       cte_id: r.cte_id as string,
       chave: r.chave as string,
       documento_financeiro: r.documento_financeiro as string | null,
       lote_id: r.lote_id as string | null,
       motorista_cpf: r.motorista_cpf as string,
-      posicao: r.posicao as number,
-      percentual: Number(r.percentual),
-      valor_centavos: Number(r.valor_centavos),
-      dias: r.dias as number,
-      situacao: r.situacao as SituacaoParcela,
-      vencimento: r.vencimento as string | null,
-      liberada_em: r.liberada_em as Date | null,
-      pagamento_solicitado_em: r.pagamento_solicitado_em as Date | null,
-      paga_em: r.paga_em as Date | null,
-      cancelada_em: r.cancelada_em as Date | null,
     })),
     total,
     next_cursor,

@@ -56,7 +56,8 @@ const DOC_COLUMNS = `company_id, cte_id, chave, chave_original, documento_financ
 const PARCELA_COLUMNS = `cte_id, posicao, percentual, valor_centavos, dias, situacao, liberada_por, liberada_em, vencimento::text AS vencimento,
   ordem_pagamento_id, pagamento_solicitado_em, paga_em, cancelada_em`;
 
-const toParcela = (r: Record<string, unknown>): ParcelaRepasseRow => ({
+/** An installment's columns as a row: a document's installments and the company's list read them alike. */
+export const toParcela = (r: Record<string, unknown>): ParcelaRepasseRow => ({
   posicao: r.posicao as number,
   percentual: Number(r.percentual),
   valor_centavos: Number(r.valor_centavos),
