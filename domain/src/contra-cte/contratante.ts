@@ -31,6 +31,8 @@ export interface ContratanteLido {
   fim: LocalPrestacao;
 }
 
+const DADOS_INVALIDOS = "the contractor's CT-e gives data a CT-e cannot carry";
+
 const MENSAGEM_BLOQUEIO: Record<Exclude<BloqueioContraCte, 'cte_proprio' | 'dados_invalidos'>, string> = {
   vinculado_multimodal: "the contractor's CT-e is linked to multimodal (tpServ 4): it admits no counter-CT-e",
   nao_e_cte_de_carga: "the contractor's document is not a cargo CT-e (model 57)",
@@ -51,7 +53,7 @@ export function recusaDoBloqueio(bloqueio: BloqueioContraCte, chave: string): Re
     };
   }
   if (bloqueio === 'dados_invalidos') {
-    return { bloqueio, code: 'cte_original_invalido', message: "the contractor's CT-e gives data a CT-e cannot carry" };
+    return { bloqueio, code: 'cte_original_invalido', message: DADOS_INVALIDOS };
   }
   return { bloqueio, code: 'origem_incompativel_com_tipo', message: MENSAGEM_BLOQUEIO[bloqueio] };
 }
@@ -109,7 +111,7 @@ export function lerContratante(
     recusa: {
       bloqueio: 'dados_invalidos' as const,
       code: 'cte_original_invalido' as const,
-      message: `the contractor's CT-e gives data a CT-e cannot carry: ${campos.join('; ')}`,
+      message: `${DADOS_INVALIDOS}: ${campos.join('; ')}`,
     },
   });
   const inicio = local(original.inicio);

@@ -1,4 +1,5 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ComponentChildren } from 'preact';
 import { type PapelUsuario } from '@frete/contracts';
 import { isPapelUsuario, Rejection } from '@frete/domain';
 import { type UsuarioRow, usuariosDaEmpresa } from '@frete/projections';
@@ -30,6 +31,21 @@ interface Estado {
 }
 
 /** The company's users (admin only): the list, invitations, roles, deactivation. */
+/** A one-time password shown once (a user invited or a password reset), with what the admin must do with it. */
+function SenhaProvisoria(p: { senha: string; children: ComponentChildren }) {
+  return (
+    <div class="alerta" role="status">
+      <p>{p.children}</p>
+      <p>
+        Senha provisória:{' '}
+        <code class="segredo" aria-label="Senha provisória">
+          {p.senha}
+        </code>
+      </p>
+    </div>
+  );
+}
+
 export function usuarios(app: FastifyInstance, deps: ConsoleDeps) {
   const negado = (request: FastifyRequest, reply: FastifyReply) =>
     paginaDeErro(request, reply, 403, 'Acesso negado', 'Só administradores da empresa gerenciam os usuários do painel.');
@@ -42,32 +58,16 @@ export function usuarios(app: FastifyInstance, deps: ConsoleDeps) {
       reply,
       <Pagina titulo="Usuários" sessao={sessao} csrf={csrf} area="/console/usuarios" aviso={avisoDe(request)}>
         {e.convidado && (
-          <div class="alerta" role="status">
-            <p>
-              Usuário {e.convidado.email} criado. Entregue a senha provisória abaixo a ele: ela não será mostrada de novo e precisa ser
-              trocada no primeiro acesso.
-            </p>
-            <p>
-              Senha provisória:{' '}
-              <code class="segredo" aria-label="Senha provisória">
-                {e.convidado.senha}
-              </code>
-            </p>
-          </div>
+          <SenhaProvisoria senha={e.convidado.senha}>
+            Usuário {e.convidado.email} criado. Entregue a senha provisória abaixo a ele: ela não será mostrada de novo e precisa ser
+            trocada no primeiro acesso.
+          </SenhaProvisoria>
         )}
         {e.redefinida && (
-          <div class="alerta" role="status">
-            <p>
-              Senha de {e.redefinida.email} redefinida e sessões encerradas. Entregue a senha provisória abaixo a ele: ela não será mostrada
-              de novo e precisa ser trocada no próximo acesso.
-            </p>
-            <p>
-              Senha provisória:{' '}
-              <code class="segredo" aria-label="Senha provisória">
-                {e.redefinida.senha}
-              </code>
-            </p>
-          </div>
+          <SenhaProvisoria senha={e.redefinida.senha}>
+            Senha de {e.redefinida.email} redefinida e sessões encerradas. Entregue a senha provisória abaixo a ele: ela não será mostrada
+            de novo e precisa ser trocada no próximo acesso.
+          </SenhaProvisoria>
         )}
         <Tabela<UsuarioRow>
           legenda="Usuários da empresa"
