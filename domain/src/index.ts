@@ -76,3 +76,4 @@ export * from './contingencia/decider';
 export * from './webhook/decider';
 export * from './webhook/notificacoes';
 export * from './usuario/decider';
+export * from './autoridade/regras';

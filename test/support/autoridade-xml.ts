@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { accessKeyCheckDigit } from '@frete/domain';
+import { NOME_HOMOLOGACAO, accessKeyCheckDigit } from '@frete/domain';
 import { FISCAL_SCHEMAS_DIR, signFiscalXml } from '@frete/documents';
 
 /**
@@ -78,6 +78,11 @@ export function cteXml(o: CteOpcoes): { chave: string; xml: string } {
     .replace('chCTe=43261111222333000181570010000000011403085211&amp;tpAmb=2', `chCTe=${chave}&amp;tpAmb=${o.tpAmb ?? '2'}`)
     .replace('<tpAmb>2</tpAmb>', `<tpAmb>${o.tpAmb ?? '2'}</tpAmb>`)
     .replace(`<emit><CNPJ>${EMITENTE}</CNPJ>`, `<emit><CNPJ>${cnpj}</CNPJ>`);
+  // MOC 4.00 G002–G005: in homologação the parties' names are the manual's literal.
+  if ((o.tpAmb ?? '2') === '2')
+    xml = xml
+      .replace('<xNome>REMETENTE INDUSTRIA LTDA</xNome>', `<xNome>${NOME_HOMOLOGACAO}</xNome>`)
+      .replace('<xNome>DESTINATARIO COMERCIO SA</xNome>', `<xNome>${NOME_HOMOLOGACAO}</xNome>`);
   if (o.tpServ) xml = xml.replace('<tpServ>0</tpServ>', `<tpServ>${o.tpServ}</tpServ>`);
   if (o.tpServ && o.tpServ !== '0') {
     // Subcontracting and redispatch reference the taker's CT-e (G059, G062, G063): the taker here is the sender.

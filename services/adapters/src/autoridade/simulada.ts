@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { type Pool, type PoolClient } from 'pg';
 import {
   UFS,
-  accessKeyCheckDigit,
   campoVedadoNaCce,
   cnpjRoot,
   isValidAccessKey,
   isValidCnpj,
   isValidCpf,
-  ufBySigla,
+  rejeicoesPrevistas,
   dhSaoPaulo,
   type CertificadoLido,
 } from '@frete/domain';
@@ -24,7 +23,6 @@ import {
   type XmlNode,
 } from '@frete/documents';
 import { xMotivoDe } from './codigos';
-import { recusaDocumentosAnteriores } from './documentos-anteriores';
 import {
   type AutoridadeFiscal,
   type EmProcessamento,
@@ -169,6 +167,8 @@ class Recusa {
   constructor(
     readonly cStat: number,
     readonly detalhe?: string,
+    /** The whole xMotivo, when the rule set gives it (its texts are the manual's, detail included). */
+    readonly xMotivo?: string,
   ) {}
 }
 
@@ -190,25 +190,6 @@ const todos = (el: XmlElement | undefined, caminho: string[]): string[] => {
   for (const passo of caminho) nivel = nivel.flatMap((e) => filhos(e, passo));
   return nivel.map((e) => e.textContent ?? '');
 };
-const TOMA3 = ['rem', 'exped', 'receb', 'dest'];
-/** The previous-documents group and the taker of a CT-e, for G059–G065. */
-function documentosAnteriores(inf: XmlElement, campo: (n: string) => string): Parameters<typeof recusaDocumentosAnteriores>[0] {
-  const ide = filho(inf, 'ide');
-  const toma3 = texto(ide, 'toma3', 'toma');
-  const parte = toma3 !== null ? filho(inf, TOMA3[Number(toma3)] ?? '') : filho(ide, 'toma4');
-  const docAnt = no(inf, 'infCTeNorm', 'docAnt');
-  return {
-    tpCTe: campo('tpCTe'),
-    tpServ: campo('tpServ'),
-    tomador: texto(parte, 'CNPJ') ?? texto(parte, 'CPF'),
-    temDocAnt: docAnt !== undefined,
-    emissores: filhos(docAnt, 'emiDocAnt').map((e) => ({
-      documento: texto(e, 'CNPJ') ?? texto(e, 'CPF') ?? '',
-      chaves: todos(e, ['idDocAnt', 'idDocAntEle', 'chCTe']),
-    })),
-  };
-}
-
 /** Every leaf text under `el`, each apart (so that two fields never run into one token). */
 const textosFolha = (el: XmlElement | undefined): string => {
   if (!el) return '';
@@ -448,7 +429,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       return await run();
     } catch (error) {
       if (error instanceof Recusa)
-        return { tipo: 'rejeitado', cStat: error.cStat, xMotivo: xMotivoDe(layout.modelo, error.cStat, error.detalhe) };
+        return { tipo: 'rejeitado', cStat: error.cStat, xMotivo: error.xMotivo ?? xMotivoDe(layout.modelo, error.cStat, error.detalhe) };
       throw error;
     }
   }
@@ -541,41 +522,23 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const inf = filho(raiz, layout.inf)!;
     const ide = filho(inf, 'ide');
     const campo = (n: string) => texto(ide, n) ?? '';
-    if (campo('tpAmb') !== String(this.tpAmb)) throw new Recusa(252);
-    const cUF = campo('cUF');
-    if (!this.ufsAtendidas.has(cUF)) throw new Recusa(226);
-    if (ufBySigla(texto(inf, 'emit', 'enderEmit', 'UF') ?? '')?.codigo_ibge !== cUF) throw new Recusa(247);
-
     const cnpj = texto(inf, 'emit', 'CNPJ');
-    const cpf = texto(inf, 'emit', 'CPF');
-    const emitente = cnpj ?? `000${cpf ?? ''}`;
-    const dhEmi = campo('dhEmi');
-    const numero = campo(layout.numero);
-    const serie = campo('serie');
-    const composta =
-      cUF +
-      dhEmi.slice(2, 4) +
-      dhEmi.slice(5, 7) +
-      emitente +
-      campo('mod') +
-      serie.padStart(3, '0') +
-      numero.padStart(9, '0') +
-      campo('tpEmis') +
-      campo(layout.codigo).padStart(8, '0') +
-      campo('cDV');
-    if (inf.getAttribute('Id') !== layout.prefixoId + composta) throw new Recusa(227);
-    if (accessKeyCheckDigit(composta.slice(0, 43)) !== Number(composta.slice(43))) throw new Recusa(253);
-    if (cnpj !== null && !isValidCnpj(cnpj)) throw new Recusa(207);
+    // MOC Visão Geral E03: the certificate's CNPJ base is the emitter's, checked with the signature.
     if (cnpjRoot(cnpjCertificado) !== cnpjRoot(cnpj ?? '')) throw new Recusa(213);
+
+    // The document's business rules: the same rule set the previews and the issue run (domain/src/autoridade/regras).
+    const [rejeicao] = rejeicoesPrevistas(layout.modelo, xml, { tpAmb: this.tpAmb, agora: this.clock(), ufsAtendidas: this.ufsAtendidas });
+    if (rejeicao) throw new Recusa(rejeicao.cStat, undefined, rejeicao.xMotivo);
 
     const sentinela = lerSentinelaDocumento(texto(inf, ...layout.textoLivre), layout.modelo);
     if ('invalida' in sentinela) throw new Recusa(999, `(${sentinela.invalida})`);
 
+    const cUF = campo('cUF');
+    const emitente = cnpj ?? `000${texto(inf, 'emit', 'CPF') ?? ''}`;
+    const numero = campo(layout.numero);
+    const serie = campo('serie');
+    const composta = (inf.getAttribute('Id') ?? '').slice(layout.prefixoId.length);
     const cte = layout.modelo === 'cte';
-    if (cte) {
-      const recusa = recusaDocumentosAnteriores(documentosAnteriores(inf, campo));
-      if (recusa !== null) throw new Recusa(recusa);
-    }
     return {
       chave: composta,
       cUF,
