@@ -77,6 +77,12 @@ export const ErrorCodes = {
   cte_com_pendencias: 422,
   /** A carta de correção names a field the manual forbids correcting (MOC 4.00 Visão Geral §13.1); nothing was sent. */
   carta_correcao_campo_vedado: 422,
+  /**
+   * A carta de correção repeats every correction in force (the authority keeps only the letter with the highest
+   * nSeqEvento): the letter with the new ones would pass one letter's limit (50 corrections) or evCCeCTe_v4.00.xsd's
+   * field lengths; `error.details` says which. Nothing was sent.
+   */
+  carta_correcao_excede_limite: 422,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,

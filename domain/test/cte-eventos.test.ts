@@ -23,6 +23,8 @@ const recebido: CteEvent = {
   data: { cte_id: 'id1', company_id: 'c1', chave, sha256: 's1', tamanho_bytes: 9, situacao: 'autorizado', cte },
 };
 
+/** The one correction every CC-e of these scenarios carries (cumulative letters: domain/test/cte-cce-cumulativa.test.ts). */
+const OBS = { grupoAlterado: 'compl', campoAlterado: 'xObs', valorAlterado: 'ENTREGAR NA DOCA 3' };
 const solicitado = (tp: '110111' | '110110' | '110180' | '110181', seq = 1, extra: { n_prot_ce?: string } = {}): CteEvent => ({
   type: 'cte.evento_solicitado',
   data: {
@@ -34,6 +36,7 @@ const solicitado = (tp: '110111' | '110110' | '110180' | '110181', seq = 1, extr
     n_seq_evento: seq,
     sha256: `x${tp}${seq}`,
     ...extra,
+    ...(tp === '110110' ? { correcoes: [OBS] } : {}),
   },
 });
 const registrado = (tp: '110111' | '110110' | '110180' | '110181', seq = 1, numero = `1352600000000${seq}${tp.slice(-1)}`): CteEvent => ({
@@ -57,6 +60,7 @@ const pedir = (
   type: 'SolicitarEventoCte',
   tipo,
   data: (solicitado(tp, seq, extra) as Extract<CteEvent, { type: 'cte.evento_solicitado' }>).data,
+  ...(tipo === 'carta_correcao' ? { correcoes: [OBS] } : {}),
 });
 
 describe('eventoCTe builder', () => {

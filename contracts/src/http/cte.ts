@@ -50,6 +50,21 @@ const cteFields = {
   contra_cte: Type.Union([Type.Null(), ContraCteView], {
     description: "For a counter-CT-e: the contractor's CT-e it stands against, its batch row, driver and value",
   }),
+  correcoes_em_vigor: Type.Array(
+    Type.Object({
+      grupo: Type.String({ description: '`grupoAlterado`' }),
+      campo: Type.String({ description: '`campoAlterado`' }),
+      valor: Type.String({ description: '`valorAlterado`, as the letter carries it' }),
+      item: Type.Union([Type.Null(), Type.Integer()], { description: '`nroItemAlterado`, for a field in a list' }),
+      n_seq_evento: Type.Integer({ description: 'The sequence (`nSeqEvento`) of the letter that set this value' }),
+      event_key: Type.String({ description: 'The `event_key` of that letter' }),
+    }),
+    {
+      description:
+        'The corrections in force (cartas de correção registered by the authority, 135/136). Each letter repeats every earlier ' +
+        'correction (the authority keeps the one with the highest nSeqEvento), a new value of the same field replacing the old one',
+    },
+  ),
 };
 
 /** An own CT-e: a draft, a document in issue, or an authorized one (issued here or delivered by the carrier). */

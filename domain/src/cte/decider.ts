@@ -12,7 +12,15 @@ import { type Decider, Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
 import { validarRascunho } from './rascunho';
 import { type EventoCteEstado, planejarEventoCte } from './eventos/regras';
-import { type TipoEventoCte, tipoDoTpEvento } from './eventos/montar';
+import { type CorrecaoCte, type TipoEventoCte, TP_EVENTO_CTE, tipoDoTpEvento } from './eventos/montar';
+import {
+  cartaCumulativa,
+  cartasRegistradas,
+  comoInfCorrecao,
+  correcoesEmVigor,
+  correcoesEmVigorDoCte,
+  CSTAT_EVENTO_REGISTRADO,
+} from './eventos/correcoes';
 import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
 export type CteEvent =
@@ -101,11 +109,16 @@ export interface RepassarCte {
   observacao: string | null;
 }
 
-/** A fiscal event of the CT-e, signed and archived, about to be sent (`POST .../eventos/...`). */
+/**
+ * A fiscal event of the CT-e, signed and archived, about to be sent (`POST .../eventos/...`). A CC-e names the
+ * corrections asked (`correcoes`) and, in `data.correcoes`, the full list the signed letter carries (`cartaCumulativa`
+ * of the corrections in force and those): the decider checks the one against the other.
+ */
 export interface SolicitarEventoCte {
   type: 'SolicitarEventoCte';
   tipo: TipoEventoCte;
   data: DomainEventOf<'cte.evento_solicitado'>['data'];
+  correcoes?: CorrecaoCte[];
 }
 
 /** What the authority answered about a fiscal event (or its silence). */
@@ -283,11 +296,30 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
             event_key: plano.tipo === 'pendente' ? plano.evento.event_key : plano.event_key,
           });
         }
-        return [{ type: 'cte.evento_solicitado', data: c.data }];
+        if (c.tipo !== 'carta_correcao') return [{ type: 'cte.evento_solicitado', data: c.data }];
+        // The authority keeps only the letter with the highest nSeqEvento: it repeats every correction in force.
+        const correcoes = cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos)), c.correcoes ?? []);
+        if (!c.correcoes?.length || !isDeepStrictEqual(correcoes, c.data.correcoes)) {
+          throw new Rejection('regra_de_negocio', 'the signed letter does not carry the corrections in force and the new ones; try again', {
+            event_key: c.data.event_key,
+          });
+        }
+        return [{ type: 'cte.evento_solicitado', data: { ...c.data, correcoes } }];
       }
-      case 'RegistrarEventoRegistrado':
-        if (state.eventos[c.data.event_key]?.situacao !== 'pendente') return [];
-        return [{ type: 'cte.evento_registrado', data: c.data }];
+      case 'RegistrarEventoRegistrado': {
+        const evento = state.eventos[c.data.event_key];
+        if (evento?.situacao !== 'pendente') return [];
+        if (evento.tp_evento !== TP_EVENTO_CTE.carta_correcao || !evento.correcoes)
+          return [{ type: 'cte.evento_registrado', data: c.data }];
+        // What is in force once this letter is registered, so that the event alone says it (auditors, the read model).
+        const emVigor = CSTAT_EVENTO_REGISTRADO.includes(c.data.protocolo.cstat)
+          ? correcoesEmVigor([
+              ...cartasRegistradas(state.eventos),
+              { n_seq_evento: evento.n_seq_evento, event_key: evento.event_key, correcoes: evento.correcoes },
+            ])
+          : correcoesEmVigorDoCte(state.eventos);
+        return [{ type: 'cte.evento_registrado', data: { ...c.data, correcoes_em_vigor: emVigor } }];
+      }
       case 'RegistrarEventoRejeitado':
         if (state.eventos[c.data.event_key]?.situacao !== 'pendente') return [];
         return [{ type: 'cte.evento_rejeitado', data: c.data }];
@@ -388,6 +420,7 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
           proc_sha256: null,
           retorno: null,
           n_prot_ce: d.n_prot_ce ?? null,
+          ...(d.correcoes ? { correcoes: d.correcoes } : {}),
         };
         return { ...state, eventos: { ...state.eventos, [d.event_key]: evento } };
       }

@@ -109,6 +109,14 @@ async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
     case 'cte.evento_registrado':
       // A registered cancellation (110111) cancels the CT-e; the other events leave its situation as it is.
       if (event.data.tp_evento === '110111') await encerrado(sql, event.data.cte_id, 'cancelado', event.data.protocolo, event.recordedAt);
+      // A registered CC-e: the corrections in force as the aggregate decided them (the letter's full list), not merged here.
+      if (event.data.correcoes_em_vigor) {
+        await sql.query(`UPDATE rm.ctes SET correcoes_em_vigor = $2, updated_at = $3 WHERE cte_id = $1`, [
+          event.data.cte_id,
+          JSON.stringify(event.data.correcoes_em_vigor),
+          event.recordedAt,
+        ]);
+      }
       return;
     case 'cte.repassado':
       await sql.query(`UPDATE rm.ctes SET handoffs = handoffs + 1, updated_at = $2 WHERE cte_id = $1`, [

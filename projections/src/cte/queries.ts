@@ -1,4 +1,11 @@
-import { type ContraCteVinculo, type CteLido, type CteRascunho, type CteSituation, type RecordedEvent } from '@frete/contracts';
+import {
+  type ContraCteVinculo,
+  type CorrecaoEmVigorCte,
+  type CteLido,
+  type CteRascunho,
+  type CteSituation,
+  type RecordedEvent,
+} from '@frete/contracts';
 import { asProjected, type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 
@@ -20,6 +27,8 @@ export interface CteRow {
   serie: number | null;
   numero: string | null;
   retorno: { cstat: number | null; motivo: string } | null;
+  /** The corrections in force (CC-e), as the last registered letter's event carries them. */
+  correcoes_em_vigor: CorrecaoEmVigorCte[];
   created_at: Date;
   updated_at: Date;
 }
@@ -36,7 +45,7 @@ export interface CteFilter {
 }
 
 const COLUMNS =
-  'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, contra_cte, serie, numero, retorno, created_at, updated_at';
+  'cte_id, company_id, chave, origem, situacao, service_type, xml_sha256, xml_size_bytes, received_count, handoffs, cte, dados, contra_cte, serie, numero, retorno, correcoes_em_vigor, created_at, updated_at';
 
 /** One own CT-e of the company, by id; another company's is not found. */
 export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {
@@ -101,6 +110,7 @@ export function cteDoLog(events: readonly RecordedEvent[]): CteRow | null {
       serie: null,
       numero: null,
       retorno: null,
+      correcoes_em_vigor: [],
       created_at: at,
       updated_at: at,
     });
@@ -172,6 +182,7 @@ function cteDepois(
     case 'cte.emitido_reenviado':
       return { ...row, received_count: row.received_count + 1, updated_at: at };
     case 'cte.evento_registrado':
+      if (event.data.correcoes_em_vigor) return { ...row, correcoes_em_vigor: event.data.correcoes_em_vigor, updated_at: at };
       return event.data.tp_evento === '110111'
         ? { ...row, situacao: 'cancelado', retorno: retorno(event.data.protocolo), updated_at: at }
         : row;

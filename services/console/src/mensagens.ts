@@ -54,6 +54,8 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   serie_esgotada: 'A série usou todos os números: escolha outra série.',
   cte_com_pendencias: 'O rascunho tem pendências a resolver antes da emissão.',
   carta_correcao_campo_vedado: 'A carta de correção não pode corrigir este campo.',
+  carta_correcao_excede_limite:
+    'A nova carta de correção repete todas as correções em vigor e, com as novas, passaria do limite de uma carta (50 correções) ou do tamanho de um campo.',
   veiculo_duplicado: 'Já existe um veículo ativo com esta placa.',
   motorista_duplicado: 'Já existe um motorista ativo com este CPF.',
   regra_tributacao_duplicada: 'Já existe uma regra de tributação para esta rota e tipo de serviço.',

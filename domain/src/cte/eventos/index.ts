@@ -1,3 +1,4 @@
 export * from './montar';
 export * from './vedados';
 export * from './regras';
+export * from './correcoes';

@@ -1,5 +1,5 @@
 import { Rejection } from '../../decider';
-import { idEventoCte, type TipoEventoCte, TP_EVENTO_CTE, type TpEventoCte } from './montar';
+import { type CorrecaoCte, idEventoCte, type TipoEventoCte, TP_EVENTO_CTE, type TpEventoCte } from './montar';
 
 /** Where one fiscal event of the CT-e stands in the aggregate. */
 export interface EventoCteEstado {
@@ -15,6 +15,8 @@ export interface EventoCteEstado {
   proc_sha256: string | null;
   retorno: { cstat: number | null; motivo: string } | null;
   n_prot_ce: string | null;
+  /** A CC-e (110110): every `infCorrecao` the letter carries, as signed (see `cartaCumulativa`); absent for other events. */
+  correcoes?: CorrecaoCte[];
 }
 
 /** What the rules need of the CT-e. */

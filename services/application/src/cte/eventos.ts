@@ -2,7 +2,10 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import {
   campoVedadoNaCce,
+  cartaCumulativa,
+  comoInfCorrecao,
   type CorrecaoCte,
+  correcoesEmVigorDoCte,
   cteDecider,
   type CteState,
   cteStream,
@@ -159,7 +162,10 @@ export class EventosCte {
     const plano = planejarEventoCte(state, companyId, pedido.tipo, now);
     if (plano.tipo === 'pendente') return this.reconciliar(companyId, cteId, plano.evento.event_key, cause);
 
-    const detalhe = await this.detalhe(cteId, pedido, plano.nProt, plano.n_prot_ce);
+    // A CC-e carries every correction in force and the new ones (the decider checks the same list when it is recorded).
+    const carta =
+      pedido.tipo === 'carta_correcao' ? cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos)), pedido.correcoes) : null;
+    const detalhe = await this.detalhe(cteId, carta ? { tipo: 'carta_correcao', correcoes: carta } : pedido, plano.nProt, plano.n_prot_ce);
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
     const chave = state.chave!;
     const { xml } = montarEventoCte({
@@ -194,7 +200,9 @@ export class EventosCte {
         n_seq_evento: plano.n_seq_evento,
         sha256,
         ...(plano.n_prot_ce ? { n_prot_ce: plano.n_prot_ce } : {}),
+        ...(carta ? { correcoes: carta } : {}),
       },
+      ...(pedido.tipo === 'carta_correcao' ? { correcoes: pedido.correcoes } : {}),
     });
     return this.enviar(companyId, cteId, plano.event_key, cause);
   }

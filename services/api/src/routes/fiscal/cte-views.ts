@@ -101,6 +101,7 @@ export function cteView(r: CteRow, environment: Environment, withAddresses = tru
           valor: reaisDeCentavos(r.contra_cte.valor_centavos),
         }
       : null,
+    correcoes_em_vigor: r.correcoes_em_vigor ?? [],
     documento:
       r.cte && r.xml_sha256 ? documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes ?? 0 }, withAddresses) : null,
   };
