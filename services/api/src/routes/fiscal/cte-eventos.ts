@@ -137,7 +137,10 @@ export const cteEventosRoutes =
           summary: 'Registers a correction letter (CC-e, event 110110)',
           description:
             'Each item names the group, the field and the corrected value (and the item index for a list). Each letter takes the next sequence ' +
-            '(1 to 20; beyond, 422 `regra_de_negocio` cstat 636) and replaces the previous ones. A field the manual forbids correcting is refused ' +
+            '(1 to 20; beyond, 422 `regra_de_negocio` cstat 636) and replaces the previous ones, so the letter sent repeats every correction ' +
+            "in force: the earlier letters' corrections, a new value of the same group, field and item replacing the old one in place, the " +
+            'new ones after (GET of the CT-e lists them in `correcoes_em_vigor`). A letter that would carry more than 50 corrections, or a ' +
+            "field over the schema's length, is 422 `carta_correcao_excede_limite`. A field the manual forbids correcting is refused " +
             'before sending with 422 `carta_correcao_campo_vedado` (`error.details.grupo`, `error.details.campo`). ' +
             AUTORIDADE,
           params: CteIdParam,
@@ -151,6 +154,7 @@ export const cteEventosRoutes =
               503,
               'regra_de_negocio',
               'carta_correcao_campo_vedado',
+              'carta_correcao_excede_limite',
               'cte_nao_autorizado',
               'provedor_indisponivel',
               'autoridade_indisponivel',
