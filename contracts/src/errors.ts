@@ -83,6 +83,17 @@ export const ErrorCodes = {
    * field lengths; `error.details` says which. Nothing was sent.
    */
   carta_correcao_excede_limite: 422,
+  // the taker's disagreement with a received CT-e (events 610110/610111, MOC 4.00 Visão Geral §6.5, §6.6)
+  /** Only the CT-e's taker (`toma3`/`toma4`) may register or cancel a desacordo (the authority's 755). */
+  desacordo_nao_tomador: 422,
+  /** The desacordo is registered up to 45 days after the CT-e's authorization (the authority's 787). */
+  desacordo_fora_do_prazo: 422,
+  /** A cancellation needs a registered desacordo not yet cancelled (the authority's 866). */
+  desacordo_inexistente: 422,
+  /** A desacordo of this CT-e is with the authority without a verdict: reconcile it (repeat the same request). */
+  desacordo_pendente: 409,
+  /** A desacordo of this CT-e is registered and in force: cancel it before registering another. */
+  desacordo_ja_registrado: 409,
   // registry of vehicles and drivers
   /** The plate is already registered for another active vehicle of the company. */
   veiculo_duplicado: 422,

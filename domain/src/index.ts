@@ -20,6 +20,7 @@ export { type FiscalXmlDocument, type FiscalXmlLayout } from './xml/fiscal-xml';
 export { type XmlNode } from './xml/nodes';
 export * from './cte-subcontratacao/papel';
 export * from './cte-subcontratacao/decider';
+export * from './cte-subcontratacao/desacordo';
 export * from './cte/decider';
 export * from './fiscal/placa';
 export * from './fiscal/renavam';

@@ -67,3 +67,45 @@ export type CteSubcontratacaoReenviado = Static<typeof CteSubcontratacaoReenviad
 /** Different bytes for the same key: they replace the archived XML (the older version stays named in the log). */
 export const CteSubcontratacaoSubstituido = Type.Object({ ...Recebimento, ...Leitura, sha256_anterior: Type.String() });
 export type CteSubcontratacaoSubstituido = Static<typeof CteSubcontratacaoSubstituido>;
+
+/**
+ * The taker's events about a received CT-e (MOC 4.00 Visão Geral §6.5, §6.6): prestação do serviço em desacordo
+ * (610110) and its cancellation (610111), signed by the taker and registered by the CT-e's authorizer. `event_key`
+ * is the event's `infEvento/@Id`; the signed XML is archived before it is sent and every later attempt sends it again.
+ */
+export const TipoDesacordo = Type.Union([Type.Literal('desacordo'), Type.Literal('cancelamento_desacordo')]);
+export type TipoDesacordo = Static<typeof TipoDesacordo>;
+export const TpEventoDesacordo = Type.Union([Type.Literal('610110'), Type.Literal('610111')]);
+
+const EventoDesacordo = {
+  company_id: Type.String(),
+  chave: Type.String(),
+  event_key: Type.String(),
+  tipo: TipoDesacordo,
+  tp_evento: TpEventoDesacordo,
+};
+
+export const CteSubcontratacaoDesacordoSolicitado = Type.Object({
+  ...EventoDesacordo,
+  n_seq_evento: Type.Integer(),
+  sha256: Type.String({ description: 'SHA-256 of the signed eventoCTe in the document store' }),
+  /** 610110: the taker's `xObs`. */
+  observacao: Type.Union([Type.Null(), Type.String()]),
+  /** 610111: the protocol of the 610110 it cancels (`nProtEvPrestDes`). */
+  n_prot_desacordo: Type.Union([Type.Null(), Type.String()]),
+});
+export type CteSubcontratacaoDesacordoSolicitado = Static<typeof CteSubcontratacaoDesacordoSolicitado>;
+
+export const CteSubcontratacaoDesacordoRegistrado = Type.Object({
+  ...EventoDesacordo,
+  protocolo: Type.Object({ numero: Type.String(), registrado_em: Type.String(), cstat: Type.Integer(), motivo: Type.String() }),
+  sha256: Type.String({ description: 'SHA-256 of the procEventoCTe (signed event + retEventoCTe)' }),
+  registrado_em: Type.String(),
+});
+export type CteSubcontratacaoDesacordoRegistrado = Static<typeof CteSubcontratacaoDesacordoRegistrado>;
+
+export const CteSubcontratacaoDesacordoRejeitado = Type.Object({ ...EventoDesacordo, cstat: Type.Integer(), motivo: Type.String() });
+export type CteSubcontratacaoDesacordoRejeitado = Static<typeof CteSubcontratacaoDesacordoRejeitado>;
+
+export const CteSubcontratacaoDesacordoPendente = Type.Object({ ...EventoDesacordo, motivo: Type.String() });
+export type CteSubcontratacaoDesacordoPendente = Static<typeof CteSubcontratacaoDesacordoPendente>;

@@ -15,7 +15,15 @@ import { ConfiguracaoAtualizada } from './configuracao';
 import { CertificadoEnviado, CertificadoRemovido } from './certificado';
 import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './nfe';
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
-import { CteSubcontratacaoRecebido, CteSubcontratacaoReenviado, CteSubcontratacaoSubstituido } from './cte-subcontratacao';
+import {
+  CteSubcontratacaoDesacordoPendente,
+  CteSubcontratacaoDesacordoRegistrado,
+  CteSubcontratacaoDesacordoRejeitado,
+  CteSubcontratacaoDesacordoSolicitado,
+  CteSubcontratacaoRecebido,
+  CteSubcontratacaoReenviado,
+  CteSubcontratacaoSubstituido,
+} from './cte-subcontratacao';
 import {
   CteAutorizado,
   CteDenegado,
@@ -152,6 +160,10 @@ export const EventCatalog = {
   'cte_subcontratacao.recebido': { version: 1, schema: CteSubcontratacaoRecebido },
   'cte_subcontratacao.reenviado': { version: 1, schema: CteSubcontratacaoReenviado },
   'cte_subcontratacao.substituido': { version: 1, schema: CteSubcontratacaoSubstituido },
+  'cte_subcontratacao.desacordo_solicitado': { version: 1, schema: CteSubcontratacaoDesacordoSolicitado },
+  'cte_subcontratacao.desacordo_registrado': { version: 1, schema: CteSubcontratacaoDesacordoRegistrado },
+  'cte_subcontratacao.desacordo_rejeitado': { version: 1, schema: CteSubcontratacaoDesacordoRejeitado },
+  'cte_subcontratacao.desacordo_pendente': { version: 1, schema: CteSubcontratacaoDesacordoPendente },
   'cte.emitido_recebido': { version: 1, schema: CteEmitidoRecebido },
   'cte.emitido_reenviado': { version: 1, schema: CteEmitidoReenviado },
   'cte.repassado': { version: 1, schema: CteRepassado },

@@ -48,7 +48,17 @@ export const EventoAuditado = Type.Object(
 export type EventoAuditado = Static<typeof EventoAuditado>;
 
 /** The resources whose history the audit API gives, as its path names them (`/auditoria/historico/{recurso}/{id}`). */
-export const RECURSOS_AUDITADOS = ['cte', 'mdfe', 'lote', 'autorizacao', 'ciot', 'repasse', 'vale-pedagio', 'conta-operacional'] as const;
+export const RECURSOS_AUDITADOS = [
+  'cte',
+  'mdfe',
+  'lote',
+  'autorizacao',
+  'ciot',
+  'repasse',
+  'vale-pedagio',
+  'conta-operacional',
+  'cte-subcontratacao',
+] as const;
 export type RecursoAuditado = (typeof RECURSOS_AUDITADOS)[number];
 
 export const RecursoAuditadoParam = Type.Object({
@@ -58,7 +68,8 @@ export const RecursoAuditadoParam = Type.Object({
       description:
         'The resource as the API exposes it. `id`: the CT-e, MDF-e, batch, grant, CIOT operation or toll pass id; for `repasse` the ' +
         "installment `documento` (a counter-CT-e's id, a leg's `documento_financeiro` or an authorized access key); for " +
-        "`conta-operacional` the carrier's CNPJ.",
+        "`conta-operacional` the carrier's CNPJ; for `cte-subcontratacao` the access key of a CT-e in the company's inbox (its " +
+        "receipts and the taker's desacordo events).",
     },
   ),
   id: Type.String({ minLength: 1, maxLength: 200 }),

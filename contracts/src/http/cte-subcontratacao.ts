@@ -107,4 +107,50 @@ export const AccessKeyParam = Type.Object({
   access_key: Type.String({ description: 'Access key, 44 characters' }),
 });
 
-export const INBOX_SCHEMAS = [InboundCteStatus, InboundCteCarrierRole, InboundCte, InboundCteSummary];
+/** `POST /fiscal/cte-subcontratacao/{access_key}/desacordo`: the taker's observation (`xObs`, MOC 4.00 Visão Geral §6.5). */
+export const DesacordoInput = Type.Object(
+  {
+    observacao: Type.String({
+      minLength: 15,
+      maxLength: 255,
+      description: 'Why the service was not provided as the CT-e says (`xObs`), 15–255 characters besides blanks at either end',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DesacordoInput = Static<typeof DesacordoInput>;
+
+export const DesacordoResultado = Type.Object(
+  {
+    event_key: Type.String({
+      description: "Opaque key of the event (the eventoCTe's Id): a pending one is reconciled by repeating the request",
+    }),
+    tipo: Type.Union([Type.Literal('desacordo'), Type.Literal('cancelamento_desacordo')], {
+      description: '`desacordo`: event 610110; `cancelamento_desacordo`: event 610111',
+    }),
+    situacao: Type.Union([Type.Literal('registrado'), Type.Literal('pendente')], {
+      description: '`registrado` (200): the authority registered it; `pendente` (202): no verdict yet (105 or no answer)',
+    }),
+    sequencia: Type.Integer({ description: '`nSeqEvento` (1–20 per event type)' }),
+    protocolo: Type.Union([
+      Type.Null(),
+      Type.Object({
+        numero: Type.String(),
+        registrado_em: Type.String({ description: '`dhRegEvento`' }),
+        cstat: Type.Integer(),
+        motivo: Type.String(),
+      }),
+    ]),
+    retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
+      description: "The authority's last answer, or why the result is still unknown",
+    }),
+    access_key: Type.String(),
+    desacordo: Type.Union([Type.Literal('nenhum'), Type.Literal('pendente'), Type.Literal('registrado'), Type.Literal('cancelado')], {
+      description: "The CT-e's disagreement after this request: none, with the authority, registered and in force, or cancelled",
+    }),
+  },
+  { $id: 'DesacordoResultado' },
+);
+export type DesacordoResultado = Static<typeof DesacordoResultado>;
+
+export const INBOX_SCHEMAS = [InboundCteStatus, InboundCteCarrierRole, InboundCte, InboundCteSummary, DesacordoResultado];

@@ -8,7 +8,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
  * log (see `domain/src/webhook/notificacoes.ts` for the mapping): `cte.cancelado` is a registered cancellation event
  * (110111), `mdfe.encerrado`/`mdfe.cancelado` the MDF-e's registered encerramento/cancelamento, `ciot.pendente` an
  * operation still `sent` after the provider's answer, `parcela.pagamento_retirado` a payment order withdrawn before it
- * reached the bank rail because its counter-CT-e's cancellation came first.
+ * reached the bank rail because its counter-CT-e's cancellation came first. `cte_subcontratacao.desacordo_*`: the taker's
+ * prestação em desacordo (610110) about a received CT-e, registered, pending or refused; `desacordo_cancelado` its
+ * registered cancellation (610111).
  */
 export const WEBHOOK_EVENT_TYPES = [
   'cte.autorizado',
@@ -34,6 +36,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'parcela.pagamento_retirado',
   'vale_pedagio.emitido',
   'vale_pedagio.cancelado',
+  'cte_subcontratacao.desacordo_registrado',
+  'cte_subcontratacao.desacordo_cancelado',
+  'cte_subcontratacao.desacordo_pendente',
+  'cte_subcontratacao.desacordo_rejeitado',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

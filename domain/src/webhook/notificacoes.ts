@@ -19,6 +19,7 @@ const lote = (id: string) => `/v1/fiscal/cte-subcontratacao/lote/${id}`;
 const ciot = (id: string) => `/v1/fiscal/ciot/${id}`;
 const parcelas = (counterCteId: string) => `/v1/carriers/parcelas-repasse/${counterCteId}`;
 const valePedagio = (id: string) => `/v1/vale-pedagio/${id}`;
+const cteRecebido = (chave: string) => `/v1/fiscal/cte-subcontratacao/${chave}`;
 
 /** CT-e event types (`tp_evento`) as integrators know them. */
 const TP_EVENTO_CTE: Record<string, string> = {
@@ -156,6 +157,28 @@ const MAPA: Mapa = {
     id: d.cte_id,
     caminho: parcelas(d.cte_id),
     campos: { posicao: d.posicao, ordem_id: d.ordem_id, valor_centavos: d.valor_centavos, motivo: d.motivo },
+  }),
+  // The taker's events about a received CT-e (610110 desacordo, 610111 its cancellation): the resource is the inbox key.
+  'cte_subcontratacao.desacordo_registrado': (d) => ({
+    tipo: d.tipo === 'desacordo' ? 'cte_subcontratacao.desacordo_registrado' : 'cte_subcontratacao.desacordo_cancelado',
+    company_id: d.company_id,
+    id: d.chave,
+    caminho: cteRecebido(d.chave),
+    campos: { chave: d.chave, evento: d.tipo, tp_evento: d.tp_evento, protocolo: d.protocolo.numero },
+  }),
+  'cte_subcontratacao.desacordo_pendente': (d) => ({
+    tipo: 'cte_subcontratacao.desacordo_pendente',
+    company_id: d.company_id,
+    id: d.chave,
+    caminho: cteRecebido(d.chave),
+    campos: { chave: d.chave, evento: d.tipo, tp_evento: d.tp_evento, motivo: d.motivo },
+  }),
+  'cte_subcontratacao.desacordo_rejeitado': (d) => ({
+    tipo: 'cte_subcontratacao.desacordo_rejeitado',
+    company_id: d.company_id,
+    id: d.chave,
+    caminho: cteRecebido(d.chave),
+    campos: { chave: d.chave, evento: d.tipo, tp_evento: d.tp_evento, cstat: d.cstat, motivo: d.motivo },
   }),
   'vale_pedagio.emitido': (d) => ({
     tipo: 'vale_pedagio.emitido',

@@ -1,5 +1,14 @@
 import { type RecursoAuditado } from '@frete/contracts';
-import { autorizacaoStream, ciotStream, cteStream, loteStream, mdfeStream, solicitacaoLoteStream, valePedagioStream } from '@frete/domain';
+import {
+  autorizacaoStream,
+  ciotStream,
+  cteStream,
+  cteSubcontratacaoStream,
+  loteStream,
+  mdfeStream,
+  solicitacaoLoteStream,
+  valePedagioStream,
+} from '@frete/domain';
 import { type Sql } from '../projector';
 
 /**
@@ -32,6 +41,11 @@ export async function streamsDoRecurso(
       return um('SELECT 1 FROM rm.ciots WHERE ciot_id = $1 AND company_id = $2', () => ciotStream(id));
     case 'vale-pedagio':
       return um('SELECT 1 FROM rm.vales_pedagio WHERE vale_pedagio_id = $1 AND company_id = $2', () => valePedagioStream(companyId, id));
+    case 'cte-subcontratacao':
+      // An access key is digits and (alphanumeric CNPJ) capitals: the id arrives lower-cased.
+      return um('SELECT 1 FROM rm.cte_subcontratacao WHERE chave = upper($1) AND company_id = $2', () =>
+        cteSubcontratacaoStream(companyId, id.toUpperCase()),
+      );
     case 'autorizacao':
       return um(
         `SELECT subcontratada_id, contratante_cnpj FROM rm.autorizacoes

@@ -1,3 +1,4 @@
+import { DesacordoCte } from './cte-subcontratacao/desacordo';
 import { LeitorDeAuditoria, type Platform, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
@@ -89,6 +90,7 @@ export function createApplication(platform: Platform): Application {
     assinarEvento: (companyId, xml) => assinarMdfe(xmlDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
   });
   const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
+  const desacordoCte = new DesacordoCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
   const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
   const valePedagio = new ServicoValePedagio(
     homologacao
@@ -122,6 +124,7 @@ export function createApplication(platform: Platform): Application {
       contraCte,
       emissorCte,
       eventosCte,
+      desacordoCte,
       emissorMdfe,
       clock,
     }),

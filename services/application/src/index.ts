@@ -9,6 +9,7 @@ export * from './cte/preparar';
 export * from './cte/emissor';
 export * from './cte/montar-xml';
 export * from './cte/eventos';
+export * from './cte-subcontratacao/desacordo';
 export * from './mdfe/emissor';
 export * from './mdfe/montar-xml';
 export * from './emissao/emissor';

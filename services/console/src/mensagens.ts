@@ -56,6 +56,11 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   carta_correcao_campo_vedado: 'A carta de correção não pode corrigir este campo.',
   carta_correcao_excede_limite:
     'A nova carta de correção repete todas as correções em vigor e, com as novas, passaria do limite de uma carta (50 correções) ou do tamanho de um campo.',
+  desacordo_nao_tomador: 'Só o tomador do serviço do CT-e pode registrar ou cancelar a prestação em desacordo.',
+  desacordo_fora_do_prazo: 'A prestação em desacordo só pode ser registrada em até 45 dias da autorização do CT-e.',
+  desacordo_inexistente: 'Não há prestação em desacordo registrada para cancelar neste CT-e.',
+  desacordo_pendente: 'Há um evento de desacordo deste CT-e aguardando a resposta da SEFAZ: repita o pedido para conciliá-lo.',
+  desacordo_ja_registrado: 'Já há uma prestação em desacordo registrada neste CT-e: cancele-a antes de registrar outra.',
   veiculo_duplicado: 'Já existe um veículo ativo com esta placa.',
   motorista_duplicado: 'Já existe um motorista ativo com este CPF.',
   regra_tributacao_duplicada: 'Já existe uma regra de tributação para esta rota e tipo de serviço.',

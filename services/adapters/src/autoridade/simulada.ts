@@ -24,6 +24,15 @@ import {
 } from '@frete/documents';
 import { xMotivoDe } from './codigos';
 import {
+  protocoloCanceladoPeloTomador,
+  recusaDoAutor,
+  recusaDoEventoDoTomador,
+  TIPOS_EVENTO_TOMADOR,
+  TP_CANCELAMENTO_DESACORDO,
+  TP_DESACORDO,
+  tomadorDoCte,
+} from './tomador';
+import {
   type AutoridadeFiscal,
   type EmProcessamento,
   type ModeloFiscal,
@@ -129,6 +138,7 @@ const CTE: Layout = {
       '110110': { det: 'evCCeCTe', xEvento: 'Carta de Correção' },
       '110180': { det: 'evCECTe', xEvento: 'Comprovante de Entrega do CT-e' },
       '110181': { det: 'evCancCECTe', xEvento: 'Cancelamento do Comprovante de Entrega do CT-e' },
+      ...TIPOS_EVENTO_TOMADOR,
     },
     digitosSeq: [3],
   },
@@ -222,6 +232,8 @@ function gerarNProt(cUF: string, dh: string, semente: string): string {
 
 interface DocumentoRow {
   chave: string;
+  /** The CT-e's taker (CNPJ, or 000 + CPF): the author of 610110/610111. Null for an MDF-e or a row older than the column. */
+  tomador: string | null;
   modelo: string;
   c_uf: string;
   emitente: string;
@@ -307,6 +319,7 @@ interface DocumentoLido {
   tpServ: string | null;
   referencias: string[];
   nfes: string[];
+  tomador: string | null;
   sentinela: SentinelaDocumento | null;
 }
 
@@ -547,6 +560,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       numero: Number(numero),
       digVal: digestOf(raiz),
       tipoDocumento: cte ? campo('tpCTe') : null,
+      tomador: cte ? tomadorDoCte(inf) : null,
       tpServ: cte ? campo('tpServ') : null,
       referencias: cte
         ? [...todos(inf, ['infCteComp', 'chCTe']), ...todos(inf, ['infCTeNorm', 'infCteSub', 'chCte'])]
@@ -582,8 +596,8 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
         const { rows } = await c.query<DocumentoRow>(
           `INSERT INTO autoridade_simulada_documentos
            (chave, modelo, c_uf, emitente, serie, numero, situacao, consultas_restantes, c_stat, x_motivo, ver_aplic, n_prot,
-            dh_recbto, recebido_em, dig_val, prot_xml, tipo_documento, tp_serv, referencias, nfes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+            dh_recbto, recebido_em, dig_val, prot_xml, tipo_documento, tp_serv, referencias, nfes, tomador)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
          RETURNING *`,
           [
             doc.chave,
@@ -606,6 +620,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
             doc.tpServ,
             doc.referencias,
             doc.nfes,
+            doc.tomador,
           ],
         );
         const protocolo = protocoloDe(layout, rows[0]!, this.tpAmb);
@@ -763,7 +778,9 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     return this.transacao(async (c) => {
       const doc = await this.documento(c, layout, ev.chave);
       if (!doc || doc.situacao === 'processando') throw new Recusa(217);
-      if (ev.autor !== doc.emitente) throw new Recusa(632);
+      // N17 (632) for the emitter's events, N19 (755) for the taker's (MOC 4.00 Visão Geral §5.1.5).
+      const autor = recusaDoAutor(ev.tpEvento, ev.autor, doc);
+      if (autor !== null) throw new Recusa(autor);
 
       const { rows: iguais } = await c.query<EventoRow>(
         'SELECT * FROM autoridade_simulada_eventos WHERE chave = $1 AND tp_evento = $2 AND n_seq_evento = $3',
@@ -856,7 +873,12 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const documento = (situacao: SituacaoDocumento) =>
       c.query('UPDATE autoridade_simulada_documentos SET situacao = $2 WHERE chave = $1', [ev.chave, situacao]);
     if (ev.tp_evento === '110111') await documento('cancelado');
-    else if (layout.modelo === 'mdfe' && ev.tp_evento === '110112') await documento('encerrado');
+    else if (layout.modelo === 'cte' && ev.tp_evento === TP_CANCELAMENTO_DESACORDO) {
+      await c.query(
+        `UPDATE autoridade_simulada_eventos SET situacao = 'cancelado' WHERE chave = $1 AND tp_evento = '${TP_DESACORDO}' AND n_prot = $2`,
+        [ev.chave, ev.n_prot_alvo],
+      );
+    } else if (layout.modelo === 'mdfe' && ev.tp_evento === '110112') await documento('encerrado');
     else if (layout.modelo === 'cte' && ev.tp_evento === '110181') {
       await c.query(
         `UPDATE autoridade_simulada_eventos SET situacao = 'cancelado' WHERE chave = $1 AND tp_evento = '110180' AND n_prot = $2`,
@@ -944,6 +966,19 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
         );
         if (!ok) throw new Recusa(866);
         return nProtCE;
+      }
+      case TP_DESACORDO:
+      case TP_CANCELAMENTO_DESACORDO: {
+        const recusa = await recusaDoEventoDoTomador(ev.tpEvento, ev.nSeqEvento, det, doc.recebido_em, agora, {
+          substituido: () => referenciadoPor('57', '3'),
+          desacordoRegistrado: (nProt) =>
+            existe(
+              `SELECT 1 FROM autoridade_simulada_eventos WHERE chave = $1 AND tp_evento = '${TP_DESACORDO}' AND n_prot = $2 AND situacao = 'registrado'`,
+              [doc.chave, nProt],
+            ),
+        });
+        if (recusa !== null) throw new Recusa(recusa);
+        return ev.tpEvento === TP_CANCELAMENTO_DESACORDO ? protocoloCanceladoPeloTomador(det) : null;
       }
       default:
         throw new Recusa(629);

@@ -15,11 +15,14 @@ import { type DocumentStore } from '@frete/platform';
 import { decodeXml, readCteDocument } from '@frete/documents';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
+import { type DesacordoCte, type PedidoDesacordo, type ResultadoDesacordo } from './desacordo';
 
 export interface CteSubcontratacaoHandlerDeps extends Required<CommandDeps> {
   pool: Pool;
   documents: DocumentStore;
   environment: Environment;
+  /** The taker's events about a received CT-e (610110/610111), sent through the authority port. */
+  desacordoCte: DesacordoCte;
 }
 
 type Contexto = ContextoEmpresa;
@@ -67,7 +70,11 @@ async function lerCte(content: Buffer): Promise<CteLido> {
 
 /** The inbox of CT-e issued by other companies, and the hand-off of an own CT-e into a subcontractor's inbox. */
 export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => {
-  const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) => cteSubcontratacaoStream(c.company_id, c.cte.chave));
+  const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) =>
+    c.type === 'ReceberCteSubcontratacao'
+      ? cteSubcontratacaoStream(c.company_id, c.cte.chave)
+      : cteSubcontratacaoStream(c.data.company_id, c.data.chave),
+  );
   const runCte = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
   /**
    * The inbox row as the key's stream recorded it, in the read model's shape: what a receipt answers, never waiting for
@@ -81,6 +88,13 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
     return row;
   };
   return {
+    /**
+     * The taker registers a prestação do serviço em desacordo (610110) about a CT-e of its inbox, or cancels it (610111);
+     * a request while the same type is pending reconciles it.
+     */
+    desacordo: (ctx: Contexto, chave: string, pedido: PedidoDesacordo): Promise<ResultadoDesacordo> =>
+      deps.desacordoCte.solicitar(ctx.companyId, chave, pedido, ctx),
+
     /** Archives the bytes as received and records the receipt in the caller's inbox; the receipt as recorded. */
     receber: async (
       ctx: Contexto,

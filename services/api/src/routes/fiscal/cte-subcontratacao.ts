@@ -1,6 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AccessKeyParam, DataEnvelope, InboundCte, InboundCteQuery, InboundCteSummary, ListEnvelope } from '@frete/contracts';
+import {
+  AccessKeyParam,
+  DataEnvelope,
+  DesacordoInput,
+  DesacordoResultado,
+  InboundCte,
+  InboundCteQuery,
+  InboundCteSummary,
+  ListEnvelope,
+} from '@frete/contracts';
+import { type PedidoDesacordo, type ResultadoDesacordo } from '@frete/application';
+import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { isValidAccessKey } from '@frete/domain';
 import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
 import { ApiError } from '../../errors';
@@ -14,6 +25,33 @@ import { inboundView } from './cte-views';
 const TAGS = ['Subcontratação'];
 
 const notFound = () => new ApiError('nao_encontrado', "CT-e not found in this company's inbox");
+
+const DESACORDO_RESPOSTAS = {
+  200: DataEnvelope(Type.Ref(DesacordoResultado), 'The authority registered the event'),
+  202: DataEnvelope(Type.Ref(DesacordoResultado), 'No verdict yet (105 or no answer): repeat the same request to reconcile'),
+};
+
+const DESACORDO_AUTORIDADE =
+  "Only the CT-e's taker (`toma3` party or `toma4`: the company's CNPJ) may ask: otherwise 422 `desacordo_nao_tomador` (the authority's " +
+  '755). The eventoCTe 4.00 is built with the company as author, signed with its A1, validated against eventoCTe_v4.00.xsd and its ' +
+  "detail schema, archived, recorded in the received CT-e's history (GET /auditoria/historico/cte-subcontratacao/{access_key}) and sent " +
+  "to the CT-e's own authorizer (MOC 4.00 Visão Geral §3.7.1: \"SEFAZ Autoriz.\", `cOrgao` the key's UF — not the taker's UF). 200 " +
+  'when registered (cStat 135), 202 with `situacao: pendente` when the authority answered 105 or nothing (repeat the same request: it ' +
+  'reconciles, never sends a second event); 409 `desacordo_pendente` while an event of the other type is pending. A refusal of the ' +
+  "authority is 422 `regra_de_negocio` with the manual's `error.details.cstat` and `error.details.motivo` (217 when the authority does " +
+  'not know the CT-e, 218 cancelled, 664 substituted). 404 `nao_encontrado` for a key not in the inbox. Webhooks: ' +
+  '`cte_subcontratacao.desacordo_registrado`, `.desacordo_cancelado`, `.desacordo_pendente`, `.desacordo_rejeitado`.';
+
+const desacordoView = (r: ResultadoDesacordo) => ({
+  event_key: r.evento.event_key,
+  tipo: r.evento.tipo,
+  situacao: r.evento.situacao === 'pendente' ? ('pendente' as const) : ('registrado' as const),
+  sequencia: r.evento.n_seq_evento,
+  protocolo: r.evento.protocolo,
+  retorno: r.evento.retorno,
+  access_key: r.chave,
+  desacordo: r.desacordo,
+});
 
 /** The inbox of CT-e issued by other companies (spec section 4, "Inbox of third-party CT-e and subcontracting"). */
 export const cteSubcontratacaoRoutes =
@@ -57,6 +95,96 @@ export const cteSubcontratacaoRoutes =
         await deps.readYourWrites.waitFor(p.companyId);
         return reply.status(novo ? 201 : 200).send({ data: inboundView(recebimento, true), environment: env });
       },
+    );
+
+    /** 200 registered, 202 pending; a refusal of the authority is the 422 with its code. */
+    const desacordo = async (request: FastifyRequest, reply: FastifyReply, key: string, pedido: PedidoDesacordo) => {
+      const p = principalOf(request);
+      if (!isValidAccessKey(key)) throw notFound();
+      const r = await deps.handlers.cteSubcontratacao.desacordo(commandContext(request, deps), key, pedido);
+      const e = r.evento;
+      if (e.situacao === 'rejeitado') {
+        const motivo = e.retorno?.motivo ?? 'refused by the authority';
+        throw new ApiError('regra_de_negocio', motivo, { cstat: e.retorno?.cstat ?? null, motivo, event_key: e.event_key });
+      }
+      await deps.readYourWrites.waitFor(p.companyId);
+      return reply.status(e.situacao === 'pendente' ? 202 : 200).send({ data: desacordoView(r), environment: env });
+    };
+
+    app.post(
+      '/cte-subcontratacao/:access_key/desacordo',
+      {
+        schema: {
+          operationId: 'registrarDesacordoCte',
+          tags: TAGS,
+          summary: 'The taker registers that the service was not provided as the CT-e says (prestação em desacordo, event 610110)',
+          description:
+            "`observacao` of 15 to 255 characters besides blanks (`xObs`; 400 `validacao` otherwise). Within 45 days of the CT-e's " +
+            "authorization (422 `desacordo_fora_do_prazo`, the authority's 787); one in force at a time (409 `desacordo_ja_registrado`: " +
+            'cancel it first). ' +
+            DESACORDO_AUTORIDADE,
+          params: AccessKeyParam,
+          body: DesacordoInput,
+          response: {
+            ...DESACORDO_RESPOSTAS,
+            ...errors(
+              400,
+              404,
+              409,
+              422,
+              503,
+              'regra_de_negocio',
+              'desacordo_nao_tomador',
+              'desacordo_fora_do_prazo',
+              'desacordo_ja_registrado',
+              'desacordo_pendente',
+              'provedor_indisponivel',
+              'autoridade_indisponivel',
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const observacao = request.body.observacao.replace(/\s+/g, ' ').trim();
+        if (observacao.length < 15) {
+          throw new ApiError('validacao', 'observacao: at least 15 characters besides blanks', {
+            fields: [{ field: 'observacao', message: 'at least 15 characters' }],
+          });
+        }
+        return desacordo(request, reply, request.params.access_key, { tipo: 'desacordo', observacao });
+      },
+    );
+
+    app.post(
+      '/cte-subcontratacao/:access_key/desacordo/cancelamento',
+      {
+        schema: {
+          operationId: 'cancelarDesacordoCte',
+          tags: TAGS,
+          summary: 'The taker cancels its prestação em desacordo (event 610111)',
+          description:
+            'No body. Cancels the desacordo in force (its protocol is sent as `nProtEvPrestDes`); without one, 422 `desacordo_inexistente` ' +
+            "(the authority's 866). No time limit in the manual. " +
+            DESACORDO_AUTORIDADE,
+          params: AccessKeyParam,
+          response: {
+            ...DESACORDO_RESPOSTAS,
+            ...errors(
+              404,
+              409,
+              422,
+              503,
+              'regra_de_negocio',
+              'desacordo_nao_tomador',
+              'desacordo_inexistente',
+              'desacordo_pendente',
+              'provedor_indisponivel',
+              'autoridade_indisponivel',
+            ),
+          },
+        },
+      },
+      async (request, reply) => desacordo(request, reply, request.params.access_key, { tipo: 'cancelamento_desacordo' }),
     );
 
     app.get(

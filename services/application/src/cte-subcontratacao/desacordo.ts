@@ -1,0 +1,235 @@
+import { type Pool } from 'pg';
+import { type Environment, type TipoDesacordo } from '@frete/contracts';
+import {
+  cteSubcontratacaoDecider,
+  type CteSubcontratacaoState,
+  cteSubcontratacaoStream,
+  type DetalheDesacordo,
+  dhSaoPaulo,
+  type EventoDesacordoEstado,
+  montarEventoDesacordo,
+  observacaoDesacordo,
+  planejarDesacordo,
+  Rejection,
+  situacaoDoDesacordo,
+  TP_EVENTO_DESACORDO,
+} from '@frete/domain';
+import { certificadoOf, companyOf } from '@frete/projections';
+import { type CertificateVault, type DocumentStore, type EventStore, type ReadYourWrites } from '@frete/platform';
+import { type FiscalSchemas } from '@frete/documents';
+import { type AutoridadeFiscal, montarProcEventoCte, type ProtocoloEvento } from '@frete/adapters';
+import { execute, load, type CommandContext } from '../commands/execute';
+import { assinarXml } from '../emissao/assinar';
+import { arquivarProcEvento, enviarEvento } from '../emissao/evento';
+
+export interface DesacordoDeps {
+  store: EventStore;
+  pool: Pool;
+  documents: DocumentStore;
+  autoridade: AutoridadeFiscal;
+  certificates: CertificateVault;
+  schemas: FiscalSchemas;
+  environment: Environment;
+  readYourWrites?: ReadYourWrites;
+  clock: () => Date;
+}
+
+/** What the taker asks for (already shape-checked at the edge). */
+export type PedidoDesacordo = { tipo: 'desacordo'; observacao: string } | { tipo: 'cancelamento_desacordo' };
+
+export interface ResultadoDesacordo {
+  evento: EventoDesacordoEstado;
+  chave: string;
+  /** The CT-e's disagreement after this request. */
+  desacordo: ReturnType<typeof situacaoDoDesacordo>;
+}
+
+/** Who asks: the API request and its credential. */
+export type SolicitanteDesacordo = Pick<CommandContext, 'correlationId' | 'requestId' | 'actor'>;
+
+/** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
+const CSTAT_FALHA_SCHEMA = 215;
+
+const instante = (dh: string): string => {
+  const d = new Date(dh);
+  return Number.isNaN(d.getTime()) ? dh : d.toISOString();
+};
+
+/**
+ * The taker's events about a CT-e in its inbox (610110 desacordo, 610111 its cancellation), in the inbox key's stream:
+ * check the rules, build the `eventoCTe`, sign it with the taker's A1, validate it (eventoCTe_v4.00.xsd with
+ * evPrestDesacordo / evCancPrestDesacordo), archive and record it, and only then send it through the authority port —
+ * which routes it by the CT-e's key to the authorizer of the CT-e (MOC 4.00 Visão Geral §3.7.1: "SEFAZ Autoriz.").
+ * A pending event is reconciled by asking the authority, and if it never got it, by sending the same bytes again.
+ */
+export class DesacordoCte {
+  constructor(private readonly deps: DesacordoDeps) {}
+
+  private ctx(companyId: string, quem: SolicitanteDesacordo): CommandContext {
+    return {
+      companyId,
+      correlationId: quem.correlationId,
+      causationId: null,
+      requestId: quem.requestId,
+      actor: quem.actor,
+      now: this.deps.clock(),
+    };
+  }
+
+  private stream = (companyId: string, chave: string) => cteSubcontratacaoStream(companyId, chave);
+
+  private async record(
+    companyId: string,
+    chave: string,
+    cause: SolicitanteDesacordo,
+    command: Parameters<typeof cteSubcontratacaoDecider.decide>[0],
+  ): Promise<CteSubcontratacaoState> {
+    return (await execute(this.deps, this.stream(companyId, chave), cteSubcontratacaoDecider, command, this.ctx(companyId, cause))).state;
+  }
+
+  private resultado(chave: string, state: CteSubcontratacaoState, eventKey: string): ResultadoDesacordo {
+    return { evento: state.eventos[eventKey]!, chave, desacordo: situacaoDoDesacordo(state) };
+  }
+
+  /** `POST .../desacordo` and `.../desacordo/cancelamento`. */
+  async solicitar(companyId: string, chave: string, pedido: PedidoDesacordo, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
+    const now = this.deps.clock();
+    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    if (!state.recebido) throw new Rejection('nao_encontrado', "CT-e not found in this company's inbox");
+    const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
+    const cnpj = company?.cnpj ?? '';
+    const plano = planejarDesacordo(state, cnpj, pedido.tipo, now);
+    if (plano.tipo === 'pendente') return this.reconciliar(companyId, chave, plano.evento.event_key, cause);
+
+    const detalhe: DetalheDesacordo =
+      pedido.tipo === 'desacordo'
+        ? { tpEvento: TP_EVENTO_DESACORDO.desacordo, xObs: pedido.observacao }
+        : { tpEvento: TP_EVENTO_DESACORDO.cancelamento_desacordo, nProtEvPrestDes: plano.n_prot_desacordo ?? '' };
+    const { xml } = montarEventoDesacordo({
+      chave,
+      documentoAutor: cnpj,
+      tpAmb: this.deps.environment === 'producao' ? 1 : 2,
+      // §5.1.1 IP05 / N02: the receiving authority's code is the key's cUF (the CT-e's authorizer), not the taker's UF.
+      cOrgao: chave.slice(0, 2),
+      nSeqEvento: plano.n_seq_evento,
+      dhEvento: dhSaoPaulo(now),
+      detalhe,
+    });
+    const assinado = await assinarXml(this.deps, {
+      companyId,
+      certificadoBlobId: company && certificado ? certificado.blob_id : null,
+      xml,
+      element: 'infEvento',
+      schema: 'eventoCTe_v4.00.xsd',
+      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no schema XML' },
+    });
+    if (assinado.tipo === 'recusado') {
+      throw new Rejection('regra_de_negocio', assinado.motivo, { cstat: assinado.cstat, motivo: assinado.motivo });
+    }
+    const sha256 = await this.deps.documents.put(Buffer.from(assinado.xml, 'utf8'), 'application/xml');
+    await this.record(companyId, chave, cause, {
+      type: 'SolicitarDesacordo',
+      company_cnpj: cnpj,
+      data: {
+        company_id: companyId,
+        chave,
+        event_key: plano.event_key,
+        tipo: pedido.tipo,
+        tp_evento: plano.tp_evento,
+        n_seq_evento: plano.n_seq_evento,
+        sha256,
+        observacao: detalhe.tpEvento === '610110' ? observacaoDesacordo(detalhe.xObs) : null,
+        n_prot_desacordo: plano.n_prot_desacordo,
+      },
+    });
+    return this.enviar(companyId, chave, plano.event_key, cause);
+  }
+
+  /** A pending event: ask the authority; if it has no trace of it, send the same signed XML again. */
+  async reconciliar(companyId: string, chave: string, eventKey: string, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
+    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    const evento = state.eventos[eventKey];
+    if (!evento) throw new Rejection('nao_encontrado', `no desacordo event ${eventKey} of this CT-e`, { event_key: eventKey });
+    if (evento.situacao !== 'pendente') return this.resultado(chave, state, eventKey);
+    const r = await this.deps.autoridade.consultarCte(chave, { companyId });
+    if (r.tipo === 'encontrado') {
+      const registrado = r.eventos.find((e) => e.idEvento === eventKey);
+      if (registrado) return this.registrado(companyId, chave, evento, registrado, cause);
+      if (!r.eventosEmProcessamento.includes(eventKey)) return this.enviar(companyId, chave, eventKey, cause);
+    }
+    const motivo =
+      r.tipo === 'sem_resposta'
+        ? 'the authority did not answer the query'
+        : r.tipo === 'encontrado'
+          ? 'the event is still in processing'
+          : `${r.cStat} ${r.xMotivo}`;
+    const after = await this.record(companyId, chave, cause, {
+      type: 'RegistrarDesacordoPendente',
+      data: this.base(companyId, chave, evento, { motivo }),
+    });
+    return this.resultado(chave, after, eventKey);
+  }
+
+  private base<T extends object>(companyId: string, chave: string, e: EventoDesacordoEstado, extra: T) {
+    return { company_id: companyId, chave, event_key: e.event_key, tipo: e.tipo as TipoDesacordo, tp_evento: e.tp_evento, ...extra };
+  }
+
+  private async assinado(evento: EventoDesacordoEstado): Promise<string> {
+    const doc = await this.deps.documents.get(evento.sha256);
+    if (!doc) throw new Error(`signed event ${evento.event_key} (${evento.sha256}) is not readable`);
+    return doc.content.toString('utf8');
+  }
+
+  private async enviar(companyId: string, chave: string, eventKey: string, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
+    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    const evento = state.eventos[eventKey]!;
+    const signed = await this.assinado(evento);
+    const r = await enviarEvento(
+      this.deps.documents,
+      signed,
+      (xml) => this.deps.autoridade.registrarEventoCte(xml, { companyId }),
+      montarProcEventoCte,
+    );
+    switch (r.tipo) {
+      case 'registrado':
+        return this.registrado(companyId, chave, evento, r.protocolo, cause, r.sha256);
+      case 'rejeitado': {
+        const after = await this.record(companyId, chave, cause, {
+          type: 'RegistrarDesacordoRejeitado',
+          data: this.base(companyId, chave, evento, { cstat: r.cstat, motivo: r.motivo }),
+        });
+        if (r.recusa) throw r.recusa;
+        return this.resultado(chave, after, eventKey);
+      }
+      case 'pendente': {
+        const after = await this.record(companyId, chave, cause, {
+          type: 'RegistrarDesacordoPendente',
+          data: this.base(companyId, chave, evento, {
+            motivo: r.motivo ?? 'the authority did not answer; repeat the request to reconcile',
+          }),
+        });
+        return this.resultado(chave, after, eventKey);
+      }
+    }
+  }
+
+  private async registrado(
+    companyId: string,
+    chave: string,
+    evento: EventoDesacordoEstado,
+    p: ProtocoloEvento,
+    cause: SolicitanteDesacordo,
+    procSha?: string,
+  ): Promise<ResultadoDesacordo> {
+    const sha256 = procSha ?? (await arquivarProcEvento(this.deps.documents, montarProcEventoCte(await this.assinado(evento), p)));
+    const after = await this.record(companyId, chave, cause, {
+      type: 'RegistrarDesacordoRegistrado',
+      data: this.base(companyId, chave, evento, {
+        protocolo: { numero: p.nProt, registrado_em: p.dhRegEvento, cstat: p.cStat, motivo: p.xMotivo },
+        sha256,
+        registrado_em: instante(p.dhRegEvento),
+      }),
+    });
+    return this.resultado(chave, after, evento.event_key);
+  }
+}
