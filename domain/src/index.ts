@@ -3,6 +3,7 @@ export * from './money/money';
 export * from './money/peso';
 export * from './fiscal/documents';
 export * from './fiscal/ufs';
+export * from './fiscal/autorizadores';
 export * from './fiscal/catalogos';
 export * from './ibge/municipios';
 export * from './company/decider';

@@ -1,10 +1,12 @@
 import { UFS } from '@frete/domain';
 import {
+  AUTORIZADOR_CTE_POR_UF,
   autorizadorContingenciaCte,
   autorizadorCte,
+  CONTINGENCIA_CTE_POR_UF,
   destinoDaChave,
   destinoSefaz,
-  SemEnderecoSefaz,
+  ENDERECOS_CTE,
   SERVICOS_CTE,
   SERVICOS_MDFE,
   TP_EMIS_CONTINGENCIA,
@@ -35,15 +37,29 @@ describe('SEFAZ routing', () => {
       autorizador: 'SVRS',
       url: 'https://mdfe.svrs.rs.gov.br/ws/MDFeRecepcaoSinc/MDFeRecepcaoSinc.asmx',
     });
-    for (const uf of UFS.map((u) => u.sigla).filter((u) => autorizadorCte(u) !== 'SVSP')) {
+    for (const uf of UFS.map((u) => u.sigla)) {
       for (const s of SERVICOS_CTE) expect(destinoSefaz(uf, s, 'producao').url).toMatch(/^https:\/\/[a-z0-9.-]+\.gov\.br\/.*\b/);
     }
     for (const s of SERVICOS_MDFE) expect(destinoSefaz('RJ', s, 'homologacao').url).toContain(`/ws/${s}/${s}.asmx`);
   });
 
-  it('refuses to guess SVSP: without SEFAZ_ENDPOINTS it names what to configure', () => {
-    expect(() => destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao')).toThrow(SemEnderecoSefaz);
-    expect(() => destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao')).toThrow(/SEFAZ_ENDPOINTS/);
+  it("has SVSP built in (SP's hosts, both environments), so AP, PE and RR work without configuration", () => {
+    for (const uf of ['AP', 'PE', 'RR'] as const) {
+      expect(destinoSefaz(uf, 'CTeRecepcaoSincV4', 'producao')).toEqual({
+        autorizador: 'SVSP',
+        url: 'https://nfe.fazenda.sp.gov.br/CTeWS/WS/CTeRecepcaoSincV4.asmx',
+      });
+      expect(destinoSefaz(uf, 'CTeConsultaV4', 'homologacao').url).toBe(
+        'https://homologacao.nfe.fazenda.sp.gov.br/CTeWS/WS/CTeConsultaV4.asmx',
+      );
+    }
+    // Every authorizer, every CT-e service, both environments: an address, and SVSP's equal to SP's.
+    for (const autorizador of Object.keys(ENDERECOS_CTE) as (keyof typeof ENDERECOS_CTE)[]) {
+      for (const ambiente of ['homologacao', 'producao'] as const) {
+        for (const s of SERVICOS_CTE) expect(ENDERECOS_CTE[autorizador][ambiente](s)).toMatch(/^https:\/\/[a-z0-9.-]+\.gov\.br\//);
+      }
+    }
+    for (const s of SERVICOS_CTE) expect(ENDERECOS_CTE.SVSP.producao(s)).toBe(ENDERECOS_CTE.SP.producao(s));
     const url = 'https://svsp.example/CTeRecepcaoSincV4';
     expect(destinoSefaz('PE', 'CTeRecepcaoSincV4', 'producao', { endpoints: { SVSP: { CTeRecepcaoSincV4: url } } }).url).toBe(url);
   });
@@ -85,10 +101,23 @@ describe('SEFAZ routing by access key (contingency)', () => {
     expect(destinoDaChave(chave('35', '7'), 'MDFeConsulta', 'homologacao').autorizador).toBe('SVRS');
   });
 
-  it('assigns the states SP authorizes (itself or through SVSP) to SVC-RS and the others to SVC-SP, with their tpEmis', () => {
+  it('assigns each UF its SVC from the explicit table (sped-cte Contingency.php, Java_CTe), with their tpEmis', () => {
     const rs = UFS.map((u) => u.sigla).filter((u) => autorizadorContingenciaCte(u) === 'SVC-RS');
-    expect(rs.sort()).toEqual(['AP', 'PE', 'RR', 'SP']);
-    expect(autorizadorContingenciaCte('BA')).toBe('SVC-SP');
+    // Not "the states SP authorizes": MS and MT authorize their own and still go to SVC-RS.
+    expect(rs.sort()).toEqual(['AP', 'MS', 'MT', 'PE', 'RR', 'SP']);
+    const sp = UFS.map((u) => u.sigla).filter((u) => autorizadorContingenciaCte(u) === 'SVC-SP');
+    expect(sp).toHaveLength(21);
+    expect(sp).toEqual(expect.arrayContaining(['BA', 'MG', 'PR', 'RS', 'RJ', 'GO']));
+    expect(Object.keys(CONTINGENCIA_CTE_POR_UF).sort()).toEqual(UFS.map((u) => u.sigla).sort());
+    expect(Object.keys(AUTORIZADOR_CTE_POR_UF).sort()).toEqual(UFS.map((u) => u.sigla).sort());
+    expect(() => autorizadorCte('EX')).toThrow('no CT-e authorizer for UF "EX"');
     expect(TP_EMIS_CONTINGENCIA).toEqual({ 'SVC-RS': 7, 'SVC-SP': 8 });
+    // A contingency key of MT goes to SVC-RS's hosts (SVRS), one of MG to SVC-SP's (SP).
+    expect(destinoDaChave(chave('51', '7'), 'CTeRecepcaoEventoV4', 'producao').url).toBe(
+      'https://cte.svrs.rs.gov.br/ws/CTeRecepcaoEventoV4/CTeRecepcaoEventoV4.asmx',
+    );
+    expect(destinoDaChave(chave('31', '8'), 'CTeConsultaV4', 'producao').url).toBe(
+      'https://nfe.fazenda.sp.gov.br/CTeWS/WS/CTeConsultaV4.asmx',
+    );
   });
 });

@@ -1,4 +1,8 @@
 import {
+  CABECALHO_SOAP,
+  cStatDoCanal,
+  CSTAT_CONSUMO_INDEVIDO,
+  elementoResultado,
   elementosBrutos,
   envelopeDaResposta,
   envelopeDeFalha,
@@ -9,12 +13,14 @@ import {
   PORTAL_NS,
   primeiroNoNamespace,
   AutoridadeIndisponivel,
+  SERVICOS_CTE,
+  SERVICOS_MDFE,
 } from '@frete/adapters';
 
 const CTE = PORTAL_NS.cte;
 
 describe('SOAP 1.2 codec of the authorities', () => {
-  it("writes a request with the service's WSDL namespace, the header and the data as given", () => {
+  it("writes a request with the service's WSDL namespace and the data as given; the header only for MDF-e", () => {
     const xml = envelopeDoPedido({ servico: 'CTeConsultaV4', cUF: '43', versaoDados: '4.00', dados: '<consSitCTe/>' });
     expect(namespaceWsdl('CTeConsultaV4')).toBe('http://www.portalfiscal.inf.br/cte/wsdl/CTeConsultaV4');
     expect(namespaceWsdl('MDFeRecepcaoSinc')).toBe('http://www.portalfiscal.inf.br/mdfe/wsdl/MDFeRecepcaoSinc');
@@ -23,10 +29,36 @@ describe('SOAP 1.2 codec of the authorities', () => {
     if (lido.tipo !== 'corpo') return;
     expect(lido.conteudo.localName).toBe('cteDadosMsg');
     expect(lido.conteudo.namespaceURI).toBe(namespaceWsdl('CTeConsultaV4'));
-    expect(lido.cabecalho?.localName).toBe('cteCabecMsg');
-    expect(xml).toContain('<cUF>43</cUF><versaoDados>4.00</versaoDados>');
+    // MOC CT-e 4.00a: "Eliminação do SOAP Header dos Webservices": a CT-e request carries none.
+    expect(CABECALHO_SOAP).toEqual({ cte: false, mdfe: true });
+    expect(lido.cabecalho).toBeNull();
+    expect(xml).not.toContain('Header');
+    expect(xml).not.toContain('cteCabecMsg');
     const mdfe = envelopeDoPedido({ servico: 'MDFeRecepcaoSinc', cUF: '35', versaoDados: '3.00', dados: 'H4sI' });
     expect(mdfe).toContain(`<mdfeDadosMsg xmlns="${namespaceWsdl('MDFeRecepcaoSinc')}">H4sI</mdfeDadosMsg>`);
+    const lidoMdfe = lerEnvelope(mdfe);
+    expect(lidoMdfe.tipo === 'corpo' && lidoMdfe.cabecalho?.localName).toBe('mdfeCabecMsg');
+    expect(mdfe).toContain('<cUF>35</cUF><versaoDados>3.00</versaoDados>');
+  });
+
+  it('answers with the result element the WSDLs name, per service', () => {
+    const nomes = Object.fromEntries([...SERVICOS_CTE, ...SERVICOS_MDFE].map((s) => [s, elementoResultado(s)]));
+    expect(nomes).toEqual({
+      CTeRecepcaoSincV4: 'cteRecepcaoResult',
+      CTeConsultaV4: 'cteConsultaCTResult',
+      CTeStatusServicoV4: 'cteStatusServicoCTResult',
+      CTeRecepcaoEventoV4: 'cteRecepcaoEventoResult',
+      MDFeRecepcaoSinc: 'mdfeRecepcaoResult',
+      MDFeConsulta: 'mdfeConsultaMDFResult',
+      MDFeStatusServico: 'mdfeStatusServicoMDFResult',
+      MDFeRecepcaoEvento: 'mdfeRecepcaoEventoResult',
+      MDFeConsNaoEnc: 'mdfeConsNaoEncResult',
+    });
+    const lido = lerEnvelope(envelopeDaResposta('CTeRecepcaoSincV4', `<retCTe xmlns="${CTE}"/>`));
+    expect(lido.tipo === 'corpo' && [lido.conteudo.localName, lido.conteudo.namespaceURI]).toEqual([
+      'cteRecepcaoResult',
+      namespaceWsdl('CTeRecepcaoSincV4'),
+    ]);
   });
 
   it("reads an answer's portal element wherever the result element puts it, and a fault with its code and reason", () => {
@@ -71,7 +103,7 @@ describe('SOAP 1.2 codec of the authorities', () => {
 });
 
 describe('pauses of the channel', () => {
-  it('pauses the authorizer on 108 (base) and 109 (5 × base), the emitter on 656 (60 × base), and lets calls through after', () => {
+  it('pauses the authorizer on 108 (base) and 109 (5 × base), the emitter on 678 (60 × base), and lets calls through after', () => {
     let agora = 1_000_000;
     const pausas = new PausasDoCanal(() => new Date(agora), 100);
     expect(() => pausas.verificar('SVRS', 'empresa-a')).not.toThrow();
@@ -84,13 +116,18 @@ describe('pauses of the channel', () => {
     expect(() => pausas.verificar('SVRS', 'empresa-b')).not.toThrow();
 
     expect(pausas.pausar('SP', 'empresa-a', 109, 'x').tentarApos).toEqual(new Date(agora + 500));
-    const p656 = pausas.pausar('SVRS', 'empresa-a', 656, 'Rejeição: Consumo Indevido');
-    expect(p656).toMatchObject({ motivo: 'consumo_indevido', tentarApos: new Date(agora + 6000) });
-    expect(p656.details).toMatchObject({ cstat: 656, tentar_apos: new Date(agora + 6000).toISOString() });
-    // 656 blocks the emitter, not the others.
-    expect(() => pausas.verificar('SVRS', 'empresa-a')).toThrow(p656);
+    // MOC CT-e 4.00 §8: consumo indevido is 678 at the authorizers (CSTAT_CONSUMO_INDEVIDO, both models).
+    expect(CSTAT_CONSUMO_INDEVIDO).toEqual({ cte: 678, mdfe: 678 });
+    const p678 = pausas.pausar('SVRS', 'empresa-a', 678, 'Rejeição: Consumo Indevido');
+    expect(p678).toMatchObject({ motivo: 'consumo_indevido', tentarApos: new Date(agora + 6000) });
+    expect(p678.details).toMatchObject({ cstat: 678, tentar_apos: new Date(agora + 6000).toISOString() });
+    // 678 blocks the emitter, not the others.
+    expect(() => pausas.verificar('SVRS', 'empresa-a')).toThrow(p678);
     expect(() => pausas.verificar('SVRS', 'empresa-b')).not.toThrow();
     agora += 6000;
     expect(() => pausas.verificar('SVRS', 'empresa-a')).not.toThrow();
+    // 656 (the national distribution's code) is read the same way, should an authorizer answer it.
+    expect(cStatDoCanal(656) && cStatDoCanal(678)).toBe(true);
+    expect(pausas.pausar('SVRS', 'empresa-a', 656, 'x')).toMatchObject({ motivo: 'consumo_indevido', tentarApos: new Date(agora + 6000) });
   });
 });

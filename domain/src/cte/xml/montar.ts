@@ -78,8 +78,15 @@ export interface CteXml {
   xml: string;
 }
 
-/** What the authority requires as the first parties' name in homologação (see montarCteXml). */
-export const NOME_HOMOLOGACAO = 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL';
+/**
+ * The name (`xNome`) every party the rules name must carry in homologação (tpAmb 2): MOC CT-e 4.00 Anexo I, rules
+ * G002 (rem, 646), G003 (exped, 647), G004 (receb, 648) and G005 (dest, 649), "deve ser informado com a literal:
+ * “CTE EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL”", and the rejections' own texts, write CTE without a
+ * hyphen. That literal is what the product sends: the rule compares with it, so it is the one value no authority
+ * applying the rule can refuse. The hyphenated "CT-E …" of public samples (an authorized 3.00 homologação CT-e of PR,
+ * 2018, in test/fixtures/cte) shows only that one authority once accepted it, not that the rule allows it.
+ */
+export const NOME_HOMOLOGACAO = 'CTE EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL';
 export const NATUREZA_PADRAO = 'PRESTACAO DE SERVICO DE TRANSPORTE';
 export const VER_PROC = 'frete-fiscal 0.1.0';
 
@@ -365,8 +372,8 @@ export class MontarCteError extends Error {
 /**
  * Builds `<CTe xmlns="http://www.portalfiscal.inf.br/cte"><infCte versao="4.00" Id="CTe…">…</infCte><infCTeSupl>…`.
  * Needs the route (`inicio`, `fim`), the taker and the values; any other group the draft lacks is simply left out
- * (the schema check then names it). In homologação the names of `rem` and `dest` read NOME_HOMOLOGACAO, as the
- * authorities require of documents of that environment (every authorized homologação sample does so).
+ * (the schema check then names it). In homologação the names of `rem`, `exped`, `receb` and `dest` read
+ * NOME_HOMOLOGACAO, as rules G002–G005 require of documents of that environment.
  */
 export function montarCteXml(input: MontarCteInput): CteXml {
   const { dados, emitente } = input;
@@ -457,12 +464,13 @@ export function montarCteXml(input: MontarCteInput): CteXml {
     `<CRT>${emitente.crt}</CRT>`,
   );
 
-  const nome = (p: CteParteRascunho, trocar: boolean) => (homologacao && trocar ? NOME_HOMOLOGACAO : p.nome);
+  // Rules G002–G005: every one of these four parties, never the emitter or the taker (toma4), which no rule names.
+  const nome = (p: CteParteRascunho) => (homologacao ? NOME_HOMOLOGACAO : p.nome);
   const partes = [
-    dados.remetente ? parteXml('rem', dados.remetente, nome(dados.remetente, true)) : null,
-    dados.expedidor ? parteXml('exped', dados.expedidor, dados.expedidor.nome) : null,
-    dados.recebedor ? parteXml('receb', dados.recebedor, dados.recebedor.nome) : null,
-    dados.destinatario ? parteXml('dest', dados.destinatario, nome(dados.destinatario, true)) : null,
+    dados.remetente ? parteXml('rem', dados.remetente, nome(dados.remetente)) : null,
+    dados.expedidor ? parteXml('exped', dados.expedidor, nome(dados.expedidor)) : null,
+    dados.recebedor ? parteXml('receb', dados.recebedor, nome(dados.recebedor)) : null,
+    dados.destinatario ? parteXml('dest', dados.destinatario, nome(dados.destinatario)) : null,
   ];
 
   const total = centavosDeReais(valores.total);

@@ -1,4 +1,5 @@
 import { type Endereco, type MdfeDados, type VeiculoMdfe } from '@frete/contracts';
+import { QRCODE_MDFE } from '../../fiscal/autorizadores';
 import { ufBySigla } from '../../fiscal/ufs';
 import { findMunicipio, municipioByCode } from '../../ibge/municipios';
 import { chaveDeAcesso } from '../../cte/xml/chave';
@@ -40,8 +41,6 @@ export interface MontarMdfeInput {
 }
 
 export const MDFE_NS = 'http://www.portalfiscal.inf.br/mdfe';
-/** The QR code service of SVRS, which authorizes the MDF-e of every state. */
-export const MDFE_QRCODE_PORTAL = 'https://dfe-portal.svrs.rs.gov.br/mdfe/qrCode';
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
@@ -49,9 +48,9 @@ const t = (value: string, max: number) => escapeXml(textoFiscal(value, max));
 const el = (name: string, value: string | number | null | undefined): string =>
   value === null || value === undefined || value === '' ? '' : `<${name}>${value}</${name}>`;
 
-/** The QR code text of an MDF-e (`infMDFeSupl/qrCodMDFe`). */
+/** The QR code text of an MDF-e (`infMDFeSupl/qrCodMDFe`): SVRS's portal, which serves every state (QRCODE_MDFE). */
 export const qrCodeMdfe = (chave: string, ambiente: AmbienteMdfe): string =>
-  `${MDFE_QRCODE_PORTAL}?chMDFe=${chave}&tpAmb=${ambiente === 'producao' ? 1 : 2}`;
+  `${QRCODE_MDFE[ambiente]}?chMDFe=${chave}&tpAmb=${ambiente === 'producao' ? 1 : 2}`;
 
 const nomeMunicipio = (codigo: string, fallback: string) => t(municipioByCode(codigo)?.municipio ?? fallback, 60);
 

@@ -201,8 +201,24 @@ export function rejeicaoSimulavel(modelo: ModeloFiscal, cStat: number): boolean 
 }
 
 /**
- * Statuses about the channel, not the document (facts file, "Transport"): 108/109 paralysed, 656 (and the manuals'
- * 678) consumo indevido. They never become a document's rejection: the call is tried again later.
+ * "Consumo indevido" as the authorizers' services answer it, per model: 678 for both.
+ * CT-e: MOC CT-e 4.00 Visão Geral §8 "Uso Indevido" ("As novas tentativas serão rejeitadas com o erro
+ * 678–Rejeição: Consumo Indevido") and §8.2, rules CI01–CI04 (autorização, consulta protocolo, eventos, any web
+ * service: 678, for up to an hour). No 656 appears in the CT-e 4.00 manual.
+ * MDF-e: 678 "Rejeição: Uso Indevido" (MOC MDF-e 3.00a "disciplina as regras para Uso Indevido"; the text of 678 as
+ * a vendor's rejection catalogue gives it, ajuda.invoisys.com.br/678 "678 Rejeição: Uso Indevido (MDF-e)"); the
+ * MDF-e manual's own table was not available here.
+ * 656 is the national distribution's (CT-e/NF-e `DistribuicaoDFe`: facts file "Distribution"; nfephp-org/sped-cte
+ * issue #192) and NF-e's (NT 2018.002): the doubles never answer it for CT-e or MDF-e authorizer services.
+ */
+export const CSTAT_CONSUMO_INDEVIDO: Readonly<Record<ModeloFiscal, 678>> = { cte: 678, mdfe: 678 };
+/** The national distribution's "consumo indevido" (CTeDistribuicaoDFe): block for an hour, restarted by a new call. */
+export const CSTAT_CONSUMO_INDEVIDO_DISTRIBUICAO = 656;
+
+/**
+ * Statuses about the channel, not the document (facts file, "Transport"): 108/109 paralysed, 678 consumo indevido
+ * (`CSTAT_CONSUMO_INDEVIDO`), and 656 read the same way should an authorizer answer with the distribution's code.
+ * They never become a document's rejection: the call is tried again later.
  */
 export const CSTAT_CANAL = [108, 109, 656, 678] as const;
 export const cStatDoCanal = (cStat: number): boolean => (CSTAT_CANAL as readonly number[]).includes(cStat);

@@ -29,7 +29,7 @@ const desfechoDoErro = (err: unknown): string =>
 /**
  * The authority port with every call measured: `frete_autoridade_request_duration_seconds` by operation and outcome
  * (the answer's `tipo`, or why it threw) and `frete_autoridade_cstat_total` by the `cStat` answered (a paralysed
- * channel's 108/109/656 included). It wraps whichever adapter the configuration names, so the simulated authority
+ * channel's 108/109/678 included). It wraps whichever adapter the configuration names, so the simulated authority
  * and the SEFAZ adapter are measured alike.
  */
 export class AutoridadeFiscalMedida implements AutoridadeFiscal {

@@ -175,7 +175,7 @@ export type RetornoNaoEncerrados =
   | SemResposta;
 
 /**
- * The channel itself said no (108/109 service paralysed, 656 consumo indevido) or broke before the authority could
+ * The channel itself said no (108/109 service paralysed, 678 consumo indevido) or broke before the authority could
  * process anything (an HTTP 5xx, a SOAP fault, a refused connection): the request was not processed; try again after
  * `tentarApos`. The edge answers 503 `autoridade_indisponivel` with `Retry-After`; an issue or a batch waits and
  * resumes. Never a verdict on the document.

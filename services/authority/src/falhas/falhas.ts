@@ -1,4 +1,4 @@
-import { type ServicoSefaz, SERVICOS_CTE, SERVICOS_MDFE } from '@frete/adapters';
+import { CSTAT_CONSUMO_INDEVIDO, type ServicoSefaz, SERVICOS_CTE, SERVICOS_MDFE } from '@frete/adapters';
 
 /**
  * Faults injected on purpose, so that every failure path of a client (the `sefaz` adapter, an integrator's own) can
@@ -13,9 +13,11 @@ export type Falha =
   | { tipo: 'erro_servidor' }
   /**
    * The channel's own status in the service's answer element, nothing processed: 108 paralysed briefly, 109
-   * paralysed without forecast, 656 consumo indevido. For the status service 108/109 are its natural answer.
+   * paralysed without forecast, 678 consumo indevido (the code the CT-e and MDF-e authorizers answer,
+   * `CSTAT_CONSUMO_INDEVIDO`; 656 is the national distribution's, which this server does not play). For the status
+   * service 108/109 are its natural answer.
    */
-  | { tipo: 'status'; cStat: 108 | 109 | 656 };
+  | { tipo: 'status'; cStat: 108 | 109 | 678 };
 
 export type RegraFalha = Falha & {
   /** The service it hits; every service when absent. */
@@ -28,6 +30,8 @@ export type RegraFalha = Falha & {
 export const LATENCIA_MAXIMA_MS = 300_000;
 const SERVICOS: readonly string[] = [...SERVICOS_CTE, ...SERVICOS_MDFE];
 const TIPOS = ['latencia', 'sem_resposta', 'erro_servidor', 'status'];
+/** The channel statuses a rule may inject: paralysis, and consumo indevido as both models' authorizers answer it. */
+const STATUS_DO_CANAL: readonly number[] = [108, 109, CSTAT_CONSUMO_INDEVIDO.cte, CSTAT_CONSUMO_INDEVIDO.mdfe];
 
 /** Why `valor` is not a fault rule (a sentence naming the offending field), or null when it is one. */
 export function problemaDaRegra(valor: unknown): string | null {
@@ -45,7 +49,10 @@ export function problemaDaRegra(valor: unknown): string | null {
     return `ms must be an integer from 0 to ${LATENCIA_MAXIMA_MS}`;
   }
   if (r.tipo !== 'latencia' && r.ms !== undefined) return 'ms belongs to latencia only';
-  if (r.tipo === 'status' && ![108, 109, 656].includes(r.cStat as number)) return 'cStat must be 108, 109 or 656';
+  if (r.tipo === 'status' && r.cStat === 656) {
+    return "cStat 656 is the national distribution's consumo indevido; the CT-e and MDF-e authorizers answer 678";
+  }
+  if (r.tipo === 'status' && !STATUS_DO_CANAL.includes(r.cStat as number)) return 'cStat must be 108, 109 or 678';
   if (r.tipo !== 'status' && r.cStat !== undefined) return 'cStat belongs to status only';
   return null;
 }

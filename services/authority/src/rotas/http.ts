@@ -1,6 +1,7 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type TLSSocket } from 'node:tls';
-import { lerEnvelope, modeloDoServico, namespaceWsdl, type Remetente, xMotivoDe } from '@frete/adapters';
+import { CABECALHO_SOAP, lerEnvelope, modeloDoServico, namespaceWsdl, type Remetente, xMotivoDe } from '@frete/adapters';
+import { childElements, type XmlElement } from '@frete/documents';
 import { dhSaoPaulo } from '@frete/domain';
 import { administrarFalhas, CAMINHO_FALHAS } from '../falhas/admin';
 import { type Falhas } from '../falhas/falhas';
@@ -125,7 +126,25 @@ function lerPedido(rota: Rota, bytes: Buffer, remetente: Remetente): Pedido | { 
       motivo: `the SOAP body must hold ${area} in ${ns}, not ${dados.localName ?? dados.nodeName} in ${dados.namespaceURI ?? 'no namespace'}`,
     };
   }
+  const semCabecalho = CABECALHO_SOAP[modelo] ? problemaDoCabecalho(envelope.cabecalho, `${modelo}CabecMsg`, ns) : null;
+  if (semCabecalho) return { motivo: semCabecalho };
   return { servico: rota.servico, modelo, dados, cabecalho: envelope.cabecalho, texto, remetente };
+}
+
+/**
+ * The SOAP header, checked as the model's manual asks (`CABECALHO_SOAP`): MDF-e requests carry `mdfeCabecMsg` in
+ * the service's namespace with a two-digit `cUF` and `versaoDados` 3.00; a CT-e 4.00 header is not read at all (the
+ * MOC 4.00a eliminated it and the real services ignore one still sent).
+ */
+function problemaDoCabecalho(cabecalho: XmlElement | null, nome: string, ns: string): string | null {
+  if (!cabecalho || cabecalho.localName !== nome || cabecalho.namespaceURI !== ns) {
+    return `the SOAP header must hold ${nome} in ${ns} (cUF, versaoDados), as the MDF-e manual asks`;
+  }
+  const texto = (filho: string) =>
+    (childElements(cabecalho).find((c) => c.localName === filho && c.namespaceURI === ns)?.textContent ?? '').trim();
+  if (!/^[0-9]{2}$/.test(texto('cUF'))) return `${nome}/cUF must be a UF's two-digit code, not ${JSON.stringify(texto('cUF'))}`;
+  if (texto('versaoDados') !== '3.00') return `${nome}/versaoDados must be 3.00, not ${JSON.stringify(texto('versaoDados'))}`;
+  return null;
 }
 
 async function administrar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {

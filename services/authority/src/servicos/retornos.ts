@@ -116,7 +116,7 @@ export function retornoNaoEncerrados(
 }
 
 /**
- * The service's answer element for a status without data: the channel's own (108/109/656, injected), or a refusal
+ * The service's answer element for a status without data: the channel's own (108/109/678, injected), or a refusal
  * of the door before the rules are asked (215 request schema, 225 undecodable reception, 252 environment).
  */
 export function retornoSemDados(servico: ServicoSefaz, c: Cabecalho, cStat: number, xMotivo: string, dhRecbto: string): string {

@@ -74,7 +74,7 @@ type Resposta = { tipo: 'retorno'; ret: XmlElement; texto: string } | SemRespost
  * company's A1 as client certificate, routed by the emitter's UF (and a contingency key's tpEmis). Answers are mapped
  * to the port's types with the authority's own cStat/xMotivo, protocols kept byte for byte. A timeout or broken
  * connection after sending is `sem_resposta`; a duplicate (204/539, 631) is completed by a consultation, as the port
- * promises its protocol; channel statuses (108/109/656) pause the channel and throw `AutoridadeIndisponivel`, as do an
+ * promises its protocol; channel statuses (108/109/678) pause the channel and throw `AutoridadeIndisponivel`, as do an
  * HTTP failure and a SOAP fault; a refused client certificate throws `CertificadoRecusadoPelaAutoridade`.
  */
 export class AutoridadeFiscalSefaz implements AutoridadeFiscal {

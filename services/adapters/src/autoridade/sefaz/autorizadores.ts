@@ -1,14 +1,23 @@
-import { type Environment, type Uf } from '@frete/contracts';
+import { type Environment } from '@frete/contracts';
+import { type Autorizador } from '@frete/domain';
 
 /**
- * Who authorizes and where, as data: the one file a maintainer updates when a state moves to another authorizer or an
- * address changes. Facts from `shared/design/sefaz-webservices.md` (the manuals' service lists and the endpoint
- * tables of nfephp-org/sped-cte and sped-mdfe); SVSP's addresses are not in them, so SVSP needs `SEFAZ_ENDPOINTS`.
+ * Who authorizes and where, as data: with `domain/src/fiscal/autorizadores.ts` (who authorizes each UF, the SVC of
+ * each UF, the QR code portals: the document builder needs them, so they live there once and are re-exported here),
+ * the files a maintainer updates when a state moves to another authorizer or an address changes. Each fact names its
+ * source beside it; `/work/notas/fatos-fontes.md` lists them with their agreement.
  */
-export type Autorizador = 'SVRS' | 'SVSP' | 'SP' | 'MG' | 'MS' | 'MT' | 'PR' | 'RS' | AutorizadorContingencia;
-
-/** The virtual contingency authorizers of CT-e (`tpEmis` 7 and 8). */
-export type AutorizadorContingencia = 'SVC-RS' | 'SVC-SP';
+export {
+  AUTORIZADOR_CTE_POR_UF,
+  AUTORIZADOR_MDFE,
+  type Autorizador,
+  autorizadorContingenciaCte,
+  autorizadorCte,
+  CONTINGENCIA_CTE_POR_UF,
+  QRCODE_CTE,
+  QRCODE_MDFE,
+} from '@frete/domain';
+export type { AutorizadorContingencia } from '@frete/contracts';
 
 export type ServicoCte = 'CTeRecepcaoSincV4' | 'CTeConsultaV4' | 'CTeStatusServicoV4' | 'CTeRecepcaoEventoV4';
 export type ServicoMdfe = 'MDFeRecepcaoSinc' | 'MDFeConsulta' | 'MDFeRecepcaoEvento' | 'MDFeStatusServico' | 'MDFeConsNaoEnc';
@@ -23,25 +32,8 @@ export const SERVICOS_MDFE: readonly ServicoMdfe[] = [
   'MDFeConsNaoEnc',
 ];
 
-/** CT-e (model 57): MG, MS, MT, PR, RS and SP authorize their own; AP, PE and RR use SVSP; every other state SVRS. */
-const PROPRIOS: Partial<Record<Uf, Autorizador>> = { MG: 'MG', MS: 'MS', MT: 'MT', PR: 'PR', RS: 'RS', SP: 'SP' };
-const DO_SVSP: readonly Uf[] = ['AP', 'PE', 'RR'];
-
-export const autorizadorCte = (uf: Uf): Autorizador => PROPRIOS[uf] ?? (DO_SVSP.includes(uf) ? 'SVSP' : 'SVRS');
-
-/**
- * CT-e contingency (facts file, "Contingency"): each state is assigned to one virtual authorizer. The states SP
- * authorizes, itself or through SVSP, go to SVC-RS; every other state to SVC-SP (MOC 4.00's table, as the
- * open-source libraries keep it: check it against the manual when a state moves).
- */
-export const autorizadorContingenciaCte = (uf: Uf): AutorizadorContingencia =>
-  autorizadorCte(uf) === 'SP' || autorizadorCte(uf) === 'SVSP' ? 'SVC-RS' : 'SVC-SP';
-
-/** `tpEmis` of a document issued through each contingency authorizer. */
-export const TP_EMIS_CONTINGENCIA: Record<AutorizadorContingencia, 7 | 8> = { 'SVC-RS': 7, 'SVC-SP': 8 };
-
-/** MDF-e (model 58): SVRS for every state. */
-export const AUTORIZADOR_MDFE: Autorizador = 'SVRS';
+/** `tpEmis` of a document issued through each contingency authorizer (MOC Visão Geral §11.3.3; rule G011). */
+export const TP_EMIS_CONTINGENCIA: Record<'SVC-RS' | 'SVC-SP', 7 | 8> = { 'SVC-RS': 7, 'SVC-SP': 8 };
 
 type Enderecos = Record<Environment, (servico: ServicoSefaz) => string>;
 
@@ -57,14 +49,21 @@ const SP_CTE: Enderecos = {
 };
 
 /**
- * The built-in addresses of CT-e 4.00 services per authorizer (RS answers through SVRS). SVC-RS is served by SVRS's
- * hosts and SVC-SP by SP's (as sped-cte's table keeps them; not in the facts file: check the manual).
+ * The built-in addresses of CT-e 4.00 services per authorizer, both environments. Sources: sped-cte @ 2232aa7
+ * `storage/wscte_4.00_mod57.xml` and Java_CTe @ c4de5d6 `src/main/resources/WebServicesCte.ini` (`*_4.00` keys),
+ * which agree address by address for every authorizer below (the facts file had all but SVSP). RS answers on SVRS's
+ * hosts (both libraries). SVSP, SP's virtual authorizer for AP, PE and RR, is served by SP's hosts: sped-cte's
+ * `<sigla>SVSP</sigla>` holds SP's addresses, Java_CTe sends AP, PE and RR to `CTe_SP_*`. SVC-RS is served by SVRS's
+ * hosts and SVC-SP by SP's (Java_CTe `[CTe_SVC-RS_*]`, `[CTe_SVC-SP_*]`; sped-cte `Contingency` switches to its SVRS
+ * and SVSP entries). The MOC lists no addresses (Visão Geral §11.3.3: "disponível no Portal Nacional do CTe … e no
+ * Portal da SVRS"), and those portals cannot be reached from here.
  */
-export const ENDERECOS_CTE: Partial<Record<Autorizador, Enderecos>> = {
+export const ENDERECOS_CTE: Readonly<Record<Autorizador, Enderecos>> = {
   SVRS: SVRS_CTE,
   RS: SVRS_CTE,
   'SVC-RS': SVRS_CTE,
   SP: SP_CTE,
+  SVSP: SP_CTE,
   'SVC-SP': SP_CTE,
   MG: {
     homologacao: (s) => `https://hcte.fazenda.mg.gov.br/cte/services/${s}`,
@@ -81,7 +80,7 @@ export const ENDERECOS_CTE: Partial<Record<Autorizador, Enderecos>> = {
   },
 };
 
-/** The built-in addresses of MDF-e 3.00 services (SVRS). */
+/** The built-in addresses of MDF-e 3.00 services (SVRS): sped-mdfe @ 05b74a0 `storage/wsmdfe_3.00.xml`. */
 export const ENDERECOS_MDFE: Enderecos = svrs({ homologacao: 'mdfe-homologacao.svrs.rs.gov.br', producao: 'mdfe.svrs.rs.gov.br' });
 
 /** `tpAmb`: the sandbox deployment talks to homologação (2), production to produção (1). */

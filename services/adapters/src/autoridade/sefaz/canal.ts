@@ -1,9 +1,11 @@
 import { AutoridadeIndisponivel } from '../port';
 
 /**
- * How long the adapter keeps away from a channel that said no (facts file: back off; never loop on 656). 108 pauses
- * the authorizer for `base`, 109 (no forecast) for 5 × `base`, and 656 (consumo indevido) pauses the emitter at that
- * authorizer for 60 × `base`: an hour with the default minute, as long as the authority blocks the CNPJ.
+ * How long the adapter keeps away from a channel that said no (facts file: back off; never loop on consumo indevido).
+ * 108 pauses the authorizer for `base`, 109 (no forecast) for 5 × `base`, and consumo indevido — 678 at the CT-e and
+ * MDF-e authorizers (MOC CT-e 4.00 Visão Geral §8.2: "por até 1 (uma) hora"; `CSTAT_CONSUMO_INDEVIDO`), 656 should
+ * one answer with the distribution's code — pauses the emitter at that authorizer for 60 × `base`: an hour with the
+ * default minute, as long as the authority blocks the CNPJ.
  */
 export const PAUSA_PADRAO_MS = 60_000;
 
@@ -14,7 +16,7 @@ const MOTIVO: Record<number, AutoridadeIndisponivel['motivo']> = {
   678: 'consumo_indevido',
 };
 
-/** The pauses in force, per authorizer (108/109) and per authorizer and emitter (656). In this process's memory. */
+/** The pauses in force, per authorizer (108/109) and per authorizer and emitter (678/656). In this process's memory. */
 export class PausasDoCanal {
   private readonly pausas = new Map<string, AutoridadeIndisponivel>();
 

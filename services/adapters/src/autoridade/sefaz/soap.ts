@@ -3,9 +3,10 @@ import { type ServicoSefaz, SERVICOS_CTE } from './autorizadores';
 
 /**
  * The SOAP 1.2 both sides of the authorities' web services speak (facts file, "Transport"): the request's body is one
- * `cteDadosMsg` (MDF-e `mdfeDadosMsg`) in the service's WSDL namespace, with a `cteCabecMsg` header (`cUF`,
- * `versaoDados`); the answer's body holds a result element whose name varies by service and state, so readers look for
- * the first element in the portal namespace instead of a fixed path. One codec for the adapter and the local server.
+ * `cteDadosMsg` (MDF-e `mdfeDadosMsg`) in the service's WSDL namespace; MDF-e requests also carry an `mdfeCabecMsg`
+ * header (`cUF`, `versaoDados`), CT-e 4.00 ones none (`CABECALHO_SOAP`). The answer's body holds the service's result
+ * element (`RESULTADOS`, the WSDLs' names); readers still look for the first element in the portal namespace instead
+ * of a fixed path, as a differently named wrapper must not break them. One codec for the adapter and the local server.
  */
 
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -22,7 +23,17 @@ export const namespaceWsdl = (servico: ServicoSefaz): string => `${PORTAL_NS[mod
 /** The synchronous receptions carry the signed document gzipped and in Base64, as text; the others plain XML. */
 export const ehRecepcaoSincrona = (servico: ServicoSefaz): boolean => servico === 'CTeRecepcaoSincV4' || servico === 'MDFeRecepcaoSinc';
 
-/** Each service's operation result, as the WSDLs name them (`<operation>Result`). */
+/**
+ * Each service's operation result, as the WSDLs name them (`<operation>Result`); the local server answers with these.
+ * CT-e 4.00: the SVRS WSDLs kept by Java_CTe @ c4de5d6 (`wsdl/CTeRecepcaoSincV4.wsdl`: operation `cteRecepcao`,
+ * element `cteRecepcaoResult`; `CTeConsultaV4.wsdl`: `cteConsultaCTResult`; `CTeStatusServicoV4.wsdl`:
+ * `cteStatusServicoCTResult`; `CTeRecepcaoEventoV4.wsdl`: `cteRecepcaoEventoResult`), matching sped-cte's
+ * `wscte_4.00_mod57.xml` `method` attributes (cteRecepcao, cteConsultaCT, cteStatusServicoCT, cteRecepcaoEvento).
+ * MDF-e 3.00: sped-mdfe `wsmdfe_3.00.xml` `method` attributes (mdfeRecepcao, mdfeConsultaMDF, mdfeStatusServicoMDF,
+ * mdfeRecepcaoEvento, mdfeConsNaoEnc) + `Result`; `mdfeRecepcaoResult`, `mdfeStatusServicoMDFResult` and
+ * `mdfeRecepcaoEventoResult` also appear in public libraries' recorded SVRS answers (erpbrasil.edoc, nfelib tests,
+ * ACBr `ACBrMDFeWebServices`). No "cteResultMsg"/"mdfeResultMsg" element exists in these WSDLs.
+ */
 const RESULTADOS: Record<ServicoSefaz, string> = {
   CTeRecepcaoSincV4: 'cteRecepcaoResult',
   CTeConsultaV4: 'cteConsultaCTResult',
@@ -38,16 +49,32 @@ const RESULTADOS: Record<ServicoSefaz, string> = {
 /** The result element's name in answers (as the WSDLs name them; readers never rely on it). */
 export const elementoResultado = (servico: ServicoSefaz): string => RESULTADOS[servico];
 
+/**
+ * Whether a model's requests carry the SOAP header (`<m>CabecMsg` with `cUF` and `versaoDados`), and why.
+ * CT-e 4.00: no. MOC CT-e Visão Geral, "Histórico de Alterações", version 4.00a: "Eliminação do SOAP Header dos
+ * Webservices" (homologação 04/2023, produção 06/2023); its §3.4.1 shows a request with the body only; the SVRS 4.00
+ * WSDLs (Java_CTe `wsdl/CTeRecepcaoSincV4.wsdl` …) declare no `cteCabecMsg`. Public libraries still send one
+ * (sped-cte `src/Common/Tools.php` `servico()` builds a `cteCabecMsg` SOAPHeader for every 4.00 service) and are in
+ * use, so the services ignore a header they no longer declare: the local server does the same.
+ * MDF-e 3.00: yes. MOC MDF-e 3.00 (its web service section: "O cabeçalho contém a versão do Schema XML da mensagem
+ * contida na área de dados", as quoted by public copies of Manual_MDFe_v3.00), sped-mdfe `src/Factories/Header.php`,
+ * erpbrasil.edoc `_header = 'mdfeCabecMsg'`: the local server requires it.
+ */
+export const CABECALHO_SOAP: Readonly<Record<ModeloDoServico, boolean>> = { cte: false, mdfe: true };
+
 const ENVELOPE_ABRE = `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="${SOAP12_NS}">`;
 
-/** A request: `dados` is the body's content as it goes (an XML element, or the Base64 text of a reception). */
+/**
+ * A request: `dados` is the body's content as it goes (an XML element, or the Base64 text of a reception). The header
+ * goes only where the model's manual asks for it (`CABECALHO_SOAP`).
+ */
 export function envelopeDoPedido(o: { servico: ServicoSefaz; cUF: string; versaoDados: string; dados: string }): string {
   const m = modeloDoServico(o.servico);
   const ns = namespaceWsdl(o.servico);
-  return (
-    `${ENVELOPE_ABRE}<soap12:Header><${m}CabecMsg xmlns="${ns}"><cUF>${o.cUF}</cUF><versaoDados>${o.versaoDados}</versaoDados></${m}CabecMsg>` +
-    `</soap12:Header><soap12:Body><${m}DadosMsg xmlns="${ns}">${o.dados}</${m}DadosMsg></soap12:Body></soap12:Envelope>`
-  );
+  const cabecalho = CABECALHO_SOAP[m]
+    ? `<soap12:Header><${m}CabecMsg xmlns="${ns}"><cUF>${o.cUF}</cUF><versaoDados>${o.versaoDados}</versaoDados></${m}CabecMsg></soap12:Header>`
+    : '';
+  return `${ENVELOPE_ABRE}${cabecalho}<soap12:Body><${m}DadosMsg xmlns="${ns}">${o.dados}</${m}DadosMsg></soap12:Body></soap12:Envelope>`;
 }
 
 /** An answer: the portal element (`retCTe`, `retConsSitCTe`, …) inside the service's result element. */

@@ -29,8 +29,8 @@ import { cep, dateTime, decimal, document, groupedKey, money, phone, printableTe
  * date, authorization protocol), type of CT-e and service, taker, CFOP, start and end of the service, the five
  * parties, cargo, components of the service value, ICMS, originating documents, observations, modal data and the
  * reserved boxes. Whatever does not fit on the first sheet (documents, observations, components, quantities) goes
- * on continuation sheets with a compact header, numbered in "FL n/N". A CT-e authorized by a contingency authorizer
- * (tpEmis 7 SVC-RS, 8 SVC-SP) says so in the notices strip and, with dhCont and xJust, first in the observations. The
+ * on continuation sheets with a compact header, numbered in "FL n/N". A CT-e issued in contingency (tpEmis 5 FS-DA,
+ * 7 SVC-RS, 8 SVC-SP) says so in the notices strip and, with dhCont and xJust, first in the observations. The
  * drawing primitives (boxes, bands, fitted text) are shared with the DAMDFE in `../pdf/layout`.
  */
 
@@ -64,9 +64,30 @@ const MODAL: Record<string, string> = {
   '05': 'DUTOVIÁRIO',
   '06': 'MULTIMODAL',
 };
-const FORMA_EMISSAO: Record<number, string> = { 1: 'NORMAL', 4: 'EPEC PELA SVC', 5: 'CONTINGÊNCIA FSDA', 7: 'SVC-RS', 8: 'SVC-SP' };
-/** The virtual contingency authorizers, by the `tpEmis` of the CT-e they authorize. */
-const SVC: Record<number, string> = { 7: 'SVC-RS', 8: 'SVC-SP' };
+/**
+ * `tpEmis` as the schema names it (cteTiposBasico_v4.00.xsd, `ide/tpEmis`: "1 - Normal; 3 - Regime Especial NFF;
+ * 4 - EPEC pela SVC; 5 - Contingência FSDA; 7 - Autorização pela SVC-RS; 8 - Autorização pela SVC-SP").
+ */
+const FORMA_EMISSAO: Record<number, string> = {
+  1: 'NORMAL',
+  3: 'REGIME ESPECIAL NFF',
+  4: 'EPEC PELA SVC',
+  5: 'CONTINGÊNCIA FSDA',
+  7: 'AUTORIZAÇÃO PELA SVC-RS',
+  8: 'AUTORIZAÇÃO PELA SVC-SP',
+};
+/**
+ * What a DACTE issued in contingency says of it, by `tpEmis`. 5 (FS-DA): the expression the MOC CT-e 4.00 Visão Geral
+ * §11.3.2 orders printed in the body of the form, "DACTE em Contingência - impresso em decorrência de problemas
+ * técnicos". 7 and 8 (SVC): the manual orders no expression (§11.3.3: "Impressão do DACTE em papel comum", with the
+ * SVC's protocol in field 2 as for a normal emission, Anexo II §2.19.1); the DACTE names the emission as the schema
+ * does, "Autorização pela SVC-RS/SP", which §11.1 counts as contingency ("tpEmis … 4, 5, 7 ou 8 … Contingência").
+ */
+const AVISO_CONTINGENCIA: Record<number, string> = {
+  5: 'DACTE EM CONTINGÊNCIA - IMPRESSO EM DECORRÊNCIA DE PROBLEMAS TÉCNICOS',
+  7: 'EMISSÃO EM CONTINGÊNCIA - AUTORIZAÇÃO PELA SVC-RS',
+  8: 'EMISSÃO EM CONTINGÊNCIA - AUTORIZAÇÃO PELA SVC-SP',
+};
 const UNIDADE: Record<string, string> = { '00': 'M3', '01': 'KG', '02': 'TON', '03': 'UNIDADE', '04': 'LITROS', '05': 'MMBTU' };
 const CST: Record<string, string> = {
   '00': '00 - TRIBUTAÇÃO NORMAL DO ICMS',
@@ -120,12 +141,12 @@ const tipoEmissao = (cte: CteLido): number => cte.tipo_emissao ?? Number(cte.cha
  * entered contingency (`dhCont`, `xJust`): the DACTE is what travels with the cargo and what the road inspection reads.
  */
 function contingencyText(cte: CteLido): string | null {
-  const svc = SVC[tipoEmissao(cte)];
-  if (!svc) return null;
+  const aviso = AVISO_CONTINGENCIA[tipoEmissao(cte)];
+  if (!aviso) return null;
   const c = cte.contingencia;
   return printableText(
     [
-      `EMITIDO EM CONTINGÊNCIA - ${svc}`,
+      aviso,
       c?.dh_cont ? `ENTRADA EM CONTINGÊNCIA: ${dateTime(c.dh_cont)}` : null,
       c?.justificativa ? `JUSTIFICATIVA: ${c.justificativa}` : null,
     ]
@@ -161,11 +182,12 @@ class DacteWriter extends PdfLayout {
   // ---- sections ----------------------------------------------------------------------------------------------
 
   private marks() {
-    const svc = SVC[tipoEmissao(this.cte)];
+    const aviso = AVISO_CONTINGENCIA[tipoEmissao(this.cte)];
     this.notices(
       [
-        this.sandbox ? 'AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null,
-        svc ? `EMITIDO EM CONTINGÊNCIA - ${svc}` : null,
+        // MOC CT-e 4.00 Anexo II §2.20: "EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO – SEM VALOR FISCAL" (dash as a hyphen).
+        this.sandbox ? 'EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null,
+        aviso ?? null,
         this.options.cancelado ? 'CT-E CANCELADO' : null,
       ].filter((n): n is string => n !== null),
     );
