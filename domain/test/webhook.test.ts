@@ -169,6 +169,7 @@ describe('every subscribable type comes from the log', () => {
   const mdfe = { mdfe_id: 'm1', company_id: 'c1', tp_evento: '110111', n_seq: 1, dados: {}, sha256: 's' };
   const eventoCte = { ...cte, event_key: 'ID', tp_evento: '110110' };
   const parcela = { company_id: 'c1', grupo: 'cte:k9', cte_id: 'k9', posicao: 1 };
+  const desacordo = { company_id: 'c1', chave: 'k9', event_key: 'ID610110k9001', tipo: 'desacordo', tp_evento: '610110' };
   const amostras: { type: string; data: unknown }[] = [
     { type: 'cte.autorizado', data: { ...cte, chave: 'x', protocolo, sha256: 's', cte: {} } },
     { type: 'cte.rejeitado', data: { ...cte, cstat: 539, motivo: 'Duplicidade' } },
@@ -220,6 +221,13 @@ describe('every subscribable type comes from the log', () => {
       data: { company_id: 'c1', vale_pedagio_id: 'v1', numero: '1', valor_total_centavos: 500, cancelavel_ate: 'x' },
     },
     { type: 'vale_pedagio.cancelado', data: { company_id: 'c1', vale_pedagio_id: 'v1', cancelado_em: 'x' } },
+    // The taker's desacordo (610110) and its cancellation (610111) about a received CT-e: the resource is the inbox key.
+    ...(['desacordo', 'cancelamento_desacordo'] as const).map((tipo) => ({
+      type: 'cte_subcontratacao.desacordo_registrado',
+      data: { ...desacordo, tipo, tp_evento: tipo === 'desacordo' ? '610110' : '610111', protocolo, sha256: 's', registrado_em: 'x' },
+    })),
+    { type: 'cte_subcontratacao.desacordo_pendente', data: { ...desacordo, motivo: '105' } },
+    { type: 'cte_subcontratacao.desacordo_rejeitado', data: { ...desacordo, cstat: 755, motivo: 'Rejeição' } },
   ];
 
   it('each type integrators can subscribe to is given by some domain event, with the resource it is about', () => {
@@ -233,6 +241,7 @@ describe('every subscribable type comes from the log', () => {
     const caminhos = Object.fromEntries(amostras.map((e) => [notificacaoDe(e)!.tipo, notificacaoDe(e)!.caminho]));
     expect(caminhos).toMatchObject({
       'cte.autorizado': '/v1/fiscal/cte/k1',
+      'cte_subcontratacao.desacordo_registrado': '/v1/fiscal/cte-subcontratacao/k9',
       'mdfe.autorizado': '/v1/fiscal/mdfe/m1',
       'lote.concluido': '/v1/fiscal/cte-subcontratacao/lote/b1',
       'ciot.registrado': '/v1/fiscal/ciot/i1',
