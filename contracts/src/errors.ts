@@ -109,6 +109,11 @@ export const ErrorCodes = {
   veiculo_nao_encontrado: 422,
   /** A CPF given to an MDF-e is not an active driver of the company's registry. */
   motorista_nao_encontrado: 422,
+  /**
+   * The rule's IBS/CBS rates are ones the authority rejects for a CT-e emitted now (NT 2025.001 v1.11a: 316 pIBSUF, 321
+   * pIBSMun, 326 pCBS; the 2026 test year takes IBS 0.1% + 0% and CBS 0.9%); `error.details` has `cStat`, `regra`, `fonte`.
+   */
+  aliquota_rejeitada_autoridade: 422,
   /** A registered vehicle lacks what the MDF-e needs (tara, carroceria, UF…) or is of the wrong type (tracao/reboque). */
   veiculo_incompleto: 422,
   /** The operation needs an authorized MDF-e (DAMDFE, events). */
@@ -120,6 +125,11 @@ export const ErrorCodes = {
   contra_cte_invalido: 422,
   /** The contractor's CT-e is not in the subcontractor's inbox (batch rule 1). */
   cte_nao_recebido: 422,
+  /**
+   * The MDF-e would break an ANTT rule of NT 2025.001 v1.03 (301 NCM of a full load, 302 `infPag` of a full load, 303
+   * `infPag`/`infBanc` for a TAC, 304 CIOT for a TAC); nothing was sent. `error.details` has `cStat`, `regra`, `fonte`.
+   */
+  mdfe_regra_antt: 422,
   cte_proprio: 422,
   redespacho_exige_rota: 422,
   origem_incompativel_com_tipo: 422,

@@ -1,5 +1,5 @@
 import { type RegraTributacaoDados, type RegraTributacaoInput } from '@frete/contracts';
-import { type RegraTributacaoEvent, chaveRegraTributacao, regraAplicavel, regraTributacaoDecider } from '../src';
+import { type RegraTributacaoEvent, type Rejection, chaveRegraTributacao, fold, regraAplicavel, regraTributacaoDecider } from '../src';
 import { scenario } from './given-when-then';
 
 const { given } = scenario(regraTributacaoDecider);
@@ -255,5 +255,101 @@ describe('regraAplicavel', () => {
     expect(regraAplicavel([sub], 'SP', 'RJ', 2)).toBeNull();
     expect(regraAplicavel([sub], 'SP', 'RJ')).toBeNull();
     expect(regraAplicavel([], 'SP', 'RJ', 1)).toBeNull();
+  });
+});
+
+describe('regra de tributação: IBS/CBS rates the authority rejects (NT 2025.001 v1.11a, 316/321/326)', () => {
+  const ibsCbs = (aliquota_ibs_uf: number, aliquota_ibs_mun: number, aliquota_cbs: number, inscricao_suframa?: string) => ({
+    cst: '000',
+    cclass_trib: '000001',
+    aliquota_ibs_uf,
+    aliquota_ibs_mun,
+    aliquota_cbs,
+    ...(inscricao_suframa ? { inscricao_suframa } : {}),
+  });
+  const recusa = (
+    command: Parameters<typeof regraTributacaoDecider.decide>[0],
+    now = new Date('2026-11-22T12:00:00Z'),
+    historia = [criada(1)],
+  ) => {
+    try {
+      regraTributacaoDecider.decide(command, fold(regraTributacaoDecider, historia), { now });
+    } catch (err) {
+      return err as Rejection;
+    }
+    throw new Error('not refused');
+  };
+
+  it('refuses a rule with the IBS UF rate of a full year (17.7%) in 2026: 422 naming the rule and the 316', () => {
+    const r = recusa(criar({ ...minima, uf_destino: 'MG', ibs_cbs: ibsCbs(17.7, 0, 0.9) }));
+    expect(r.code).toBe('aliquota_rejeitada_autoridade');
+    expect(r.message).toContain('rule 2 (SP → MG (general rule))');
+    expect(r.details).toMatchObject({ regra_id: 2, cStat: '316', xMotivo: 'Rejeição: Alíquota do IBS da UF inválida' });
+    expect(String(r.details?.fonte)).toContain('NT 2025.001');
+  });
+
+  it('refuses an update to another municipal (321) or CBS (326) rate', () => {
+    expect(recusa(alterar(1, { ...minima, ibs_cbs: ibsCbs(0.1, 0.05, 0.9) })).details).toMatchObject({ regra_id: 1, cStat: '321' });
+    expect(recusa(alterar(1, { ...minima, ibs_cbs: ibsCbs(0.1, 0, 8.8) })).details).toMatchObject({ regra_id: 1, cStat: '326' });
+  });
+
+  it('judges by the date of the command: 0.05% + 0.05% is 2027’s, refused in 2026, accepted in 2027', () => {
+    const r2027 = criar({ ...minima, uf_destino: 'MG', ibs_cbs: ibsCbs(0.05, 0.05, 0.9) });
+    expect(recusa(r2027).details).toMatchObject({ cStat: '316' });
+    const { given: em2027 } = scenario(regraTributacaoDecider, { now: new Date('2027-02-01T12:00:00Z') });
+    em2027(criada(1))
+      .when(r2027)
+      .then(
+        criada(2, {
+          ...dadosMinima,
+          uf_destino: 'MG',
+          ibs_cbs: {
+            cst: '000',
+            cclass_trib: '000001',
+            aliquota_ibs_uf_centesimos: 5,
+            aliquota_ibs_mun_centesimos: 5,
+            aliquota_cbs_centesimos: 90,
+          },
+        }),
+      );
+  });
+
+  it('CBS at 0 only between UFs of the ZFM/ALC, and there with the SUFRAMA registration (emit/ISUFEmit)', () => {
+    expect(recusa(criar({ ...minima, uf_destino: 'MG', ibs_cbs: ibsCbs(0.1, 0, 0) })).details).toMatchObject({ cStat: '326' });
+    given()
+      .when(criar({ uf_origem: 'AM', uf_destino: 'AC', icms: { cst: '00', aliquota: 12 }, ibs_cbs: ibsCbs(0.1, 0, 0) }))
+      .thenRejects('validacao', ['ibs_cbs.inscricao_suframa']);
+    given()
+      .when(criar({ uf_origem: 'AM', uf_destino: 'AC', icms: { cst: '00', aliquota: 12 }, ibs_cbs: ibsCbs(0.1, 0, 0, '12345') }))
+      .thenRejects('validacao', ['ibs_cbs.inscricao_suframa']);
+    given()
+      .when(criar({ uf_origem: 'AM', uf_destino: 'AC', icms: { cst: '00', aliquota: 12 }, ibs_cbs: ibsCbs(0.1, 0, 0, '200123456') }))
+      .then({
+        type: 'regra_tributacao.criada',
+        data: {
+          company_id: C,
+          regra_id: 1,
+          regra: {
+            ...dadosMinima,
+            uf_origem: 'AM',
+            uf_destino: 'AC',
+            ibs_cbs: {
+              cst: '000',
+              cclass_trib: '000001',
+              aliquota_ibs_uf_centesimos: 10,
+              aliquota_ibs_mun_centesimos: 0,
+              aliquota_cbs_centesimos: 0,
+              inscricao_suframa: '200123456',
+            },
+          },
+        },
+      });
+  });
+
+  it('a rule without IBS/CBS and a removal are not judged', () => {
+    given(criada(1))
+      .when(remover(1))
+      .then({ type: 'regra_tributacao.removida', data: { company_id: C, regra_id: 1 } });
+    given().when(criar(minima)).then(criada(1));
   });
 });

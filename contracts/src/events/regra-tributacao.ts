@@ -21,6 +21,8 @@ export const RegraTributacaoDados = Type.Object({
       aliquota_ibs_uf_centesimos: Type.Integer(),
       aliquota_ibs_mun_centesimos: Type.Integer(),
       aliquota_cbs_centesimos: Type.Integer(),
+      /** emit/ISUFEmit of the CT-e built with this rule (NT 2026.002): the emitter's SUFRAMA registration, for CBS at 0. */
+      inscricao_suframa: Type.Optional(Type.String()),
     }),
     Type.Null(),
   ]),

@@ -56,8 +56,21 @@ export const IbsCbsRegraInput = Type.Object(
     aliquota_ibs_uf: Percentual('gIBSUF/pIBSUF'),
     aliquota_ibs_mun: Percentual('gIBSMun/pIBSMun'),
     aliquota_cbs: Percentual('gCBS/pCBS'),
+    inscricao_suframa: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{8,9}$',
+        description:
+          "The emitter's SUFRAMA registration, written as `emit/ISUFEmit` (NT 2026.002). Required with `aliquota_cbs` 0 between " +
+          'UFs of the ZFM/ALC (AC, AM, AP, RO, RR), where NT 2025.001 v1.11a lets the CBS be zero',
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'IBS/CBS group of the tax reform (IBSCBS)' },
+  {
+    additionalProperties: false,
+    description:
+      'IBS/CBS group of the tax reform (IBSCBS). Rates the authority rejects for a CT-e emitted now (NT 2025.001 v1.11a, ' +
+      '316/321/326: in 2026 IBS UF 0.1%, IBS Mun 0%, CBS 0.9%) are refused with 422 `aliquota_rejeitada_autoridade`',
+  },
 );
 
 /** `POST` and `PUT /fiscal/regras-tributacao`. Smallest body (ruling 20): `{ uf_origem, uf_destino, icms: { cst, aliquota } }`. */
@@ -99,6 +112,7 @@ export const RegraTributacao = Type.Object(
         aliquota_ibs_uf: Type.Number(),
         aliquota_ibs_mun: Type.Number(),
         aliquota_cbs: Type.Number(),
+        inscricao_suframa: Type.Optional(Type.String({ description: 'emit/ISUFEmit' })),
       }),
       Type.Null(),
     ]),

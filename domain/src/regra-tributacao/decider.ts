@@ -3,6 +3,7 @@ import { Rejection } from '../decider';
 import { registro, type RegistroState } from '../cadastros/registro';
 import { ufBySigla } from '../fiscal/ufs';
 import { centesimosExatos } from '../money/money';
+import { type RejeicaoAliquotaAutoridade, rejeicaoAliquotasAutoridade } from './aliquotas-autoridade';
 
 /**
  * Tax-rule registry (regras de tributação) of one company (stream `regras-tributacao-<companyId>`): integer ids, one
@@ -42,6 +43,34 @@ const REGRAS_CST: Record<string, { aliquota: 'positiva' | 'obrigatoria' | 'nenhu
   '90': { aliquota: 'obrigatoria', reducao: 'opcional' },
   SN: { aliquota: 'nenhuma', reducao: 'proibida' },
 };
+
+/**
+ * UFs of the incentivized areas where the CBS may be 0 (NT 2025.001 v1.11a, exception to rejection 326: start and end
+ * in the ZFM — AC, AM, RO, RR and, in AP, Macapá and Santana — or in one ALC, all within these UFs). A rule names
+ * UFs only: both in this list make the exception possible; the municipalities are the CT-e's, checked at the build.
+ */
+export const UFS_AREA_INCENTIVADA: readonly string[] = ['AC', 'AM', 'AP', 'RO', 'RR'];
+const zonaIncentivadaPossivel = (origem: string, destino: string) =>
+  UFS_AREA_INCENTIVADA.includes(origem) && UFS_AREA_INCENTIVADA.includes(destino);
+
+/**
+ * The rejection the authority would give to a CT-e of this rule emitted at `agora` (316/321/326), or null. The
+ * "tributação regular" exception is not read here: the product keeps no cClassTrib table, and a rule at zero rates
+ * for it would be reported; none of the cClassTrib with that indicator is a road freight service.
+ */
+export function rejeicaoDaRegra(regra: RegraTributacaoDados, agora: Date): RejeicaoAliquotaAutoridade | null {
+  const i = regra.ibs_cbs;
+  if (!i) return null;
+  return rejeicaoAliquotasAutoridade(
+    {
+      ibs_uf_centesimos: i.aliquota_ibs_uf_centesimos,
+      ibs_mun_centesimos: i.aliquota_ibs_mun_centesimos,
+      cbs_centesimos: i.aliquota_cbs_centesimos,
+    },
+    agora,
+    { areaIncentivada: zonaIncentivadaPossivel(regra.uf_origem, regra.uf_destino) },
+  );
+}
 
 /** A percentage 0–100 with at most two decimals → integer hundredths; null (and a field error) otherwise. */
 function centesimos(value: number, field: string, erros: FieldError[]): number | null {
@@ -117,6 +146,15 @@ export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTri
     const uf = centesimos(i.aliquota_ibs_uf, 'ibs_cbs.aliquota_ibs_uf', erros);
     const mun = centesimos(i.aliquota_ibs_mun, 'ibs_cbs.aliquota_ibs_mun', erros);
     const cbs = centesimos(i.aliquota_cbs, 'ibs_cbs.aliquota_cbs', erros);
+    const suframa = i.inscricao_suframa ?? null;
+    if (suframa !== null && !/^[0-9]{8,9}$/.test(suframa)) {
+      erros.push({ field: 'ibs_cbs.inscricao_suframa', message: 'must be the 8 or 9 digits of the SUFRAMA registration' });
+    }
+    if (cbs === 0 && zonaIncentivadaPossivel(input.uf_origem, input.uf_destino) && suframa === null) {
+      // cteTiposBasico_v4.00.xsd (NT 2026.002), emit/ISUFEmit: "obrigatório nas operações que se beneficiam de
+      // incentivos fiscais ... da SUFRAMA com alíquota zero da CBS" (LC 214/2025 arts. 451 e 466).
+      erros.push({ field: 'ibs_cbs.inscricao_suframa', message: 'required with CBS at 0 in ZFM/ALC: it is written as emit/ISUFEmit' });
+    }
     if (uf !== null && mun !== null && cbs !== null) {
       ibsCbs = {
         cst: i.cst,
@@ -124,6 +162,7 @@ export function normalizarRegraTributacao(input: RegraTributacaoInput): RegraTri
         aliquota_ibs_uf_centesimos: uf,
         aliquota_ibs_mun_centesimos: mun,
         aliquota_cbs_centesimos: cbs,
+        ...(suframa !== null ? { inscricao_suframa: suframa } : {}),
       };
     }
   }
@@ -166,11 +205,12 @@ const canonica = (r: RegraTributacaoDados) =>
       r.ibs_cbs.aliquota_ibs_uf_centesimos,
       r.ibs_cbs.aliquota_ibs_mun_centesimos,
       r.ibs_cbs.aliquota_cbs_centesimos,
+      r.ibs_cbs.inscricao_suframa ?? null,
     ],
   ]);
 const mesma = (a: RegraTributacaoDados, b: RegraTributacaoDados) => canonica(a) === canonica(b);
 
-export const registroRegrasTributacao = registro<RegraTributacaoCommand, RegraTributacaoEvent, RegraTributacaoInput, RegraTributacaoDados>({
+const registroBase = registro<RegraTributacaoCommand, RegraTributacaoEvent, RegraTributacaoInput, RegraTributacaoDados>({
   nomes: {
     comandos: ['CriarRegraTributacao', 'AlterarRegraTributacao', 'RemoverRegraTributacao'],
     eventos: ['regra_tributacao.criada', 'regra_tributacao.alterada', 'regra_tributacao.removida'],
@@ -184,4 +224,30 @@ export const registroRegrasTributacao = registro<RegraTributacaoCommand, RegraTr
   naoEncontrado: naoEncontrada,
   duplicado: duplicada,
 });
-export const regraTributacaoDecider = registroRegrasTributacao.decider;
+/**
+ * The registry's decider, refusing a rule whose IBS/CBS rates the authority would reject for a CT-e emitted now
+ * (422 `aliquota_rejeitada_autoridade`, naming the rule): nothing built from it could be authorized.
+ */
+export const regraTributacaoDecider: typeof registroBase.decider = {
+  ...registroBase.decider,
+  decide(command, state, ctx) {
+    const events = registroBase.decider.decide(command, state, ctx);
+    for (const e of events) {
+      if (e.type === 'regra_tributacao.removida') continue;
+      const regra = e.data.regra;
+      const rejeicao = rejeicaoDaRegra(regra, ctx.now);
+      if (rejeicao) {
+        const nome = `${regra.uf_origem} → ${regra.uf_destino}${regra.tp_serv === null ? ' (general rule)' : ` tp_serv ${regra.tp_serv}`}`;
+        throw new Rejection(
+          'aliquota_rejeitada_autoridade',
+          `the authority would reject the IBS/CBS of rule ${e.data.regra_id} (${nome}) with ${rejeicao.cStat}: ${rejeicao.regra}`,
+          { regra_id: e.data.regra_id, cStat: rejeicao.cStat, xMotivo: rejeicao.xMotivo, regra: rejeicao.regra, fonte: rejeicao.fonte },
+        );
+      }
+    }
+    return events;
+  },
+};
+
+/** The registry (its handler's commands and readers of the log) with the decider above. */
+export const registroRegrasTributacao: typeof registroBase = { ...registroBase, decider: regraTributacaoDecider };

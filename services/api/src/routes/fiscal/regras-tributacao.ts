@@ -49,6 +49,7 @@ export const toRegraTributacao = (row: RegraTributacaoRow): RegraTributacao => (
     aliquota_ibs_uf: percentualDeCentesimos(row.ibs_cbs.aliquota_ibs_uf_centesimos),
     aliquota_ibs_mun: percentualDeCentesimos(row.ibs_cbs.aliquota_ibs_mun_centesimos),
     aliquota_cbs: percentualDeCentesimos(row.ibs_cbs.aliquota_cbs_centesimos),
+    ...(row.ibs_cbs.inscricao_suframa ? { inscricao_suframa: row.ibs_cbs.inscricao_suframa } : {}),
   },
   criada_em: row.criada_em.toISOString(),
   atualizada_em: row.atualizada_em.toISOString(),
