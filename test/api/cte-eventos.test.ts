@@ -131,6 +131,59 @@ describe.each(AUTORIDADES)('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/even
     expect(canc.error.details).toMatchObject({ cstat: 523 });
   });
 
+  it('cartas de correção are cumulative: each letter sent repeats the ones in force; GET shows what is in force after three', async () => {
+    const id = await autorizado();
+    const xObs = (valor: string) => ({ grupo: 'compl', campo: 'xObs', valor });
+    const qCarga = { grupo: 'infQ', campo: 'qCarga', valor: '1000.0000', item: 1 };
+    const rntrc = { grupo: 'rodo', campo: 'RNTRC', valor: '12345678' };
+    expect((await ev(id, 'carta-correcao', { correcoes: [xObs('ENTREGAR NA DOCA 3')] })).status).toBe(200);
+    const second = await ev(id, 'carta-correcao', { correcoes: [qCarga] });
+    expect(second.status).toBe(200);
+    const third = await ev(id, 'carta-correcao', { correcoes: [xObs('ENTREGAR NA DOCA 4'), rntrc] });
+    expect(third.status).toBe(200);
+    expect(third.body.data.sequencia).toBe(3);
+
+    // What reached the authority (through the SOAP door: the local server's record of the bytes it received).
+    const recebidos = await (autoridade === 'sefaz' ? app.autoridadeLocal!.pool : app.db.pool).query<{ evento_xml: string }>(
+      `SELECT evento_xml FROM autoridade_simulada_eventos WHERE id_evento = $1`,
+      [second.body.data.event_key],
+    );
+    const segundaRecebida = recebidos.rows[0]!.evento_xml;
+    expect(segundaRecebida.match(/<infCorrecao>/g)).toHaveLength(2);
+    expect(segundaRecebida).toContain('<campoAlterado>xObs</campoAlterado><valorAlterado>ENTREGAR NA DOCA 3</valorAlterado>');
+    expect(segundaRecebida).toContain(
+      '<campoAlterado>qCarga</campoAlterado><valorAlterado>1000.0000</valorAlterado><nroItemAlterado>01</nroItemAlterado>',
+    );
+    // The third letter's event (and the signed XML it names) carries all three, xObs once with its new value.
+    const solicitados = (await stream(id)).filter((e) => e.type === 'cte.evento_solicitado').map((e) => e.data as Record<string, unknown>);
+    expect(solicitados.map((d) => (d.correcoes as unknown[]).length)).toEqual([1, 2, 3]);
+    const terceira = await doc(solicitados[2]!.sha256 as string);
+    expect(terceira.match(/<infCorrecao>/g)).toHaveLength(3);
+    expect(terceira).not.toContain('DOCA 3');
+    expect((await schemas.validate(terceira, 'eventoCTe_v4.00.xsd')).errors).toEqual([]);
+    await expectRegisteredIndependentlyValid(id, 3);
+
+    const got = await c.call('GET', `/v1/fiscal/cte/${id}`);
+    expect(got.status).toBe(200);
+    const key = (n: number) => (n === 2 ? second : third).body.data.event_key as string;
+    expect(got.body.data.correcoes_em_vigor).toEqual([
+      { grupo: 'compl', campo: 'xObs', valor: 'ENTREGAR NA DOCA 4', item: null, n_seq_evento: 3, event_key: key(3) },
+      { grupo: 'infQ', campo: 'qCarga', valor: '1000.0000', item: 1, n_seq_evento: 2, event_key: key(2) },
+      { grupo: 'rodo', campo: 'RNTRC', valor: '12345678', item: null, n_seq_evento: 3, event_key: key(3) },
+    ]);
+
+    // A letter that, with the 3 in force, would carry more than 50 corrections is refused before anything is signed or sent.
+    const before = (await stream(id)).length;
+    const muitas = Array.from({ length: 48 }, (_, i) => ({ grupo: 'infQ', campo: 'tpMed', valor: `MEDIDA ${i + 1}`, item: i + 1 }));
+    const excede = expectError(await ev(id, 'carta-correcao', { correcoes: muitas }), 422, 'carta_correcao_excede_limite');
+    expect(excede.error.details).toMatchObject({ correcoes: 51, em_vigor: 3, maximo: 50 });
+    expect((await stream(id)).length).toBe(before);
+    // 47 more fit: the fourth letter carries 50.
+    const quarta = await ev(id, 'carta-correcao', { correcoes: muitas.slice(0, 47) });
+    expect(quarta.status).toBe(200);
+    expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.correcoes_em_vigor).toHaveLength(50);
+  });
+
   it('entrega 200 confirms the delivery; then cancelling the CT-e is 422 (862); entrega/cancelamento puts it back a_confirmar', async () => {
     const id = await autorizado();
     const res = await ev(id, 'entrega', entrega());
