@@ -1,4 +1,6 @@
 import {
+  destinoSefaz,
+  namespaceWsdl,
   AutoridadeFiscalSefaz,
   AutoridadeFiscalSimulada,
   AutoridadeIndisponivel,
@@ -26,6 +28,12 @@ import {
   type CteOpcoes,
 } from '../support/autoridade-xml';
 import { type A1, makeA1 } from '../support/certificates';
+import { envelope, falhaSoapDe, pedirHttps } from '../support/soap-cliente';
+
+const consStatServCTe = (cUF: string) =>
+  `<consStatServCTe xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00"><tpAmb>2</tpAmb><cUF>${cUF}</cUF><xServ>STATUS</xServ></consStatServCTe>`;
+const consStatServMDFe =
+  '<consStatServMDFe xmlns="http://www.portalfiscal.inf.br/mdfe" versao="3.00"><tpAmb>2</tpAmb><xServ>STATUS</xServ></consStatServMDFe>';
 
 /**
  * The `sefaz` adapter against the local authority server over real TLS: every answer mapped to the port's types as the
@@ -199,14 +207,20 @@ describe('the sefaz adapter through SOAP over mutual TLS', () => {
     expect(await sefaz.statusServico('mdfe', '35', remetente)).toMatchObject({ tipo: 'status', cStat: 107 });
   });
 
-  it('108/109/656 pause the channel: nothing is sent until the pause ends, and 656 pauses only that emitter', async () => {
+  it('108/109/678 pause the channel: nothing is sent until the pause ends, and 678 pauses only that emitter', async () => {
     const sefaz = adaptador();
     const cte = cteAssinado();
-    local.falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
+    // Consumo indevido as the CT-e authorizers answer it (MOC CT-e 4.00 Visão Geral §8): 678.
+    local.falhas.programar({ tipo: 'status', cStat: 678, servico: 'CTeRecepcaoSincV4', vezes: 1 });
     const antes = atendidos('CTeRecepcaoSincV4');
     const erro = await sefaz.autorizarCte(cte.xml, remetente).catch((e: unknown) => e);
     expect(erro).toBeInstanceOf(AutoridadeIndisponivel);
-    expect(erro).toMatchObject({ code: 'autoridade_indisponivel', motivo: 'consumo_indevido', cStat: 656 });
+    expect(erro).toMatchObject({
+      code: 'autoridade_indisponivel',
+      motivo: 'consumo_indevido',
+      cStat: 678,
+      xMotivo: 'Rejeição: Consumo Indevido',
+    });
     // Paused: refused at once, nothing reaches the authority; another company is not paused.
     await expect(sefaz.autorizarCte(cte.xml, remetente)).rejects.toBeInstanceOf(AutoridadeIndisponivel);
     await expect(sefaz.consultarCte(cte.chave, remetente)).rejects.toBeInstanceOf(AutoridadeIndisponivel);
@@ -222,6 +236,76 @@ describe('the sefaz adapter through SOAP over mutual TLS', () => {
     await new Promise((r) => setTimeout(r, 40));
     local.falhas.programar({ tipo: 'status', cStat: 109, servico: 'CTeConsultaV4', vezes: 1 });
     await expect(sefaz.consultarCte(cte.chave, remetente)).rejects.toMatchObject({ motivo: 'paralisada', cStat: 109 });
+  });
+
+  it('MDF-e\'s consumo indevido is 678 "Uso Indevido" too: the emitter pauses, nothing is processed', async () => {
+    const sefaz = adaptador();
+    const { xml } = mdfeXml({ numero: numero(), ctes: [cteAssinado().chave] });
+    local.falhas.programar({ tipo: 'status', cStat: 678, servico: 'MDFeRecepcaoSinc', vezes: 1 });
+    const doOutro = { companyId: 'empresa-678' };
+    await expect(sefaz.autorizarMdfe(assinar(xml, 'infMDFe', a1), doOutro)).rejects.toMatchObject({
+      motivo: 'consumo_indevido',
+      cStat: 678,
+      xMotivo: 'Rejeição: Uso Indevido',
+    });
+    await expect(sefaz.consultarMdfeNaoEncerrados(EMITENTE, '43', doOutro)).rejects.toBeInstanceOf(AutoridadeIndisponivel);
+    expect(await sefaz.statusServico('mdfe', '43', remetente)).toMatchObject({ tipo: 'status', cStat: 107 });
+  });
+
+  it("routes AP, PE and RR to SVSP (built in: SP's hosts) and a contingency key of MT to SVC-RS, as the local server serves them", async () => {
+    const sefaz = adaptador();
+    const antes = local.atendidos()['SVSP/CTeStatusServicoV4'] ?? 0;
+    for (const [uf, cUF] of [
+      ['PE', '26'],
+      ['AP', '16'],
+      ['RR', '14'],
+    ] as const) {
+      expect(destinoSefaz(uf, 'CTeStatusServicoV4', 'homologacao').url).toBe(
+        'https://homologacao.nfe.fazenda.sp.gov.br/CTeWS/WS/CTeStatusServicoV4.asmx',
+      );
+      expect(await sefaz.statusServico('cte', cUF, remetente)).toMatchObject({ tipo: 'status', cStat: 107, cUF });
+    }
+    expect((local.atendidos()['SVSP/CTeStatusServicoV4'] ?? 0) - antes).toBe(3);
+    // SVRS does not serve PE: the door answers 226 to a PE status asked there, as a real authorizer would.
+    const r = await pedirHttps(local.url, '/SVRS/CTeStatusServicoV4', envelope('CTeStatusServicoV4', consStatServCTe('26'), '26'), {
+      ca: local.caPem,
+      cliente: { key: a1.privateKeyPem, cert: a1.certificatePem },
+    });
+    expect(r.corpo).toContain('<cStat>226</cStat>');
+    // MT authorizes its own, but its SVC is SVC-RS (explicit table): a key of MT with tpEmis 7 is consulted there.
+    const chaveMt = `51${cteAssinado().chave.slice(2, 34)}7${'0'.repeat(8)}0`;
+    const antesSvc = local.atendidos()['SVC-RS/CTeConsultaV4'] ?? 0;
+    await sefaz.consultarCte(chaveMt, remetente).catch(() => undefined);
+    expect((local.atendidos()['SVC-RS/CTeConsultaV4'] ?? 0) - antesSvc).toBe(1);
+  });
+
+  it('sends no SOAP header for CT-e (MOC 4.00a) and mdfeCabecMsg for MDF-e; the door refuses an MDF-e request without it', async () => {
+    const cliente = { key: a1.privateKeyPem, cert: a1.certificatePem };
+    expect(envelope('CTeStatusServicoV4', consStatServCTe('43'))).not.toContain('CabecMsg');
+    expect(envelope('MDFeStatusServico', 'x')).toContain('<mdfeCabecMsg');
+    const semCabecalho = envelope('MDFeStatusServico', consStatServMDFe).replace(/<soap12:Header>.*<\/soap12:Header>/, '');
+    const r = await pedirHttps(local.url, '/SVRS/MDFeStatusServico', semCabecalho, { ca: local.caPem, cliente });
+    expect(r.status).toBe(400);
+    expect(falhaSoapDe(r)).toEqual({
+      codigo: 'soap12:Sender',
+      motivo: `the SOAP header must hold mdfeCabecMsg in ${namespaceWsdl('MDFeStatusServico')} (cUF, versaoDados), as the MDF-e manual asks`,
+    });
+    const versao = envelope('MDFeStatusServico', consStatServMDFe).replace(
+      '<versaoDados>3.00</versaoDados>',
+      '<versaoDados>1.00</versaoDados>',
+    );
+    expect(falhaSoapDe(await pedirHttps(local.url, '/SVRS/MDFeStatusServico', versao, { ca: local.caPem, cliente })).motivo).toBe(
+      'mdfeCabecMsg/versaoDados must be 3.00, not "1.00"',
+    );
+    // A CT-e request with the old header is still answered: the 4.00 services ignore it (sped-cte still sends one).
+    const comCabecalhoAntigo = envelope('CTeStatusServicoV4', consStatServCTe('43')).replace(
+      '<soap12:Body>',
+      `<soap12:Header><cteCabecMsg xmlns="${namespaceWsdl('CTeStatusServicoV4')}"><cUF>43</cUF><versaoDados>4.00</versaoDados></cteCabecMsg></soap12:Header><soap12:Body>`,
+    );
+    const antigo = await pedirHttps(local.url, '/RS/CTeStatusServicoV4', comCabecalhoAntigo, { ca: local.caPem, cliente });
+    expect(antigo.status).toBe(200);
+    expect(antigo.corpo).toContain('<cStat>107</cStat>');
+    expect(antigo.corpo).toContain('<cteStatusServicoCTResult');
   });
 
   it('an HTTP 500 with a SOAP fault is AutoridadeIndisponivel (503), and nothing was processed', async () => {

@@ -29,11 +29,11 @@ describe('through the sefaz adapter and the local authority server', () => {
   afterAll(() => app?.close());
   afterEach(() => local().falhas.limpar());
 
-  it('a 1:1 batch of 100 keys goes through SOAP and, across a 656, finishes with every row once and the numbering gapless', async () => {
+  it('a 1:1 batch of 100 keys goes through SOAP and, across a 678, finishes with every row once and the numbering gapless', async () => {
     const { sub, chaves } = await lotePreparadoEmSp(app, 100);
     const antes = local().atendidos()['SP/CTeRecepcaoSincV4'] ?? 0;
     // The first document the batch sends meets a consumo indevido: the channel pauses, the batch waits and resumes.
-    local().falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
+    local().falhas.programar({ tipo: 'status', cStat: 678, servico: 'CTeRecepcaoSincV4', vezes: 1 });
     const r = await postarLote1a1(sub, chaves);
     expect(r.status).toBe(202);
     const report = (await relatorioFinal(sub, r.body.data.batch_id, 240_000)).body.data;
@@ -44,7 +44,7 @@ describe('through the sefaz adapter and the local authority server', () => {
       true,
     );
     expect(new Set(report.rows.map((row: { counter_cte_id: string }) => row.counter_cte_id)).size).toBe(100);
-    // The 656 was met (the rule is spent) and every document reached the authority's reception.
+    // The 678 was met (the rule is spent) and every document reached the authority's reception.
     expect(local().falhas.listar()).toEqual([]);
     expect((local().atendidos()['SP/CTeRecepcaoSincV4'] ?? 0) - antes).toBeGreaterThanOrEqual(101);
     const numeracao = await numeracaoDosContraCte(app, sub.companyId);

@@ -91,7 +91,7 @@ describe.each(AUTORIDADES)('CT-e issued in contingency (SVC-RS tpEmis 7, SVC-SP 
     if (autoridade === 'sefaz') expect(app.autoridadeLocal!.atendidos()['SVC-RS/CTeRecepcaoSincV4']).toBeGreaterThanOrEqual(1);
 
     const dacte = (await pdfPagesText(await baixar(sp, `/v1/fiscal/cte/${id}/dacte`))).join(' ').replace(/\s+/g, ' ');
-    expect(dacte).toContain('EMITIDO EM CONTINGÊNCIA - SVC-RS');
+    expect(dacte).toContain('EMISSÃO EM CONTINGÊNCIA - AUTORIZAÇÃO PELA SVC-RS');
     expect(dacte).toContain(`JUSTIFICATIVA: ${justificativa}`);
   });
 

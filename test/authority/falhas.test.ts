@@ -7,7 +7,7 @@ import { areaDeRecepcao, envelope, falhaSoapDe, pedirHttps, type OpcoesPedido, r
 
 /**
  * Injected faults, one per failure path of a client: latency and a dropped answer after processing, HTTP 500 with a
- * SOAP fault and the channel statuses (108, 109, 656) without processing; programmatic and over `/_falhas`.
+ * SOAP fault and the channel statuses (108, 109, 678) without processing; programmatic and over `/_falhas`.
  */
 
 const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
@@ -86,7 +86,8 @@ describe('faults without processing', () => {
   it.each([
     [108, 'Serviço Paralisado Momentaneamente (curto prazo)'],
     [109, 'Serviço Paralisado sem Previsão'],
-    [656, 'Rejeição: Consumo Indevido (Deve ser aguardado 1 hora para efetuar nova solicitação)'],
+    // Consumo indevido as the authorizers answer it (MOC CT-e 4.00 §8): 678, with each model's text (checked below).
+    [678, 'Rejeição: Consumo Indevido'],
   ] as const)('status %i is answered in the service’s answer element, schema-valid, processing nothing', async (codigo, xMotivo) => {
     autoridade.falhas.programar({ tipo: 'status', cStat: codigo });
     const { chave, xml } = cteAssinado();
@@ -106,7 +107,9 @@ describe('faults without processing', () => {
       const r = retornoDe(servico, await pedir(`/${autorizador}/${servico}`, envelope(servico, dados)), nome);
       // The events' answer has them in infEvento.
       const [, c, x] = /<cStat>([0-9]+)<\/cStat><xMotivo>([^<]*)<\/xMotivo>/.exec(r.bruto) ?? [];
-      expect({ servico, cStat: c, xMotivo: x }).toEqual({ servico, cStat: String(codigo), xMotivo });
+      // MDF-e's 678 reads "Uso Indevido" (codigos.ts, CSTAT_CONSUMO_INDEVIDO).
+      const esperado = codigo === 678 && servico.startsWith('MDFe') ? 'Rejeição: Uso Indevido' : xMotivo;
+      expect({ servico, cStat: c, xMotivo: x }).toEqual({ servico, cStat: String(codigo), xMotivo: esperado });
       expect({ servico, ...(await schemas.validate(r.bruto, schema)) }).toEqual({ servico, valid: true, errors: [] });
       expect(r.bruto).toContain(`xmlns="${servico.startsWith('CTe') ? CTE_NS : MDFE_NS}"`);
     }
@@ -138,7 +141,7 @@ describe('rules', () => {
 
   it('refuses a rule that is not one (programmatically)', () => {
     expect(() => autoridade.falhas.programar({ tipo: 'status', cStat: 200 as 108 })).toThrow(
-      'invalid fault rule: cStat must be 108, 109 or 656',
+      'invalid fault rule: cStat must be 108, 109 or 678',
     );
     expect(() => autoridade.falhas.programar({ tipo: 'latencia', ms: -1 })).toThrow(/ms must be an integer from 0 to 300000/);
     expect(autoridade.falhas.listar()).toEqual([]);
@@ -179,14 +182,18 @@ describe('/_falhas (for integrators, on the same mutual-TLS server)', () => {
       ['{', 'the body is not JSON: send a rule or an array of rules'],
       ['[]', 'the array of rules is empty'],
       ['{"tipo":"explodir"}', 'tipo must be one of latencia, sem_resposta, erro_servidor, status'],
-      ['{"tipo":"status","cStat":100}', 'cStat must be 108, 109 or 656'],
+      ['{"tipo":"status","cStat":100}', 'cStat must be 108, 109 or 678'],
+      [
+        '{"tipo":"status","cStat":656}',
+        "cStat 656 is the national distribution's consumo indevido; the CT-e and MDF-e authorizers answer 678",
+      ],
       ['{"tipo":"latencia","ms":999999}', 'ms must be an integer from 0 to 300000'],
       [
         '{"tipo":"sem_resposta","servico":"NFeAutorizacao4"}',
         expect.stringMatching(/^servico "NFeAutorizacao4" is not one of CTeRecepcaoSincV4, /) as unknown as string,
       ],
       ['{"tipo":"sem_resposta","vezes":0}', 'vezes must be a positive integer'],
-      ['[{"tipo":"sem_resposta"},{"tipo":"status"}]', 'rule 1: cStat must be 108, 109 or 656'],
+      ['[{"tipo":"sem_resposta"},{"tipo":"status"}]', 'rule 1: cStat must be 108, 109 or 678'],
       ['{"tipo":"sem_resposta","ms":5}', 'ms belongs to latencia only'],
       ['{"tipo":"sem_resposta","outro":1}', 'unknown field "outro"; a rule has tipo, servico, vezes, ms, cStat'],
     ];

@@ -16,8 +16,8 @@ describe('Falhas', () => {
 
   it('keeps a rule without vezes until cleared', () => {
     const falhas = new Falhas();
-    falhas.programar({ tipo: 'status', cStat: 656, servico: 'MDFeRecepcaoSinc' });
-    for (let i = 0; i < 5; i++) expect(falhas.tomar('MDFeRecepcaoSinc')).toEqual({ tipo: 'status', cStat: 656 });
+    falhas.programar({ tipo: 'status', cStat: 678, servico: 'MDFeRecepcaoSinc' });
+    for (let i = 0; i < 5; i++) expect(falhas.tomar('MDFeRecepcaoSinc')).toEqual({ tipo: 'status', cStat: 678 });
     expect(falhas.tomar('CTeRecepcaoSincV4')).toBeNull();
     falhas.limpar();
     expect(falhas.tomar('MDFeRecepcaoSinc')).toBeNull();

@@ -104,7 +104,7 @@ describe('renderDacte', () => {
     expect(text).not.toContain('SEM VALOR FISCAL');
   });
 
-  it('marks a CT-e issued in contingency with its SVC, when the issuer entered contingency and why', async () => {
+  it('marks a CT-e issued in contingency as the manual and the schema word it, when the issuer entered contingency and why', async () => {
     const xJust = 'SEFAZ AUTORIZADORA FORA DO AR DESDE AS 09:00';
     for (const [tpEmis, svc] of [
       [7, 'SVC-RS'],
@@ -113,15 +113,22 @@ describe('renderDacte', () => {
       const contingencia = { tpEmis, dhCont: '2026-11-20T09:30:00-03:00', xJust };
       const cte = readCte(montarCteXml(montarInput({ ambiente: 'producao', contingencia })).xml);
       const text = (await sheets(await renderDacte(cte, { environment: 'producao' }))).join(' ');
-      expect(text).toContain(`EMITIDO EM CONTINGÊNCIA - ${svc}`);
-      expect(text).toContain(`EMITIDO EM CONTINGÊNCIA - ${svc} - ENTRADA EM CONTINGÊNCIA: 20/11/2026 09:30:00 - JUSTIFICATIVA: ${xJust}`);
-      expect(text).toMatch(new RegExp(`FORMA DE EMISSÃO ${svc}`));
+      // tpEmis 7/8 are "Autorização pela SVC-RS/SP" (cteTiposBasico_v4.00.xsd), a contingency (MOC §11.1).
+      const aviso = `EMISSÃO EM CONTINGÊNCIA - AUTORIZAÇÃO PELA ${svc}`;
+      expect(text).toContain(aviso);
+      expect(text).toContain(`${aviso} - ENTRADA EM CONTINGÊNCIA: 20/11/2026 09:30:00 - JUSTIFICATIVA: ${xJust}`);
+      expect(text).toMatch(new RegExp(`FORMA DE EMISSÃO AUTORIZAÇÃO PELA ${svc}`));
       expect(text).toContain('ENTREGAR NA DOCA 2'); // the carrier's own observations follow
     }
     const normal = readCte(montarCteXml(montarInput({ ambiente: 'producao' })).xml);
     const text = (await sheets(await renderDacte(normal, { environment: 'producao' }))).join(' ');
     expect(text).not.toContain('CONTINGÊNCIA');
     expect(text).toMatch(/FORMA DE EMISSÃO NORMAL/);
+    // FS-DA (5): the expression of MOC Visão Geral §11.3.2, "DACTE em Contingência - impresso em decorrência de
+    // problemas técnicos".
+    const fsda = (await sheets(await renderDacte({ ...normal, tipo_emissao: 5 }, { environment: 'producao' }))).join(' ');
+    expect(fsda).toContain('DACTE EM CONTINGÊNCIA - IMPRESSO EM DECORRÊNCIA DE PROBLEMAS TÉCNICOS');
+    expect(fsda).toMatch(/FORMA DE EMISSÃO CONTINGÊNCIA FSDA/);
   });
 
   it('marks a sandbox deployment even for a document that says production', async () => {
@@ -152,7 +159,10 @@ describe('QR code text of the DACTE', () => {
     );
     expect(qrCodePortal(key('35', '1'), 'producao')).toBe('https://nfe.fazenda.sp.gov.br/CTeConsulta/qrCode');
     expect(qrCodePortal(key('43', '1'), 'producao')).toBe('https://dfe-portal.svrs.rs.gov.br/cte/qrCode');
-    expect(qrCodePortal(key('31', '1'), 'producao')).toBe('https://cte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml');
+    expect(qrCodePortal(key('31', '1'), 'producao')).toBe('https://portalcte.fazenda.mg.gov.br/portalcte/sistema/qrcode.xhtml');
+    // AP, PE and RR are authorized by SVSP: SP's portal, per environment.
+    expect(qrCodePortal(key('26', '1'), 'homologacao')).toBe('https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode');
+    expect(qrCodePortal(key('16', '1'), 'producao')).toBe('https://nfe.fazenda.sp.gov.br/CTeConsulta/qrCode');
     expect(qrCodePortal(key('51', '1'), 'homologacao')).toBe('https://homologacao.sefaz.mt.gov.br/cte/qrcode');
     expect(qrCodePortal(key('35', '7'), 'producao')).toBe('https://dfe-portal.svrs.rs.gov.br/cte/qrCode');
     expect(qrCodePortal(key('43', '8'), 'homologacao')).toBe('https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode');

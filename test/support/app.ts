@@ -78,7 +78,7 @@ export async function startTestApp(
           SEFAZ_BASE_URL: autoridadeLocal.url,
           SEFAZ_CA_FILE: caFile,
           SEFAZ_TIMEOUT_MS: '15000',
-          // 108 pauses 50 ms, 109 250 ms, 656 3 s: the paths of a paused channel in a test's time.
+          // 108 pauses 50 ms, 109 250 ms, 678 (and 656) 3 s: the paths of a paused channel in a test's time.
           SEFAZ_PAUSA_MS: '50',
         }
       : {}),

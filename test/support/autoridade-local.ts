@@ -10,7 +10,7 @@ import { freshDatabase } from './db';
  * ```ts
  * const autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
  * // client: SEFAZ_BASE_URL = autoridade.url, trust autoridade.caPem, client certificate = an A1 from makeA1
- * autoridade.falhas.programar({ tipo: 'status', cStat: 656, servico: 'CTeRecepcaoSincV4', vezes: 1 });
+ * autoridade.falhas.programar({ tipo: 'status', cStat: 678, servico: 'CTeRecepcaoSincV4', vezes: 1 });
  * await autoridade.close();
  * ```
  *
