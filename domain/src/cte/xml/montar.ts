@@ -32,6 +32,11 @@ export interface IbsCbsDaPrestacao {
   aliquota_ibs_uf: number;
   aliquota_ibs_mun: number;
   aliquota_cbs: number;
+  /**
+   * `emit/ISUFEmit` (NT 2026.002): the emitter's SUFRAMA registration, "obrigatório nas operações que se beneficiam de
+   * incentivos fiscais ... com alíquota zero da CBS" (cteTiposBasico_v4.00.xsd); written only when given.
+   */
+  inscricao_suframa?: string | null;
 }
 
 export interface EmitenteCte {
@@ -462,6 +467,7 @@ export function montarCteXml(input: MontarCteInput): CteXml {
       `<UF>${end.uf}</UF>`,
     ),
     `<CRT>${emitente.crt}</CRT>`,
+    o('ISUFEmit', input.ibsCbs?.inscricao_suframa),
   );
 
   // Rules G002–G005: every one of these four parties, never the emitter or the taker (toma4), which no rule names.

@@ -78,6 +78,7 @@ export async function prepararCte(
   }
   // Read at build time, for every CT-e built here (a draft's issue, a counter-CT-e, a batch row, the preview): a UF the
   // operator switched to its SVC issues with its tpEmis, dhCont and xJust; a re-issue after a rejection follows the switch.
+          inscricao_suframa: regraIbsCbs.inscricao_suframa ?? null,
   const contingencia = await leituras.contingencia(endereco.uf);
   const built = montarCteXml({
     dados,
