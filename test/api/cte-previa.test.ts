@@ -99,7 +99,7 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
       ambiente: 'homologacao',
       numero: 0,
       emitente: { documento: c.cnpj, nome: 'EMISSORA TRANSPORTES LTDA', ie: '110042490114' },
-      remetente: { documento: '11222333000181', nome: 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL' },
+      remetente: { documento: '11222333000181', nome: 'CTE EMITIDO EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL' },
       icms: { grupo: 'ICMS00', base_centavos: 150050, valor_centavos: 18006 },
       rntrc: '12345678',
     });

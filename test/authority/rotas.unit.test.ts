@@ -45,8 +45,9 @@ describe('ufsAtendidas', () => {
   });
 
   it('gives the contingency authorizers their states, and MDF-e every state at SVRS only', () => {
-    expect(ufsAtendidas('SVC-RS', 'cte').sort()).toEqual(['AP', 'PE', 'RR', 'SP'].map(codigo).sort());
-    expect(ufsAtendidas('SVC-SP', 'cte')).toHaveLength(UFS.length - 4);
+    // The explicit UF → SVC table (domain/src/fiscal/autorizadores.ts): MS and MT, too, go to SVC-RS.
+    expect(ufsAtendidas('SVC-RS', 'cte').sort()).toEqual(['AP', 'MS', 'MT', 'PE', 'RR', 'SP'].map(codigo).sort());
+    expect(ufsAtendidas('SVC-SP', 'cte')).toHaveLength(UFS.length - 6);
     expect(ufsAtendidas('SVRS', 'mdfe')).toHaveLength(27);
     expect(ufsAtendidas('SP', 'mdfe')).toEqual([]);
   });
