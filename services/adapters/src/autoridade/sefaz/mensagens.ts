@@ -83,7 +83,8 @@ const raizDe = (xml: string): XmlElement => {
 
 export const cStatDe = (el: XmlElement): number => {
   const t = texto(el, 'cStat');
-  if (t === null || !/^[0-9]{3}$/.test(t)) throw new RespostaIlegivel(`no cStat in ${el.localName ?? ''}`);
+  // TStat is [0-9]{3,4} since NT 2025.001 (CT-e v1.09+, MDF-e v1.03: "cStat com até 4 dígitos").
+  if (t === null || !/^[0-9]{3,4}$/.test(t)) throw new RespostaIlegivel(`no cStat in ${el.localName ?? ''}`);
   return Number(t);
 };
 
