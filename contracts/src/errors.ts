@@ -75,6 +75,11 @@ export const ErrorCodes = {
   serie_esgotada: 422,
   /** The draft lacks what an issue needs; `error.details.pendencias` lists it (the same list as the preview). */
   cte_com_pendencias: 422,
+  /**
+   * The authority would reject the document: a rule of the pre-flight rule set (the one the simulated authority runs)
+   * fails; `error.details.rejeicoes` names each (`cStat`, `xMotivo`, `regra`, `fonte`). Nothing was sent.
+   */
+  rejeicao_prevista: 422,
   /** A carta de correção names a field the manual forbids correcting (MOC 4.00 Visão Geral §13.1); nothing was sent. */
   carta_correcao_campo_vedado: 422,
   /**

@@ -53,6 +53,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   cte_nao_editavel: 'O CT-e já saiu de rascunho e não pode ser alterado.',
   serie_esgotada: 'A série usou todos os números: escolha outra série.',
   cte_com_pendencias: 'O rascunho tem pendências a resolver antes da emissão.',
+  rejeicao_prevista: 'A autoridade fiscal rejeitaria o documento pela regra indicada: corrija-o antes de emitir.',
   carta_correcao_campo_vedado: 'A carta de correção não pode corrigir este campo.',
   carta_correcao_excede_limite:
     'A nova carta de correção repete todas as correções em vigor e, com as novas, passaria do limite de uma carta (50 correções) ou do tamanho de um campo.',

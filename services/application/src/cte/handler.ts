@@ -5,7 +5,7 @@ import { type CteRow, cteDoLog, mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { type DocumentoHandlerDeps, pedidoDeEmissao, rejeicaoPrevista } from '../emissao/handler';
 import { prepararCte } from './preparar';
 import { type EmissorCte } from './emissor';
 import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
@@ -36,6 +36,8 @@ export const cteHandler = (deps: CteHandlerDeps) => {
           now: ctx.now,
         },
       );
+      // Nothing is sent that the authority would reject: the same rule set it runs, over the XML an issue would build.
+      if (preparado.pendencias.length === 0 && preparado.rejeicoes.length > 0) throw rejeicaoPrevista('CT-e', preparado.rejeicoes);
       return preparado.pendencias;
     },
     incompleto: (pendencias) =>

@@ -44,6 +44,9 @@ export const montarXmlDaEmissao =
       const list = prepared.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the CT-e could not be built';
       return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
     }
+    // With its real number and date, the XML is checked once more by the authority's rule set: refused here, never sent.
+    const [rejeicao] = prepared.rejeicoes;
+    if (rejeicao) return { tipo: 'recusado', cstat: rejeicao.cStat, motivo: rejeicao.xMotivo };
     const signed = await assinarXml(deps, {
       companyId,
       certificadoBlobId: prepared.certificadoBlobId,

@@ -9,6 +9,9 @@ import {
   pendenciasEmissao,
   percentualDeCentesimos,
   regraAplicavel,
+  type RejeicaoPrevista,
+  rejeicoesPrevistas,
+  tpAmbDoAmbiente,
   ufBySigla,
   dhSaoPaulo,
 } from '@frete/domain';
@@ -26,6 +29,11 @@ export interface CtePreparado {
   chave: string | null;
   /** The certificate's blob, to sign with. */
   certificadoBlobId: string | null;
+  /**
+   * Every authority rule the XML fails (the rule set the simulated authority runs, domain/src/autoridade/regras),
+   * with the cStat and text the authority would answer; empty when it passes or there is no XML yet.
+   */
+  rejeicoes: RejeicaoPrevista[];
 }
 
 /** What an issue of the draft would still lack, and the reads that said so (the company, its configuration, the rule). */
@@ -70,15 +78,15 @@ export async function prepararCte(
           aliquota_ibs_uf: percentualDeCentesimos(regraIbsCbs.aliquota_ibs_uf_centesimos),
           aliquota_ibs_mun: percentualDeCentesimos(regraIbsCbs.aliquota_ibs_mun_centesimos),
           aliquota_cbs: percentualDeCentesimos(regraIbsCbs.aliquota_cbs_centesimos),
+          inscricao_suframa: regraIbsCbs.inscricao_suframa ?? null,
         }
       : null);
   const endereco = configuracao.endereco;
   if (!(company && endereco && ufBySigla(endereco.uf) && inicio && fim && dados.tomador && dados.valores && icms)) {
-    return { pendencias, xml: null, chave: null, certificadoBlobId: certificado?.blob_id ?? null };
+    return { pendencias, xml: null, chave: null, certificadoBlobId: certificado?.blob_id ?? null, rejeicoes: [] };
   }
   // Read at build time, for every CT-e built here (a draft's issue, a counter-CT-e, a batch row, the preview): a UF the
   // operator switched to its SVC issues with its tpEmis, dhCont and xJust; a re-issue after a rejection follows the switch.
-          inscricao_suframa: regraIbsCbs.inscricao_suframa ?? null,
   const contingencia = await leituras.contingencia(endereco.uf);
   const built = montarCteXml({
     dados,
@@ -106,5 +114,6 @@ export async function prepararCte(
       ufFim: fim.uf,
     }),
   });
-  return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId: certificado?.blob_id ?? null };
+  const rejeicoes = rejeicoesPrevistas('cte', built.xml, { tpAmb: tpAmbDoAmbiente(deps.environment), agora: now });
+  return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId: certificado?.blob_id ?? null, rejeicoes };
 }

@@ -1,5 +1,5 @@
 import { type Pool } from 'pg';
-import { type Rejection } from '@frete/domain';
+import { type RejeicaoPrevista, Rejection } from '@frete/domain';
 import { configuracaoOf, type ConfiguracaoRow } from '@frete/projections';
 import { type Environment } from '@frete/contracts';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
@@ -11,6 +11,16 @@ export interface Pendencia {
 }
 
 type Ctx = ContextoEmpresa;
+
+/** 422 `rejeicao_prevista`: the authority would reject the document by these rules (the first names the error). */
+export function rejeicaoPrevista(documento: string, rejeicoes: RejeicaoPrevista[]): Rejection {
+  const [primeira] = rejeicoes;
+  return new Rejection(
+    'rejeicao_prevista',
+    `the authority would reject this ${documento}: rule ${primeira!.regra}, cStat ${primeira!.cStat} (${primeira!.xMotivo})`,
+    { cstat: primeira!.cStat, regra: primeira!.regra, rejeicoes },
+  );
+}
 
 /** What the handlers of issued documents read besides the event store. */
 export interface DocumentoHandlerDeps extends CommandDeps {

@@ -8,6 +8,7 @@ import {
   type VeiculoMdfe,
 } from '@frete/contracts';
 import {
+  codigoNumerico,
   cpfsDosCondutores,
   type CteDoMdfeComInicio,
   cteDoMdfe,
@@ -24,9 +25,9 @@ import { type ReadYourWrites } from '@frete/platform';
 import { cteOf, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
 import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { type DocumentoHandlerDeps, pedidoDeEmissao, rejeicaoPrevista } from '../emissao/handler';
 import { type EmissorMdfe, type ResultadoEventoMdfe } from './emissor';
-import { pendenciasMdfe } from './montar-xml';
+import { prepararMdfe } from './montar-xml';
 
 export interface MdfeHandlerDeps extends DocumentoHandlerDeps {
   readYourWrites: ReadYourWrites;
@@ -42,7 +43,18 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
   const estado = (id: string) => load(deps.store, mdfeStream(id), mdfeDecider);
   const emissao = pedidoDeEmissao(deps.pool, {
     estado,
-    pendencias: (ctx) => pendenciasMdfe(deps.pool, ctx.companyId),
+    pendencias: async (ctx, id, state) => {
+      const preparado = await prepararMdfe(deps, {
+        companyId: ctx.companyId,
+        dados: state.dados,
+        numero: 1,
+        cMDF: codigoNumerico(id, 1),
+        now: ctx.now,
+      });
+      // Nothing is sent that the authority would reject: the same rule set it runs, over the XML an issue would build.
+      if (preparado.pendencias.length === 0 && preparado.rejeicoes.length > 0) throw rejeicaoPrevista('MDF-e', preparado.rejeicoes);
+      return preparado.pendencias;
+    },
     incompleto: (pendencias) =>
       new Rejection('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
     // The decider refuses an MDF-e past its issue (`mdfe_nao_editavel`).

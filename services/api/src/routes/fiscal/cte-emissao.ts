@@ -22,14 +22,16 @@ export const cteEmissaoRoutes =
       tags: TAGS,
       emissao: {
         operationId: 'emitirCte',
-        erros: ['cte_com_pendencias', 'cte_nao_editavel', 'provedor_indisponivel'],
+        erros: ['cte_com_pendencias', 'rejeicao_prevista', 'cte_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of a draft; poll `consulta` for the result',
         description:
           "202 with a `CteIssueEnvelope`: the emission processor reserves the series' next number (no gap, no duplicate), builds the XML, signs it " +
           "with the company's A1 certificate, validates it against cte_v4.00.xsd and sends it to the authority. Calling again while the result is " +
           'unknown issues nothing more (202, same envelope). A rejected CT-e can be corrected (PUT) and issued again with the same number. ' +
           "422 `cte_com_pendencias` (with `error.details.pendencias`, the preview's list) or `cte_nao_editavel` for a CT-e already authorized, " +
-          "denied or delivered by the carrier. In the sandbox, `observacoes` may carry the simulated authority's sentinels.",
+          'denied or delivered by the carrier. 422 `rejeicao_prevista` when a business rule of the authority would reject the XML (the ' +
+          "preview's `rejeicoes`; `error.details` has the first's `cstat` and `regra`, and all in `rejeicoes`): nothing is sent. In the " +
+          "sandbox, `observacoes` may carry the simulated authority's sentinels.",
       },
       consulta: {
         operationId: 'consultarEmissaoCte',

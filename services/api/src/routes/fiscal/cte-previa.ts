@@ -9,6 +9,7 @@ import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
+import { RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
 
 const TAGS = ['CT-e'];
 
@@ -17,7 +18,10 @@ export const NUMERO_PROVISORIO = 0;
 
 const CtePrevia = Type.Object(
   {
-    pronto: Type.Boolean({ description: 'True when nothing is pending and the XML passes cte_v4.00.xsd (but for the signature)' }),
+    pronto: Type.Boolean({
+      description:
+        "True when nothing is pending, the XML passes cte_v4.00.xsd (but for the signature) and no rule of the authority's fails (`rejeicoes`)",
+    }),
     pendencias: Type.Array(
       Type.Object({
         campo: Type.String({
@@ -35,6 +39,7 @@ const CtePrevia = Type.Object(
     numero_provisorio: Type.Integer({
       description: "Always 0: the series' next number is not reserved by a preview (the schema error nCT 0 causes is not reported)",
     }),
+    rejeicoes: Type.Array(RejeicaoPrevistaView, { description: rejeicoesDescricao }),
   },
   { $id: 'CtePrevia' },
 );
@@ -174,7 +179,8 @@ export const ctePreviaRoutes =
             '(`configuracao.rntrc`), `certificado`, or the XML path for schema errors with no draft field. A missing ICMS with no tax rule ' +
             "for the route reads `sem_regra_tributacao`. The number is provisional (0: the series' next number is reserved only on issue) and " +
             "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
-            'for a CT-e that is no longer a draft.',
+            'for a CT-e that is no longer a draft. `rejeicoes` lists every business rule of the authority the XML fails, with the cStat ' +
+            'and text the authority would answer (the rule set the simulated authority runs); `pronto` is false while any.',
           params: CteIdParam,
           response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422, 'sem_regra_tributacao', 'cte_nao_editavel') },
         },
@@ -185,7 +191,7 @@ export const ctePreviaRoutes =
         const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
         if (row.situacao !== 'rascunho') throw new ApiError('cte_nao_editavel', `only a draft has a preview; this CT-e is ${row.situacao}`);
         const dados: CteRascunho = row.dados ?? {};
-        const { pendencias, xml, chave } = await prepararCte(
+        const { pendencias, xml, chave, rejeicoes } = await prepararCte(
           { pool: deps.pool, environment: env },
           {
             companyId: p.companyId,
@@ -207,11 +213,12 @@ export const ctePreviaRoutes =
         }
         return {
           data: {
-            pronto: xml !== null && pendencias.length === 0,
+            pronto: xml !== null && pendencias.length === 0 && rejeicoes.length === 0,
             pendencias,
             xml,
             chave_provisoria: chave,
             numero_provisorio: NUMERO_PROVISORIO,
+            rejeicoes: rejeicoesView(rejeicoes),
           },
           environment: env,
         };

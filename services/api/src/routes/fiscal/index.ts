@@ -18,6 +18,7 @@ import { motoristasRoutes } from './motoristas';
 import { regrasTributacaoRoutes } from './regras-tributacao';
 import { ctePreviaRoutes } from './cte-previa';
 import { mdfeRoutes } from './mdfe';
+import { mdfePreviaRoutes } from './mdfe-previa';
 import { ciotRoutes } from './ciot';
 import { cteCiotRoutes } from './cte-ciot';
 import { mdfeEventosRoutes } from './mdfe-eventos';
@@ -75,6 +76,7 @@ export const fiscalRoutes =
     await app.register(regrasTributacaoRoutes(deps));
     await app.register(ctePreviaRoutes(deps));
     await app.register(mdfeRoutes(deps));
+    await app.register(mdfePreviaRoutes(deps));
     await app.register(mdfeEventosRoutes(deps));
     await app.register(damdfeRoutes(deps));
     await app.register(cteEventosRoutes(deps));

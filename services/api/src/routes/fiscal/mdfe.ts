@@ -158,14 +158,15 @@ export const mdfeRoutes =
       tags: TAGS,
       emissao: {
         operationId: 'emitirMdfe',
-        erros: ['regra_de_negocio', 'mdfe_nao_editavel', 'provedor_indisponivel'],
+        erros: ['regra_de_negocio', 'rejeicao_prevista', 'mdfe_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
         description:
           "202 with an `MdfeIssueEnvelope`: the emission processor reserves the next number of the company's `serie_mdfe` (no gap, no " +
           'duplicate; 0 when the configuration has none), builds the MDF-e 3.00, signs `infMDFe` with the A1 certificate, validates it ' +
           'against mdfe_v3.00.xsd (road modal included), archives it and sends it. Calling again while the result is unknown issues ' +
           'nothing more. A rejected MDF-e may be issued again (same number). 422 `regra_de_negocio` with `error.details.pendencias` when ' +
-          'the fiscal configuration or certificate is missing; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the ' +
+          'the fiscal configuration or certificate is missing; 422 `rejeicao_prevista` when a business rule of the authority would reject the ' +
+          "XML (the preview's `rejeicoes`, in `error.details`): nothing is sent; 422 `mdfe_nao_editavel` once authorized, closed or cancelled. In the " +
           "sandbox, `observacoes` (`infCpl`) may carry the simulated authority's sentinels.",
       },
       consulta: {
