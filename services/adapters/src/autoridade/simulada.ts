@@ -747,7 +747,9 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
     const ids = layout.evento.digitosSeq.map((d) => `ID${tpEvento}${chave}${String(nSeqEvento).padStart(d, '0')}`);
     if (!ids.includes(id)) throw new Recusa(628);
     const cOrgao = campo('cOrgao');
-    if (cte && cOrgao !== chave.slice(0, 2)) throw new Recusa(677);
+    // N02 (677): the key's UF, and one this authorizer serves — an event sent to another authorizer than the CT-e's
+    // (the taker's UF, or SVRS by default for the taker's 610110) is refused, as the real one would.
+    if (cte && (cOrgao !== chave.slice(0, 2) || !this.ufsAtendidas.has(cOrgao))) throw new Recusa(677);
     const cnpj = texto(inf, 'CNPJ');
     const autor = cnpj ?? `000${campo('CPF')}`;
     if (cnpj !== null && !isValidCnpj(cnpj)) throw new Recusa(627);
