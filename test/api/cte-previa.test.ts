@@ -134,17 +134,18 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
   });
 
   it('schema errors are named by draft field', async () => {
-    // Blank texts pass the draft's schema (lengths) but not the XML's (TString: no leading or trailing blank).
+    // Blank texts pass the draft's schema (lengths) but not the XML's (TString: no leading or trailing blank). Not a
+    // party's name: in homologação every party's xNome is the manual's literal (G002–G005).
     const d = draft();
     const id = await create(c, {
       ...d,
-      expedidor: { ...d.remetente, nome: '   ' },
+      expedidor: { ...d.remetente, endereco: { ...d.remetente.endereco, logradouro: '   ' } },
       carga: { ...d.carga, quantidades: [{ unidade: '01', tipo_medida: '  ', quantidade: 1 }] },
     });
     const res = await previa(c, id);
     expect(res.body.data.pronto).toBe(false);
-    expect(campos(res.body).sort()).toEqual(['carga.quantidades.0.tipo_medida', 'expedidor.nome']);
-    expect(res.body.data.xml).toContain('<xNome></xNome>');
+    expect(campos(res.body).sort()).toEqual(['carga.quantidades.0.tipo_medida', 'expedidor.endereco.logradouro']);
+    expect(res.body.data.xml).toContain('<xLgr></xLgr>');
   });
 
   it("404 for another company's draft or an unknown id; 422 cte_nao_editavel for a CT-e that is not a draft", async () => {
