@@ -13,9 +13,14 @@ import { textoFiscal } from '../cte/xml/montar';
  * Author: the CT-e's taker (`toma3` party or `toma4`), its CNPJ in `infEvento/CNPJ`, signed with an A1 of the taker's
  * CNPJ root (§6.5 "Autor do Evento"; rule N19, 755 otherwise). Received by "SEFAZ Autoriz." (§3.7.1 table, "Local
  * Evento"): the authorizer of the CT-e itself, named by its key (cUF, and tpEmis 7/8 for SVC), with `cOrgao` = the
- * key's cUF (N02, 677) — never the taker's UF, and never SVRS by default (sped-cte's `sefazManifesta` defaults its
- * UF to 'RS': the frequent defect). Limits: 610110 within 45 days of the CT-e's authorization (§6.5.1 O05, 787),
- * `nSeqEvento` 1–20 per type (O01, 636); 610111 needs the 610110's protocol registered and not cancelled (§6.6.1 O03, 866).
+ * key's cUF (N02, 677) — never the taker's UF, and never SVRS by default. Sources of that routing besides the manual:
+ * nfephp-org/sped-cte PR #164 ("deve ser informado o Estado do Evento do Emitente do CT-e"; it was AN before, a
+ * service that does not exist there), sped-cte issue #348 (its `sefazManifesta` still defaults `$ufEvento = 'RS'`, and
+ * companies of MT get "677 Órgão de recepção do evento inválido": the frequent defect), Hercules-NET/ZeusFiscal PR
+ * #180 ("a url e orgão de destino do evento devem ser para o Estado de emissão do CTe"). Limits: 610110 within 45 days
+ * of the CT-e's authorization (§6.5.1 O05, 787), `nSeqEvento` 1–20 per type (O01, 636; wmixvideo/nfe PR #911);
+ * 610111 needs the 610110's protocol registered and not cancelled (§6.6.1 O03, 866). `descEvento` goes in the
+ * schema's ASCII spelling (both are enumerated): MT refused the accented one with 402 (ZeusAutomacao/DFe.NET #1386).
  */
 
 export const TP_EVENTO_DESACORDO = { desacordo: '610110', cancelamento_desacordo: '610111' } as const;
