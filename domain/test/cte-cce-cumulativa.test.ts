@@ -1,13 +1,16 @@
 import { type CteLido } from '@frete/contracts';
 import {
   cartaCumulativa,
+  cartasSemLista,
   CCE_MAX_CORRECOES,
   type CorrecaoCte,
+  correcoesDaCartaAssinada,
   correcoesEmVigor,
   cteDecider,
   type CteCommand,
   type CteEvent,
   idEventoCte,
+  montarEventoCte,
   Rejection,
 } from '../src';
 import { scenario } from './given-when-then';
@@ -74,11 +77,12 @@ const rejeitada = (seq: number): CteEvent => ({
   data: { cte_id: 'id1', company_id: 'c1', event_key: key(seq), tp_evento: '110110', cstat: 236, motivo: 'Rejeição: chave inválida' },
 });
 /** The CC-e request: the corrections asked, and the list the signed letter carries. */
-const pedir = (seq: number, novas: CorrecaoCte[], carta: CorrecaoCte[]): CteCommand => ({
+const pedir = (seq: number, novas: CorrecaoCte[], carta: CorrecaoCte[], legadas?: Record<string, CorrecaoCte[]>): CteCommand => ({
   type: 'SolicitarEventoCte',
   tipo: 'carta_correcao',
   correcoes: novas,
   data: (solicitado(seq, carta) as Extract<CteEvent, { type: 'cte.evento_solicitado' }>).data,
+  ...(legadas ? { correcoes_legadas: legadas } : {}),
 });
 
 const rejeicao = (f: () => unknown): Rejection => {
@@ -247,3 +251,51 @@ describe('the CT-e decider: given events / when a CC-e / then the event carries 
       .thenRejects('carta_correcao_excede_limite');
   });
 });
+
+describe('letters registered before their events carried their list', () => {
+  const { given } = scenario(cteDecider);
+  // A letter recorded before this change: its event has no `correcoes`.
+  const { correcoes: _semLista, ...dadosLegados } = (solicitado(1, []) as Extract<CteEvent, { type: 'cte.evento_solicitado' }>).data;
+  const legado = [recebido, { type: 'cte.evento_solicitado', data: dadosLegados } as CteEvent];
+  const legadoRegistrado = [...legado, registrada(legado, 1)];
+
+  it('are named by cartasSemLista and repeated from what their signed XML carries (correcoes_legadas)', () => {
+    const state = legadoRegistrado.reduce(cteDecider.evolve, cteDecider.initialState);
+    expect(cartasSemLista(state.eventos).map((e) => e.event_key)).toEqual([key(1)]);
+    given(...legadoRegistrado)
+      .when(pedir(2, [PLACA], [OBS, QCARGA1, PLACA], { [key(1)]: [OBS, QCARGA1] }))
+      .then(solicitado(2, [OBS, QCARGA1, PLACA]));
+    // Without their list the letter carries only what is known from the events.
+    given(...legadoRegistrado)
+      .when(pedir(2, [PLACA], [PLACA]))
+      .then(solicitado(2, [PLACA]));
+    // A list given for a letter whose event has its own is ignored: the events win.
+    given(...umRegistradoDeFora())
+      .when(pedir(2, [PLACA], [OBS, QCARGA1, PLACA], { [key(1)]: [OBS2] }))
+      .then(solicitado(2, [OBS, QCARGA1, PLACA]));
+  });
+
+  it('correcoesDaCartaAssinada reads back the infCorrecao of a letter montarEventoCte built, escaped text and items included', () => {
+    const correcoes = [
+      { grupoAlterado: 'compl', campoAlterado: 'xObs', valorAlterado: 'DOCA 3 & <FUNDOS> "A" \'B\' ÇÃO' },
+      QCARGA1,
+      { ...QCARGA2, nroItemAlterado: 12 },
+    ];
+    const { xml } = montarEventoCte({
+      chave,
+      cnpjAutor: '11222333000181',
+      tpAmb: 2,
+      cOrgao: '35',
+      nSeqEvento: 1,
+      dhEvento: '2026-11-21T10:00:00-03:00',
+      detalhe: { tpEvento: '110110', correcoes },
+    });
+    expect(correcoesDaCartaAssinada(xml)).toEqual(correcoes);
+    expect(correcoesDaCartaAssinada('<eventoCTe/>')).toEqual([]);
+  });
+});
+
+function umRegistradoDeFora(): CteEvent[] {
+  const um = [recebido, solicitado(1, [OBS, QCARGA1])];
+  return [...um, registrada(um, 1)];
+}

@@ -119,6 +119,8 @@ export interface SolicitarEventoCte {
   tipo: TipoEventoCte;
   data: DomainEventOf<'cte.evento_solicitado'>['data'];
   correcoes?: CorrecaoCte[];
+  /** Letters registered before their events carried their list: the list each signed letter carries, by event key. */
+  correcoes_legadas?: Record<string, CorrecaoCte[]>;
 }
 
 /** What the authority answered about a fiscal event (or its silence). */
@@ -298,7 +300,7 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
         }
         if (c.tipo !== 'carta_correcao') return [{ type: 'cte.evento_solicitado', data: c.data }];
         // The authority keeps only the letter with the highest nSeqEvento: it repeats every correction in force.
-        const correcoes = cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos)), c.correcoes ?? []);
+        const correcoes = cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos, c.correcoes_legadas)), c.correcoes ?? []);
         if (!c.correcoes?.length || !isDeepStrictEqual(correcoes, c.data.correcoes)) {
           throw new Rejection('regra_de_negocio', 'the signed letter does not carry the corrections in force and the new ones; try again', {
             event_key: c.data.event_key,

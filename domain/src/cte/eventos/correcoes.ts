@@ -138,22 +138,61 @@ export const comoInfCorrecao = (vigor: readonly CorrecaoEmVigor[]): CorrecaoCte[
 /** cStat of a registered event: 135 registered and linked to the CT-e, 136 registered but not linked (MOC 4.00 Visão Geral §5.1.7). */
 export const CSTAT_EVENTO_REGISTRADO: readonly number[] = [135, 136];
 
+/** The registered letters whose events carry no list: recorded before letters were cumulative (see `legadas`). */
+export const cartasSemLista = (eventos: Record<string, EventoCteEstado>): EventoCteEstado[] =>
+  Object.values(eventos).filter((e) => registrada(e) && !e.correcoes);
+
+const registrada = (e: EventoCteEstado) =>
+  e.tp_evento === TP_EVENTO_CTE.carta_correcao &&
+  e.situacao === 'registrado' &&
+  e.protocolo !== null &&
+  CSTAT_EVENTO_REGISTRADO.includes(e.protocolo.cstat);
+
 /**
  * The letters of the CT-e the authority registered (135/136), with the list each one carried. A letter recorded before
- * its list was (events without `correcoes`) cannot be repeated: its corrections are not known from the events.
+ * its event carried its list takes it from `legadas` (by event key: what its archived signed XML carries, read by
+ * `correcoesDaCartaAssinada`); without it, it is left out.
  */
-export const cartasRegistradas = (eventos: Record<string, EventoCteEstado>): CartaRegistrada[] =>
+export const cartasRegistradas = (
+  eventos: Record<string, EventoCteEstado>,
+  legadas: Readonly<Record<string, readonly CorrecaoCte[]>> = {},
+): CartaRegistrada[] =>
   Object.values(eventos)
-    .filter(
-      (e) =>
-        e.tp_evento === TP_EVENTO_CTE.carta_correcao &&
-        e.situacao === 'registrado' &&
-        e.protocolo !== null &&
-        CSTAT_EVENTO_REGISTRADO.includes(e.protocolo.cstat) &&
-        Array.isArray(e.correcoes),
-    )
-    .map((e) => ({ n_seq_evento: e.n_seq_evento, event_key: e.event_key, correcoes: e.correcoes! }));
+    .filter(registrada)
+    .flatMap((e) => {
+      const correcoes = e.correcoes ?? legadas[e.event_key];
+      return correcoes ? [{ n_seq_evento: e.n_seq_evento, event_key: e.event_key, correcoes }] : [];
+    });
 
-/** The corrections in force on a CT-e, from its own events. */
-export const correcoesEmVigorDoCte = (eventos: Record<string, EventoCteEstado>): CorrecaoEmVigor[] =>
-  correcoesEmVigor(cartasRegistradas(eventos));
+/** The corrections in force on a CT-e, from its own events (and, for letters recorded before, `legadas`). */
+export const correcoesEmVigorDoCte = (
+  eventos: Record<string, EventoCteEstado>,
+  legadas: Readonly<Record<string, readonly CorrecaoCte[]>> = {},
+): CorrecaoEmVigor[] => correcoesEmVigor(cartasRegistradas(eventos, legadas));
+
+const desescapar = (s: string) =>
+  s.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-fA-F]+));/g, (m, nome: string, dec?: string, hex?: string) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    return ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[nome] ?? m;
+  });
+
+/**
+ * The `infCorrecao` groups of a signed CC-e this service built (`montarEventoCte`: compact, no attributes inside
+ * `infCorrecao`, no CDATA), in order: how a letter recorded before its event carried its list is read back.
+ */
+export function correcoesDaCartaAssinada(xml: string): CorrecaoCte[] {
+  return [...xml.matchAll(/<infCorrecao>([\s\S]*?)<\/infCorrecao>/g)].map((m) => {
+    const campo = (tag: string) => {
+      const v = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(m[1]!)?.[1];
+      return v === undefined ? undefined : desescapar(v);
+    };
+    const item = campo('nroItemAlterado');
+    return {
+      grupoAlterado: campo('grupoAlterado') ?? '',
+      campoAlterado: campo('campoAlterado') ?? '',
+      valorAlterado: campo('valorAlterado') ?? '',
+      ...(item !== undefined ? { nroItemAlterado: Number(item) } : {}),
+    };
+  });
+}

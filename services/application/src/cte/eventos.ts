@@ -5,6 +5,8 @@ import {
   cartaCumulativa,
   comoInfCorrecao,
   type CorrecaoCte,
+  cartasSemLista,
+  correcoesDaCartaAssinada,
   correcoesEmVigorDoCte,
   cteDecider,
   type CteState,
@@ -163,8 +165,11 @@ export class EventosCte {
     if (plano.tipo === 'pendente') return this.reconciliar(companyId, cteId, plano.evento.event_key, cause);
 
     // A CC-e carries every correction in force and the new ones (the decider checks the same list when it is recorded).
+    const legadas = pedido.tipo === 'carta_correcao' ? await this.cartasLegadas(state) : {};
     const carta =
-      pedido.tipo === 'carta_correcao' ? cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos)), pedido.correcoes) : null;
+      pedido.tipo === 'carta_correcao'
+        ? cartaCumulativa(comoInfCorrecao(correcoesEmVigorDoCte(state.eventos, legadas)), pedido.correcoes)
+        : null;
     const detalhe = await this.detalhe(cteId, carta ? { tipo: 'carta_correcao', correcoes: carta } : pedido, plano.nProt, plano.n_prot_ce);
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
     const chave = state.chave!;
@@ -202,7 +207,7 @@ export class EventosCte {
         ...(plano.n_prot_ce ? { n_prot_ce: plano.n_prot_ce } : {}),
         ...(carta ? { correcoes: carta } : {}),
       },
-      ...(pedido.tipo === 'carta_correcao' ? { correcoes: pedido.correcoes } : {}),
+      ...(pedido.tipo === 'carta_correcao' ? { correcoes: pedido.correcoes, correcoes_legadas: legadas } : {}),
     });
     return this.enviar(companyId, cteId, plano.event_key, cause);
   }
@@ -270,6 +275,16 @@ export class EventosCte {
       case 'entrega_cancelamento':
         return { tpEvento: TP_EVENTO_CTE.entrega_cancelamento, nProt, nProtCE: nProtCe ?? '' };
     }
+  }
+
+  /**
+   * Letters registered before their events carried their list: what each archived signed letter carries, so the next
+   * letter repeats it too (by event key; empty once every registered letter's event has its list).
+   */
+  private async cartasLegadas(state: CteState): Promise<Record<string, CorrecaoCte[]>> {
+    const legadas: Record<string, CorrecaoCte[]> = {};
+    for (const e of cartasSemLista(state.eventos)) legadas[e.event_key] = correcoesDaCartaAssinada(await this.assinado(e));
+    return legadas;
   }
 
   private async assinado(evento: EventoCteEstado): Promise<string> {
