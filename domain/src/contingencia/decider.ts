@@ -8,8 +8,9 @@ import { excerpt } from '../xml/excerpt';
 export type ContingenciaEvent = DomainEventOf<'contingencia.ativada'> | DomainEventOf<'contingencia.desativada'>;
 
 /**
- * The operator's switch of one UF (for the whole deployment). Which SVC serves the UF is the adapters' table, so the
- * application layer names it; the decider only holds the pair to the manual's `tpEmis` (7 SVC-RS, 8 SVC-SP).
+ * The operator's switch of one UF (for the whole deployment). Which SVC serves the UF is a table with its sources
+ * (`fiscal/autorizadores.ts`, CONTINGENCIA_CTE_POR_UF), which the application layer reads to name it; the decider
+ * only holds the pair to the manual's `tpEmis` (7 SVC-RS, 8 SVC-SP).
  */
 export type ContingenciaCommand =
   | {
