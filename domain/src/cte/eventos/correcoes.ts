@@ -7,8 +7,10 @@ import { type EventoCteEstado } from './regras';
  * Cumulative correction letters (CC-e, event 110110).
  *
  * The authority keeps the CC-e with the highest `nSeqEvento` as the one in force: a later letter replaces the earlier
- * ones, so it must repeat every correction still wanted. The MOC 4.00 Visão Geral §6.4 (evCCeCTe, rule O01) gives only
- * the sequence (1–20) and `infCorrecao` 1-n; the rule itself is the CT-e's legislation, Ajuste SINIEF 09/07 on the CC-e:
+ * ones, so it must repeat every correction still wanted. The manual's text (MOC 4.00 Visão Geral, /work/notas/fontes)
+ * has no sentence on it: §5.1.1 IP12 says only that where an event may occur more than once "o autor do evento deve
+ * numerar de forma sequencial", and §6.4 (evCCeCTe, rule O01) gives the sequence 1–20 (636) and `infCorrecao` 1-n. The
+ * rule itself is the CT-e's legislation, Ajuste SINIEF 09/07 on the CC-e:
  * "havendo mais de uma CC-e para o mesmo CT-e, o emitente deverá consolidar na última todas as informações
  * anteriormente retificadas" (as quoted by flexdocs.net guiaCTe §10.6.3 "a última carta substitui as anteriores, assim o
  * emissor deve consolidar o texto na nova carta de correção", and consistem.com.br's CT-e help; the clause's number was
@@ -80,9 +82,10 @@ function normalizada(c: CorrecaoCte): CorrecaoCte {
 }
 
 /**
- * The `infCorrecao` list a new letter must carry: every correction of the letter in force, in its order, a new value of
- * the same field (same grupoAlterado + campoAlterado + nroItemAlterado) replacing the earlier one in place, the new
- * fields appended in the order asked. Refused (422 `carta_correcao_excede_limite`) when the merged letter would break
+ * The merge (the rule and its sources: this file's head). The `infCorrecao` list a new letter must carry: every
+ * correction of the letter in force, in its order, a new value of the same field (same grupoAlterado + campoAlterado +
+ * nroItemAlterado) replacing the earlier one in place, the new fields appended in the order asked. Refused (422
+ * `carta_correcao_excede_limite`) when the merged letter would break
  * the schema's limits or carry more than `CCE_MAX_CORRECOES` groups.
  */
 export function cartaCumulativa(emVigor: readonly CorrecaoCte[], novas: readonly CorrecaoCte[]): CorrecaoCte[] {
