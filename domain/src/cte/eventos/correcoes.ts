@@ -85,8 +85,8 @@ function normalizada(c: CorrecaoCte): CorrecaoCte {
  * The merge (the rule and its sources: this file's head). The `infCorrecao` list a new letter must carry: every
  * correction of the letter in force, in its order, a new value of the same field (same grupoAlterado + campoAlterado +
  * nroItemAlterado) replacing the earlier one in place, the new fields appended in the order asked. Refused (422
- * `carta_correcao_excede_limite`) when the merged letter would break
- * the schema's limits or carry more than `CCE_MAX_CORRECOES` groups.
+ * `carta_correcao_excede_limite`) when the merged letter would break the schema's limits or carry more than
+ * `CCE_MAX_CORRECOES` groups.
  */
 export function cartaCumulativa(emVigor: readonly CorrecaoCte[], novas: readonly CorrecaoCte[]): CorrecaoCte[] {
   const carta = emVigor.map(normalizada);
