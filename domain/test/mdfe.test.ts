@@ -48,6 +48,19 @@ const dados: MdfeDados = {
   percurso: [],
   carregamento: [{ codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }],
   observacoes: null,
+  // One CT-e is a carga lotação (NT 2025.001 v1.03, F55a/F55b): NCM and payment.
+  produto_predominante: { tipo_carga: '05', descricao: 'PECAS', ncm: '87089990' },
+  pagamentos: [
+    {
+      responsavel: { nome: null, documento: '45997418000153' },
+      componentes: [{ tipo: '04', valor_centavos: 100, descricao: null }],
+      valor_contrato_centavos: 100,
+      indicador_pagamento: '0',
+      valor_adiantamento_centavos: null,
+      parcelas: [],
+      banco: { codigo_banco: '001', codigo_agencia: '1234' },
+    },
+  ],
 };
 const criado: MdfeEvent = { type: 'mdfe.criado', data: { mdfe_id: M, company_id: C, ambiente: 'homologacao', dados } };
 const solicitado: MdfeEvent = { type: 'mdfe.emissao_solicitada', data: { mdfe_id: M, company_id: C, serie: 1 } };
@@ -77,6 +90,22 @@ describe('mdfe decider', () => {
         when([], { type: 'CriarMdfe', mdfe_id: M, company_id: C, environment: 'homologacao', dados: { ...dados, motoristas: [] } }),
       ).code,
     ).toBe('validacao');
+  });
+
+  it('refuses an MDF-e the authority would reject by the ANTT rules of NT 2025.001 v1.03 (422 mdfe_regra_antt naming the rule)', () => {
+    const criar = (d: MdfeDados) => () => when([], { type: 'CriarMdfe', mdfe_id: M, company_id: C, environment: 'homologacao', dados: d });
+    const semNcm = rejection(criar({ ...dados, produto_predominante: { tipo_carga: '05', descricao: 'PECAS', ncm: null } }));
+    expect(semNcm.code).toBe('mdfe_regra_antt');
+    expect(semNcm.message).toContain('301 (F55a)');
+    expect(semNcm.details).toMatchObject({ cStat: '301', fields: [{ field: 'produto_predominante.ncm' }] });
+    const semNada = rejection(criar({ ...dados, produto_predominante: null, pagamentos: [] }));
+    expect((semNada.details?.rejeicoes as { cStat: string }[]).map((r) => r.cStat)).toEqual(['301', '302']);
+    const tac = rejection(criar({ ...dados, rntrc_tac: true }));
+    expect(tac.details).toMatchObject({ cStat: '304', fields: [{ field: 'ciot' }] });
+    expect(criar({ ...dados, rntrc_tac: true, ciot: [{ codigo: '123456789012', responsavel: '52998224725' }] })()).toHaveLength(1);
+    // Two CT-e are not a carga lotação: no group is required.
+    const dois = { ...dados, ctes: [...dados.ctes, { ...dados.ctes[0]!, cte_id: 'c2' }], produto_predominante: null, pagamentos: [] };
+    expect(criar(dois)()).toHaveLength(1);
   });
 
   it('issue: requested once; another company is not found; authorized is not issued again', () => {

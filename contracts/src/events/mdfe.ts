@@ -45,6 +45,39 @@ export const CteDoMdfe = Type.Object({
 });
 export type CteDoMdfe = Static<typeof CteDoMdfe>;
 
+/** `prodPred`: the predominant product (tpCarga per ANTT Resolução 5.849/2019, xProd, NCM: rule F55a/301 of a full load). */
+export const ProdutoPredominanteMdfe = Type.Object({
+  tipo_carga: Type.String(),
+  descricao: Type.String(),
+  ncm: Nullable(Type.String()),
+});
+export type ProdutoPredominanteMdfe = Static<typeof ProdutoPredominanteMdfe>;
+
+/** `infBanc`: bank and branch, or the electronic freight payment institution (IPEF), or a PIX key (exactly one). */
+export const BancoPagamentoMdfe = Type.Union([
+  Type.Object({ codigo_banco: Type.String(), codigo_agencia: Type.String() }),
+  Type.Object({ cnpj_ipef: Type.String() }),
+  Type.Object({ pix: Type.String() }),
+]);
+export type BancoPagamentoMdfe = Static<typeof BancoPagamentoMdfe>;
+
+/** `infANTT/infPag`: the payment of the transport contract (rules F55b/302 and F113a/303). Money in cents. */
+export const PagamentoMdfe = Type.Object({
+  responsavel: Type.Object({ nome: Nullable(Type.String()), documento: Type.String() }),
+  componentes: Type.Array(Type.Object({ tipo: Type.String(), valor_centavos: Type.Integer(), descricao: Nullable(Type.String()) })),
+  valor_contrato_centavos: Type.Integer(),
+  /** '0' à vista, '1' a prazo. */
+  indicador_pagamento: Type.String(),
+  valor_adiantamento_centavos: Nullable(Type.Integer()),
+  parcelas: Type.Array(Type.Object({ vencimento: Type.String(), valor_centavos: Type.Integer() })),
+  banco: BancoPagamentoMdfe,
+});
+export type PagamentoMdfe = Static<typeof PagamentoMdfe>;
+
+/** `infANTT/infCIOT`: a CIOT and who generated it (rule F113b/304). */
+export const CiotMdfe = Type.Object({ codigo: Type.String(), responsavel: Type.String() });
+export type CiotMdfe = Static<typeof CiotMdfe>;
+
 /** Everything the MDF-e's XML needs besides the emitter, the number and the time: resolved and checked on creation. */
 export const MdfeDados = Type.Object({
   ctes: Type.Array(CteDoMdfe),
@@ -56,6 +89,12 @@ export const MdfeDados = Type.Object({
   percurso: Type.Array(Type.String()),
   carregamento: Type.Array(MunicipioMdfe),
   observacoes: Nullable(Type.String()),
+  /** NT 2025.001 v1.03 (absent in MDF-e created before it): `prodPred`, `infPag`, `infCIOT`. */
+  produto_predominante: Type.Optional(Nullable(ProdutoPredominanteMdfe)),
+  pagamentos: Type.Optional(Type.Array(PagamentoMdfe)),
+  ciot: Type.Optional(Type.Array(CiotMdfe)),
+  /** The emitter's RNTRC is, in the ANTT's registry, a TAC or an ETC equiparado a TAC (rules F113a/F113b). */
+  rntrc_tac: Type.Optional(Type.Boolean()),
 });
 export type MdfeDados = Static<typeof MdfeDados>;
 

@@ -7,6 +7,85 @@ const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 const Placa = Type.String({ minLength: 1, maxLength: 10, description: 'A plate of the vehicle registry (case and hyphen ignored)' });
 const Cpf = Type.String({ minLength: 11, maxLength: 14, description: 'CPF, with or without punctuation (check digits validated)' });
 
+const Reais = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 9_999_999_999_999.99, description: `${description}, in reais (2 decimals)` });
+const CpfOuCnpj = Type.String({ minLength: 11, maxLength: 18, description: 'CPF or CNPJ (numeric or alphanumeric), with or without mask' });
+
+/** `prodPred`. NT 2025.001 v1.03 rule F55a (301): an MDF-e of one CT-e (carga lotação) names the product's NCM. */
+export const ProdutoPredominanteInput = Type.Object(
+  {
+    tipo_carga: Type.Union(
+      ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'].map((v) => Type.Literal(v)),
+      {
+        description:
+          '`tpCarga` (ANTT Resolução 5.849/2019): 01 granel sólido, 02 granel líquido, 03 frigorificada, 04 conteinerizada, ' +
+          '05 carga geral, 06 neogranel, 07–11 perigosa (granel sólido, granel líquido, frigorificada, conteinerizada, carga geral), 12 granel pressurizada',
+      },
+    ),
+    descricao: Type.String({ minLength: 2, maxLength: 120, description: '`xProd`' }),
+    ncm: Type.Optional(Type.String({ pattern: '^[0-9]{8}$', description: '`NCM`, 8 digits: required for one CT-e (rule F55a, 301)' })),
+  },
+  { additionalProperties: false, description: 'The predominant product (`prodPred`)' },
+);
+
+const BancoInput = Type.Union(
+  [
+    Type.Object(
+      {
+        codigo_banco: Type.String({ pattern: '^[0-9]{3,5}$', description: '`codBanco`' }),
+        codigo_agencia: Type.String({ pattern: '^[0-9A-Za-z]{1,10}$', description: '`codAgencia`' }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { cnpj_ipef: CpfOuCnpj },
+      { additionalProperties: false, description: '`CNPJIPEF`: the electronic freight payment institution' },
+    ),
+    Type.Object({ pix: Type.String({ minLength: 2, maxLength: 60, description: '`PIX` key' }) }, { additionalProperties: false }),
+  ],
+  { description: '`infBanc`: bank and branch, an IPEF or a PIX key (exactly one)' },
+);
+
+/** `infANTT/infPag`. Rules F55b (302, one CT-e) and F113a (303, a TAC or equiparado) require it. */
+export const PagamentoMdfeInput = Type.Object(
+  {
+    responsavel: Type.Object(
+      { nome: Type.Optional(Type.String({ minLength: 2, maxLength: 60 })), documento: CpfOuCnpj },
+      { additionalProperties: false, description: 'Who pays the contract (`xNome`, `CPF`/`CNPJ`)' },
+    ),
+    componentes: Type.Array(
+      Type.Object(
+        {
+          tipo: Type.Union(
+            ['01', '02', '03', '04', '99'].map((v) => Type.Literal(v)),
+            {
+              description: '`tpComp`: 01 vale-pedágio, 02 impostos/taxas, 03 despesas, 04 frete (NT 2025.001 v1.03), 99 outros',
+            },
+          ),
+          valor: Reais('`vComp`'),
+          descricao: Type.Optional(Type.String({ minLength: 2, maxLength: 60, description: '`xComp`, for 99' })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 50 },
+    ),
+    valor_contrato: Reais('`vContrato`'),
+    a_prazo: Type.Optional(Type.Boolean({ description: '`indPag` 1 (a prazo, with `parcelas`); default false: à vista (0)' })),
+    valor_adiantamento: Type.Optional(Reais('`vAdiant`, a prazo only')),
+    parcelas: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { vencimento: Type.String({ format: 'date', description: '`dVenc`' }), valor: Reais('`vParcela`') },
+          { additionalProperties: false },
+        ),
+        { maxItems: 999, description: '`infPrazo`, a prazo only' },
+      ),
+    ),
+    banco: BancoInput,
+  },
+  { additionalProperties: false, description: 'Payment of the transport contract (`infPag` with `infBanc`)' },
+);
+
 /**
  * `POST /fiscal/mdfe`: a road MDF-e (model 58) carrying own authorized CT-e. Vehicle and drivers come from the
  * registries (`/fiscal/veiculos`, `/fiscal/motoristas`); UFs and municipalities default from the CT-e routes.
@@ -36,8 +115,35 @@ export const MdfeInput = Type.Object(
     observacoes: Type.Optional(
       nullable(Type.String({ maxLength: 5000, description: '`infAdic/infCpl` (where the sandbox sentinels go)' })),
     ),
+    produto_predominante: Type.Optional(ProdutoPredominanteInput),
+    pagamentos: Type.Optional(Type.Array(PagamentoMdfeInput, { maxItems: 10, description: '`infANTT/infPag`' })),
+    ciot: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            codigo: Type.String({ pattern: '^[0-9]{12}$', description: '`CIOT`, 12 digits' }),
+            responsavel: CpfOuCnpj,
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 10, description: '`infANTT/infCIOT`: required for a TAC or equiparado (rule F113b, 304)' },
+      ),
+    ),
+    rntrc_tac: Type.Optional(
+      Type.Boolean({
+        description:
+          "The company's RNTRC is, in the ANTT's registry, a TAC or an ETC equiparado a TAC: the MDF-e then needs `pagamentos` with " +
+          '`banco` (rule F113a, 303) and `ciot` (rule F113b, 304). Default false',
+      }),
+    ),
   },
-  { additionalProperties: false, $id: 'MdfeInput' },
+  {
+    additionalProperties: false,
+    $id: 'MdfeInput',
+    description:
+      'NT 2025.001 v1.03 (ANTT): an MDF-e of exactly one CT-e (carga lotação) needs `produto_predominante.ncm` (301) and `pagamentos` ' +
+      '(302); with `rntrc_tac`, `pagamentos` (303) and `ciot` (304). Missing ones are refused with 422 `mdfe_regra_antt` naming the rule',
+  },
 );
 export type MdfeInput = Static<typeof MdfeInput>;
 

@@ -1,9 +1,12 @@
 import {
+  type CiotMdfe,
   type CteDoMdfe,
   type CteLido,
   type FieldError,
   type MdfeInput,
   type MunicipioMdfe,
+  type PagamentoMdfe,
+  type ProdutoPredominanteMdfe,
   type VeiculoDados,
   type VeiculoMdfe,
 } from '@frete/contracts';
@@ -11,6 +14,8 @@ import { Rejection } from '../decider';
 import { isValidCpf, normalizeCpf } from '../fiscal/documents';
 import { findMunicipio } from '../ibge/municipios';
 import { gramasDasQuantidades } from '../money/peso';
+import { centavosExatos } from '../money/money';
+import { documentoValido } from '../cte/rascunho';
 
 /** A CT-e the MDF-e carries, with where it starts (the default loading municipality and `uf_inicio`). */
 export type CteDoMdfeComInicio = CteDoMdfe & { inicio: MunicipioMdfe };
@@ -126,4 +131,64 @@ export function rotaDoMdfe(
   });
   if (fields.length > 0) throw invalido(fields);
   return { ctes: ctes.map(({ inicio: _inicio, ...c }) => c), uf_inicio: ufInicio, uf_fim: ufFim, percurso, carregamento };
+}
+
+export interface GruposAnttDoMdfe {
+  produto_predominante: ProdutoPredominanteMdfe | null;
+  pagamentos: PagamentoMdfe[];
+  ciot: CiotMdfe[];
+  rntrc_tac: boolean;
+}
+
+/**
+ * The groups NT 2025.001 v1.03 reads (`prodPred`, `infPag` with `infBanc`, `infCIOT`), from the input: documents
+ * normalized and checked, money in cents. 400 `validacao` naming each invalid field; whether the rules are met is
+ * `exigirRegrasAntt`'s (422).
+ */
+export function gruposAnttDoMdfe(input: Pick<MdfeInput, 'produto_predominante' | 'pagamentos' | 'ciot' | 'rntrc_tac'>): GruposAnttDoMdfe {
+  const fields: FieldError[] = [];
+  const documento = (raw: string, field: string): string => {
+    const d = documentoValido(raw);
+    if (d === null) fields.push({ field, message: 'not a valid CPF or CNPJ' });
+    return d ?? raw;
+  };
+  const centavos = (reais: number, field: string): number => {
+    const c = centavosExatos(reais);
+    if (c === null) fields.push({ field, message: 'at most 2 decimals' });
+    return c ?? 0;
+  };
+  const pagamentos = (input.pagamentos ?? []).map((p, i): PagamentoMdfe => {
+    const f = `pagamentos.${i}`;
+    const aPrazo = p.a_prazo === true;
+    if (!aPrazo && (p.valor_adiantamento !== undefined || (p.parcelas ?? []).length > 0))
+      fields.push({ field: `${f}.parcelas`, message: 'valor_adiantamento and parcelas are for a_prazo only (infPrazo, vAdiant)' });
+    if (aPrazo && (p.parcelas ?? []).length === 0) fields.push({ field: `${f}.parcelas`, message: 'required when a_prazo' });
+    const componentes = p.componentes.map((c, j) => {
+      if (c.tipo === '99' && !c.descricao)
+        fields.push({ field: `${f}.componentes.${j}.descricao`, message: 'required for tipo 99 (xComp)' });
+      return { tipo: c.tipo, valor_centavos: centavos(c.valor, `${f}.componentes.${j}.valor`), descricao: c.descricao ?? null };
+    });
+    const banco = p.banco;
+    return {
+      responsavel: { nome: p.responsavel.nome ?? null, documento: documento(p.responsavel.documento, `${f}.responsavel.documento`) },
+      componentes,
+      valor_contrato_centavos: centavos(p.valor_contrato, `${f}.valor_contrato`),
+      indicador_pagamento: aPrazo ? '1' : '0',
+      valor_adiantamento_centavos: p.valor_adiantamento === undefined ? null : centavos(p.valor_adiantamento, `${f}.valor_adiantamento`),
+      parcelas: (p.parcelas ?? []).map((x, j) => ({
+        vencimento: x.vencimento,
+        valor_centavos: centavos(x.valor, `${f}.parcelas.${j}.valor`),
+      })),
+      banco: 'cnpj_ipef' in banco ? { cnpj_ipef: documento(banco.cnpj_ipef, `${f}.banco.cnpj_ipef`) } : banco,
+    };
+  });
+  const ciot = (input.ciot ?? []).map((c, i) => ({ codigo: c.codigo, responsavel: documento(c.responsavel, `ciot.${i}.responsavel`) }));
+  if (fields.length > 0) throw invalido(fields);
+  const p = input.produto_predominante;
+  return {
+    produto_predominante: p ? { tipo_carga: p.tipo_carga, descricao: p.descricao, ncm: p.ncm ?? null } : null,
+    pagamentos,
+    ciot,
+    rntrc_tac: input.rntrc_tac === true,
+  };
 }

@@ -8,6 +8,7 @@ import {
   type TipoEventoMdfe,
 } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
+import { exigirRegrasAntt } from './regras-nt2025-001';
 import { EMISSAO_REJEITADA, EMISSAO_SOLICITADA, emissaoAssinada, passoDaEmissao } from '../emissao/decider';
 
 export type MdfeEvent =
@@ -155,6 +156,8 @@ export const mdfeDecider: Decider<MdfeCommand, MdfeState, MdfeEvent> = {
             fields: [{ field: 'motoristas', message: '1 to 10 drivers' }],
           });
         }
+        // NT 2025.001 v1.03 (ANTT): refused here, before anything is built or sent.
+        exigirRegrasAntt(c.dados);
         return [{ type: 'mdfe.criado', data: { mdfe_id: c.mdfe_id, company_id: c.company_id, ambiente: c.environment, dados: c.dados } }];
       case 'SolicitarEmissaoMdfe':
         own(state, c.company_id);

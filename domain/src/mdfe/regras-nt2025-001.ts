@@ -10,6 +10,9 @@
  * authorizer applies them); F113a/F113b are "Facult." (an authorizer may apply them): the product applies all four.
  */
 
+import { type MdfeDados } from '@frete/contracts';
+import { Rejection } from '../decider';
+
 /** What a manifest shows that the four rules read (from the build's input or from the XML). */
 export interface FatosMdfeNt2025001 {
   /** `ide/modal`: '1' road; the rules apply to the road modal only. */
@@ -100,3 +103,43 @@ export function regraF113b(f: FatosMdfeNt2025001): RejeicaoMdfeNt2025001 | null 
 /** Every rule of the four the manifest breaks, in the NT's order (the authority answers the first). */
 export const rejeicoesMdfeNt2025001 = (f: FatosMdfeNt2025001): RejeicaoMdfeNt2025001[] =>
   [regraF55a(f), regraF55b(f), regraF113a(f), regraF113b(f)].filter((r): r is RejeicaoMdfeNt2025001 => r !== null);
+
+/**
+ * What the product's MDF-e shows to the four rules, from its data: road modal, `tpEmit` 1 (the carrier manifests its
+ * own CT-e), every CT-e one DF-e of `infDoc`, the groups as written by `montarMdfeXml`.
+ */
+export const fatosDosDadosMdfe = (dados: MdfeDados): FatosMdfeNt2025001 => ({
+  modal: '1',
+  tpEmit: '1',
+  tpTranspInformado: false,
+  qtdDfe: dados.ctes.length,
+  ncmProdPred: dados.produto_predominante?.ncm ?? null,
+  qtdInfPag: dados.pagamentos?.length ?? 0,
+  infBancEmTodos: true, // the input's type requires `banco` in every payment
+  rntrcDeTac: dados.rntrc_tac === true,
+  qtdInfCiot: dados.ciot?.length ?? 0,
+});
+
+/** The input field that supplies what each rule misses. */
+const CAMPO_DA_REGRA: Record<RejeicaoMdfeNt2025001['cStat'], string[]> = {
+  '301': ['produto_predominante.ncm'],
+  '302': ['pagamentos'],
+  '303': ['pagamentos'],
+  '304': ['ciot'],
+};
+
+/**
+ * Refuses (422 `mdfe_regra_antt`) an MDF-e the authority would reject by F55a/F55b/F113a/F113b, naming the first rule
+ * broken (as the authority answers) and listing every one in `error.details.rejeicoes`.
+ */
+export function exigirRegrasAntt(dados: MdfeDados): void {
+  const rejeicoes = rejeicoesMdfeNt2025001(fatosDosDadosMdfe(dados));
+  const [primeira] = rejeicoes;
+  if (!primeira) return;
+  const fields = rejeicoes.flatMap((r) => CAMPO_DA_REGRA[r.cStat].map((field) => ({ field, message: `${r.cStat}: ${r.regra}` })));
+  throw new Rejection(
+    'mdfe_regra_antt',
+    `the authority would reject this MDF-e with ${primeira.cStat} (${primeira.regra.split(':')[0]}): ${primeira.xMotivo.replace(/^Rejeição: /, '')}`,
+    { cStat: primeira.cStat, xMotivo: primeira.xMotivo, regra: primeira.regra, fonte: primeira.fonte, rejeicoes, fields },
+  );
+}

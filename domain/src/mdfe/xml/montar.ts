@@ -1,4 +1,4 @@
-import { type Endereco, type MdfeDados, type VeiculoMdfe } from '@frete/contracts';
+import { type Endereco, type MdfeDados, type PagamentoMdfe, type VeiculoMdfe } from '@frete/contracts';
 import { QRCODE_MDFE } from '../../fiscal/autorizadores';
 import { ufBySigla } from '../../fiscal/ufs';
 import { findMunicipio, municipioByCode } from '../../ibge/municipios';
@@ -68,6 +68,49 @@ function veiculo(v: VeiculoMdfe, reboque: boolean, condutores: string): string {
   );
 }
 
+const cpfOuCnpj = (documento: string) => (documento.length === 11 ? `<CPF>${documento}</CPF>` : `<CNPJ>${documento}</CNPJ>`);
+
+/** `infBanc`: bank and branch, an IPEF's CNPJ or a PIX key. */
+function infBanc(b: PagamentoMdfe['banco']): string {
+  if ('pix' in b) return `<infBanc><PIX>${escapeXml(b.pix)}</PIX></infBanc>`;
+  if ('cnpj_ipef' in b) return `<infBanc><CNPJIPEF>${b.cnpj_ipef}</CNPJIPEF></infBanc>`;
+  return `<infBanc><codBanco>${b.codigo_banco}</codBanco><codAgencia>${escapeXml(b.codigo_agencia)}</codAgencia></infBanc>`;
+}
+
+/** `infPag` (mdfeModalRodoviario_v3.00.xsd order): who pays, the components, the contract, à vista or a prazo, the bank. */
+const infPag = (p: PagamentoMdfe): string =>
+  '<infPag>' +
+  (p.responsavel.nome ? `<xNome>${t(p.responsavel.nome, 60)}</xNome>` : '') +
+  cpfOuCnpj(p.responsavel.documento) +
+  p.componentes
+    .map(
+      (c) =>
+        `<Comp><tpComp>${c.tipo}</tpComp><vComp>${decimalDeCentavos(c.valor_centavos)}</vComp>${c.descricao ? `<xComp>${t(c.descricao, 60)}</xComp>` : ''}</Comp>`,
+    )
+    .join('') +
+  `<vContrato>${decimalDeCentavos(p.valor_contrato_centavos)}</vContrato><indPag>${p.indicador_pagamento}</indPag>` +
+  (p.valor_adiantamento_centavos === null ? '' : `<vAdiant>${decimalDeCentavos(p.valor_adiantamento_centavos)}</vAdiant>`) +
+  p.parcelas
+    .map(
+      (x, i) =>
+        `<infPrazo><nParcela>${String(i + 1).padStart(3, '0')}</nParcela><dVenc>${x.vencimento}</dVenc><vParcela>${decimalDeCentavos(x.valor_centavos)}</vParcela></infPrazo>`,
+    )
+    .join('') +
+  infBanc(p.banco) +
+  '</infPag>';
+
+/**
+ * `rodo/infANTT`: the emitter's RNTRC, the CIOT (`infCIOT`) and the contract's payment (`infPag`), which NT 2025.001
+ * v1.03 requires of a carga lotação (F55b/302) and of a TAC or equiparado (F113a/303, F113b/304).
+ */
+function infAntt(rntrc: string | null, dados: MdfeDados): string {
+  const conteudo =
+    (rntrc ? `<RNTRC>${rntrc}</RNTRC>` : '') +
+    (dados.ciot ?? []).map((c) => `<infCIOT><CIOT>${c.codigo}</CIOT>${cpfOuCnpj(c.responsavel)}</infCIOT>`).join('') +
+    (dados.pagamentos ?? []).map(infPag).join('');
+  return conteudo ? `<infANTT>${conteudo}</infANTT>` : '';
+}
+
 export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string } {
   const { dados, emitente } = i;
   const uf = ufBySigla(emitente.endereco.uf);
@@ -101,7 +144,7 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
   const condutores = dados.motoristas.map((m) => `<condutor><xNome>${t(m.nome, 60)}</xNome><CPF>${m.cpf}</CPF></condutor>`).join('');
   const rodo =
     '<infModal versaoModal="3.00"><rodo>' +
-    (emitente.rntrc ? `<infANTT><RNTRC>${emitente.rntrc}</RNTRC></infANTT>` : '') +
+    infAntt(emitente.rntrc, dados) +
     `<veicTracao>${veiculo(dados.veiculo, false, condutores)}</veicTracao>` +
     dados.reboques.map((r) => `<veicReboque>${veiculo(r, true, '')}</veicReboque>`).join('') +
     '</rodo></infModal>';
@@ -124,6 +167,11 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
       .join('') +
     '</infDoc>';
 
+  const p = dados.produto_predominante;
+  // mdfeTiposBasico_v3.00.xsd: prodPred between seg and tot; NCM required of a carga lotação (NT 2025.001 v1.03, F55a/301).
+  const prodPred = p
+    ? `<prodPred><tpCarga>${p.tipo_carga}</tpCarga><xProd>${t(p.descricao, 120)}</xProd>${el('NCM', p.ncm)}</prodPred>`
+    : '';
   const totais = totaisMdfe(dados.ctes);
   const tot =
     `<tot><qCTe>${totais.qtd_cte}</qCTe><vCarga>${decimalDeCentavos(totais.valor_carga_centavos)}</vCarga><cUnid>01</cUnid>` +
@@ -137,6 +185,7 @@ export function montarMdfeXml(i: MontarMdfeInput): { chave: string; xml: string 
     emit +
     rodo +
     infDoc +
+    prodPred +
     tot +
     infAdic +
     `</infMDFe><infMDFeSupl><qrCodMDFe>${escapeXml(qrCodeMdfe(chave, i.ambiente))}</qrCodMDFe></infMDFeSupl></MDFe>`;

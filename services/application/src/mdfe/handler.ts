@@ -10,6 +10,7 @@ import {
 import {
   codigoNumerico,
   cpfsDosCondutores,
+  gruposAnttDoMdfe,
   type CteDoMdfeComInicio,
   cteDoMdfe,
   exigirCondutorNovo,
@@ -148,6 +149,7 @@ export const mdfeHandler = (deps: MdfeHandlerDeps) => {
         percurso: rota.percurso,
         carregamento: rota.carregamento,
         observacoes: input.observacoes ?? null,
+        ...gruposAnttDoMdfe(input),
       };
       const mdfeId = randomUUID();
       await run(ctx, { type: 'CriarMdfe', mdfe_id: mdfeId, company_id: ctx.companyId, environment: deps.environment, dados });
