@@ -691,8 +691,12 @@ describe('CT-e events', () => {
     expect(await registrar(eventoCte({ ...base, tpEvento: '110110' }))).toEqual(rejeitado(630, /110110 pede evCCeCTe, veio evCancCTe/));
     const desacordo =
       '<evPrestDesacordo><descEvento>Prestacao do Servico em Desacordo</descEvento><indDesacordoOper>1</indDesacordoOper><xObs>SERVICO NAO PRESTADO</xObs></evPrestDesacordo>';
-    expect(await registrar(eventoCte({ ...base, tpEvento: '610110', det: desacordo }))).toEqual(
+    expect(await registrar(eventoCte({ ...base, tpEvento: '610112', det: desacordo }))).toEqual(
       rejeitado(629, 'Rejeição: O tpEvento informado inválido'),
+    );
+    // 610110 is the taker's event (MOC 4.00 Visão Geral §6.5): from the emitter it is 755, not 632 (test/authority/desacordo.test.ts).
+    expect(await registrar(eventoCte({ ...base, tpEvento: '610110', det: desacordo }))).toEqual(
+      rejeitado(755, 'Rejeição: Autor do evento prestação do serviço em desacordo deve ser o tomador do serviço do CT-e'),
     );
     expect(await registrar(eventoCte({ ...base, id: `ID110111${cte.chave}002` }))).toEqual(rejeitado(628));
     expect(await registrar(eventoCte({ ...base, cOrgao: '42' }))).toEqual(rejeitado(677, 'Rejeição: Órgão de recepção do evento inválido'));
