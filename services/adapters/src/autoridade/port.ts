@@ -226,7 +226,8 @@ export interface AutoridadeFiscal {
   consultarCte(chave: string, remetente: Remetente): Promise<RetornoConsulta>;
   /**
    * Registers a signed `eventoCTe` 4.00: cancelamento 110111, carta de correção 110110, comprovante de entrega 110180 and its
-   * cancelamento 110181.
+   * cancelamento 110181, all of the emitter; and the taker's prestação do serviço em desacordo 610110 and its cancelamento
+   * 610111. Each goes to the authorizer of the CT-e its key names (MOC 4.00 Visão Geral §3.7.1), whoever signs it.
    */
   registrarEventoCte(xmlEventoAssinado: string, remetente: Remetente): Promise<RetornoEvento>;
   /** Authorizes a signed MDF-e 3.00 (`<MDFe>`). */

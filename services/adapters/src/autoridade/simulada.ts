@@ -62,7 +62,8 @@ import { type SentinelaDocumento, type SentinelaEvento, lerSentinelaDocumento, l
  *
  * event: well-formed (243) → schema (215), event-specific schema (630) → signature as above → tpAmb (252) → key check
  * digit (236) → Id = "ID" + tpEvento + key + nSeqEvento (628) → cOrgao = the key's UF (677, CT-e) → author's CNPJ
- * (627) and certificate (213) → tpEvento served (629) → document known (217) → author = emitter (632) → duplicate
+ * (627) and certificate (213) → tpEvento served (629) → document known (217) → author = emitter (632), or the CT-e's
+ * taker for its 610110/610111 (755) → duplicate
  * (631, carrying the registered event's protocol) → document state (205 denied, 218 cancelled, 609 closed MDF-e) →
  * the event's rules → `SIMULAR:REJEICAO` → registered (135).
  *
