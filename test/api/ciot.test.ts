@@ -1,6 +1,7 @@
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { nfeKey } from '../support/cte-xml';
+import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
 
 const CPF = '52998224725';
 const NFE = nfeKey('11222333000181', 4242);
@@ -520,6 +521,7 @@ describe('CIOT: /v1/fiscal/ciot and /v1/fiscal/cte/{cte_uuid}/ciot/* (simulated 
         ctes: [doMdfe.id],
         veiculo: { placa: 'ABC1D23' },
         motoristas: [{ cpf: CPF }],
+        ...GRUPOS_LOTACAO,
       });
       expect(mdfe.status).toBe(201);
       expect((await c.call('POST', `/v1/fiscal/mdfe/${mdfe.body.data.id}/emissao`)).status).toBe(202);

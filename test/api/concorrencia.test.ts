@@ -7,6 +7,7 @@ import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { MOTORISTA_CPF, PLACA } from '../support/lote';
 import { nfeSample } from '../support/nfe-files';
 import { contraCteAutorizado } from '../support/repasse';
+import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
 
 /**
  * N identical requests at once on every route the spec or the README calls idempotent (by a natural key, by the
@@ -282,7 +283,12 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       expect(await eventos(`ciot-${ciotId}`, 'ciot.viagem_iniciada')).toHaveLength(1);
 
       // The MDF-e carrying it: emissao ×10 and consulta ×10, one number of the series.
-      const mdfe = await c.call('POST', '/v1/fiscal/mdfe', { ctes: [id], veiculo: { placa: PLACA }, motoristas: [{ cpf: MOTORISTA_CPF }] });
+      const mdfe = await c.call('POST', '/v1/fiscal/mdfe', {
+        ctes: [id],
+        veiculo: { placa: PLACA },
+        motoristas: [{ cpf: MOTORISTA_CPF }],
+        ...GRUPOS_LOTACAO,
+      });
       expect({ status: mdfe.status, body: mdfe.body }).toMatchObject({ status: 201 });
       const mdfeId = mdfe.body.data.id as string;
       const mdfeEmissao = await aoMesmoTempo(10, () => c.call('POST', `/v1/fiscal/mdfe/${mdfeId}/emissao`));

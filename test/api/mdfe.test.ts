@@ -4,6 +4,7 @@ import { AUTORIDADES, startTestApp, expectError, type ApiResponse, type TestApp,
 import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
+import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 
@@ -22,6 +23,7 @@ describe.each(AUTORIDADES)('MDF-e: /v1/fiscal/mdfe (authority: %s)', (autoridade
     ctes,
     veiculo: { placa: 'ABC-1D23' },
     motoristas: [{ cpf: '529.982.247-25' }],
+    ...GRUPOS_LOTACAO,
     ...extra,
   });
   const authorized = async (observacoes?: string) => {

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { accessKeyCheckDigit } from '@frete/domain';
 import { expectError, type ApiResponse, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil } from '../support/emissora';
+import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
 
 const PATH = '/v1/vale-pedagio';
 const COMPRA = {
@@ -48,7 +49,12 @@ async function transportadora(app: TestApp, nome: string): Promise<TestCarrier> 
 /** An authorized MDF-e of `c` carrying a new authorized CT-e; both with their keys. */
 async function documentosAutorizados(c: TestCarrier): Promise<{ cte: Documento; mdfe: Documento }> {
   const cte = await cteAutorizado(c);
-  const created = await c.call('POST', '/v1/fiscal/mdfe', { ctes: [cte.id], veiculo: { placa: PLACA }, motoristas: [{ cpf: CPF }] });
+  const created = await c.call('POST', '/v1/fiscal/mdfe', {
+    ctes: [cte.id],
+    veiculo: { placa: PLACA },
+    motoristas: [{ cpf: CPF }],
+    ...GRUPOS_LOTACAO,
+  });
   if (created.status !== 201) throw new Error(`mdfe: ${created.status} ${created.text}`);
   const id = created.body.data.id as string;
   expect((await c.call('POST', `/v1/fiscal/mdfe/${id}/emissao`)).status).toBe(202);

@@ -2,6 +2,7 @@ import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../sup
 import { type NavegadorHttp, sessaoDe } from '../support/console';
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
+import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
 
 const UUID_DESCONHECIDO = '00000000-0000-4000-8000-000000000000';
 
@@ -213,6 +214,7 @@ describe('console: documents and indicators', () => {
         ctes: [cte.id],
         veiculo: { placa: 'ABC1D23' },
         motoristas: [{ cpf: '529.982.247-25' }],
+        ...GRUPOS_LOTACAO,
       });
       expect(created.status).toBe(201);
       mdfeId = created.body.data.id as string;

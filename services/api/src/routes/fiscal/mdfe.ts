@@ -83,6 +83,9 @@ export const mdfeRoutes =
             'else 422 `veiculo_incompleto`); the drivers by CPF in /fiscal/motoristas (422 `motorista_nao_encontrado`). `uf_inicio`, ' +
             '`carregamento`, `uf_fim` and the unloading municipality of each CT-e default from the CT-e routes; a loading municipality ' +
             'outside `uf_inicio`, an unloading one outside `uf_fim`, or `percurso` naming the start or end UF is 400 `validacao`. ' +
+            'NT 2025.001 v1.03 (ANTT): one CT-e (carga lotação) needs `produto_predominante.ncm` (rule F55a, 301) and `pagamentos` (F55b, ' +
+            '302); `rntrc_tac` (the RNTRC of a TAC or equiparado) needs `pagamentos` with `banco` (F113a, 303) and `ciot` (F113b, 304): ' +
+            'else 422 `mdfe_regra_antt`, `error.details` with the first `cStat`, its `regra` and every one in `rejeicoes`. ' +
             'Totals: qCTe, vCarga (sum of the CT-e cargo values) and qCarga in KG (sum of the CT-e weights). Answers 201 with the MDF-e in ' +
             '`rascunho`: issue it with POST .../emissao.',
           body: Type.Ref(MdfeInput),
@@ -96,6 +99,7 @@ export const mdfeRoutes =
               'veiculo_nao_encontrado',
               'veiculo_incompleto',
               'motorista_nao_encontrado',
+              'mdfe_regra_antt',
             ),
           },
         },

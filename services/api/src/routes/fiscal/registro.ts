@@ -40,6 +40,8 @@ export interface RegistroRoutesOptions<TInput extends TSchema, TQuery extends TS
   toView: (row: Row) => Static<TView>;
   /** The code of a write that repeats another active entry's key (`motorista_duplicado`). */
   duplicado: ErrorCode;
+  /** Other 422 codes a write may answer (a tax rule whose rates the authority rejects: `aliquota_rejeitada_autoridade`). */
+  outrosErros?: ErrorCode[];
   /** The 404 message for a path id. */
   naoEncontrado: (id: string) => string;
 }
@@ -83,7 +85,7 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
         tags: [o.tag],
         ...documentado(o.docs.cadastrar),
         body: o.schemas.input,
-        response: { 201: one, ...errors(400, o.duplicado) },
+        response: { 201: one, ...errors(400, o.duplicado, ...(o.outrosErros ?? [])) },
       },
     },
     async (request, reply) => {
@@ -131,7 +133,7 @@ export function registroRoutes<TInput extends TSchema, TQuery extends TSchema, T
         ...documentado(o.docs.alterar),
         params,
         body: o.schemas.input,
-        response: { 200: one, ...errors(400, 404, o.duplicado) },
+        response: { 200: one, ...errors(400, 404, o.duplicado, ...(o.outrosErros ?? [])) },
       },
     },
     async (request) => {

@@ -28,7 +28,10 @@ const REGRAS_CAMPOS =
   '(no rate: omit `aliquota` or send 0), 60 (rate above 0, the retained pICMSSTRet), 90 (rate required, `reducao_base` optional). ' +
   '`reducao_base` is refused for every CST but 20 and 90. Percentages 0–100 with up to 2 decimals. `cfop` starts with 5 when ' +
   'origin and destination are the same UF and with 6 otherwise. Wrong fields: 400 `validacao` naming each (`icms.aliquota`). ' +
-  'One rule per (uf_origem, uf_destino, tp_serv or general): a second one is 422 `regra_tributacao_duplicada`.';
+  'One rule per (uf_origem, uf_destino, tp_serv or general): a second one is 422 `regra_tributacao_duplicada`. IBS/CBS rates the ' +
+  'authority would reject for a CT-e emitted now (NT 2025.001 v1.11a rejections 316/321/326; in 2026 IBS UF 0.1%, IBS Mun 0%, ' +
+  'CBS 0.9%, CBS 0 only between ZFM/ALC UFs with `inscricao_suframa`) are 422 `aliquota_rejeitada_autoridade` naming the rule, ' +
+  'with `cStat`, `regra` and `fonte` in `error.details`.';
 
 const IdParam = Type.Object({ id: Type.String({ description: 'Integer id of the rule' }) });
 
@@ -98,6 +101,7 @@ export const regrasTributacaoRoutes =
       listar: regrasTributacao,
       toView: toRegraTributacao,
       duplicado: 'regra_tributacao_duplicada',
+      outrosErros: ['aliquota_rejeitada_autoridade'],
       naoEncontrado: (id) => `no tax rule ${id}`,
     });
 
