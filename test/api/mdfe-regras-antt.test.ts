@@ -103,6 +103,22 @@ describe('MDF-e: the ANTT rules of NT 2025.001 v1.03 (301–304)', () => {
       base([cte.id], { ...GRUPOS_LOTACAO, rntrc_tac: true, ciot: [{ codigo: '123456789012', responsavel: '529.982.247-25' }] }),
     );
     expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      produto_predominante: { tipo_carga: '05', descricao: 'PECAS AUTOMOTIVAS', ncm: '87089990' },
+      pagamentos: [
+        {
+          responsavel: { nome: 'EMBARCADORA EXEMPLO SA', documento: '45997418000153' },
+          componentes: [{ tipo: '04', valor: 1500.5, descricao: null }],
+          valor_contrato: 1500.5,
+          a_prazo: false,
+          valor_adiantamento: null,
+          parcelas: [],
+          banco: { codigo_banco: '001', codigo_agencia: '1234' },
+        },
+      ],
+      ciot: [{ codigo: '123456789012', responsavel: '52998224725' }],
+      rntrc_tac: true,
+    });
     const id = created.body.data.id as string;
     expect((await c.call('POST', `/v1/fiscal/mdfe/${id}/emissao`)).status).toBe(202);
     const done = await pollUntil(c, `/v1/fiscal/mdfe/${id}/consulta`);

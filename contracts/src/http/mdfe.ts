@@ -204,6 +204,27 @@ export const Mdfe = Type.Object(
     motoristas: Type.Array(Condutor, { description: 'The drivers, with those added by `eventos/condutor`' }),
     totais: Type.Object({ qtd_cte: Type.Integer(), valor_carga: Type.Number(), peso_kg: Type.Number() }),
     observacoes: nullable(Type.String()),
+    produto_predominante: nullable(
+      Type.Object({ tipo_carga: Type.String(), descricao: Type.String(), ncm: nullable(Type.String()) }, { description: '`prodPred`' }),
+    ),
+    pagamentos: Type.Array(
+      Type.Object({
+        responsavel: Type.Object({ nome: nullable(Type.String()), documento: Type.String() }),
+        componentes: Type.Array(Type.Object({ tipo: Type.String(), valor: Type.Number(), descricao: nullable(Type.String()) })),
+        valor_contrato: Type.Number(),
+        a_prazo: Type.Boolean(),
+        valor_adiantamento: nullable(Type.Number()),
+        parcelas: Type.Array(Type.Object({ vencimento: Type.String(), valor: Type.Number() })),
+        banco: Type.Union([
+          Type.Object({ codigo_banco: Type.String(), codigo_agencia: Type.String() }),
+          Type.Object({ cnpj_ipef: Type.String() }),
+          Type.Object({ pix: Type.String() }),
+        ]),
+      }),
+      { description: '`infANTT/infPag` (NT 2025.001 v1.03)' },
+    ),
+    ciot: Type.Array(Type.Object({ codigo: Type.String(), responsavel: Type.String() }), { description: '`infANTT/infCIOT`' }),
+    rntrc_tac: Type.Boolean({ description: "The company's RNTRC declared a TAC or equiparado (rules F113a/F113b)" }),
     eventos: Type.Array(Type.Ref(MdfeEventoView)),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

@@ -47,6 +47,18 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   motoristas: r.condutores,
   totais: totaisView(totaisMdfe(r.dados.ctes)),
   observacoes: r.dados.observacoes,
+  produto_predominante: r.dados.produto_predominante ?? null,
+  pagamentos: (r.dados.pagamentos ?? []).map((p) => ({
+    responsavel: p.responsavel,
+    componentes: p.componentes.map((c) => ({ tipo: c.tipo, valor: reaisDeCentavos(c.valor_centavos), descricao: c.descricao })),
+    valor_contrato: reaisDeCentavos(p.valor_contrato_centavos),
+    a_prazo: p.indicador_pagamento === '1',
+    valor_adiantamento: p.valor_adiantamento_centavos === null ? null : reaisDeCentavos(p.valor_adiantamento_centavos),
+    parcelas: p.parcelas.map((x) => ({ vencimento: x.vencimento, valor: reaisDeCentavos(x.valor_centavos) })),
+    banco: p.banco,
+  })),
+  ciot: r.dados.ciot ?? [],
+  rntrc_tac: r.dados.rntrc_tac ?? false,
   eventos: r.eventos.map((e) => ({
     tipo: e.tipo,
     tp_evento: e.tp_evento,
