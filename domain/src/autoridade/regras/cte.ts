@@ -4,6 +4,7 @@ import { isValidCnpj, isValidCpf } from '../../fiscal/documents';
 import { ufByCode, ufBySigla } from '../../fiscal/ufs';
 import { municipioByCode } from '../../ibge/municipios';
 import { rejeicaoAliquotasAutoridade } from '../../regra-tributacao/aliquotas-autoridade';
+import { UFS_AREA_INCENTIVADA } from '../../regra-tributacao/decider';
 import { scaledDecimal } from '../../xml/decimal';
 import { type XmlNode } from '../../xml/nodes';
 import { regraAmbiente, regraCampoId, regraCnpjEmitente, regraDigitoChave, regraUfAtendida, regraUfEmitente } from './comuns';
@@ -214,8 +215,14 @@ function regraAliquota(cStat: number, xMotivo: string, campoNt: string): RegraAu
     (d) => {
       const aliquotas = aliquotasIbsCbs(d);
       if (!aliquotas) return null;
+      // CBS at zero is the authority's exception within ZFM/ALC (v1.11a), claimed by emit/ISUFEmit (NT 2026.002) on a
+      // route between the incentivized UFs: as the tax-rule registry judges it (regra-tributacao/decider.ts).
+      const areaIncentivada =
+        texto(d.inf, 'emit', 'ISUFEmit') !== null &&
+        [campo(d, 'UFIni'), campo(d, 'UFFim')].every((uf) => UFS_AREA_INCENTIVADA.includes(uf));
       const r = rejeicaoAliquotasAutoridade(aliquotas, campo(d, 'dhEmi'), {
         ambiente: campo(d, 'tpAmb') === '1' ? 'producao' : 'homologacao',
+        areaIncentivada,
       });
       return r !== null && Number(r.cStat) === cStat ? `[${r.regra}]` : null;
     },
