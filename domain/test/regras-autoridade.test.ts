@@ -295,6 +295,27 @@ const MDFE_BASE = rechave(
   'nMDF',
   'cMDF',
 );
+const CTE_KEY = (n: number) => {
+  const k43 = `432611112223330001815700100000000${n}14030852${n}`;
+  return k43 + accessKeyCheckDigit(k43);
+};
+/** The groups NT 2025.001 v1.03's rules 301–304 read, in the layout's places. */
+function antt(o: { ctes: number; ncm?: boolean; infPag?: boolean; tac?: boolean; ciot?: boolean }): string {
+  const infPag = o.infPag
+    ? '<infPag><CNPJ>45997418000153</CNPJ><Comp><tpComp>99</tpComp><vComp>10.00</vComp></Comp><vContrato>10.00</vContrato><indPag>0</indPag>' +
+      '<infBanc><PIX>a@b.com</PIX></infBanc></infPag>'
+    : '';
+  const ciot = o.ciot ? '<infCIOT><CIOT>123456789012</CIOT><CPF>12345678909</CPF></infCIOT>' : '';
+  const prop = o.tac ? '<prop><CPF>12345678909</CPF><RNTRC>87654321</RNTRC><xNome>TAC</xNome><UF>RS</UF><tpProp>0</tpProp></prop>' : '';
+  const ctes = Array.from({ length: o.ctes }, (_, i) => `<infCTe><chCTe>${CTE_KEY(i + 1)}</chCTe></infCTe>`).join('');
+  return MDFE_BASE.replace(
+    '</emit>',
+    `</emit><infModal versaoModal="3.00"><rodo><infANTT><RNTRC>12345678</RNTRC>${ciot}${infPag}</infANTT><veicTracao><placa>ABC1D23</placa>` +
+      `${prop}</veicTracao></rodo></infModal><infDoc><infMunDescarga><cMunDescarga>4205407</cMunDescarga>${ctes}</infMunDescarga></infDoc>` +
+      (o.ncm ? '<prodPred><tpCarga>05</tpCarga><xProd>PECAS</xProd><NCM>87089990</NCM></prodPred>' : ''),
+  );
+}
+
 const MDFE_CTX: ContextoRegras = { tpAmb: 2, agora: new Date('2026-11-20T13:35:00Z') };
 
 describe('the authority rule set (MDF-e 3.00)', () => {
@@ -317,6 +338,10 @@ describe('the authority rule set (MDF-e 3.00)', () => {
       })(),
       MDFE_CTX,
     ],
+    ['F55a carga lotação without the NCM', 301, antt({ ctes: 1, infPag: true }), MDFE_CTX],
+    ['F55b carga lotação without the payment', 302, antt({ ctes: 1, ncm: true }), MDFE_CTX],
+    ['F113a an owner TAC without payment and bank', 303, antt({ ctes: 2, tac: true }), MDFE_CTX],
+    ['F113b an owner TAC without the CIOT', 304, antt({ ctes: 2, tac: true, infPag: true }), MDFE_CTX],
     [
       'emitter CNPJ',
       207,
@@ -330,6 +355,8 @@ describe('the authority rule set (MDF-e 3.00)', () => {
   });
 
   test('every MDF-e rule of the set is exercised above', () => {
-    expect(REGRAS_MDFE.map((r) => r.cStat)).toEqual([252, 226, 247, 227, 253, 207]);
+    expect(REGRAS_MDFE.map((r) => r.cStat)).toEqual([252, 226, 247, 227, 253, 207, 301, 302, 303, 304]);
+    expect(cStats(antt({ ctes: 1, ncm: true, infPag: true }), MDFE_CTX, 'mdfe')).toEqual([]);
+    expect(cStats(antt({ ctes: 2, tac: true, infPag: true, ciot: true }), MDFE_CTX, 'mdfe')).toEqual([]);
   });
 });

@@ -172,11 +172,18 @@ export interface MdfeOpcoes {
   alterar?: (xml: string) => string;
 }
 
+const INF_PAG =
+  '<infPag><xNome>REMETENTE INDUSTRIA LTDA</xNome><CNPJ>45997418000153</CNPJ><Comp><tpComp>99</tpComp><vComp>1500.00</vComp><xComp>FRETE</xComp></Comp>' +
+  '<vContrato>1500.00</vContrato><indPag>0</indPag><infBanc><PIX>financeiro@exemplo.com.br</PIX></infBanc></infPag>';
+const PROD_PRED = '<prodPred><tpCarga>05</tpCarga><xProd>PECAS AUTOMOTIVAS</xProd><NCM>87089990</NCM></prodPred>';
+
 /** An unsigned MDF-e 3.00 (road) carrying `ctes`, and its key. */
 export function mdfeXml(o: MdfeOpcoes): { chave: string; xml: string } {
   const codigo = o.codigo ?? codigoDe(o.numero + 500_000);
   const chave = chaveDe({ mod: '58', numero: o.numero, codigo });
   const tpAmb = o.tpAmb ?? '2';
+  // One CT-e is a "carga lotação": NT 2025.001 v1.03 F55a/F55b (301/302) require the product's NCM and the payment.
+  const lotacao = o.ctes.length === 1;
   let xml =
     `<?xml version="1.0" encoding="UTF-8"?><MDFe xmlns="${MDFE_NS}"><infMDFe Id="MDFe${chave}" versao="3.00"><ide><cUF>43</cUF><tpAmb>${tpAmb}</tpAmb>` +
     `<tpEmit>1</tpEmit><mod>58</mod><serie>1</serie><nMDF>${o.numero}</nMDF><cMDF>${codigo}</cMDF><cDV>${chave.slice(43)}</cDV><modal>1</modal>` +
@@ -184,11 +191,12 @@ export function mdfeXml(o: MdfeOpcoes): { chave: string; xml: string } {
     '<infMunCarrega><cMunCarrega>4314902</cMunCarrega><xMunCarrega>PORTO ALEGRE</xMunCarrega></infMunCarrega></ide>' +
     `<emit><CNPJ>${EMITENTE}</CNPJ><IE>0960000011</IE><xNome>TRANSPORTADORA EXEMPLO LTDA</xNome><enderEmit><xLgr>AVENIDA DO TRANSPORTE</xLgr>` +
     '<nro>1000</nro><xBairro>HUMAITA</xBairro><cMun>4314902</cMun><xMun>PORTO ALEGRE</xMun><CEP>90250000</CEP><UF>RS</UF></enderEmit></emit>' +
-    '<infModal versaoModal="3.00"><rodo><infANTT><RNTRC>12345678</RNTRC></infANTT><veicTracao><placa>ABC1D23</placa><tara>8000</tara>' +
+    `<infModal versaoModal="3.00"><rodo><infANTT><RNTRC>12345678</RNTRC>${lotacao ? INF_PAG : ''}</infANTT><veicTracao><placa>ABC1D23</placa><tara>8000</tara>` +
     '<capKG>20000</capKG><condutor><xNome>MOTORISTA TESTE</xNome><CPF>12345678909</CPF></condutor><tpRod>03</tpRod><tpCar>02</tpCar><UF>RS</UF>' +
     '</veicTracao></rodo></infModal><infDoc><infMunDescarga><cMunDescarga>4205407</cMunDescarga><xMunDescarga>FLORIANOPOLIS</xMunDescarga>' +
     o.ctes.map((k) => `<infCTe><chCTe>${k}</chCTe></infCTe>`).join('') +
     '</infMunDescarga></infDoc>' +
+    (lotacao ? PROD_PRED : '') +
     `<tot><qCTe>${o.ctes.length}</qCTe><vCarga>25000.00</vCarga><cUnid>01</cUnid><qCarga>1000.0000</qCarga></tot>` +
     (o.infCpl !== undefined ? `<infAdic><infCpl>${o.infCpl}</infCpl></infAdic>` : '') +
     `</infMDFe><infMDFeSupl><qrCodMDFe>https://dfe-portal.svrs.rs.gov.br/mdfe/qrCode?chMDFe=${chave}&amp;tpAmb=${tpAmb}</qrCodMDFe></infMDFeSupl></MDFe>`;
