@@ -133,6 +133,19 @@ describe('POST /fiscal/cte/{cte_uuid}/previa', () => {
     ]);
   });
 
+  it("a rule of the authority's that the XML breaks is answered with the cStat and text the authority would give", async () => {
+    const id = await create(c, { ...draft(), cfop: '6102' });
+    const res = await previa(c, id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ pronto: false, pendencias: [] });
+    expect(res.body.data.xml).toContain('<CFOP>6102</CFOP>');
+    expect(res.body.data.rejeicoes).toEqual([
+      { cstat: 676, motivo: 'Rejeição: CFOP informado inválido', regra: 'G049', fonte: expect.stringContaining('G049') },
+    ]);
+    const ok = await previa(c, await create(c, draft()));
+    expect(ok.body.data.rejeicoes).toEqual([]);
+  });
+
   it('schema errors are named by draft field', async () => {
     // Blank texts pass the draft's schema (lengths) but not the XML's (TString: no leading or trailing blank). Not a
     // party's name: in homologação every party's xNome is the manual's literal (G002–G005).
