@@ -59,7 +59,10 @@ export const regraUfAtendida = (aplica: ModeloRegras): RegraAutoridade => ({
   regra: 'cUF',
   cStat: 226,
   xMotivo: 'Rejeição: Código da UF do Emitente diverge da UF autorizadora',
-  fonte: `${MANUAL[aplica]}: the web service answers only for the UFs it authorizes (checked by the authority, not in a preview)`,
+  fonte:
+    aplica === 'cte'
+      ? 'MOC CT-e 4.00 Visão Geral, validação da área de dados (C07: UF atendida pelo autorizador); the simulated authority answers 226'
+      : 'MOC MDF-e 3.00, UF atendida pelo autorizador; the simulated authority answers 226',
   aplica,
   verificar: (d, ctx) => (!ctx.ufsAtendidas || ctx.ufsAtendidas.has(campo(d, 'cUF')) ? null : ''),
 });
