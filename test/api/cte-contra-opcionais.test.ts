@@ -1,6 +1,7 @@
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { pollUntil } from '../support/emissora';
 import { chaveTeste } from '../support/cte-montar';
+import { nfeKey } from '../support/cte-xml';
 import { comProtocolo, type CteContratante, cteContratanteXml, type EnderecoCte, type MunicipioCte } from '../support/cte-contratante';
 import { MOTORISTA_CPF, PLACA, relatorioFinal, subcontratadaPronta } from '../support/lote';
 
@@ -17,8 +18,9 @@ const enderecoSemOpcionais = (municipio: MunicipioCte): EnderecoCte => ({
 let numero = 0;
 /**
  * A contractor's CT-e with every element CT-e 4.00 makes optional left out: no CEP, IE, complement, phone, e-mail or
- * country anywhere, no vCarga, no components, no compl, no infDoc, no docAnt, no QR code. The sender and the
- * recipient are optional too, but a subcontracting CT-e needs them (G053/G054): they are there, bare.
+ * country anywhere, no vCarga, no components, no compl, no docAnt, no QR code. The sender and the recipient are
+ * optional too, but a subcontracting CT-e needs them (G053/G054): they are there, bare; so is one NF-e, since a normal
+ * CT-e and its subcontracting carry infDoc (G036, rejection 693: the pre-flight refuses a counter-CT-e without it).
  */
 const semOpcionais = (contratante: string, over: Partial<CteContratante> = {}): CteContratante => ({
   cUF: '35',
@@ -41,6 +43,7 @@ const semOpcionais = (contratante: string, over: Partial<CteContratante> = {}): 
   componentes: [],
   icms: { grupo: 'ICMS45', cst: '40' },
   carga: { proPred: 'PECAS', infQ: [{ cUnid: '01', tpMed: 'PESO BRUTO', qCarga: '1000.0000' }] },
+  documentos: { tipo: 'nfe', chaves: [nfeKey()] },
   RNTRC: '12345678',
   qrCode: false,
   ...over,

@@ -513,7 +513,9 @@ export function montarCteXml(input: MontarCteInput): CteXml {
       )
     : '<infCarga></infCarga>';
   const nfe = dados.documentos?.nfe ?? [];
-  const infDoc = nfe.length ? el('infDoc', ...nfe.map((n) => `<infNFe><chave>${n.chave}</chave></infNFe>`)) : null;
+  // MOC 4.00 G037 (694): no infDoc on an intermediate redispatch (3) or a service linked to multimodal (4).
+  const semInfDoc = dados.tipo_servico === 3 || dados.tipo_servico === 4;
+  const infDoc = nfe.length && !semInfDoc ? el('infDoc', ...nfe.map((n) => `<infNFe><chave>${n.chave}</chave></infNFe>`)) : null;
   const anteriores = dados.documentos_anteriores ?? [];
   const docAnt = anteriores.length
     ? el(
