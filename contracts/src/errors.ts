@@ -27,7 +27,7 @@ export const ErrorCodes = {
   auditoria_indisponivel: 503,
   provedor_indisponivel: 503,
   /**
-   * The fiscal authority's channel is down or refusing (108/109 paralysed, 656 consumo indevido, HTTP 5xx, SOAP fault):
+   * The fiscal authority's channel is down or refusing (108/109 paralysed, 678 consumo indevido, HTTP 5xx, SOAP fault):
    * nothing was processed; `Retry-After` and `error.details.tentar_apos` say when to try again.
    */
   autoridade_indisponivel: 503,
@@ -109,32 +109,32 @@ export const ErrorCodes = {
   regra_tributacao_duplicada: 422,
   /** No tax rule applies to the route and service type (also a batch row code). */
   sem_regra_tributacao: 422,
-  // MDF-e
-  /** A plate given to an MDF-e is not an active vehicle of the company's registry. */
-  veiculo_nao_encontrado: 422,
-  /** A CPF given to an MDF-e is not an active driver of the company's registry. */
-  motorista_nao_encontrado: 422,
   /**
    * The rule's IBS/CBS rates are ones the authority rejects for a CT-e emitted now (NT 2025.001 v1.11a: 316 pIBSUF, 321
    * pIBSMun, 326 pCBS; the 2026 test year takes IBS 0.1% + 0% and CBS 0.9%); `error.details` has `cStat`, `regra`, `fonte`.
    */
   aliquota_rejeitada_autoridade: 422,
+  // MDF-e
+  /** A plate given to an MDF-e is not an active vehicle of the company's registry. */
+  veiculo_nao_encontrado: 422,
+  /** A CPF given to an MDF-e is not an active driver of the company's registry. */
+  motorista_nao_encontrado: 422,
   /** A registered vehicle lacks what the MDF-e needs (tara, carroceria, UF…) or is of the wrong type (tracao/reboque). */
   veiculo_incompleto: 422,
   /** The operation needs an authorized MDF-e (DAMDFE, events). */
   mdfe_nao_autorizado: 422,
   /** The MDF-e was already issued (or is closed/cancelled): there is nothing to issue. */
   mdfe_nao_editavel: 422,
-  // counter-CT-e (single and batch); the row codes are also `error.code` of a batch row
-  /** `POST /fiscal/cte/contra` refused for the document's own reason; `error.details.reason` names it. */
-  contra_cte_invalido: 422,
-  /** The contractor's CT-e is not in the subcontractor's inbox (batch rule 1). */
-  cte_nao_recebido: 422,
   /**
    * The MDF-e would break an ANTT rule of NT 2025.001 v1.03 (301 NCM of a full load, 302 `infPag` of a full load, 303
    * `infPag`/`infBanc` for a TAC, 304 CIOT for a TAC); nothing was sent. `error.details` has `cStat`, `regra`, `fonte`.
    */
   mdfe_regra_antt: 422,
+  // counter-CT-e (single and batch); the row codes are also `error.code` of a batch row
+  /** `POST /fiscal/cte/contra` refused for the document's own reason; `error.details.reason` names it. */
+  contra_cte_invalido: 422,
+  /** The contractor's CT-e is not in the subcontractor's inbox (batch rule 1). */
+  cte_nao_recebido: 422,
   cte_proprio: 422,
   redespacho_exige_rota: 422,
   origem_incompativel_com_tipo: 422,

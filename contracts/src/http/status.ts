@@ -12,7 +12,7 @@ export const SituacaoAutorizador = Type.Object(
       {
         description:
           "From the authority's status service (cached for a few minutes): `em_operacao` (107), `paralisado` (108/109), `indisponivel` " +
-          '(the channel failed or is paused after 656), `sem_resposta`, `nao_configurada` (no authority for this deployment), ' +
+          '(the channel failed or is paused after 678, consumo indevido), `sem_resposta`, `nao_configurada` (no authority for this deployment), ' +
           '`desconhecido` (e.g. no certificate to open the channel), `verificando` (a check is under way: ask again)',
       },
     ),

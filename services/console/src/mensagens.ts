@@ -66,16 +66,16 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   motorista_duplicado: 'Já existe um motorista ativo com este CPF.',
   regra_tributacao_duplicada: 'Já existe uma regra de tributação para esta rota e tipo de serviço.',
   sem_regra_tributacao: 'Nenhuma regra de tributação cobre esta rota e tipo de serviço: cadastre uma em Configuração fiscal.',
-  veiculo_nao_encontrado: 'O veículo não está no cadastro da empresa (ou foi removido).',
   aliquota_rejeitada_autoridade:
     'A SEFAZ rejeitaria estas alíquotas de IBS/CBS na data de hoje (em 2026: IBS da UF 0,1%, IBS do município 0% e CBS 0,9%).',
+  veiculo_nao_encontrado: 'O veículo não está no cadastro da empresa (ou foi removido).',
   motorista_nao_encontrado: 'O motorista não está no cadastro da empresa (ou foi removido).',
   veiculo_incompleto: 'O cadastro do veículo está incompleto para o MDF-e (tara, carroceria, UF ou tipo).',
   mdfe_nao_autorizado: 'O MDF-e não está autorizado.',
   mdfe_nao_editavel: 'O MDF-e já foi emitido, encerrado ou cancelado.',
-  contra_cte_invalido: 'Não é possível fazer contra-CT-e deste CT-e.',
   mdfe_regra_antt:
     'A SEFAZ rejeitaria este MDF-e por uma regra da ANTT: carga lotação pede NCM e pagamento; TAC ou equiparado pede pagamento, dados bancários e CIOT.',
+  contra_cte_invalido: 'Não é possível fazer contra-CT-e deste CT-e.',
   cte_nao_recebido: 'O CT-e da contratante não está na caixa de entrada.',
   cte_proprio: 'O CT-e é da própria empresa: não cabe contra-CT-e.',
   redespacho_exige_rota: 'Redespacho exige a origem e o destino do trecho.',
