@@ -4,7 +4,7 @@ import { scenario } from './given-when-then';
 // 12:00 UTC is 09:00 in São Paulo.
 const { given } = scenario(contingenciaDecider, { now: new Date('2026-11-22T12:00:00Z') });
 const motivo = 'SEFAZ-SP FORA DO AR DESDE AS 08:30';
-const ativar: ContingenciaCommand = { type: 'AtivarContingencia', uf: 'SP', autorizador: 'SVC-RS', tp_emis: 7, justificativa: motivo };
+const ativar: ContingenciaCommand = { type: 'AtivarContingencia', uf: 'SP', justificativa: motivo };
 const desativar: ContingenciaCommand = { type: 'DesativarContingencia', uf: 'SP' };
 const ativada: ContingenciaEvent = {
   type: 'contingencia.ativada',
@@ -34,10 +34,14 @@ describe('contingencia decider', () => {
       .when({ ...ativar, uf: 'SP' })
       .then(ativada));
 
-  it('takes the other authorizer with its own tpEmis', () =>
+  it("takes the UF's SVC from the table with its tpEmis: SVC-SP (8) for BA, SVC-RS (7) for MT", () => {
     given()
-      .when({ type: 'AtivarContingencia', uf: 'BA', autorizador: 'SVC-SP', tp_emis: 8, justificativa: motivo })
-      .then({ type: 'contingencia.ativada', data: { ...ativada.data, uf: 'BA', autorizador: 'SVC-SP', tp_emis: 8 } }));
+      .when({ type: 'AtivarContingencia', uf: 'BA', justificativa: motivo })
+      .then({ type: 'contingencia.ativada', data: { ...ativada.data, uf: 'BA', autorizador: 'SVC-SP', tp_emis: 8 } });
+    given()
+      .when({ type: 'AtivarContingencia', uf: 'MT', justificativa: motivo })
+      .then({ type: 'contingencia.ativada', data: { ...ativada.data, uf: 'MT', autorizador: 'SVC-RS', tp_emis: 7 } });
+  });
 
   it('refuses to activate an active UF (contingencia_ja_ativa)', () => given(ativada).when(ativar).thenRejects('contingencia_ja_ativa'));
 
@@ -77,15 +81,6 @@ describe('contingencia decider', () => {
     given()
       .when({ ...ativar, justificativa: `FORA DO AR ${'🔥'.repeat(10)}` })
       .thenRejects('validacao', ['justificativa']));
-
-  it('refuses an authorizer paired with the wrong tpEmis (validacao on tp_emis)', () => {
-    given()
-      .when({ ...ativar, autorizador: 'SVC-RS', tp_emis: 8 })
-      .thenRejects('validacao', ['tp_emis']);
-    given()
-      .when({ ...ativar, autorizador: 'SVC-SP', tp_emis: 7 })
-      .thenRejects('validacao', ['tp_emis']);
-  });
 
   it('names one stream per UF', () => expect(contingenciaStream('SP')).toBe('contingencia-SP'));
 });

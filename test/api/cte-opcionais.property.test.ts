@@ -279,8 +279,9 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
     const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
     await fc.assert(
       fc.asyncProperty(arbCte(sub.cnpj), async ({ entrega, ...spec }) => {
-        // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054): without either it is 422 cte_com_pendencias.
-        const emitivel = spec.rem !== undefined && spec.dest !== undefined;
+        // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054) and the transported documents, which the
+        // product writes as NF-e keys only (G036): without them it is 422 cte_com_pendencias.
+        const emitivel = spec.rem !== undefined && spec.dest !== undefined && spec.documentos?.tipo === 'nfe';
 
         const chave = await receber({ ...spec, numero: ++numero }, entrega);
         const res = await sub.call('POST', '/v1/fiscal/cte/contra', {

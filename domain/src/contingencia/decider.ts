@@ -2,24 +2,19 @@ import { type AutorizadorContingencia, type DomainEventOf, type TpEmisContingenc
 import { type Decider, Rejection } from '../decider';
 import { dhSaoPaulo } from '../fiscal/datas';
 import { ufBySigla } from '../fiscal/ufs';
+import { autorizadorContingenciaCte, TP_EMIS_CONTINGENCIA } from '../fiscal/autorizadores';
 import { textoFiscal } from '../cte/xml/montar';
 import { excerpt } from '../xml/excerpt';
 
 export type ContingenciaEvent = DomainEventOf<'contingencia.ativada'> | DomainEventOf<'contingencia.desativada'>;
 
 /**
- * The operator's switch of one UF (for the whole deployment). Which SVC serves the UF is a table with its sources
- * (`fiscal/autorizadores.ts`, CONTINGENCIA_CTE_POR_UF), which the application layer reads to name it; the decider
- * only holds the pair to the manual's `tpEmis` (7 SVC-RS, 8 SVC-SP).
+ * The operator's switch of one UF (for the whole deployment). Which SVC serves the UF is read from the table with its
+ * sources (`fiscal/autorizadores.ts`, CONTINGENCIA_CTE_POR_UF) once the UF is known to exist, with the manual's
+ * `tpEmis` of that SVC (7 SVC-RS, 8 SVC-SP).
  */
 export type ContingenciaCommand =
-  | {
-      type: 'AtivarContingencia';
-      uf: string;
-      autorizador: AutorizadorContingencia;
-      tp_emis: TpEmisContingencia;
-      justificativa: string;
-    }
+  | { type: 'AtivarContingencia'; uf: string; justificativa: string }
   | { type: 'DesativarContingencia'; uf: string };
 
 export interface ContingenciaAtiva {
@@ -35,8 +30,6 @@ export interface ContingenciaState {
 
 /** One stream per UF: two operators switching different states never contend. */
 export const contingenciaStream = (uf: string) => `contingencia-${uf}`;
-
-const TP_EMIS: Record<AutorizadorContingencia, TpEmisContingencia> = { 'SVC-RS': 7, 'SVC-SP': 8 };
 
 /** `xJust` of cteTiposBasico_v4.00.xsd is 15–256; the manual and the API's other justifications say 255. */
 export const JUSTIFICATIVA_MIN = 15;
@@ -79,9 +72,7 @@ export const contingenciaDecider: Decider<ContingenciaCommand, ContingenciaState
     const uf = ufValida(command.uf);
     switch (command.type) {
       case 'AtivarContingencia': {
-        if (TP_EMIS[command.autorizador] !== command.tp_emis) {
-          throw invalido('tp_emis', `${command.autorizador} issues with tpEmis ${TP_EMIS[command.autorizador]}, not ${command.tp_emis}`);
-        }
+        const autorizador = autorizadorContingenciaCte(uf);
         const justificativa = justificativaValida(command.justificativa);
         if (state.ativa) {
           throw new Rejection(
@@ -92,7 +83,7 @@ export const contingenciaDecider: Decider<ContingenciaCommand, ContingenciaState
         return [
           {
             type: 'contingencia.ativada',
-            data: { uf, autorizador: command.autorizador, tp_emis: command.tp_emis, dh_cont: dhSaoPaulo(now), justificativa },
+            data: { uf, autorizador, tp_emis: TP_EMIS_CONTINGENCIA[autorizador], dh_cont: dhSaoPaulo(now), justificativa },
           },
         ];
       }

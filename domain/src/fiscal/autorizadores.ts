@@ -1,10 +1,10 @@
-import { type AutorizadorContingencia, type Environment, type Uf } from '@frete/contracts';
+import { type AutorizadorContingencia, type Environment, type TpEmisContingencia, type Uf } from '@frete/contracts';
 
 /**
  * Who authorizes a CT-e or an MDF-e, who stands in for it in contingency, and where its QR code points: the facts
  * the document builder needs, kept once here (the adapters' routing data, `services/adapters/src/autoridade/sefaz/
  * autorizadores.ts`, adds the web service addresses and re-exports these). Each table names its sources; the note
- * `/work/notas/fatos-fontes.md` lists them with their agreement. A maintainer updates this file when a state moves.
+ * `docs/fatos-autoridades.md` lists them with their agreement. A maintainer updates this file when a state moves.
  *
  * Sources, by short name:
  * - MOC: MOC CT-e 4.00 (Visão Geral; Anexo I), as published in nfephp-org/sped-cte `storage/`.
@@ -86,6 +86,9 @@ export const AUTORIZADOR_CTE_POR_UF: Readonly<Record<Sigla, AutorizadorNormalCte
   SP: 'SP',
   TO: 'SVRS',
 };
+
+/** `tpEmis` of a document issued through each contingency authorizer (MOC Visão Geral §11.3.3; rule G011). */
+export const TP_EMIS_CONTINGENCIA: Readonly<Record<AutorizadorContingencia, TpEmisContingencia>> = { 'SVC-RS': 7, 'SVC-SP': 8 };
 
 /**
  * CT-e contingency: the virtual authorizer (SVC) that stands in for each UF (`tpEmis` 7 SVC-RS, 8 SVC-SP). Sources:

@@ -7,7 +7,7 @@ import { type EventoCteEstado } from './regras';
  * Cumulative correction letters (CC-e, event 110110).
  *
  * The authority keeps the CC-e with the highest `nSeqEvento` as the one in force: a later letter replaces the earlier
- * ones, so it must repeat every correction still wanted. The manual's text (MOC 4.00 Visão Geral, /work/notas/fontes)
+ * ones, so it must repeat every correction still wanted. The manual (MOC 4.00 Visão Geral, sped-cte `storage/`)
  * has no sentence on it: §5.1.1 IP12 says only that where an event may occur more than once "o autor do evento deve
  * numerar de forma sequencial", and §6.4 (evCCeCTe, rule O01) gives the sequence 1–20 (636) and `infCorrecao` 1-n. The
  * rule itself is the CT-e's legislation, Ajuste SINIEF 09/07 on the CC-e:

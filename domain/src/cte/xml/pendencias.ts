@@ -30,7 +30,8 @@ const SEM_ALIQUOTA = ['40', '41', '51', 'SN'];
 /**
  * Everything missing for issuing this draft: configuration, certificate, draft groups, ICMS (the draft's or a tax
  * rule's: otherwise `sem_regra_tributacao`), values that do not add up, previous documents for tpServ 1–3 (G059)
- * and none for tpServ 0 (G060), a draft CFOP the route forbids (G050–G052). Empty when the draft can be issued.
+ * and none for tpServ 0 (G060), infDoc but for tpServ 3 and 4 (G036), a draft CFOP the route forbids (G050–G052).
+ * Empty when the draft can be issued.
  */
 export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, now }: PendenciasInput): Pendencia[] {
   const out: Pendencia[] = [];
@@ -77,7 +78,11 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
     }
   }
   if (!dados.carga) falta('carga', 'the cargo (infCarga: value, predominant product, quantities) is missing');
-  if (tpServ === 0 && !dados.documentos?.nfe.length) falta('documentos', 'a normal CT-e needs the transported documents (infDoc/infNFe)');
+  // G036 (693): infDoc for every service but an intermediate redispatch (3) and one linked to multimodal (4). The
+  // product writes NF-e keys (infNFe) only, so a contractor's CT-e of paper notes or other documents cannot be passed on.
+  if (tpServ !== 3 && tpServ !== 4 && !dados.documentos?.nfe.length) {
+    falta('documentos', `tpServ ${tpServ} needs the transported documents, NF-e keys (infDoc/infNFe: G036, rejection 693)`);
+  }
   const anteriores = dados.documentos_anteriores?.length ?? 0;
   if (tpServ >= 1 && tpServ <= 3 && anteriores === 0) {
     falta('documentos_anteriores', 'subcontracting and redispatch need the previous CT-e (docAnt, G059, rejection 521)');

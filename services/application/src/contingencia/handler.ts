@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ContingenciaAtivada, type ContingenciaDesativada, type Position, type Uf } from '@frete/contracts';
-import { autorizadorContingenciaCte, TP_EMIS_CONTINGENCIA } from '@frete/adapters';
+import { type ContingenciaAtivada, type ContingenciaDesativada, type Position } from '@frete/contracts';
 import { contingenciaDecider, contingenciaStream } from '@frete/domain';
 import { type ContingenciaRow, contingenciasAtivas, type Sql } from '@frete/projections';
 import { type CommandContext, type CommandDeps } from '../commands/execute';
@@ -36,15 +35,7 @@ export const contingenciaHandler = (deps: ContingenciaHandlerDeps) => {
   });
   return {
     ativar: async (uf: string, justificativa: string, actor: string): Promise<Chaveado<ContingenciaAtivada>> => {
-      // For a string that is no UF the table answers some SVC all the same; the decider refuses the UF.
-      const autorizador = autorizadorContingenciaCte(uf as Uf);
-      const { events, position } = await run(ctx(actor), {
-        type: 'AtivarContingencia',
-        uf,
-        autorizador,
-        tp_emis: TP_EMIS_CONTINGENCIA[autorizador],
-        justificativa,
-      });
+      const { events, position } = await run(ctx(actor), { type: 'AtivarContingencia', uf, justificativa });
       return { contingencia: events[0]!.data as ContingenciaAtivada, position };
     },
     desativar: async (uf: string, actor: string): Promise<Chaveado<ContingenciaDesativada>> => {

@@ -5,7 +5,7 @@ import { type Autorizador } from '@frete/domain';
  * Who authorizes and where, as data: with `domain/src/fiscal/autorizadores.ts` (who authorizes each UF, the SVC of
  * each UF, the QR code portals: the document builder needs them, so they live there once and are re-exported here),
  * the files a maintainer updates when a state moves to another authorizer or an address changes. Each fact names its
- * source beside it; `/work/notas/fatos-fontes.md` lists them with their agreement.
+ * source beside it; `docs/fatos-autoridades.md` lists them with their agreement.
  */
 export {
   AUTORIZADOR_CTE_POR_UF,
@@ -16,6 +16,7 @@ export {
   CONTINGENCIA_CTE_POR_UF,
   QRCODE_CTE,
   QRCODE_MDFE,
+  TP_EMIS_CONTINGENCIA,
 } from '@frete/domain';
 export type { AutorizadorContingencia } from '@frete/contracts';
 
@@ -31,9 +32,6 @@ export const SERVICOS_MDFE: readonly ServicoMdfe[] = [
   'MDFeStatusServico',
   'MDFeConsNaoEnc',
 ];
-
-/** `tpEmis` of a document issued through each contingency authorizer (MOC Visão Geral §11.3.3; rule G011). */
-export const TP_EMIS_CONTINGENCIA: Record<'SVC-RS' | 'SVC-SP', 7 | 8> = { 'SVC-RS': 7, 'SVC-SP': 8 };
 
 type Enderecos = Record<Environment, (servico: ServicoSefaz) => string>;
 
