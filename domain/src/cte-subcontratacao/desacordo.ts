@@ -1,7 +1,7 @@
 import { type TipoDesacordo } from '@frete/contracts';
 import { Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
-import { CTE_NS, idEventoCte } from '../cte/eventos/montar';
+import { elementoEvento, eventoCteXml, idEventoCte } from '../cte/eventos/montar';
 import { textoFiscal } from '../cte/xml/montar';
 
 /**
@@ -56,8 +56,7 @@ export interface MontarEventoDesacordoInput {
   detalhe: DetalheDesacordo;
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const t = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+const t = elementoEvento;
 
 /** `xObs` as the schema takes it: Latin-1, single blanks, trimmed, at most 255 characters. */
 export const observacaoDesacordo = (texto: string): string => textoFiscal(texto, OBSERVACAO_DESACORDO.max);
@@ -79,23 +78,8 @@ function detalheXml(d: DetalheDesacordo): string {
 }
 
 /** The unsigned `eventoCTe` 4.00 of the taker and its `Id` (signed on `infEvento`, like every CT-e event). */
-export function montarEventoDesacordo(i: MontarEventoDesacordoInput): { id: string; xml: string } {
-  const tpEvento = i.detalhe.tpEvento;
-  const id = idEventoCte(tpEvento, i.chave, i.nSeqEvento);
-  const autor = i.documentoAutor.length === 11 ? t('CPF', i.documentoAutor) : t('CNPJ', i.documentoAutor);
-  const xml =
-    `<eventoCTe xmlns="${CTE_NS}" versao="4.00"><infEvento Id="${id}">` +
-    t('cOrgao', i.cOrgao) +
-    t('tpAmb', String(i.tpAmb)) +
-    autor +
-    t('chCTe', i.chave) +
-    t('dhEvento', i.dhEvento) +
-    t('tpEvento', tpEvento) +
-    t('nSeqEvento', String(i.nSeqEvento)) +
-    `<detEvento versaoEvento="4.00">${detalheXml(i.detalhe)}</detEvento>` +
-    '</infEvento></eventoCTe>';
-  return { id, xml };
-}
+export const montarEventoDesacordo = ({ detalhe, ...i }: MontarEventoDesacordoInput): { id: string; xml: string } =>
+  eventoCteXml({ ...i, tpEvento: detalhe.tpEvento, detalheXml: detalheXml(detalhe) });
 
 /** Where one of the taker's events stands in the inbox aggregate. */
 export interface EventoDesacordoEstado {

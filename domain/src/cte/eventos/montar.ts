@@ -69,7 +69,9 @@ export interface MontarEventoCteInput {
 
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-const t = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+/** One element with its text escaped: what every event detail is written with. */
+export const elementoEvento = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+const t = elementoEvento;
 const coordenada = (v: number) => v.toFixed(6);
 
 /** `ID` + tpEvento + key + nSeqEvento (3 digits): the event's `Id`, which the API also uses as `event_key`. */
@@ -111,20 +113,40 @@ function detalheXml(d: DetalheEventoCte): string {
   }
 }
 
-/** The unsigned `eventoCTe` and its `Id`. */
-export function montarEventoCte(i: MontarEventoCteInput): { id: string; xml: string } {
-  const tpEvento = i.detalhe.tpEvento;
-  const id = idEventoCte(tpEvento, i.chave, i.nSeqEvento);
+/** The `eventoCTe` 4.00 envelope around a detail, whoever its author (the emitter's events and the taker's alike). */
+export interface EnvelopeEventoCte {
+  chave: string;
+  /** The author's CNPJ (14, numeric or alphanumeric) or CPF (11). */
+  documentoAutor: string;
+  tpAmb: 1 | 2;
+  /** The key's cUF: the CT-e's authorizer receives every event of it. */
+  cOrgao: string;
+  nSeqEvento: number;
+  /** `AAAA-MM-DDThh:mm:ss-03:00`. */
+  dhEvento: string;
+  tpEvento: string;
+  /** The detail's own element (`evCancCTe`, `evPrestDesacordo`…), already written. */
+  detalheXml: string;
+}
+
+/** The unsigned `eventoCTe` of any detail and its `Id`. */
+export function eventoCteXml(i: EnvelopeEventoCte): { id: string; xml: string } {
+  const id = idEventoCte(i.tpEvento, i.chave, i.nSeqEvento);
+  const autor = i.documentoAutor.length === 11 ? t('CPF', i.documentoAutor) : t('CNPJ', i.documentoAutor);
   const xml =
     `<eventoCTe xmlns="${CTE_NS}" versao="4.00"><infEvento Id="${id}">` +
     t('cOrgao', i.cOrgao) +
     t('tpAmb', String(i.tpAmb)) +
-    t('CNPJ', i.cnpjAutor) +
+    autor +
     t('chCTe', i.chave) +
     t('dhEvento', i.dhEvento) +
-    t('tpEvento', tpEvento) +
+    t('tpEvento', i.tpEvento) +
     t('nSeqEvento', String(i.nSeqEvento)) +
-    `<detEvento versaoEvento="4.00">${detalheXml(i.detalhe)}</detEvento>` +
+    `<detEvento versaoEvento="4.00">${i.detalheXml}</detEvento>` +
     '</infEvento></eventoCTe>';
   return { id, xml };
 }
+
+/** The unsigned `eventoCTe` of the emitter's events and its `Id`. */
+export const montarEventoCte = ({ cnpjAutor, detalhe, ...i }: MontarEventoCteInput): { id: string; xml: string } =>
+  eventoCteXml({ ...i, documentoAutor: cnpjAutor, tpEvento: detalhe.tpEvento, detalheXml: detalheXml(detalhe) });
