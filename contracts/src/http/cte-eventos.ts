@@ -1,6 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CteSituation } from '../events/cte';
 
+/** The authority's protocol of a registered event (`retEvento`), null while it has none. */
+export const ProtocoloDoEvento = Type.Union([
+  Type.Null(),
+  Type.Object({
+    numero: Type.String(),
+    registrado_em: Type.String({ description: '`dhRegEvento`' }),
+    cstat: Type.Integer(),
+    motivo: Type.String(),
+  }),
+]);
+
+/** The authority's last answer to an event, or why its result is still unknown. */
+export const RetornoDoEvento = Type.Union(
+  [Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })],
+  { description: "The authority's last answer, or why the result is still unknown" },
+);
+
 /** Fiscal events of an own CT-e (`/fiscal/cte/{cte_uuid}/eventos/...`, spec sections 4 and 6). */
 
 export const CteEventoKeyParam = Type.Object({
@@ -146,18 +163,8 @@ export const CteEventoResultado = Type.Object(
       description: '`registrado` (200): the authority registered it; `pendente` (202): no verdict yet (105 or no answer), reconcile later',
     }),
     sequencia: Type.Integer({ description: '`nSeqEvento`' }),
-    protocolo: Type.Union([
-      Type.Null(),
-      Type.Object({
-        numero: Type.String(),
-        registrado_em: Type.String({ description: '`dhRegEvento`' }),
-        cstat: Type.Integer(),
-        motivo: Type.String(),
-      }),
-    ]),
-    retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
-      description: "The authority's last answer, or why the result is still unknown",
-    }),
+    protocolo: ProtocoloDoEvento,
+    retorno: RetornoDoEvento,
     reconciliacao: Type.String({ description: 'Where to reconcile while pending' }),
     cte: Type.Object({ id: Type.String({ format: 'uuid' }), situacao: Type.Ref(CteSituation) }),
     repasse: Type.Optional(Type.Ref(RepasseNoCancelamento)),

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CursorQuery, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
+import { ProtocoloDoEvento, RetornoDoEvento } from './cte-eventos';
 import { type CodigoLinhaLote } from './lote';
 
 export const InboundCteStatus = Type.Union(
@@ -132,18 +133,8 @@ export const DesacordoResultado = Type.Object(
       description: '`registrado` (200): the authority registered it; `pendente` (202): no verdict yet (105 or no answer)',
     }),
     sequencia: Type.Integer({ description: '`nSeqEvento` (1–20 per event type)' }),
-    protocolo: Type.Union([
-      Type.Null(),
-      Type.Object({
-        numero: Type.String(),
-        registrado_em: Type.String({ description: '`dhRegEvento`' }),
-        cstat: Type.Integer(),
-        motivo: Type.String(),
-      }),
-    ]),
-    retorno: Type.Union([Type.Null(), Type.Object({ cstat: Type.Union([Type.Null(), Type.Integer()]), motivo: Type.String() })], {
-      description: "The authority's last answer, or why the result is still unknown",
-    }),
+    protocolo: ProtocoloDoEvento,
+    retorno: RetornoDoEvento,
     access_key: Type.String(),
     desacordo: Type.Union([Type.Literal('nenhum'), Type.Literal('pendente'), Type.Literal('registrado'), Type.Literal('cancelado')], {
       description: "The CT-e's disagreement after this request: none, with the authority, registered and in force, or cancelled",
