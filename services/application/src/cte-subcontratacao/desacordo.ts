@@ -19,8 +19,7 @@ import { type CertificateVault, type DocumentStore, type EventStore, type ReadYo
 import { type FiscalSchemas } from '@frete/documents';
 import { type AutoridadeFiscal, montarProcEventoCte, type ProtocoloEvento } from '@frete/adapters';
 import { execute, load, type CommandContext } from '../commands/execute';
-import { assinarXml } from '../emissao/assinar';
-import { arquivarProcEvento, enviarEvento } from '../emissao/evento';
+import { arquivarProcEvento, assinarEventoCte, enviarEvento } from '../emissao/evento';
 
 export interface DesacordoDeps {
   store: EventStore;
@@ -48,7 +47,6 @@ export interface ResultadoDesacordo {
 export type SolicitanteDesacordo = Pick<CommandContext, 'correlationId' | 'requestId' | 'actor'>;
 
 /** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
-const CSTAT_FALHA_SCHEMA = 215;
 
 const instante = (dh: string): string => {
   const d = new Date(dh);
@@ -115,18 +113,15 @@ export class DesacordoCte {
       dhEvento: dhSaoPaulo(now),
       detalhe,
     });
-    const assinado = await assinarXml(this.deps, {
+    const assinado = await assinarEventoCte(this.deps, {
       companyId,
       certificadoBlobId: company && certificado ? certificado.blob_id : null,
       xml,
-      element: 'infEvento',
-      schema: 'eventoCTe_v4.00.xsd',
-      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no schema XML' },
     });
     if (assinado.tipo === 'recusado') {
       throw new Rejection('regra_de_negocio', assinado.motivo, { cstat: assinado.cstat, motivo: assinado.motivo });
     }
-    const sha256 = await this.deps.documents.put(Buffer.from(assinado.xml, 'utf8'), 'application/xml');
+    const { sha256 } = assinado;
     await this.record(companyId, chave, cause, {
       type: 'SolicitarDesacordo',
       company_cnpj: cnpj,

@@ -28,9 +28,8 @@ import { type CertificateVault } from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { type AutoridadeFiscal, type ProtocoloEvento } from '@frete/adapters';
 import { montarProcEventoCte } from '@frete/adapters';
-import { assinarXml } from '../emissao/assinar';
 import { decidirRepasseDoCancelamento, type RepasseNoCancelamento, TP_CANCELAMENTO } from '../repasse/cancelamento';
-import { arquivarProcEvento, enviarEvento } from '../emissao/evento';
+import { arquivarProcEvento, assinarEventoCte, enviarEvento } from '../emissao/evento';
 
 /** What the carrier asks for, per event type (already shape-checked at the edge). */
 export type PedidoEventoCte =
@@ -71,9 +70,6 @@ export interface EventosCteDeps {
   readYourWrites?: ReadYourWrites;
   clock: () => Date;
 }
-
-/** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
-const CSTAT_FALHA_SCHEMA = 215;
 
 const instante = (dh: string): string => {
   const d = new Date(dh);
@@ -182,17 +178,13 @@ export class EventosCte {
       dhEvento: dhSaoPaulo(now),
       detalhe,
     });
-    const assinado = await assinarXml(this.deps, {
+    const assinado = await assinarEventoCte(this.deps, {
       companyId,
       certificadoBlobId: company && certificado ? certificado.blob_id : null,
       xml,
-      element: 'infEvento',
-      schema: 'eventoCTe_v4.00.xsd',
-      falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no schema XML' },
     });
     if (assinado.tipo === 'recusado') throw recusaLocal(assinado.cstat, assinado.motivo);
-    const signed = assinado.xml;
-    const sha256 = await this.deps.documents.put(Buffer.from(signed, 'utf8'), 'application/xml');
+    const { sha256 } = assinado;
     await this.record(companyId, cteId, cause, {
       type: 'SolicitarEventoCte',
       tipo: pedido.tipo,

@@ -1,6 +1,7 @@
 import { CertificadoRecusadoPelaAutoridade, type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
 import { CSTAT_ERRO_NAO_CATALOGADO, motivoDaRecusa } from './emissor';
 import { type DocumentStore } from '@frete/platform';
+import { type AssinaturaDeps, assinarXml } from './assinar';
 
 /** The authority's answer to a signed fiscal event, as both kinds of document record it. */
 export type RespostaEvento =
@@ -13,6 +14,28 @@ export type RespostaEvento =
   | { tipo: 'rejeitado'; cstat: number; motivo: string; recusa?: CertificadoRecusadoPelaAutoridade }
   /** No verdict yet: `motivo` is the authority's "in processing", or null when it did not answer. */
   | { tipo: 'pendente'; motivo: string | null };
+
+/** eventoCTe_v4.00.xsd refused (MOC 4.00 §5.1.5: 215 for the event web service). */
+const CSTAT_FALHA_SCHEMA_EVENTO_CTE = 215;
+
+/**
+ * Signs an `eventoCTe` on `infEvento` with the company's A1, validates it against eventoCTe_v4.00.xsd (its detEvento
+ * schema included) and archives the signed bytes, the only ones ever sent for its key: `sha256` names them. A refusal
+ * (no certificate, the schema) is said before anything is sent.
+ */
+export async function assinarEventoCte(
+  deps: AssinaturaDeps & { documents: DocumentStore },
+  o: { companyId: string; certificadoBlobId: string | null; xml: string },
+): Promise<{ tipo: 'assinado'; xml: string; sha256: string } | { tipo: 'recusado'; cstat: number; motivo: string }> {
+  const assinado = await assinarXml(deps, {
+    ...o,
+    element: 'infEvento',
+    schema: 'eventoCTe_v4.00.xsd',
+    falha: { cstat: CSTAT_FALHA_SCHEMA_EVENTO_CTE, texto: 'Rejeição: Falha no schema XML' },
+  });
+  if (assinado.tipo === 'recusado') return assinado;
+  return { ...assinado, sha256: await deps.documents.put(Buffer.from(assinado.xml, 'utf8'), 'application/xml') };
+}
 
 /** Archives the event with its protocol, byte for byte, and names it by its hash. */
 export async function arquivarProcEvento(documents: DocumentStore, proc: string): Promise<string> {
