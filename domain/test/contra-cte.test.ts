@@ -125,8 +125,33 @@ describe('planejarContraCte', () => {
     expect(d.remetente?.documento).toBe(cte.remetente?.documento);
     expect(d.destinatario?.documento).toBe(cte.destinatario?.documento);
     expect(cte.nfe_chaves).toHaveLength(2);
-    expect(d.documentos?.nfe.map((n) => n.chave)).toEqual(cte.nfe_chaves);
+    expect(d.documentos?.nfe?.map((n) => n.chave)).toEqual(cte.nfe_chaves);
     expect(d.valores).toEqual({ total: 123.45, a_receber: 123.45, componentes: [{ nome: 'FRETE', valor: 123.45 }] });
+  });
+
+  it("passes on the contractor's other documents (infOutros) as the draft's documentos.outros; paper invoices (infNF) are not", () => {
+    const doc = { serie: null, numero: '123456', emissao: '2016-06-05', valor_centavos: 7_940_000 };
+    const cte: CteLido = {
+      ...original(),
+      nfe_chaves: [],
+      outros_documentos: [
+        { tipo: 'outros', modelo: '99', descricao: 'NOTA FISCAL MANUAL', ...doc },
+        { tipo: 'outros', modelo: '00', descricao: null, serie: null, numero: null, emissao: '05/06/2016', valor_centavos: null },
+        { tipo: 'outros', modelo: '99', descricao: null, serie: null, numero: null, emissao: null, valor_centavos: null },
+        { tipo: 'nf', modelo: '01', descricao: null, ...doc, serie: '1' },
+      ],
+    };
+    const plano = planejarContraCte(cte, emitenteSP, pedido(), REGRAS);
+    if (!plano.ok) throw new Error(plano.message);
+    expect(plano.dados.documentos).toEqual({
+      outros: [
+        { tipo_documento: '99', descricao: 'NOTA FISCAL MANUAL', numero: '123456', data_emissao: '2016-06-05', valor: 79400 },
+        { tipo_documento: '00' },
+        { tipo_documento: '99', descricao: 'OUTROS' },
+      ],
+    });
+    const soPapel = planejarContraCte({ ...cte, outros_documentos: [cte.outros_documentos![3]!] }, emitenteSP, pedido(), REGRAS);
+    expect(soPapel.ok && soPapel.dados.documentos).toBeUndefined();
   });
 
   it('a declared leg is the route; the CFOP follows its start', () => {

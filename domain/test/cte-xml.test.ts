@@ -11,6 +11,7 @@ import {
   NOME_HOMOLOGACAO,
   pendenciasEmissao,
   readCte,
+  validarRascunho,
 } from '../src';
 import { chaveTeste, EMITENTE_CNPJ, montarInput, rascunhoCompleto } from '../../test/support/cte-montar';
 
@@ -292,6 +293,41 @@ describe('montarCteXml', () => {
     expect(lido.nfe_chaves).toEqual(nfes.map((n) => n.chave));
   });
 
+  it('other transported documents: infDoc/infOutros in the layout order, read back; none for tpServ 3', () => {
+    const outros = [
+      { tipo_documento: '99' as const, descricao: 'NOTA FISCAL MANUAL', numero: '123456', data_emissao: '2026-11-05', valor: 79400 },
+      { tipo_documento: '00' as const, data_prevista_entrega: '2026-11-30' },
+    ];
+    const dados = { ...rascunhoCompleto(), documentos: { outros } };
+    const { xml } = montarCteXml(montarInput({ dados }));
+    expect(xml).toContain(
+      '<infDoc><infOutros><tpDoc>99</tpDoc><descOutros>NOTA FISCAL MANUAL</descOutros><nDoc>123456</nDoc><dEmi>2026-11-05</dEmi>' +
+        '<vDocFisc>79400.00</vDocFisc></infOutros><infOutros><tpDoc>00</tpDoc><dPrev>2026-11-30</dPrev></infOutros></infDoc>',
+    );
+    expect(readCte(xml).outros_documentos).toEqual([
+      {
+        tipo: 'outros',
+        modelo: '99',
+        descricao: 'NOTA FISCAL MANUAL',
+        serie: null,
+        numero: '123456',
+        emissao: '2026-11-05',
+        valor_centavos: 7_940_000,
+      },
+      { tipo: 'outros', modelo: '00', descricao: null, serie: null, numero: null, emissao: null, valor_centavos: null },
+    ]);
+    expect(montarCteXml(montarInput({ dados: { ...dados, tipo_servico: 3 } })).xml).not.toContain('<infDoc>');
+  });
+
+  it('validarRascunho: NF-e keys mixed with other documents, and tpDoc 99 without its description, are refused', () => {
+    const nfe = [{ chave: chaveTeste('45997418000153', 1000) }];
+    const { fields } = validarRascunho({
+      documentos: { nfe, outros: [{ tipo_documento: '99' }, { tipo_documento: '99', descricao: '  ' }, { tipo_documento: '65' }] },
+    });
+    expect(fields.map((f) => f.field)).toEqual(['documentos', 'documentos.outros.0.descricao', 'documentos.outros.1.descricao']);
+    expect(validarRascunho({ documentos: { outros: [{ tipo_documento: '99', descricao: 'ROMANEIO' }] } }).fields).toEqual([]);
+  });
+
   it('indIEToma by the taker IE: 1, 2 (ISENTO), 9 (none)', () => {
     const ind = (ie: string | null) => {
       const dados = rascunhoCompleto();
@@ -363,6 +399,16 @@ describe('pendenciasEmissao', () => {
         now,
       }),
     ).toEqual([]);
+  });
+
+  it('G036 (693): the transported documents are NF-e keys or other documents (infOutros); none is pending', () => {
+    const pend = (documentos: object | undefined, tipo_servico = 0) =>
+      campos(
+        pendenciasEmissao({ dados: { ...rascunhoCompleto(), tipo_servico, documentos }, configuracao, certificado, regra: null, now }),
+      );
+    expect(pend({ outros: [{ tipo_documento: '00' }] })).toEqual([]);
+    expect(pend({ nfe: [], outros: [] })).toEqual(['documentos']);
+    expect(pend(undefined)).toEqual(['documentos']);
   });
 
   it('the taker role must be present', () => {

@@ -279,9 +279,11 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
     const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
     await fc.assert(
       fc.asyncProperty(arbCte(sub.cnpj), async ({ entrega, ...spec }) => {
-        // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054) and the transported documents, which the
-        // product writes as NF-e keys only (G036): without them it is 422 cte_com_pendencias.
-        const emitivel = spec.rem !== undefined && spec.dest !== undefined && spec.documentos?.tipo === 'nfe';
+        // Subcontracting (tpServ 1) needs the sender and the recipient (G053/G054) and the transported documents (G036),
+        // which the product passes on as NF-e keys or other documents (infOutros), not paper invoices (infNF): without
+        // them it is 422 cte_com_pendencias.
+        const documentos = spec.documentos?.tipo;
+        const emitivel = spec.rem !== undefined && spec.dest !== undefined && (documentos === 'nfe' || documentos === 'outros');
 
         const chave = await receber({ ...spec, numero: ++numero }, entrega);
         const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
@@ -308,6 +310,12 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
           expect((await leituras(id)).situacao).toBe('autorizado');
           const xml = (await get(`/v1/fiscal/cte/${id}/xml`)).text;
           expect(/<infCarga><vCarga>/.test(xml)).toBe(spec.carga.vCarga !== undefined);
+          expect(/<infDoc><infNFe>/.test(xml)).toBe(documentos === 'nfe');
+          expect(/<infDoc><infOutros>/.test(xml)).toBe(documentos === 'outros');
+          if (spec.documentos?.tipo === 'outros') {
+            expect(rascunho.documentos.outros).toHaveLength(1);
+            expect(rascunho.documentos.outros[0].tipo_documento).toBe(spec.documentos.tpDoc);
+          }
           await get(`/v1/fiscal/cte/${id}/dacte`);
           expectError(await sub.call('POST', `/v1/fiscal/cte/${id}/previa`), 422, 'cte_nao_editavel');
           expect((await get(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.status).toBe('subcontratado');

@@ -44,6 +44,37 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
           },
         }),
     ],
+    [
+      'subcontracting of other documents: infDoc/infOutros (tpDoc 99 with descOutros, 00 with every optional field)',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            tipo_servico: 1,
+            tomador: { papel: 'outros', parte: contratante },
+            documentos: {
+              outros: [
+                { tipo_documento: '99', descricao: 'NOTA FISCAL MANUAL', numero: '123456', data_emissao: '2026-11-05', valor: 79400 },
+                {
+                  tipo_documento: '00',
+                  descricao: 'DECLARACAO',
+                  numero: 'D-1',
+                  data_emissao: '2026-11-06',
+                  valor: 0.5,
+                  data_prevista_entrega: '2026-11-30',
+                },
+                { tipo_documento: '59' },
+              ],
+            },
+            documentos_anteriores: [
+              {
+                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
+                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
+              },
+            ],
+          },
+        }),
+    ],
     ['ICMS20', () => montarInput({ icms: { cst: '20', aliquota: 12, reducao_base: 20 } })],
     ['ICMS45 (40)', () => montarInput({ icms: { cst: '40' } })],
     ['ICMS45 (51)', () => montarInput({ icms: { cst: '51' } })],

@@ -11,6 +11,28 @@ import { Endereco, InscricaoEstadual, Municipio, Rntrc } from './configuracao';
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([Type.Null(), t]);
 const Money = (description: string) => Type.Number({ minimum: 0, maximum: 9_999_999_999_999.99, multipleOf: 0.01, description });
 
+/** TData of the CT-e schema: a day of the years 2000–2099, YYYY-MM-DD. */
+const DataCte = (description: string) => Type.String({ format: 'date', pattern: '^20[0-9]{2}-[0-9]{2}-[0-9]{2}$', description });
+
+/**
+ * `infCTeNorm/infDoc/infOutros`: a transported document that is neither an NF-e nor a paper invoice. Codes and limits:
+ * schema `cteTiposBasico_v4.00.xsd` (infOutros) and MOC 4.00 Anexo I, fields 312–318.
+ */
+export const DocumentoOutros = Type.Object(
+  {
+    tipo_documento: Type.Union(
+      ['00', '10', '59', '65', '99'].map((v) => Type.Literal(v)),
+      { description: 'tpDoc: 00 declaração, 10 dutoviário, 59 CF-e SAT, 65 NFC-e, 99 outros' },
+    ),
+    descricao: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'descOutros; required when tipo_documento is 99' })),
+    numero: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'nDoc' })),
+    data_emissao: Type.Optional(DataCte('dEmi, YYYY-MM-DD')),
+    valor: Type.Optional(Money('vDocFisc: value of the document')),
+    data_prevista_entrega: Type.Optional(DataCte('dPrev: expected delivery day, YYYY-MM-DD')),
+  },
+  { additionalProperties: false },
+);
+
 export const Local = Type.Object(
   {
     municipio: Municipio,
@@ -147,12 +169,20 @@ export const CteDraftInput = Type.Object(
     documentos: Type.Optional(
       Type.Object(
         {
-          nfe: Type.Array(
-            Type.Object({ chave: Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }) }, { additionalProperties: false }),
-            { maxItems: 2000 },
+          nfe: Type.Optional(
+            Type.Array(
+              Type.Object({ chave: Type.String({ pattern: '^[0-9]{6}[A-Z0-9]{12}[0-9]{26}$' }) }, { additionalProperties: false }),
+              { maxItems: 2000 },
+            ),
           ),
+          outros: Type.Optional(Type.Array(DocumentoOutros, { maxItems: 2000 })),
         },
-        { additionalProperties: false, description: 'Transported NF-e (infDoc/infNFe)' },
+        {
+          additionalProperties: false,
+          description:
+            'Transported documents (infDoc): NF-e keys (infNFe) or other documents (infOutros), not both (the schema makes them a ' +
+            'choice); at most 2000 (MOC 4.00 G038, rejection 601)',
+        },
       ),
     ),
     documentos_anteriores: Type.Optional(
@@ -268,8 +298,11 @@ export const CteRascunho = Type.Object(
     ),
     documentos: Type.Optional(
       Type.Object(
-        { nfe: Type.Array(CteDraftInput.properties.documentos.properties.nfe.items) },
-        { additionalProperties: false, description: 'Transported NF-e (infDoc/infNFe)' },
+        {
+          nfe: Type.Optional(Type.Array(CteDraftInput.properties.documentos.properties.nfe.items)),
+          outros: Type.Optional(Type.Array(DocumentoOutros)),
+        },
+        { additionalProperties: false, description: 'Transported documents (infDoc): NF-e keys (infNFe) or other documents (infOutros)' },
       ),
     ),
   },

@@ -48,6 +48,39 @@ export type PlanoContraCte =
 
 const mesmoLocal = (a: LocalIbge, b: LocalIbge) => a.codigo_ibge === b.codigo_ibge;
 
+const TIPOS_OUTROS = ['00', '10', '59', '65', '99'] as const;
+type TipoOutros = (typeof TIPOS_OUTROS)[number];
+const dataCte = (d: string | null) => (d && /^20[0-9]{2}-[0-9]{2}-[0-9]{2}$/.test(d) ? d : null);
+
+/**
+ * The contractor's transported documents, passed on as they are (G036: a subcontracting needs infDoc): its NF-e keys
+ * or its other documents (infOutros). Paper invoices (infNF) are not passed on: the draft does not carry them.
+ */
+function documentosDoContratante(original: CteLido): Pick<CteRascunho, 'documentos'> {
+  if (original.nfe_chaves.length > 0) return { documentos: { nfe: original.nfe_chaves.map((chave) => ({ chave })) } };
+  const outros = (original.outros_documentos ?? []).filter(
+    (d): d is typeof d & { modelo: TipoOutros } => d.tipo === 'outros' && TIPOS_OUTROS.includes(d.modelo as TipoOutros),
+  );
+  if (outros.length === 0) return {};
+  return {
+    documentos: {
+      outros: outros.map((d) => {
+        const emissao = dataCte(d.emissao);
+        // descOutros is optional in the layout; the product asks it of tpDoc 99, and the manual's own name for 99 is
+        // "Outros" (MOC 4.00 Anexo I, field 313): a contractor's tpDoc 99 without it is passed on under that name.
+        const descricao = d.descricao?.trim() ? d.descricao.trim().slice(0, 100) : d.modelo === '99' ? 'OUTROS' : null;
+        return {
+          tipo_documento: d.modelo,
+          ...(descricao ? { descricao } : {}),
+          ...(d.numero ? { numero: d.numero.slice(0, 20) } : {}),
+          ...(emissao ? { data_emissao: emissao } : {}),
+          ...(d.valor_centavos !== null ? { valor: reaisDeCentavos(d.valor_centavos) } : {}),
+        };
+      }),
+    },
+  };
+}
+
 /**
  * The subcontractor's CT-e made of the contractor's (spec "Counter-CT-e concept"): sender, recipient, cargo,
  * transported NF-e and taxation come from the contractor's XML; the contractor is the taker (`toma4`) and its CT-e
@@ -125,7 +158,7 @@ export function planejarContraCte(
           },
         }
       : {}),
-    ...(original.nfe_chaves.length > 0 ? { documentos: { nfe: original.nfe_chaves.map((chave) => ({ chave })) } } : {}),
+    ...documentosDoContratante(original),
     documentos_anteriores: [
       {
         emitente: {

@@ -80,7 +80,23 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
         fields.push({ field: `impostos.ibs_cbs.${k}`, message: 'at most 4 decimals (layout TDec_0302_04RTC)' });
     }
   }
-  dados.documentos?.nfe.forEach((n, i) => {
+  const docs = dados.documentos;
+  // infNFe, infNF and infOutros are a choice in the schema's infDoc: one kind of document per CT-e.
+  if (docs?.nfe?.length && docs.outros?.length) {
+    fields.push({
+      field: 'documentos',
+      message: 'NF-e keys (infNFe) and other documents (infOutros) cannot be mixed: the schema makes infDoc one or the other',
+    });
+  }
+  docs?.outros?.forEach((d, i) => {
+    if (d.tipo_documento === '99' && !d.descricao?.trim()) {
+      fields.push({
+        field: `documentos.outros.${i}.descricao`,
+        message: "tipo_documento '99' (outros) needs the description (descOutros)",
+      });
+    }
+  });
+  docs?.nfe?.forEach((n, i) => {
     if (!isValidAccessKey(n.chave) || n.chave.slice(20, 22) !== '55') {
       fields.push({ field: `documentos.nfe.${i}.chave`, message: 'not an NF-e access key (model 55, valid check digit)' });
     }

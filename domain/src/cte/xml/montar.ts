@@ -513,9 +513,28 @@ export function montarCteXml(input: MontarCteInput): CteXml {
       )
     : '<infCarga></infCarga>';
   const nfe = dados.documentos?.nfe ?? [];
-  // MOC 4.00 G037 (694): no infDoc on an intermediate redispatch (3) or a service linked to multimodal (4).
+  const outros = dados.documentos?.outros ?? [];
+  // MOC 4.00 G037 (694): no infDoc on an intermediate redispatch (3) or a service linked to multimodal (4). The schema's
+  // infDoc is a choice of infNF, infNFe, infOutros: the draft's validation refuses NF-e keys mixed with other documents.
   const semInfDoc = dados.tipo_servico === 3 || dados.tipo_servico === 4;
-  const infDoc = nfe.length && !semInfDoc ? el('infDoc', ...nfe.map((n) => `<infNFe><chave>${n.chave}</chave></infNFe>`)) : null;
+  const infDoc =
+    semInfDoc || (!nfe.length && !outros.length)
+      ? null
+      : el(
+          'infDoc',
+          ...nfe.map((n) => `<infNFe><chave>${n.chave}</chave></infNFe>`),
+          ...outros.map((d) =>
+            el(
+              'infOutros',
+              `<tpDoc>${d.tipo_documento}</tpDoc>`,
+              o('descOutros', d.descricao, 100),
+              o('nDoc', d.numero, 20),
+              d.data_emissao ? `<dEmi>${d.data_emissao}</dEmi>` : null,
+              d.valor !== undefined ? `<vDocFisc>${decimalDeCentavos(centavosDeReais(d.valor))}</vDocFisc>` : null,
+              d.data_prevista_entrega ? `<dPrev>${d.data_prevista_entrega}</dPrev>` : null,
+            ),
+          ),
+        );
   const anteriores = dados.documentos_anteriores ?? [];
   const docAnt = anteriores.length
     ? el(

@@ -79,9 +79,13 @@ export function pendenciasEmissao({ dados, configuracao: c, certificado, regra, 
   }
   if (!dados.carga) falta('carga', 'the cargo (infCarga: value, predominant product, quantities) is missing');
   // G036 (693): infDoc for every service but an intermediate redispatch (3) and one linked to multimodal (4). The
-  // product writes NF-e keys (infNFe) only, so a contractor's CT-e of paper notes or other documents cannot be passed on.
-  if (tpServ !== 3 && tpServ !== 4 && !dados.documentos?.nfe.length) {
-    falta('documentos', `tpServ ${tpServ} needs the transported documents, NF-e keys (infDoc/infNFe: G036, rejection 693)`);
+  // product writes NF-e keys (infNFe) and other documents (infOutros), not paper invoices (infNF): a contractor's CT-e
+  // of paper invoices cannot be passed on.
+  if (tpServ !== 3 && tpServ !== 4 && !dados.documentos?.nfe?.length && !dados.documentos?.outros?.length) {
+    falta(
+      'documentos',
+      `tpServ ${tpServ} needs the transported documents, NF-e keys or other documents (infDoc/infNFe or infOutros: G036, rejection 693)`,
+    );
   }
   const anteriores = dados.documentos_anteriores?.length ?? 0;
   if (tpServ >= 1 && tpServ <= 3 && anteriores === 0) {

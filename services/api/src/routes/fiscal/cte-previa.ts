@@ -90,6 +90,14 @@ const IDE_CAMPO: Record<string, string> = {
 const CARGA_CAMPO: Record<string, string> = { vCarga: 'valor', proPred: 'produto_predominante', xOutCat: 'outras_caracteristicas' };
 const INFQ_CAMPO: Record<string, string> = { cUnid: 'unidade', tpMed: 'tipo_medida', qCarga: 'quantidade' };
 const EMI_DOC_ANT_CAMPO: Record<string, string> = { CNPJ: 'cnpj', CPF: 'cnpj', IE: 'ie', UF: 'uf', xNome: 'nome' };
+const OUTROS_CAMPO: Record<string, string> = {
+  tpDoc: 'tipo_documento',
+  descOutros: 'descricao',
+  nDoc: 'numero',
+  dEmi: 'data_emissao',
+  vDocFisc: 'valor',
+  dPrev: 'data_prevista_entrega',
+};
 
 /** `Comp[2]` → ['Comp', 1]: libxml2 numbers repeated elements from 1. */
 const step = (s: string): [string, number] => {
@@ -141,7 +149,11 @@ export function campoDoErro(path: string | undefined): string {
         if (c === 'infQ') return leafOf(INFQ_CAMPO, d, `carga.quantidades.${parts[2]![1]}`);
         return leafOf(CARGA_CAMPO, c, 'carga');
       }
-      if (b === 'infDoc') return c === 'infNFe' ? `documentos.nfe.${parts[2]![1]}.chave` : 'documentos';
+      if (b === 'infDoc') {
+        if (c === 'infNFe') return `documentos.nfe.${parts[2]![1]}.chave`;
+        if (c === 'infOutros') return leafOf(OUTROS_CAMPO, d, `documentos.outros.${parts[2]![1]}`);
+        return 'documentos';
+      }
       if (b === 'docAnt') {
         if (c !== 'emiDocAnt') return 'documentos_anteriores';
         const i = parts[2]![1];
