@@ -41,8 +41,32 @@ describe('pre-flight: the preview, the issue and the authority give the same rej
     await app?.close();
   });
 
-  it('a CFOP outside the manual’s list: the preview says 676 (G049), the issue is 422 rejeicao_prevista and nothing is sent', async () => {
-    const d = await c.call('POST', '/v1/fiscal/cte', { ...rascunhoEmitivel(), cfop: '6102' });
+  // One case per kind of rule: the manual's (Anexo I) and a technical note's (the tax reform's test-year rates).
+  const casos = [
+    {
+      nome: 'a CFOP outside the manual’s list: G049, 676',
+      rascunho: () => ({ ...rascunhoEmitivel(), cfop: '6102' }),
+      cstat: 676,
+      motivo: 'Rejeição: CFOP informado inválido',
+      regra: 'G049',
+      fonte: 'MOC CT-e 4.00 Anexo I',
+    },
+    {
+      nome: 'a CBS rate outside the test year’s 0.9%: NT 2025.001 v1.11a, 326',
+      // ICMS still from the route's tax rule; the draft's own IBS/CBS with a CBS of 1%.
+      rascunho: () => ({
+        ...rascunhoEmitivel(),
+        impostos: { ibs_cbs: { cst: '000', cclass_trib: '000001', aliquota_ibs_uf: 0.1, aliquota_ibs_mun: 0, aliquota_cbs: 1 } },
+      }),
+      cstat: 326,
+      motivo: 'Rejeição: Alíquota da CBS inválida',
+      regra: expect.stringContaining('pCBS'),
+      fonte: 'NT 2025.001',
+    },
+  ];
+
+  it.each(casos)('$nome: the preview says it, the issue is 422 rejeicao_prevista, nothing is sent; both doors agree', async (caso) => {
+    const d = await c.call('POST', '/v1/fiscal/cte', caso.rascunho());
     expect(d.status).toBe(201);
     const id = d.body.data.id as string;
 
@@ -51,19 +75,20 @@ describe('pre-flight: the preview, the issue and the authority give the same rej
     expect(previa.body.data.pronto).toBe(false);
     expect(previa.body.data.pendencias).toEqual([]);
     expect(previa.body.data.rejeicoes).toEqual([
-      {
-        cstat: 676,
-        motivo: 'Rejeição: CFOP informado inválido',
-        regra: 'G049',
-        fonte: expect.stringContaining('MOC CT-e 4.00 Anexo I'),
-      },
+      { cstat: caso.cstat, motivo: expect.stringContaining(caso.motivo), regra: caso.regra, fonte: expect.stringContaining(caso.fonte) },
     ]);
+
+    // The text as the authority would write it (with the detail a rule adds in brackets), the same through every door.
+    const motivo = previa.body.data.rejeicoes[0].motivo as string;
 
     const antes = app.autoridadeLocal!.atendidos()['SP/CTeRecepcaoSincV4'] ?? 0;
     const emissao = await c.call('POST', `/v1/fiscal/cte/${id}/emissao`);
     const body = expectError(emissao, 422, 'rejeicao_prevista');
-    expect(body.error.message).toContain('G049');
-    expect(body.error.details).toMatchObject({ cstat: 676, regra: 'G049', rejeicoes: [expect.objectContaining({ cStat: 676 })] });
+    expect(body.error.details).toMatchObject({
+      cstat: caso.cstat,
+      regra: caso.regra,
+      rejeicoes: [expect.objectContaining({ cStat: caso.cstat })],
+    });
     expect(app.autoridadeLocal!.atendidos()['SP/CTeRecepcaoSincV4'] ?? 0).toBe(antes);
     const cte = await c.call('GET', `/v1/fiscal/cte/${id}`);
     expect(cte.body.data.situacao).toBe('rascunho');
@@ -71,11 +96,7 @@ describe('pre-flight: the preview, the issue and the authority give the same rej
     // The same document, numbered and signed as an issue would, sent anyway: the authority's answer is the preview's.
     const assinado = comoEmitido(previa.body.data.xml as string, a1());
     const emProcesso = new AutoridadeFiscalSimulada({ pool: app.db.pool, schemas });
-    expect(await emProcesso.autorizarCte(assinado)).toEqual({
-      tipo: 'rejeitado',
-      cStat: 676,
-      xMotivo: 'Rejeição: CFOP informado inválido',
-    });
+    expect(await emProcesso.autorizarCte(assinado)).toEqual({ tipo: 'rejeitado', cStat: caso.cstat, xMotivo: motivo });
     await emProcesso.close();
 
     // Through the SOAP door: the sefaz adapter, over mutual TLS, to the local authority server.
@@ -91,8 +112,8 @@ describe('pre-flight: the preview, the issue and the authority give the same rej
     });
     expect(await sefaz.autorizarCte(assinado, { companyId: c.companyId })).toEqual({
       tipo: 'rejeitado',
-      cStat: 676,
-      xMotivo: 'Rejeição: CFOP informado inválido',
+      cStat: caso.cstat,
+      xMotivo: motivo,
     });
     expect(app.autoridadeLocal!.atendidos()['SP/CTeRecepcaoSincV4'] ?? 0).toBe(antes + 1);
     await sefaz.close();
