@@ -113,6 +113,11 @@ const CASOS: [string, number, string, ContextoRegras?][] = [
   ['G039 NF-e twice', 527, BASE.replace('</infDoc>', `<infNFe><chave>${NFE}</chave></infNFe></infDoc>`)],
   ['G040 NF-e key invalid', 843, BASE.replace(`<chave>${NFE}</chave>`, `<chave>${NFE.slice(0, 43)}3</chave>`)],
   [
+    'G045 an NFC-e (infOutros 65) in an interstate service',
+    813,
+    BASE.replace(/<infDoc>.*<\/infDoc>/, '<infDoc><infOutros><tpDoc>65</tpDoc><nDoc>123</nDoc></infOutros></infDoc>'),
+  ],
+  [
     'G046 total over the limit',
     650,
     BASE.replace('<vTPrest>1500.00</vTPrest><vRec>1500.00</vRec>', '<vTPrest>10000000.00</vTPrest><vRec>1500.00</vRec>'),

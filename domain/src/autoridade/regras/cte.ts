@@ -292,6 +292,12 @@ export const REGRAS_CTE: readonly RegraAutoridade[] = [
     }
     return null;
   }),
+  regra('G045', 813, 'Rejeição: Tipo de Documento inválido para operação interestadual', (d) => {
+    if (!normal(d) || campo(d, 'UFIni') === campo(d, 'UFFim')) return null;
+    const tipos = textos(d.inf, 'infCTeNorm', 'infDoc', 'infOutros', 'tpDoc');
+    const vedado = tipos.find((tp) => tp === '59' || tp === '65');
+    return vedado ? `[tpDoc: ${vedado}]` : null;
+  }),
   regra('G046', 650, 'Rejeição: Valor total do serviço superior ao limite permitido (R$ 9.999.999,99)', (d) => {
     const total = centavos(texto(d.inf, 'vPrest', 'vTPrest'));
     return falha(normal(d) && total !== null && total > 999_999_999n);
