@@ -284,6 +284,8 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
         // them it is 422 cte_com_pendencias.
         const documentos = spec.documentos?.tipo;
         const emitivel = spec.rem !== undefined && spec.dest !== undefined && (documentos === 'nfe' || documentos === 'outros');
+        // An NFC-e (65) or CF-e SAT (59) in an interstate service is the authority's 813 (G045): issued, never sent, rejected.
+        const g045 = spec.documentos?.tipo === 'outros' && ['59', '65'].includes(spec.documentos.tpDoc) && spec.inicio.UF !== spec.fim.UF;
 
         const chave = await receber({ ...spec, numero: ++numero }, entrega);
         const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
@@ -305,20 +307,28 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
           expect(rascunho.carga.valor === undefined).toBe(spec.carga.vCarga === undefined);
           expect(rascunho.carga.quantidades).toHaveLength(spec.carga.infQ.length);
 
-          // The XML made of it passes cte_v4.00.xsd (the issue checks it): authorized.
-          expect((await pollUntil(sub, `/v1/fiscal/cte/${id}/consulta`)).body.data.situacao).toBe('autorizado');
-          expect((await leituras(id)).situacao).toBe('autorizado');
-          const xml = (await get(`/v1/fiscal/cte/${id}/xml`)).text;
-          expect(/<infCarga><vCarga>/.test(xml)).toBe(spec.carga.vCarga !== undefined);
-          expect(/<infDoc><infNFe>/.test(xml)).toBe(documentos === 'nfe');
-          expect(/<infDoc><infOutros>/.test(xml)).toBe(documentos === 'outros');
-          if (spec.documentos?.tipo === 'outros') {
-            expect(rascunho.documentos.outros).toHaveLength(1);
-            expect(rascunho.documentos.outros[0].tipo_documento).toBe(spec.documentos.tpDoc);
+          if (g045) {
+            expect((await pollUntil(sub, `/v1/fiscal/cte/${id}/consulta`)).body.data).toMatchObject({
+              situacao: 'rejeitado',
+              retorno: { cstat: 813 },
+            });
+            expect((await leituras(id)).situacao).toBe('rejeitado');
+          } else {
+            // The XML made of it passes cte_v4.00.xsd (the issue checks it): authorized.
+            expect((await pollUntil(sub, `/v1/fiscal/cte/${id}/consulta`)).body.data.situacao).toBe('autorizado');
+            expect((await leituras(id)).situacao).toBe('autorizado');
+            const xml = (await get(`/v1/fiscal/cte/${id}/xml`)).text;
+            expect(/<infCarga><vCarga>/.test(xml)).toBe(spec.carga.vCarga !== undefined);
+            expect(/<infDoc><infNFe>/.test(xml)).toBe(documentos === 'nfe');
+            expect(/<infDoc><infOutros>/.test(xml)).toBe(documentos === 'outros');
+            if (spec.documentos?.tipo === 'outros') {
+              expect(rascunho.documentos.outros).toHaveLength(1);
+              expect(rascunho.documentos.outros[0].tipo_documento).toBe(spec.documentos.tpDoc);
+            }
+            await get(`/v1/fiscal/cte/${id}/dacte`);
+            expectError(await sub.call('POST', `/v1/fiscal/cte/${id}/previa`), 422, 'cte_nao_editavel');
+            expect((await get(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.status).toBe('subcontratado');
           }
-          await get(`/v1/fiscal/cte/${id}/dacte`);
-          expectError(await sub.call('POST', `/v1/fiscal/cte/${id}/previa`), 422, 'cte_nao_editavel');
-          expect((await get(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.status).toBe('subcontratado');
         }
 
         const outra = await receber({ ...spec, numero: ++numero }, entrega);
@@ -339,6 +349,8 @@ describe('property: a contractor CT-e with any of its optional groups and elemen
             rows: [{ chave: outra, status: 'failed', error: { code: 'cte_com_pendencias' } }],
           });
           expect((await get(`/v1/fiscal/cte-subcontratacao/${outra}`)).body.data.status).toBe('recebido');
+        } else if (g045) {
+          expect(relatorio).toMatchObject({ rows: [{ chave: outra, status: 'failed', error: { code: 'cte_rejeitado' } }] });
         } else {
           expect(relatorio).toMatchObject({ status: 'done', rows: [{ chave: outra, status: 'emitted' }] });
           const doc = await leituras(relatorio.rows[0].counter_cte_id);
