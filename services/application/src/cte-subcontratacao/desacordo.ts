@@ -19,7 +19,7 @@ import { type CertificateVault, type DocumentStore, type EventStore, type ReadYo
 import { type FiscalSchemas } from '@frete/documents';
 import { type AutoridadeFiscal, montarProcEventoCte, type ProtocoloEvento } from '@frete/adapters';
 import { execute, load, type CommandContext } from '../commands/execute';
-import { arquivarProcEvento, assinarEventoCte, enviarEvento } from '../emissao/evento';
+import { arquivarProcEvento, assinarEventoCte, enviarEvento, estadoDoEventoPendente } from '../emissao/evento';
 
 export interface DesacordoDeps {
   store: EventStore;
@@ -146,18 +146,10 @@ export class DesacordoCte {
     const evento = state.eventos[eventKey];
     if (!evento) throw new Rejection('nao_encontrado', `no desacordo event ${eventKey} of this CT-e`, { event_key: eventKey });
     if (evento.situacao !== 'pendente') return this.resultado(chave, state, eventKey);
-    const r = await this.deps.autoridade.consultarCte(chave, { companyId });
-    if (r.tipo === 'encontrado') {
-      const registrado = r.eventos.find((e) => e.idEvento === eventKey);
-      if (registrado) return this.registrado(companyId, chave, evento, registrado, cause);
-      if (!r.eventosEmProcessamento.includes(eventKey)) return this.enviar(companyId, chave, eventKey, cause);
-    }
-    const motivo =
-      r.tipo === 'sem_resposta'
-        ? 'the authority did not answer the query'
-        : r.tipo === 'encontrado'
-          ? 'the event is still in processing'
-          : `${r.cStat} ${r.xMotivo}`;
+    const estado = estadoDoEventoPendente(await this.deps.autoridade.consultarCte(chave, { companyId }), eventKey);
+    if (estado.tipo === 'registrado') return this.registrado(companyId, chave, evento, estado.protocolo, cause);
+    if (estado.tipo === 'reenviar') return this.enviar(companyId, chave, eventKey, cause);
+    const { motivo } = estado;
     const after = await this.record(companyId, chave, cause, {
       type: 'RegistrarDesacordoPendente',
       data: this.base(companyId, chave, evento, { motivo }),

@@ -29,7 +29,7 @@ import { type FiscalSchemas } from '@frete/documents';
 import { type AutoridadeFiscal, type ProtocoloEvento } from '@frete/adapters';
 import { montarProcEventoCte } from '@frete/adapters';
 import { decidirRepasseDoCancelamento, type RepasseNoCancelamento, TP_CANCELAMENTO } from '../repasse/cancelamento';
-import { arquivarProcEvento, assinarEventoCte, enviarEvento } from '../emissao/evento';
+import { arquivarProcEvento, assinarEventoCte, enviarEvento, estadoDoEventoPendente } from '../emissao/evento';
 
 /** What the carrier asks for, per event type (already shape-checked at the edge). */
 export type PedidoEventoCte =
@@ -217,18 +217,10 @@ export class EventosCte {
       const fase = evento.situacao === 'registrado' ? 'registrado' : 'recusado';
       return this.resultado(cteId, state, eventKey, await this.repasse(companyId, cteId, state, evento, fase, cause));
     }
-    const r = await this.deps.autoridade.consultarCte(state.chave!, { companyId });
-    if (r.tipo === 'encontrado') {
-      const registrado = r.eventos.find((e) => e.idEvento === eventKey);
-      if (registrado) return this.registrado(companyId, cteId, evento, registrado, cause);
-      if (!r.eventosEmProcessamento.includes(eventKey)) return this.enviar(companyId, cteId, eventKey, cause);
-    }
-    const motivo =
-      r.tipo === 'sem_resposta'
-        ? 'the authority did not answer the query'
-        : r.tipo === 'encontrado'
-          ? 'the event is still in processing'
-          : `${r.cStat} ${r.xMotivo}`;
+    const estado = estadoDoEventoPendente(await this.deps.autoridade.consultarCte(state.chave!, { companyId }), eventKey);
+    if (estado.tipo === 'registrado') return this.registrado(companyId, cteId, evento, estado.protocolo, cause);
+    if (estado.tipo === 'reenviar') return this.enviar(companyId, cteId, eventKey, cause);
+    const { motivo } = estado;
     const after = await this.record(companyId, cteId, cause, {
       type: 'RegistrarEventoPendente',
       data: { cte_id: cteId, company_id: companyId, event_key: eventKey, tp_evento: evento.tp_evento, motivo },

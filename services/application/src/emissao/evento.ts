@@ -1,4 +1,4 @@
-import { CertificadoRecusadoPelaAutoridade, type ProtocoloEvento, type RetornoEvento } from '@frete/adapters';
+import { CertificadoRecusadoPelaAutoridade, type ProtocoloEvento, type RetornoConsulta, type RetornoEvento } from '@frete/adapters';
 import { CSTAT_ERRO_NAO_CATALOGADO, motivoDaRecusa } from './emissor';
 import { type DocumentStore } from '@frete/platform';
 import { type AssinaturaDeps, assinarXml } from './assinar';
@@ -70,4 +70,20 @@ export async function enviarEvento(
     case 'sem_resposta':
       return { tipo: 'pendente', motivo: null };
   }
+}
+
+/** What the document's consultation says of a pending event: registered, never received (send the same bytes), or still open. */
+export type EstadoDoEventoPendente =
+  | { tipo: 'registrado'; protocolo: ProtocoloEvento }
+  | { tipo: 'reenviar' }
+  | { tipo: 'pendente'; motivo: string };
+
+export function estadoDoEventoPendente(r: RetornoConsulta, eventKey: string): EstadoDoEventoPendente {
+  if (r.tipo === 'encontrado') {
+    const protocolo = r.eventos.find((e) => e.idEvento === eventKey);
+    if (protocolo) return { tipo: 'registrado', protocolo };
+    if (!r.eventosEmProcessamento.includes(eventKey)) return { tipo: 'reenviar' };
+    return { tipo: 'pendente', motivo: 'the event is still in processing' };
+  }
+  return { tipo: 'pendente', motivo: r.tipo === 'sem_resposta' ? 'the authority did not answer the query' : `${r.cStat} ${r.xMotivo}` };
 }

@@ -2,19 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, DataEnvelope, type CteRascunho } from '@frete/contracts';
 import { codigoNumerico } from '@frete/domain';
-import { type FiscalSchemaError } from '@frete/documents';
 import { prepararCte } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
-import { RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
+import { erroEsperadoNaPrevia, NUMERO_PROVISORIO, RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
 
 const TAGS = ['CT-e'];
-
-/** The number a preview writes: the series' next number is reserved only when the CT-e is issued. */
-export const NUMERO_PROVISORIO = 0;
 
 const CtePrevia = Type.Object(
   {
@@ -168,9 +164,7 @@ export function campoDoErro(path: string | undefined): string {
   }
 }
 
-/** The missing Signature (a preview is unsigned) and nCT 0 (the provisional number) are expected, not pending. */
-const esperado = (e: FiscalSchemaError) =>
-  (e.path === '/CTe' && /Signature/.test(e.message)) || (e.path === '/CTe/infCte/ide/nCT' && NUMERO_PROVISORIO === 0);
+const esperado = erroEsperadoNaPrevia('CTe', '/CTe/infCte/ide/nCT');
 
 /** `POST /fiscal/cte/{cte_uuid}/previa`: what an issue of this draft would send, and what it still needs. */
 export const ctePreviaRoutes =

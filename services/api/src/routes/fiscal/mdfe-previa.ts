@@ -2,19 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, MdfeIdParam } from '@frete/contracts';
 import { codigoNumerico } from '@frete/domain';
-import { type FiscalSchemaError } from '@frete/documents';
 import { prepararMdfe } from '@frete/application';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
-import { RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
+import { erroEsperadoNaPrevia, NUMERO_PROVISORIO, RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
 
 const TAGS = ['MDF-e'];
-
-/** The number a preview writes: the series' next number is reserved only when the MDF-e is issued. */
-const NUMERO_PROVISORIO = 0;
 
 const MdfePrevia = Type.Object(
   {
@@ -40,9 +36,7 @@ const MdfePrevia = Type.Object(
   { $id: 'MdfePrevia' },
 );
 
-/** The missing Signature (a preview is unsigned) and nMDF 0 (the provisional number) are expected, not pending. */
-const esperado = (e: FiscalSchemaError) =>
-  (e.path === '/MDFe' && /Signature/.test(e.message)) || (e.path === '/MDFe/infMDFe/ide/nMDF' && NUMERO_PROVISORIO === 0);
+const esperado = erroEsperadoNaPrevia('MDFe', '/MDFe/infMDFe/ide/nMDF');
 
 /** `POST /fiscal/mdfe/{mdfe_uuid}/previa`: what an issue of this MDF-e would send, and what the authority would say of it. */
 export const mdfePreviaRoutes =

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { type RejeicaoPrevista } from '@frete/domain';
+import { type FiscalSchemaError } from '@frete/documents';
 
 /** One authority rule a previewed document fails: what the authority would answer, and the manual's rule. */
 export const RejeicaoPrevistaView = Type.Object({
@@ -16,3 +17,15 @@ export const rejeicoesDescricao =
 
 export const rejeicoesView = (rejeicoes: RejeicaoPrevista[]) =>
   rejeicoes.map((r) => ({ cstat: r.cStat, motivo: r.xMotivo, regra: r.regra, fonte: r.fonte }));
+
+/** The number a preview writes: the series' next number is reserved only when the document is issued. */
+export const NUMERO_PROVISORIO = 0;
+
+/**
+ * The schema errors a preview expects, not pending items: the missing Signature (a preview is unsigned) and the
+ * provisional number 0 at `caminhoNumero` (`/CTe/infCte/ide/nCT`, `/MDFe/infMDFe/ide/nMDF`).
+ */
+export const erroEsperadoNaPrevia =
+  (raiz: 'CTe' | 'MDFe', caminhoNumero: string) =>
+  (e: FiscalSchemaError): boolean =>
+    (e.path === `/${raiz}` && /Signature/.test(e.message)) || (e.path === caminhoNumero && NUMERO_PROVISORIO === 0);
