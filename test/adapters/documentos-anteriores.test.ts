@@ -1,4 +1,4 @@
-import { recusaDocumentosAnteriores } from '../../services/adapters/src/autoridade/documentos-anteriores';
+import { recusaDocumentosAnteriores } from '@frete/domain';
 import { buildCteXml } from '../support/cte-xml';
 
 const CONTRATANTE = '11222333000181';
