@@ -100,6 +100,7 @@ import {
   CiotViagemIniciada,
 } from './ciot';
 import { ContingenciaAtivada, ContingenciaDesativada } from './contingencia';
+import { DistribuicaoAlterada, DistribuicaoConsultada, DistribuicaoConsultaFalhou, DistribuicaoConsultaSolicitada } from './distribuicao';
 import {
   WebhookAtualizado,
   WebhookCriado,
@@ -136,6 +137,7 @@ export * from './ciot';
 export * from './conta-operacional';
 export * from './vale-pedagio';
 export * from './contingencia';
+export * from './distribuicao';
 export * from './webhook';
 export * from './usuario';
 
@@ -244,6 +246,10 @@ export const EventCatalog = {
   'convite.expirado': { version: 1, schema: ConviteExpirado },
   'contingencia.ativada': { version: 1, schema: ContingenciaAtivada },
   'contingencia.desativada': { version: 1, schema: ContingenciaDesativada },
+  'distribuicao.alterada': { version: 1, schema: DistribuicaoAlterada },
+  'distribuicao.consulta_solicitada': { version: 1, schema: DistribuicaoConsultaSolicitada },
+  'distribuicao.consultada': { version: 1, schema: DistribuicaoConsultada },
+  'distribuicao.consulta_falhou': { version: 1, schema: DistribuicaoConsultaFalhou },
   'webhook.criado': { version: 1, schema: WebhookCriado },
   'webhook.atualizado': { version: 1, schema: WebhookAtualizado },
   'webhook.segredo_rotacionado': { version: 1, schema: WebhookSegredoRotacionado },

@@ -10,3 +10,4 @@ export * from './regulador';
 export * from './diretorio-pix';
 export * from './vale-pedagio';
 export * from './banco/rail';
+export * from './distribuicao';
