@@ -236,6 +236,14 @@ export const ErrorCodes = {
   webhook_destino_recusado: 400,
   /** The endpoint is disabled (after persistent failure): re-enable it (`POST /v1/webhooks/{id}/reativar`) first. */
   webhook_desativado: 422,
+  // national distribution of DF-e (issue 30: /fiscal/distribuicao)
+  /**
+   * A consultation asked while every asked service is in the national environment's wait (an hour after 137) or block
+   * (656): asking then would restart the block. `Retry-After` and `error.details.tentar_apos` say when; nothing was asked.
+   */
+  consulta_bloqueada: 429,
+  /** The company turned the distribution off (`PUT /fiscal/distribuicao` `{ "habilitada": false }`): turn it on first. */
+  distribuicao_desabilitada: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

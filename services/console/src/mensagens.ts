@@ -125,6 +125,9 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   idempotency_key_em_uso: 'O mesmo pedido ainda está em andamento. Aguarde e tente de novo.',
   webhook_destino_recusado: 'O endereço do webhook não é aceito: use HTTPS e um endereço público.',
   webhook_desativado: 'O webhook está desativado: reative-o antes.',
+  consulta_bloqueada:
+    'O Ambiente Nacional pede espera antes de nova consulta (sem novidades ou bloqueio); tente depois do horário indicado.',
+  distribuicao_desabilitada: 'A distribuição de documentos está desligada nesta empresa: ligue-a antes de consultar.',
 };
 
 /**
