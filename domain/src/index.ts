@@ -77,6 +77,7 @@ export * from './conta-operacional/decider';
 export * from './vale-pedagio/valores';
 export * from './vale-pedagio/decider';
 export * from './contingencia/decider';
+export * from './distribuicao/decider';
 export * from './webhook/decider';
 export * from './webhook/notificacoes';
 export * from './usuario/decider';

@@ -22,6 +22,9 @@ export const DistribuicaoConsultaSolicitada = Type.Object({
   consulta_id: Type.String(),
   /** The NSU the consultation continues from (`distNSU/ultNSU`). */
   ult_nsu: Type.String(),
+  /** The interested party (the company's CNPJ) and its UF's IBGE code (`cUFAutor`), as asked. */
+  documento: Type.String(),
+  c_uf_autor: Type.String(),
   origem: Type.Union([Type.Literal('agenda'), Type.Literal('manual')]),
   solicitada_em: Type.String(),
 });
