@@ -140,6 +140,11 @@ export const ErrorCodes = {
   origem_incompativel_com_tipo: 422,
   /** The contractor's CT-e gives data a CT-e cannot carry (a party's CNPJ, an unknown municipality code): said at receipt too. */
   cte_original_invalido: 422,
+  /**
+   * The contractor cancelled its CT-e (event 110111, distributed to the inbox: `cancelamento` of the received CT-e): no
+   * counter-CT-e of it, single or batch row (issue 30).
+   */
+  cte_contratante_cancelado: 422,
   origem_ja_subcontratada_1a1: 422,
   origem_ja_subcontratada_em_pernas: 422,
   /** Ruling 8: an origin whose payout was already paid cannot become legs. */
@@ -244,6 +249,8 @@ export const ErrorCodes = {
   consulta_bloqueada: 429,
   /** The company turned the distribution off (`PUT /fiscal/distribuicao` `{ "habilitada": false }`): turn it on first. */
   distribuicao_desabilitada: 422,
+  /** The national distribution asks for the party's UF (`cUFAutor`): the company's fiscal configuration has no address yet. */
+  distribuicao_sem_uf: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
