@@ -48,6 +48,7 @@ const mapped = {
   'emission-processor': 'services/emission-processor',
   'payout-processor': 'services/payout-processor',
   'webhooks-processor': 'services/webhooks-processor',
+  'distribuicao-processor': 'services/distribuicao-processor',
   ops: 'services/ops',
   server: 'services/server',
   authority: 'services/authority',

@@ -22,6 +22,7 @@ import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handle
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
 import { type ContingenciaHandlerDeps, contingenciaHandler } from './contingencia/handler';
+import { distribuicaoHandler } from './distribuicao/handler';
 import { type WebhookHandler } from './webhook/handler';
 import { type UsuarioHandler } from './usuario/handler';
 
@@ -72,6 +73,8 @@ export const createHandlers = (
   contraCte: contraCteHandler(deps),
   lote: loteHandler(deps),
   nfe: nfeHandler(deps),
+  // The company's consultation of the national distribution (the switch, a consultation now, the processor's outcomes).
+  distribuicao: distribuicaoHandler(deps),
   // Toll pass and operational account (its ledger): one flow through the supplier and the deposits, then the decider.
   valePedagio: deps.servicoValePedagio,
   motorista: registroHandler(deps, registroMotoristas, motoristaLinha),

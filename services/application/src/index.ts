@@ -59,3 +59,6 @@ export * from './auditoria/servico';
 export * from './webhook';
 export * from './mdfe/damdfe';
 export * from './usuario';
+export * from './distribuicao/handler';
+export * from './distribuicao/processador';
+export * from './distribuicao/agenda';

@@ -128,6 +128,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   consulta_bloqueada:
     'O Ambiente Nacional pede espera antes de nova consulta (sem novidades ou bloqueio); tente depois do horário indicado.',
   distribuicao_desabilitada: 'A distribuição de documentos está desligada nesta empresa: ligue-a antes de consultar.',
+  distribuicao_sem_uf: 'A configuração fiscal da empresa ainda não tem endereço: a distribuição nacional pede a UF da empresa.',
 };
 
 /**

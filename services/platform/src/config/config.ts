@@ -6,7 +6,15 @@ import { Value } from '@sinclair/typebox/value';
 import { type Environment } from '@frete/contracts';
 import { readTrustProxy, TRUST_PROXY_DESCRIPTION, type TrustProxy } from './trust-proxy';
 
-export const SERVICE_NAMES = ['api', 'projector', 'relay', 'emission-processor', 'payout-processor', 'webhooks-processor'] as const;
+export const SERVICE_NAMES = [
+  'api',
+  'projector',
+  'relay',
+  'emission-processor',
+  'payout-processor',
+  'webhooks-processor',
+  'distribuicao-processor',
+] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export interface AppConfig {
@@ -41,6 +49,11 @@ export interface AppConfig {
   idempotency: { ttlMs: number; leaseMs: number; inFlightWaitMs: number };
   /** Webhook delivery (`WEBHOOKS_*`). */
   webhooks: ConfigWebhooks;
+  /**
+   * The national distribution's consultations (`distribuicao-processor`): `DISTRIBUICAO_INTERVALO_S`, how often its
+   * schedule looks for companies whose consultation is due (the waits between consultations are the service's rules).
+   */
+  distribuicao: { intervaloMs: number };
   /** `METRICS_PORT`: when set, this process serves /health/live, /health/ready and /metrics on HOST:METRICS_PORT. */
   metricsPort: number | null;
   /** `READY_MAX_LAG_S`: /health/ready fails while the oldest event not yet projected is older than this. */
@@ -165,6 +178,7 @@ const EnvSchema = Type.Object({
   WEBHOOKS_CONCURRENCY: integer(1, 1024, 16),
   WEBHOOKS_CONCURRENCY_PER_ENDPOINT: integer(1, 64, 2),
   WEBHOOKS_POLL_MS: integer(10, 60_000, 1_000),
+  DISTRIBUICAO_INTERVALO_S: integer(1, 86_400, 60),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer from 0 to 65535' })),
   READY_MAX_LAG_S: integer(0, undefined, 30),
   // The standard OpenTelemetry variables; tracing is off (the API's no-op) without an endpoint.
@@ -275,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       concurrencyPerEndpoint: e.WEBHOOKS_CONCURRENCY_PER_ENDPOINT,
       pollMs: e.WEBHOOKS_POLL_MS,
     },
+    distribuicao: { intervaloMs: e.DISTRIBUICAO_INTERVALO_S * 1000 },
     metricsPort: e.METRICS_PORT ?? null,
     readyMaxLagS: e.READY_MAX_LAG_S,
     tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null, serviceName: e.OTEL_SERVICE_NAME },
@@ -283,7 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
 const SEFAZ_ENDPOINTS_SCHEMA = Type.Record(
   Type.String({ pattern: '^[A-Z-]{2,8}$' }),
-  Type.Record(Type.String({ pattern: '^(CTe|MDFe)[A-Za-z0-9]+$' }), Type.String({ pattern: '^https://\\S+$' })),
+  Type.Record(Type.String({ pattern: '^(CTe|MDFe|NFe)[A-Za-z0-9]+$' }), Type.String({ pattern: '^https://\\S+$' })),
 );
 
 function autoridadeFiscal(e: Env, environment: Environment): ConfigAutoridadeFiscal {
