@@ -1,1 +1,4 @@
 export * from './port';
+export * from './mensagens';
+export * from './sefaz';
+export * from './indisponivel';

@@ -81,5 +81,33 @@ export const ENDERECOS_CTE: Readonly<Record<Autorizador, Enderecos>> = {
 /** The built-in addresses of MDF-e 3.00 services (SVRS): sped-mdfe @ 05b74a0 `storage/wsmdfe_3.00.xml`. */
 export const ENDERECOS_MDFE: Enderecos = svrs({ homologacao: 'mdfe-homologacao.svrs.rs.gov.br', producao: 'mdfe.svrs.rs.gov.br' });
 
+/**
+ * The national environment (Ambiente Nacional, `AN`): not an authorizer of any UF, but a destination of services
+ * routed as the authorizers' are (`SEFAZ_ENDPOINTS` `{ "AN": { "<Service>": "<url>" } }`, `SEFAZ_BASE_URL`
+ * `<base>/AN/<Service>`, else the table below). Its services here: the distribution of documents of interest.
+ */
+export const AMBIENTE_NACIONAL = 'AN';
+export type AmbienteNacional = typeof AMBIENTE_NACIONAL;
+export type ServicoAn = 'CTeDistribuicaoDFe' | 'NFeDistribuicaoDFe';
+export const SERVICOS_AN: readonly ServicoAn[] = ['CTeDistribuicaoDFe', 'NFeDistribuicaoDFe'];
+
+/**
+ * The built-in addresses of the national distribution services, both environments. Sources: sped-cte @ 2232aa7
+ * `storage/wscte_4.00_mod57.xml` (`<sigla>AN</sigla>`, `CTeDistribuicaoDFe` version 1.00); sped-nfe @ 3b44ec9
+ * `storage/wsnfe_4.00_mod55.xml` (`<sigla>AN</sigla>`, `NfeDistribuicaoDFe` method `nfeDistDFeInteresse` version
+ * 1.01); Java_CTe @ ffcee65 `CTeDistribuicaoDFeStub.java` (generated from the WSDL: the production address); the facts
+ * file "Distribution". All agree. Hosts: `www1`/`hom1` (not `www`/`hom`, which serve other AN services).
+ */
+export const ENDERECOS_AN: Readonly<Record<ServicoAn, Readonly<Record<Environment, string>>>> = {
+  CTeDistribuicaoDFe: {
+    homologacao: 'https://hom1.cte.fazenda.gov.br/CTeDistribuicaoDFe/CTeDistribuicaoDFe.asmx',
+    producao: 'https://www1.cte.fazenda.gov.br/CTeDistribuicaoDFe/CTeDistribuicaoDFe.asmx',
+  },
+  NFeDistribuicaoDFe: {
+    homologacao: 'https://hom1.nfe.fazenda.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx',
+    producao: 'https://www1.nfe.fazenda.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx',
+  },
+};
+
 /** `tpAmb`: the sandbox deployment talks to homologação (2), production to produção (1). */
 export const tpAmbDe = (ambiente: Environment): 1 | 2 => (ambiente === 'producao' ? 1 : 2);

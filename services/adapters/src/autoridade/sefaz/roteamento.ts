@@ -1,12 +1,16 @@
 import { type Environment, type Uf } from '@frete/contracts';
 import { ufByCode } from '@frete/domain';
 import {
+  AMBIENTE_NACIONAL,
+  type AmbienteNacional,
   type Autorizador,
   AUTORIZADOR_MDFE,
+  ENDERECOS_AN,
   autorizadorCte,
   ENDERECOS_CTE,
   ENDERECOS_MDFE,
   SERVICOS_CTE,
+  type ServicoAn,
   type ServicoSefaz,
 } from './autorizadores';
 
@@ -60,10 +64,28 @@ export function destinoDaChave(
   return contingencia ? enderecoDe(contingencia, servico, ambiente, configurados) : destinoSefaz(uf, servico, ambiente, configurados);
 }
 
+/** The configured address of a service at a destination (`SEFAZ_ENDPOINTS`, then `SEFAZ_BASE_URL`), or null. */
+function configurado(destino: string, servico: string, configurados: EnderecosConfigurados): string | null {
+  const url = configurados.endpoints?.[destino]?.[servico];
+  if (url) return url;
+  if (configurados.baseUrl) return `${configurados.baseUrl.replace(/\/+$/, '')}/${destino}/${servico}`;
+  return null;
+}
+
+/** Where a national service goes: the national environment (`AN`) is one destination for every UF. */
+export interface DestinoAn {
+  autorizador: AmbienteNacional;
+  url: string;
+}
+
+/** The address of a national environment's service in this environment, with the same precedence as the authorizers'. */
+export function destinoAn(servico: ServicoAn, ambiente: Environment, configurados: EnderecosConfigurados = {}): DestinoAn {
+  return { autorizador: AMBIENTE_NACIONAL, url: configurado(AMBIENTE_NACIONAL, servico, configurados) ?? ENDERECOS_AN[servico][ambiente] };
+}
+
 function enderecoDe(autorizador: Autorizador, servico: ServicoSefaz, ambiente: Environment, configurados: EnderecosConfigurados): Destino {
-  const configurado = configurados.endpoints?.[autorizador]?.[servico];
-  if (configurado) return { autorizador, url: configurado };
-  if (configurados.baseUrl) return { autorizador, url: `${configurados.baseUrl.replace(/\/+$/, '')}/${autorizador}/${servico}` };
+  const url = configurado(autorizador, servico, configurados);
+  if (url) return { autorizador, url };
   const tabela = ehCte(servico) ? ENDERECOS_CTE[autorizador] : ENDERECOS_MDFE;
   if (!tabela) throw new SemEnderecoSefaz(autorizador, servico);
   return { autorizador, url: tabela[ambiente](servico) };

@@ -93,10 +93,10 @@ export class TransporteSefaz {
    * made is tried once more on a new connection, and closed again it is the certificate's refusal. Nothing was sent
    * either time.
    */
-  async enviar(url: string, envelope: string, credencial: CredencialTls): Promise<ResultadoTransporte> {
-    const primeira = await this.tentar(url, envelope, credencial);
+  async enviar(url: string, envelope: string, credencial: CredencialTls, acao?: string): Promise<ResultadoTransporte> {
+    const primeira = await this.tentar(url, envelope, credencial, acao);
     if (primeira.tipo !== 'handshake_fechado') return primeira;
-    const segunda = await this.tentar(url, envelope, credencial);
+    const segunda = await this.tentar(url, envelope, credencial, acao);
     if (segunda.tipo !== 'handshake_fechado') return segunda;
     return {
       tipo: 'certificado_recusado',
@@ -108,6 +108,7 @@ export class TransporteSefaz {
     url: string,
     envelope: string,
     credencial: CredencialTls,
+    acao: string | undefined,
   ): Promise<ResultadoTransporte | { tipo: 'handshake_fechado'; motivo: string }> {
     const max = this.options.maxResposta ?? MAX_RESPOSTA;
     return new Promise((resolve) => {
@@ -124,7 +125,11 @@ export class TransporteSefaz {
       const req = https.request(url, {
         method: 'POST',
         agent: this.agente(credencial),
-        headers: { 'content-type': SOAP12_CONTENT_TYPE, 'content-length': corpo.length },
+        // SOAP 1.2 carries the WSDL's soapAction as the content type's `action` parameter (RFC 3902), where one is given.
+        headers: {
+          'content-type': acao ? `${SOAP12_CONTENT_TYPE}; action="${acao}"` : SOAP12_CONTENT_TYPE,
+          'content-length': corpo.length,
+        },
       });
       // One deadline for the whole exchange, connection included: a slow authority never holds a caller longer.
       const relogio = setTimeout(() => {

@@ -1,0 +1,130 @@
+import { type Environment, type ServicoDistribuicao } from '@frete/contracts';
+import { MAX_XML_LENGTH, Rejection } from '@frete/domain';
+import { AutoridadeIndisponivel, CertificadoRecusadoPelaAutoridade, type Remetente } from '../autoridade/port';
+import { tpAmbDe } from '../autoridade/sefaz/autorizadores';
+import { destinoAn, type EnderecosConfigurados } from '../autoridade/sefaz/roteamento';
+import { lerEnvelope, primeiroNoNamespace } from '../autoridade/sefaz/soap';
+import { type CredencialTls, TransporteSefaz } from '../autoridade/sefaz/transporte';
+import {
+  abrirDocZip,
+  distDFeIntXml,
+  envelopeDistribuicao,
+  lerRetDistDFeInt,
+  MAX_DOCUMENTO_DISTRIBUIDO,
+  SOAP_DISTRIBUICAO,
+} from './mensagens';
+import { type DistribuicaoDFe, type DocumentoDistribuido, type PedidoDistribuicao, type RetornoDistribuicao } from './port';
+
+export interface DistribuicaoSefazOptions {
+  /** homologação asks the national environment's test services (`tpAmb` 2), produção the production ones (1). */
+  ambiente: Environment;
+  /** `SEFAZ_ENDPOINTS` (`{ "AN": { "CTeDistribuicaoDFe": "<url>" } }`) and `SEFAZ_BASE_URL` over the built-in table. */
+  enderecos: EnderecosConfigurados;
+  /** `SEFAZ_CA_FILE`'s PEM bundle: the servers' certificates must chain to it. */
+  confiancaPem: string;
+  /** `SEFAZ_TIMEOUT_MS`: past it, a sent request is `sem_resposta`. */
+  timeoutMs: number;
+  /** The company's A1 as client certificate, or null when it has none. */
+  credencial: (companyId: string) => Promise<CredencialTls | null>;
+  clock?: () => Date;
+  /** `SEFAZ_CONEXOES`: connections open at once per company certificate. */
+  conexoes?: number;
+  /** The largest document a `docZip` may unzip to (10 MB by default); a larger one is that document's `erro`. */
+  maxDocumentoBytes?: number;
+}
+
+/** After an HTTP failure or a broken connection: a hint for the caller, as the authority adapter gives. */
+const ESPERA_FALHA_MS = 30_000;
+
+/**
+ * The national environment's distribution services (`CTeDistribuicaoDFe` 1.00, `NFeDistribuicaoDFe` 1.01) behind the
+ * port: SOAP 1.2 over HTTPS with the company's A1 as client certificate, at `AN`'s address (`destinoAn`). 137 and
+ * 138 are `consultado`, each `docZip` unzipped to its bytes (or its `erro`, the others still read); every other
+ * status, 656 included, is `rejeitado` with the service's own cStat and text: the poller keeps the wait and the block
+ * (the adapter pauses nothing, unlike the authorizers' channel). A timeout or broken connection after sending is
+ * `sem_resposta`; an HTTP failure, a SOAP fault or a refused connection throws `AutoridadeIndisponivel`; a refused
+ * client certificate throws `CertificadoRecusadoPelaAutoridade`.
+ */
+export class DistribuicaoDFeSefaz implements DistribuicaoDFe {
+  readonly disponivel = true;
+  private readonly transporte: TransporteSefaz;
+  private readonly clock: () => Date;
+  private readonly tpAmb: 1 | 2;
+
+  constructor(private readonly options: DistribuicaoSefazOptions) {
+    this.clock = options.clock ?? (() => new Date());
+    // Up to 50 documents per answer, an NF-e of many items among them: answers are read up to the XML reader's limit.
+    this.transporte = new TransporteSefaz({
+      confiancaPem: options.confiancaPem,
+      timeoutMs: options.timeoutMs,
+      conexoes: options.conexoes,
+      maxResposta: MAX_XML_LENGTH,
+    });
+    this.tpAmb = tpAmbDe(options.ambiente);
+  }
+
+  close(): Promise<void> {
+    this.transporte.close();
+    return Promise.resolve();
+  }
+
+  async consultar(pedido: PedidoDistribuicao, remetente: Remetente): Promise<RetornoDistribuicao> {
+    const s = SOAP_DISTRIBUICAO[pedido.servico];
+    const envelope = envelopeDistribuicao(pedido.servico, distDFeIntXml(pedido, this.tpAmb));
+    const destino = destinoAn(s.servico, this.options.ambiente, this.options.enderecos);
+    const credencial = await this.options.credencial(remetente.companyId);
+    if (!credencial)
+      throw new Rejection(
+        'certificado_invalido',
+        'the company has no readable A1 certificate to open the channel to the national environment',
+      );
+    const r = await this.transporte.enviar(destino.url, envelope, credencial, s.acao);
+    const depois = () => new Date(this.clock().getTime() + ESPERA_FALHA_MS);
+    switch (r.tipo) {
+      case 'certificado_recusado':
+        throw new CertificadoRecusadoPelaAutoridade(r.motivo);
+      case 'nao_enviado':
+        throw new AutoridadeIndisponivel(r.servidorNaoConfiavel ? 'servidor_nao_confiavel' : 'sem_conexao', null, r.motivo, depois());
+      case 'sem_resposta':
+        return { tipo: 'sem_resposta', motivo: r.motivo };
+    }
+    return retornoDistribuicao(pedido.servico, r, { maxDocumentoBytes: this.options.maxDocumentoBytes, tentarApos: depois() });
+  }
+}
+
+/**
+ * The port's answer from the service's HTTP answer: 137/138 `consultado` with each `docZip` opened, any other status
+ * `rejeitado`; an unreadable 2xx `sem_resposta` (a consultation changes nothing but the service's wait, so it is only
+ * asked again); an HTTP failure or a SOAP fault throws `AutoridadeIndisponivel` (try again after `tentarApos`).
+ */
+export async function retornoDistribuicao(
+  servico: ServicoDistribuicao,
+  resposta: { status: number; corpo: string },
+  o: { maxDocumentoBytes?: number; tentarApos: Date },
+): Promise<RetornoDistribuicao> {
+  const s = SOAP_DISTRIBUICAO[servico];
+  const lido = lerEnvelope(resposta.corpo);
+  if (resposta.status >= 300 || lido.tipo === 'falha') {
+    const detalhe = lido.tipo === 'falha' ? `SOAP fault ${lido.codigo}: ${lido.motivo}` : resposta.corpo.slice(0, 200);
+    throw new AutoridadeIndisponivel('falha_no_servidor', null, `HTTP ${resposta.status} ${detalhe}`.trim(), o.tentarApos);
+  }
+  if (lido.tipo === 'ilegivel') return { tipo: 'sem_resposta', motivo: `unreadable answer: ${lido.motivo}` };
+  const ret = primeiroNoNamespace(lido.conteudo, s.portal);
+  if (!ret || ret.localName !== 'retDistDFeInt') return { tipo: 'sem_resposta', motivo: 'the answer carries no retDistDFeInt' };
+  const lidoRet = lerRetDistDFeInt(ret);
+  if (!lidoRet) return { tipo: 'sem_resposta', motivo: 'retDistDFeInt carries no cStat' };
+  const { cStat, xMotivo, ultNSU, maxNSU } = lidoRet;
+  if (cStat !== 137 && cStat !== 138) return { tipo: 'rejeitado', cStat, xMotivo };
+  const nsu = /^[0-9]{15}$/;
+  if (!ultNSU || !nsu.test(ultNSU) || !maxNSU || !nsu.test(maxNSU)) {
+    return { tipo: 'sem_resposta', motivo: `${cStat} without a 15-digit ultNSU and maxNSU` };
+  }
+  const max = o.maxDocumentoBytes ?? MAX_DOCUMENTO_DISTRIBUIDO;
+  const documentos: DocumentoDistribuido[] = [];
+  // One after the other: at most 50, each unzip bounded, so one answer never holds 50 large buffers in flight.
+  for (const d of lidoRet.docZips) {
+    const aberto = await abrirDocZip(d.conteudo, max);
+    documentos.push('xml' in aberto ? { nsu: d.nsu, schema: d.schema, xml: aberto.xml } : { ...d, erro: aberto.erro });
+  }
+  return { tipo: 'consultado', cStat, xMotivo, ultNSU, maxNSU, dhResp: lidoRet.dhResp ?? '', documentos };
+}
