@@ -47,6 +47,7 @@ import {
   type SituacaoDocumento,
 } from './port';
 import { type SentinelaDocumento, type SentinelaEvento, lerSentinelaDocumento, lerSentinelaEvento } from './sentinelas';
+import { AmbienteNacionalSimulado } from '../distribuicao/ambiente-nacional';
 
 /**
  * The sandbox's fiscal authority (ruling 12), simulated by the service. It checks what a real authority checks
@@ -82,6 +83,12 @@ export interface AutoridadeSimuladaOptions {
   ufsAtendidas?: readonly string[];
   /** The environment it plays: homologação (2, the default) or produção (1, a local server rehearsing production). */
   tpAmb?: 1 | 2;
+  /**
+   * The national environment that distributes what this authority authorizes (each CT-e, as `cteProc`, and each CT-e
+   * event, as `procEventoCTe`, to the parties the CT-e names), in the same transaction as the decision; one over the
+   * same pool, clock and environment by default. MDF-e are not distributed.
+   */
+  ambienteNacional?: AmbienteNacionalSimulado;
 }
 
 export const VER_APLIC_SIMULADA = 'SIMULADA-1.0';
@@ -275,6 +282,8 @@ interface EventoRow {
   ret_xml: string;
   n_prot_alvo: string | null;
   ordem: string;
+  /** The signed event as received (null for events registered before the column). */
+  evento_xml: string | null;
 }
 
 const protocoloDe = (layout: Layout, r: DocumentoRow, tpAmb: 1 | 2): ProtocoloDocumento => ({
@@ -345,11 +354,15 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
   private readonly ownSchemas: boolean;
   private readonly ufsAtendidas: ReadonlySet<string>;
   private readonly tpAmb: 1 | 2;
+  /** Where what is authorized or registered here is distributed (the national environment). */
+  readonly ambienteNacional: AmbienteNacionalSimulado;
 
   constructor(options: AutoridadeSimuladaOptions) {
     this.tpAmb = options.tpAmb ?? 2;
     this.pool = options.pool;
     this.clock = options.clock ?? (() => new Date());
+    this.ambienteNacional =
+      options.ambienteNacional ?? new AmbienteNacionalSimulado({ pool: this.pool, clock: this.clock, tpAmb: this.tpAmb });
     this.ownSchemas = !options.schemas;
     this.schemas = options.schemas ?? new FiscalSchemas();
     this.ufsAtendidas = new Set(options.ufsAtendidas ?? UFS.map((u) => u.codigo_ibge));
@@ -624,6 +637,15 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
             doc.tomador,
           ],
         );
+        // A CT-e accepted (authorized now, or in processing until a follow-up authorizes it) goes to the national
+        // environment in this transaction: its parties are known there from now on, for its events too.
+        if (layout.modelo === 'cte' && situacao !== 'denegado') {
+          await this.ambienteNacional.registrarCte(c, {
+            chave: doc.chave,
+            cteAssinado: xml,
+            protocoloXml: situacao === 'autorizado' ? protXml : null,
+          });
+        }
         const protocolo = protocoloDe(layout, rows[0]!, this.tpAmb);
         if (s?.tipo === 'denegacao') return { tipo: 'denegado', cStat, xMotivo, protocolo };
         if (s?.tipo === 'pendente') return this.emProcessamento(layout);
@@ -656,6 +678,7 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
       return 'processando';
     }
     await c.query(`UPDATE autoridade_simulada_documentos SET situacao = 'autorizado' WHERE chave = $1`, [row.chave]);
+    if (row.modelo === CTE.mod) await this.ambienteNacional.cteAutorizado(c, row.chave, row.prot_xml);
     return { ...row, situacao: 'autorizado' };
   }
 
@@ -873,6 +896,10 @@ export class AutoridadeFiscalSimulada implements AutoridadeFiscal {
 
   /** What a registered event changes in the document's state. */
   private async efeito(c: PoolClient, layout: Layout, ev: EventoRow): Promise<void> {
+    // Every registered CT-e event reaches the CT-e's parties through the national environment, in this transaction.
+    if (layout.modelo === 'cte' && ev.evento_xml) {
+      await this.ambienteNacional.registrarEventoCte(c, { chave: ev.chave, eventoAssinado: ev.evento_xml, retornoXml: ev.ret_xml });
+    }
     const documento = (situacao: SituacaoDocumento) =>
       c.query('UPDATE autoridade_simulada_documentos SET situacao = $2 WHERE chave = $1', [ev.chave, situacao]);
     if (ev.tp_evento === '110111') await documento('cancelado');

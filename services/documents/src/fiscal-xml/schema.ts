@@ -88,6 +88,13 @@ const MDFE_3_00: Family = {
 };
 
 /**
+ * The national distribution services (Ambiente Nacional): CT-e `CTeDistribuicaoDFe` layout 1.00 and NF-e
+ * `NFeDistribuicaoDFe` layout 1.01, each in its model's namespace and its own folder (their `tiposDistDFe` differ).
+ */
+const DIST_DFE_CTE: Family = { folder: 'dist-dfe-cte', namespace: CTE_NS, open: {} };
+const DIST_DFE_NFE: Family = { folder: 'dist-dfe-nfe', namespace: 'http://www.portalfiscal.inf.br/nfe', open: {} };
+
+/**
  * The root schemas a document can be validated against, by their official file names: the documents and events,
  * and the web services' requests and answers (the local authority server checks the requests it gets, its tests
  * the answers it gives).
@@ -116,6 +123,10 @@ const ROOTS = {
   'retConsStatServMDFe_v3.00.xsd': MDFE_3_00,
   'retEventoMDFe_v3.00.xsd': MDFE_3_00,
   'retConsMDFeNaoEnc_v3.00.xsd': MDFE_3_00,
+  'distDFeInt_v1.00.xsd': DIST_DFE_CTE,
+  'retDistDFeInt_v1.00.xsd': DIST_DFE_CTE,
+  'distDFeInt_v1.01.xsd': DIST_DFE_NFE,
+  'retDistDFeInt_v1.01.xsd': DIST_DFE_NFE,
 } as const satisfies Record<string, Family>;
 
 export type FiscalRootSchema = keyof typeof ROOTS;
