@@ -47,6 +47,9 @@ const comReceb = (o = {}) => BASE.replace('<dest>', `${parte('receb', 'enderRece
 const comToma4 = (o = {}) =>
   BASE.replace('<toma3><toma>0</toma></toma3>', `<toma4><toma>4</toma>${parte('toma4', 'enderToma', o).slice('<toma4>'.length)}`);
 
+/** autXML after infCTeNorm (cteTiposBasico_v4.00.xsd), one per document given. */
+const comAutXml = (...docs: string[]) => BASE.replace('</infCTeNorm>', `</infCTeNorm>${docs.map((x) => `<autXML>${x}</autXML>`).join('')}`);
+
 /** docAnt of a subcontracting or redispatch, referring to the sender's CT-e (the taker). */
 const CHAVE_ANTERIOR = (() => {
   const k43 = '4326114599741800015357001000000777140000001';
@@ -223,6 +226,9 @@ const CASOS: [string, number, string, ContextoRegras?][] = [
   ['G181 start municipality unknown', 541, BASE.replace('<cMunIni>4314902</cMunIni>', '<cMunIni>4399999</cMunIni>')],
   ['G182 end municipality outside its UF', 414, BASE.replace('<cMunFim>4205407</cMunFim>', '<cMunFim>4314902</cMunFim>')],
   ['G183 end municipality unknown', 542, BASE.replace('<cMunFim>4205407</cMunFim>', '<cMunFim>4299999</cMunFim>')],
+  ['G193 autXML CNPJ', 699, comAutXml('<CNPJ>45997418000153</CNPJ>', '<CNPJ>45997418000154</CNPJ>')],
+  ['G194 autXML CPF', 700, comAutXml('<CPF>52998224725</CPF>', '<CPF>11111111111</CPF>')],
+  ['G195 autXML repeated', 715, comAutXml('<CNPJ>45997418000153</CNPJ>', '<CPF>52998224725</CPF>', '<CNPJ>45997418000153</CNPJ>')],
   ['NT 2025.001 pIBSUF', 316, ibsCbs('0.1700', '0.0000', '0.9000')],
   ['NT 2025.001 pIBSMun', 321, ibsCbs('0.1000', '0.0500', '0.9000')],
   ['NT 2025.001 pCBS', 326, ibsCbs('0.1000', '0.0000', '8.8000')],
@@ -232,6 +238,9 @@ describe('the authority rule set (MOC CT-e 4.00 Anexo I, 2.1)', () => {
   test('the schema-valid sample with the homologação names passes every rule', () => {
     expect(rejeicoesPrevistas('cte', BASE, CTX)).toEqual([]);
     expect(rejeicoesPrevistas('cte', ibsCbs('0.1000', '0.0000', '0.9000'), CTX)).toEqual([]);
+    expect(
+      rejeicoesPrevistas('cte', comAutXml('<CNPJ>45997418000153</CNPJ>', '<CPF>52998224725</CPF>', '<CNPJ>12ABC34501DE35</CNPJ>'), CTX),
+    ).toEqual([]);
   });
 
   // Every row with its context: a test function with more parameters than the row has would be taken as asking for `done`.

@@ -13,4 +13,10 @@ describe("the preview's schema-error paths → the draft's fields (infDoc)", () 
     expect(campoDoErro(`${doc}/infNFe[2]/chave`)).toBe('documentos.nfe.1.chave');
     expect(campoDoErro(doc)).toBe('documentos');
   });
+
+  it('autXML elements name autorizados_xml.<i>', () => {
+    expect(campoDoErro('/CTe/infCte/autXML/CNPJ')).toBe('autorizados_xml.0');
+    expect(campoDoErro('/CTe/infCte/autXML[3]/CPF')).toBe('autorizados_xml.2');
+    expect(campoDoErro('/CTe/infCte/autXML[10]')).toBe('autorizados_xml.9');
+  });
 });

@@ -138,6 +138,39 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
     ],
   ];
 
+  // autXML (cteTiposBasico_v4.00.xsd: 0..10, CNPJ or CPF, after infCTeNorm): the ten the schema allows, every kind of document.
+  const autorizados = ['60701190000104', '12ABC34501DE35', '52998224725', '45997418000153', '11144477735'];
+  cases.push(
+    [
+      'autXML: ten authorized (numeric and alphanumeric CNPJ, CPF)',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            autorizados_xml: [...autorizados, '33009911002506', '39053344705', '11222333000181', '11444777000161', '07526557000100'],
+          },
+        }),
+    ],
+    [
+      'autXML on a subcontracting CT-e with docAnt and toma4',
+      () =>
+        montarInput({
+          dados: {
+            ...rascunhoCompleto(),
+            tipo_servico: 1,
+            tomador: { papel: 'outros', parte: contratante },
+            documentos_anteriores: [
+              {
+                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
+                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
+              },
+            ],
+            autorizados_xml: ['60701190000104'],
+          },
+        }),
+    ],
+  );
+
   const contingencia = { tpEmis: 7 as const, dhCont: '2026-11-20T09:30:00-03:00', xJust: 'SEFAZ AUTORIZADORA FORA DO AR' };
   cases.push(
     ['contingency SVC-RS: tpEmis 7, dhCont and xJust after toma3', () => montarInput({ contingencia })],
@@ -155,6 +188,13 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
     const { chave, xml, result } = await signedValidation(input());
     expect(result).toEqual({ valid: true, errors: [] });
     expect(readCte(xml).chave).toBe(chave);
+  });
+
+  it('an eleventh autXML is what the schema refuses (the reason the draft allows ten)', async () => {
+    const onze = [...Array.from({ length: 10 }, () => '60701190000104'), '52998224725'];
+    const { result } = await signedValidation(montarInput({ dados: { ...rascunhoCompleto(), autorizados_xml: onze } }));
+    expect(result.valid).toBe(false);
+    expect(result.errors).toEqual([expect.objectContaining({ path: expect.stringContaining('autXML') })]);
   });
 
   it('the unsigned document fails only for want of the Signature', async () => {

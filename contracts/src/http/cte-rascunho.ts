@@ -214,6 +214,23 @@ export const CteDraftInput = Type.Object(
     observacoes: Type.Optional(
       nullable(Type.String({ maxLength: 2000, description: "compl/xObs. In the sandbox it may carry the authority's sentinels" })),
     ),
+    autorizados_xml: Type.Optional(
+      Type.Array(
+        Type.String({
+          minLength: 11,
+          maxLength: 18,
+          pattern: '^[0-9A-Za-z./-]{11,18}$',
+          description: 'CNPJ (numeric or alphanumeric) or CPF, with or without mask; stored without it',
+        }),
+        {
+          maxItems: 10,
+          description:
+            'infCte/autXML: the CNPJ or CPF authorized to download the XML from the authorities (the national distribution service ' +
+            'hands it to them), at most 10 (cteTiposBasico_v4.00.xsd, autXML 0..10); each checked by its check digits (authority rules G193/699, ' +
+            'G194/700), and the same document twice, masked or not, is refused as the authority would (G195/715)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, $id: 'CteDraftInput' },
 );

@@ -10,6 +10,7 @@ import { findMunicipio } from '../ibge/municipios';
 import { centavosDeReais } from '../money/money';
 import { isValidAccessKey } from '../fiscal/access-key';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../fiscal/documents';
+import { excerpt } from '../xml/excerpt';
 
 export interface RascunhoValidado<T extends CteRascunho = CteRascunho> {
   dados: T;
@@ -114,6 +115,35 @@ export function validarRascunho(input: CteRascunho): RascunhoValidado {
       }
     });
   });
+  if (dados.autorizados_xml) dados.autorizados_xml = autorizadosXml(dados.autorizados_xml, fields);
   // Plain JSON, as it will be stored and read back: no `undefined` members.
   return { dados: JSON.parse(JSON.stringify(dados)) as CteRascunho, fields };
+}
+
+/** autXML's limit in CT-e 4.00 (cteTiposBasico_v4.00.xsd: `autXML` minOccurs 0, maxOccurs 10). */
+export const MAX_AUTORIZADOS_XML = 10;
+
+/**
+ * `autorizados_xml` normalized (no mask). Each entry must be a CNPJ or CPF by its check digits (MOC CT-e 4.00 Anexo I,
+ * G193/699 and G194/700); the same document twice, masked or not, is refused rather than collapsed, because the
+ * authority rejects it (G195/715, "Documento autorizado ao XML duplicado no CTe") and the list is what the draft shows
+ * and the XML carries, one for one.
+ */
+function autorizadosXml(lista: string[], fields: FieldError[]): string[] {
+  if (lista.length > MAX_AUTORIZADOS_XML) {
+    fields.push({ field: 'autorizados_xml', message: `at most ${MAX_AUTORIZADOS_XML} documents (autXML), not ${lista.length}` });
+  }
+  const vistos = new Map<string, number>();
+  return lista.map((raw, i) => {
+    const documento = documentoValido(raw);
+    if (!documento) {
+      fields.push({ field: `autorizados_xml.${i}`, message: `'${excerpt(raw)}' is not a valid CNPJ or CPF (check digits)` });
+      return raw;
+    }
+    const anterior = vistos.get(documento);
+    if (anterior !== undefined) {
+      fields.push({ field: `autorizados_xml.${i}`, message: `repeats autorizados_xml.${anterior} (${documento})` });
+    } else vistos.set(documento, i);
+    return documento;
+  });
 }

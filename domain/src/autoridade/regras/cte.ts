@@ -404,6 +404,23 @@ export const REGRAS_CTE: readonly RegraAutoridade[] = [
   regra('G183', 542, 'Rejeição: Município de término da prestação inexistente', (d) =>
     falha(municipioInexistente(campo(d, 'cMunFim'), campo(d, 'UFFim'))),
   ),
+  // Validações dos Autorizados ao XML do CTe: the draft refuses the same cases (`autorizados_xml`, domain/src/cte/rascunho.ts).
+  regra('G193', 699, 'Rejeição: CNPJ autorizado para download inválido', (d) => {
+    const cnpj = textos(d.inf, 'autXML', 'CNPJ').find((c) => !isValidCnpj(c));
+    return cnpj === undefined ? null : `[CNPJ: ${cnpj}]`;
+  }),
+  regra('G194', 700, 'Rejeição: CPF autorizado para download inválido', (d) => {
+    const cpf = textos(d.inf, 'autXML', 'CPF').find((c) => !isValidCpf(c));
+    return cpf === undefined ? null : `[CPF: ${cpf}]`;
+  }),
+  regra('G195', 715, 'Rejeição: Documento autorizado ao XML duplicado no CTe', (d) => {
+    const vistos = new Set<string>();
+    for (const doc of [...textos(d.inf, 'autXML', 'CNPJ'), ...textos(d.inf, 'autXML', 'CPF')]) {
+      if (vistos.has(doc)) return `[${doc}]`;
+      vistos.add(doc);
+    }
+    return null;
+  }),
   regraAliquota(316, 'Rejeição: Alíquota do IBS da UF inválida', 'pIBSUF'),
   regraAliquota(321, 'Rejeição: Alíquota do IBS do Município inválida', 'pIBSMun'),
   regraAliquota(326, 'Rejeição: Alíquota da CBS inválida', 'pCBS'),

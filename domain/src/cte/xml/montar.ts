@@ -555,7 +555,12 @@ export function montarCteXml(input: MontarCteInput): CteXml {
   const infModal = `<infModal versaoModal="4.00">${el('rodo', t('RNTRC', rntrc))}</infModal>`;
   const infCTeNorm = el('infCTeNorm', infCarga, infDoc, docAnt, infModal);
 
-  const infCte = `<infCte versao="4.00" Id="CTe${chave}">${[ide, compl, emit, ...partes, vPrest, imp, infCTeNorm].filter(Boolean).join('')}</infCte>`;
+  // cteTiposBasico_v4.00.xsd (TCTe/infCte): autXML, 0..10, each a choice of CNPJ or CPF, follows the infCTeNorm/infCteComp
+  // choice and precedes infRespTec. The national distribution service hands the document to each one listed.
+  const autXML = (dados.autorizados_xml ?? []).map((d) => el('autXML', documento(d)));
+  const infCte = `<infCte versao="4.00" Id="CTe${chave}">${[ide, compl, emit, ...partes, vPrest, imp, infCTeNorm, ...autXML]
+    .filter(Boolean)
+    .join('')}</infCte>`;
   const qr = qrCodeText({ chave, ambiente: input.ambiente });
   const supl = qr ? `<infCTeSupl><qrCodCTe>${escapeXml(qr)}</qrCodCTe></infCTeSupl>` : '';
   return { chave, xml: `<CTe xmlns="http://www.portalfiscal.inf.br/cte">${infCte}${supl}</CTe>` };

@@ -159,6 +159,8 @@ export function campoDoErro(path: string | undefined): string {
       }
       if (b === 'infModal') return 'rodoviario.rntrc';
       return path;
+    case 'autXML':
+      return `autorizados_xml.${parts[0]![1]}`;
     default:
       return path;
   }
