@@ -62,3 +62,4 @@ export * from './usuario';
 export * from './distribuicao/handler';
 export * from './distribuicao/processador';
 export * from './distribuicao/agenda';
+export * from './distribuicao/fabrica';

@@ -6,6 +6,7 @@ import {
   AutoridadeFiscalMedida,
   AutoridadeFiscalSefaz,
   AutoridadeFiscalSimulada,
+  type CredencialTls,
 } from '@frete/adapters';
 import { type FiscalSchemas } from '@frete/documents';
 import { tracedAutoridade } from './traced-autoridade';
@@ -23,7 +24,7 @@ export function autoridadeFiscalDe(platform: Platform, schemas: FiscalSchemas): 
 }
 
 function autoridadeDaConfiguracao(platform: Platform, schemas: FiscalSchemas): AutoridadeFiscal & { close(): Promise<void> } {
-  const { config, pool, certificates, clock } = platform;
+  const { config, pool, clock } = platform;
   const autoridade = config.autoridadeFiscal;
   switch (autoridade.tipo) {
     case 'simulada':
@@ -39,11 +40,20 @@ function autoridadeDaConfiguracao(platform: Platform, schemas: FiscalSchemas): A
         pausaBaseMs: autoridade.pausaBaseMs,
         conexoes: autoridade.conexoes,
         clock,
-        credencial: async (companyId) => {
-          const certificado = await certificadoOf(pool, companyId);
-          const a1 = certificado ? await certificates.signingKey(companyId, certificado.blob_id) : null;
-          return a1 ? { certificadoPem: a1.certificatePem, chavePrivadaPem: a1.privateKeyPem, cadeiaPem: a1.chainPem } : null;
-        },
+        credencial: credencialTlsDe(platform),
       });
   }
+}
+
+/**
+ * The company's current A1 as TLS client certificate (the one that signs its documents), or null when it has none:
+ * what every adapter opening a channel to the authorities presents.
+ */
+export function credencialTlsDe(platform: Platform): (companyId: string) => Promise<CredencialTls | null> {
+  const { pool, certificates } = platform;
+  return async (companyId) => {
+    const certificado = await certificadoOf(pool, companyId);
+    const a1 = certificado ? await certificates.signingKey(companyId, certificado.blob_id) : null;
+    return a1 ? { certificadoPem: a1.certificatePem, chavePrivadaPem: a1.privateKeyPem, cadeiaPem: a1.chainPem } : null;
+  };
 }
