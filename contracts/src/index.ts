@@ -27,3 +27,4 @@ export * from './http/conta-operacional';
 export * from './http/repasse';
 export * from './http/repasse-lista';
 export * from './http/webhooks';
+export * from './http/distribuicao';

@@ -22,6 +22,7 @@ import { conviteProjector } from './cadastros/projector';
 import { contingenciaProjector } from './contingencia/projector';
 import { webhookProjector } from './webhook/projector';
 import { usuarioProjector } from './usuario/projector';
+import { distribuicaoProjector } from './distribuicao/projector';
 
 export * from './projector';
 export * from './catalogo/catalogo';
@@ -53,6 +54,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   contingenciaProjector,
   webhookProjector,
   usuarioProjector,
+  distribuicaoProjector,
 ];
 export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
 export * from './search';
@@ -97,3 +99,6 @@ export * from './webhook/queries';
 export { webhookProjector };
 export * from './usuario/queries';
 export { usuarioProjector };
+export * from './distribuicao/queries';
+export * from './distribuicao/agenda';
+export { distribuicaoProjector };

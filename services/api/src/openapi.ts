@@ -18,6 +18,11 @@ export const OPENAPI_TAGS = [
   { name: 'CT-e', description: 'Own CT-e: drafts, preview, issue and its polling, events (cancellation, CC-e, delivery), XML and DACTE.' },
   { name: 'NF-e', description: 'NF-e imported from XML, PDF (DANFE) or ZIP, which CT-e drafts carry.' },
   {
+    name: 'Distribuição',
+    description:
+      'CT-e and NF-e that arrive by themselves: the consultation of the national distribution (Ambiente Nacional) and the documents it delivered.',
+  },
+  {
     name: 'Subcontratação',
     description: "Inbox of other companies' CT-e, emission grants between carriers, the single counter-CT-e and handing a CT-e over.",
   },
@@ -66,11 +71,14 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   xml_indisponivel: 'the archived XML cannot be read now; retry later',
   lote_nao_encontrado: 'batch not found',
   cte_nao_editavel: 'the CT-e is autorizado: only a draft can change',
+  consulta_bloqueada: 'the cte distribution service may be consulted again only after 2026-01-15T14:00:00.000Z',
+  distribuicao_desabilitada: 'the consultation of the national distribution is turned off for this company',
 };
 
 const DETAILS: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   validacao: { fields: [{ field: 'cnpj', message: 'must match pattern "^[0-9]{14}$"' }] },
   autoridade_indisponivel: { tentar_apos: '2026-01-15T13:00:30.000Z' },
+  consulta_bloqueada: { tentar_apos: '2026-01-15T14:00:00.000Z', servicos: ['cte'] },
 };
 
 const example = (code: ErrorCode) => ({

@@ -31,6 +31,7 @@ import {
   CADASTRO_SCHEMAS,
   AUDITORIA_SCHEMAS,
   WEBHOOK_SCHEMAS,
+  DISTRIBUICAO_SCHEMAS,
 } from '@frete/contracts';
 
 /** Schemas with an $id: registered once with addSchema, referenced by Type.Ref, named components in OpenAPI. */
@@ -64,6 +65,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...CADASTRO_SCHEMAS,
   ...AUDITORIA_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
+  ...DISTRIBUICAO_SCHEMAS,
 ];
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

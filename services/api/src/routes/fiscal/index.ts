@@ -26,6 +26,7 @@ import { damdfeRoutes } from './damdfe';
 import { cteEventosRoutes } from './cte-eventos';
 import { cteContraRoutes } from './cte-contra';
 import { loteRoutes } from './lote';
+import { distribuicaoRoutes } from './distribuicao';
 
 /** Everything under /v1/fiscal: scope `fiscal`, and a per-carrier rate limit (spec section 8). */
 export const fiscalRoutes =
@@ -84,4 +85,5 @@ export const fiscalRoutes =
     await app.register(loteRoutes(deps));
     await app.register(ciotRoutes(deps));
     await app.register(cteCiotRoutes(deps));
+    await app.register(distribuicaoRoutes(deps));
   };
