@@ -19,7 +19,7 @@ import {
   SERVICOS_AN,
   SOAP_DISTRIBUICAO,
 } from '@frete/adapters';
-import { type XmlElement, childElements } from '@frete/documents';
+import { childElements, FiscalSchemas, type XmlElement } from '@frete/documents';
 
 /**
  * The national distribution's messages without a server: AN routing, the request `distDFeInt` and its envelope as
@@ -39,6 +39,9 @@ const pedido = (o: Partial<PedidoDistribuicao> = {}): PedidoDistribuicao => ({
 });
 const depois = new Date('2026-11-20T13:05:30Z');
 
+/** CT-e 1.00's `dhResp` has no offset (AAAA-MM-DDTHH:MM:SS), NF-e 1.01's is `TDateTimeUTC`: the schemas' patterns. */
+const DH_RESP = { cte: '2026-11-20T10:05:00', nfe: '2026-11-20T10:05:00-03:00' } as const;
+
 /** A `retDistDFeInt` as the schema orders it (`retDistDFeInt_v1.0x.xsd`), inside the WSDL's answer wrappers. */
 function resposta(o: {
   servico?: 'cte' | 'nfe';
@@ -54,7 +57,7 @@ function resposta(o: {
     : '';
   const ret =
     `<retDistDFeInt xmlns="${s.portal}" versao="${s.versao}"><tpAmb>2</tpAmb><verAplic>1.0.0</verAplic><cStat>${o.cStat}</cStat>` +
-    `<xMotivo>${o.xMotivo}</xMotivo><dhResp>2026-11-20T10:05:00-03:00</dhResp>` +
+    `<xMotivo>${o.xMotivo}</xMotivo><dhResp>${DH_RESP[o.servico ?? 'cte']}</dhResp>` +
     (o.ultNSU === undefined ? '' : `<ultNSU>${o.ultNSU}</ultNSU>`) +
     (o.maxNSU === undefined ? '' : `<maxNSU>${o.maxNSU}</maxNSU>`) +
     `${lote}</retDistDFeInt>`;
@@ -62,6 +65,11 @@ function resposta(o: {
 }
 
 const filhos = (el: XmlElement) => childElements(el);
+
+const schemas = new FiscalSchemas();
+afterAll(() => schemas.close());
+/** The `retDistDFeInt` of an answer, as the schema validates it (the envelope taken off). */
+const retDe = (corpo: string) => /<retDistDFeInt[\s\S]*<\/retDistDFeInt>/.exec(corpo)![0];
 
 describe('national distribution: routing as data', () => {
   it('has both services of AN built in, both environments (sped-cte, sped-nfe service tables)', () => {
@@ -113,7 +121,7 @@ describe('national distribution: the request', () => {
     expect(() => distDFeIntXml(pedido({ cUFAutor: 'RS' }), 2)).toThrow(/not an IBGE UF code/);
   });
 
-  it("wraps it in SOAP 1.2 <x>DistDFeInteresse/<x>DadosMsg of the service's WSDL namespace, with no header", () => {
+  it("wraps it in SOAP 1.2 <x>DistDFeInteresse/<x>DadosMsg of the service's WSDL namespace, with no header; the official schemas accept it", async () => {
     for (const servico of ['cte', 'nfe'] as const) {
       const s = SOAP_DISTRIBUICAO[servico];
       const dados = distDFeIntXml(pedido({ servico }), 2);
@@ -128,7 +136,12 @@ describe('national distribution: the request', () => {
       const [dist] = filhos(dadosMsg!);
       expect([dist!.localName, dist!.namespaceURI, dist!.getAttribute('versao')]).toEqual(['distDFeInt', s.portal, s.versao]);
       expect(xml).toContain(dados);
+      expect(await schemas.validate(dados, `distDFeInt_v${s.versao}.xsd`)).toEqual({ valid: true, errors: [] });
     }
+    expect(await schemas.validate(distDFeIntXml(pedido({ servico: 'nfe', documento: '12345678909' }), 1), 'distDFeInt_v1.01.xsd')).toEqual({
+      valid: true,
+      errors: [],
+    });
     expect(SOAP_DISTRIBUICAO.cte).toMatchObject({
       servico: 'CTeDistribuicaoDFe',
       wsdl: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeDistribuicaoDFe',
@@ -154,27 +167,26 @@ describe('national distribution: the answer', () => {
   const b64 = (b: Buffer) => gzipSync(b).toString('base64');
 
   it('138: every docZip unzipped to its bytes, in order, with its NSU and schema; ultNSU, maxNSU and dhResp as written', async () => {
-    const r = await retornoDistribuicao(
-      'cte',
-      resposta({
-        cStat: 138,
-        xMotivo: 'Documento(s) localizado(s)',
-        ultNSU: '000000000000002',
-        maxNSU: '000000000000009',
-        docZips: [
-          { nsu: '000000000000001', schema: 'procCTe_v4.00.xsd', conteudo: b64(cte) },
-          { nsu: '000000000000002', schema: 'procEventoCTe_v4.00.xsd', conteudo: b64(evento) },
-        ],
-      }),
-      { tentarApos: depois },
-    );
+    const http = resposta({
+      cStat: 138,
+      xMotivo: 'Documento(s) localizado(s)',
+      ultNSU: '000000000000002',
+      maxNSU: '000000000000009',
+      docZips: [
+        { nsu: '000000000000001', schema: 'procCTe_v4.00.xsd', conteudo: b64(cte) },
+        { nsu: '000000000000002', schema: 'procEventoCTe_v4.00.xsd', conteudo: b64(evento) },
+      ],
+    });
+    // The answer built here is one the official schema accepts.
+    expect(await schemas.validate(retDe(http.corpo), 'retDistDFeInt_v1.00.xsd')).toEqual({ valid: true, errors: [] });
+    const r = await retornoDistribuicao('cte', http, { tentarApos: depois });
     expect(r).toEqual({
       tipo: 'consultado',
       cStat: 138,
       xMotivo: 'Documento(s) localizado(s)',
       ultNSU: '000000000000002',
       maxNSU: '000000000000009',
-      dhResp: '2026-11-20T10:05:00-03:00',
+      dhResp: '2026-11-20T10:05:00',
       documentos: [
         { nsu: '000000000000001', schema: 'procCTe_v4.00.xsd', xml: cte },
         { nsu: '000000000000002', schema: 'procEventoCTe_v4.00.xsd', xml: evento },
@@ -229,17 +241,15 @@ describe('national distribution: the answer', () => {
   });
 
   it('137: nothing found, the NSU asked returned; NF-e answers are read in their own namespace', async () => {
-    const r = await retornoDistribuicao(
-      'nfe',
-      resposta({
-        servico: 'nfe',
-        cStat: 137,
-        xMotivo: 'Nenhum documento localizado',
-        ultNSU: '000000000000042',
-        maxNSU: '000000000000042',
-      }),
-      { tentarApos: depois },
-    );
+    const http = resposta({
+      servico: 'nfe',
+      cStat: 137,
+      xMotivo: 'Nenhum documento localizado',
+      ultNSU: '000000000000042',
+      maxNSU: '000000000000042',
+    });
+    expect(await schemas.validate(retDe(http.corpo), 'retDistDFeInt_v1.01.xsd')).toEqual({ valid: true, errors: [] });
+    const r = await retornoDistribuicao('nfe', http, { tentarApos: depois });
     expect(r).toEqual({
       tipo: 'consultado',
       cStat: 137,
