@@ -22,6 +22,7 @@ export { type XmlNode } from './xml/nodes';
 export * from './cte-subcontratacao/papel';
 export * from './cte-subcontratacao/decider';
 export * from './cte-subcontratacao/desacordo';
+export * from './cte-subcontratacao/proc-evento';
 export * from './cte/decider';
 export * from './fiscal/placa';
 export * from './fiscal/renavam';

@@ -1,7 +1,10 @@
 import { type CteLido } from '@frete/contracts';
 import {
+  accessKeyCheckDigit,
   bloqueioContraCte,
+  CteReadError,
   cteSubcontratacaoDecider,
+  lerProcEventoCte,
   type CteSubcontratacaoEvent,
   papelNoCte,
   planejarContraCte,
@@ -205,5 +208,109 @@ describe('role of the company in a CT-e', () => {
     expect(bloqueioContraCte(cte, 'terceiro', 'producao')).toBe('ambiente_homologacao');
     expect(bloqueioContraCte({ ...cte, ambiente: 'producao' }, 'terceiro', 'homologacao')).toBeNull();
     expect(bloqueioContraCte({ ...cte, tipo_servico: 1, tipo_cte: 3 }, 'tomador', 'homologacao')).toBeNull();
+  });
+});
+
+describe('issue 30: a distributed receipt and the contractor cancellation of an inbox CT-e', () => {
+  const { given } = scenario(cteSubcontratacaoDecider);
+  const nsu = '000000000000042';
+  const cancelar = {
+    type: 'RegistrarCancelamentoCte' as const,
+    company_id: 'sub',
+    chave: cte.chave,
+    protocolo: '135260000000123',
+    cancelado_em: '2026-11-21T09:00:00-03:00',
+    sha256: 'proc-evento',
+    nsu,
+  };
+  const recusa = {
+    code: 'cte_contratante_cancelado',
+    message: `the contractor cancelled CT-e ${cte.chave} (protocol 135260000000123 of 2026-11-21T09:00:00-03:00): it admits no counter-CT-e`,
+  };
+  const { type: _t, ...dadosCancelamento } = cancelar;
+  const canceladoEvento: CteSubcontratacaoEvent = {
+    type: 'cte_subcontratacao.cancelado',
+    data: { ...dadosCancelamento, recusa_contra_cte: recusa },
+  };
+
+  it('a receipt by distribution is the same decision, with its channel and NSU', () =>
+    given()
+      .when({ ...receber, canal: 'distribuicao', nsu })
+      .then({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CteSubcontratacaoEvent));
+  it('an upload after a distributed receipt is a resubmission', () =>
+    given({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CteSubcontratacaoEvent)
+      .when(receber)
+      .then({ type: 'cte_subcontratacao.reenviado', data: recebimento }));
+  it('the cancellation of a key in the inbox is recorded with the refusal of every counter-CT-e', () =>
+    given(recebido).when(cancelar).then(canceladoEvento));
+  it('a second cancellation records nothing', () => given(recebido, canceladoEvento).when(cancelar).then());
+  it('a key not in the inbox is not cancelled there', () => given().when(cancelar).thenRejects('cte_nao_recebido'));
+  it('bytes of a cancelled CT-e received later keep the refusal', () =>
+    given(recebido, canceladoEvento)
+      .when({ ...receber, sha256: 'v2' })
+      .then({
+        type: 'cte_subcontratacao.substituido',
+        data: {
+          ...recebimento,
+          sha256: 'v2',
+          papel_transportadora: 'terceiro',
+          permite_contra_cte: false,
+          bloqueio_contra_cte: 'cte_cancelado',
+          recusa_contra_cte: recusa,
+          cte,
+          sha256_anterior: 'v1',
+        },
+      }));
+  it('a counter-CT-e of a cancelled contractor CT-e is refused by its plan, whatever the request', () => {
+    const pedido = {
+      tipo_servico: 1 as const,
+      origem: null,
+      destino: null,
+      valor_centavos: 100,
+      motorista_cpf: '52998224725',
+      placa: 'ABC1D23',
+    };
+    const regras = [{ uf_origem: 'SP', uf_destino: 'SP', tp_serv: null, cfop: null }];
+    const emitente = { cnpj: '99888777000100', uf: 'SP', environment: 'homologacao' as const };
+    expect(planejarContraCte(cte, emitente, pedido, regras).ok).toBe(true);
+    expect(
+      planejarContraCte(cte, emitente, pedido, regras, { protocolo: '135260000000123', cancelado_em: '2026-11-21T09:00:00-03:00' }),
+    ).toEqual({
+      ok: false,
+      ...recusa,
+    });
+  });
+});
+
+describe('lerProcEventoCte: a CT-e event as the national distribution hands it', () => {
+  const chaveDe = (first43: string) => first43 + accessKeyCheckDigit(first43);
+  const chave = chaveDe('3526111122233300018157001000000001100000001');
+  const outra = chaveDe('3526111122233300018157001000000002100000002');
+  const proc = (cStat: string, tpEvento = '110111', chRet = chave) =>
+    '<?xml version="1.0" encoding="UTF-8"?><procEventoCTe xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00">' +
+    `<eventoCTe versao="4.00"><infEvento Id="ID${tpEvento}${chave}001"><cOrgao>35</cOrgao><tpAmb>2</tpAmb><CNPJ>11222333000181</CNPJ>` +
+    `<chCTe>${chave}</chCTe><dhEvento>2026-11-21T08:59:00-03:00</dhEvento><tpEvento>${tpEvento}</tpEvento><nSeqEvento>1</nSeqEvento>` +
+    '<detEvento versaoEvento="4.00"><evCancCTe><descEvento>Cancelamento</descEvento><nProt>135260000000001</nProt>' +
+    '<xJust>ERRO NA EMISSAO DO CONHECIMENTO</xJust></evCancCTe></detEvento></infEvento></eventoCTe>' +
+    `<retEventoCTe versao="4.00"><infEvento Id="ID135260000000123"><tpAmb>2</tpAmb><verAplic>SP-CTe</verAplic><cOrgao>35</cOrgao>` +
+    `<cStat>${cStat}</cStat><xMotivo>Evento registrado e vinculado a CT-e</xMotivo><chCTe>${chRet}</chCTe><tpEvento>${tpEvento}</tpEvento>` +
+    '<xEvento>Cancelamento</xEvento><nSeqEvento>1</nSeqEvento><dhRegEvento>2026-11-21T09:00:00-03:00</dhRegEvento>' +
+    '<nProt>135260000000123</nProt></infEvento></retEventoCTe></procEventoCTe>';
+
+  it('reads the key, the type and the registration', () =>
+    expect(lerProcEventoCte(proc('135'))).toEqual({
+      chave,
+      tp_evento: '110111',
+      n_seq_evento: 1,
+      registro: { protocolo: '135260000000123', registrado_em: '2026-11-21T09:00:00-03:00', cstat: 135 },
+    }));
+  it('an event the authority did not register has no registration', () => expect(lerProcEventoCte(proc('218')).registro).toBeNull());
+  it('refuses a return of another key, a bare event and what is no CT-e event', () => {
+    expect(() => lerProcEventoCte(proc('135', '110111', outra))).toThrow(CteReadError);
+    expect(() => lerProcEventoCte('<eventoCTe versao="4.00"><infEvento/></eventoCTe>')).toThrow(/procEventoCTe/);
+    expect(() => lerProcEventoCte('<resNFe/>')).toThrow(CteReadError);
+    expect(() => lerProcEventoCte('<!DOCTYPE x [<!ENTITY a "b">]><procEventoCTe/>')).toThrow(
+      expect.objectContaining({ code: 'xml_hostil' }),
+    );
   });
 });

@@ -1,8 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CteLido } from './cte-lido';
 
-/** How a CT-e reached the inbox: sent by the company itself, or handed off by the contractor that issued it. */
-export const CanalRecebimento = Type.Union([Type.Literal('api'), Type.Literal('repasse')]);
+/**
+ * How a CT-e reached the inbox: sent by the company itself (`api`), handed off by the contractor that issued it
+ * (`repasse`), or distributed by the national environment (`distribuicao`, CTeDistribuicaoDFe; issue 30).
+ */
+export const CanalRecebimento = Type.Union([Type.Literal('api'), Type.Literal('repasse'), Type.Literal('distribuicao')]);
 export type CanalRecebimento = Static<typeof CanalRecebimento>;
 
 /** The company's role in a received CT-e (`InboundCteCarrierRole`). */
@@ -11,11 +14,20 @@ export const PapelTransportadora = Type.Union(
 );
 export type PapelTransportadora = 'emitente' | 'tomador' | 'expedidor' | 'recebedor' | 'remetente' | 'destinatario' | 'terceiro';
 
-/** Why a received CT-e admits no counter-CT-e (null when it does); `dados_invalidos` since issue 28. */
+/**
+ * Why a received CT-e admits no counter-CT-e (null when it does); `dados_invalidos` since issue 28, `cte_cancelado`
+ * (the contractor cancelled it: `cte_subcontratacao.cancelado`) since issue 30.
+ */
 export const BloqueioContraCte = Type.Union(
-  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao', 'dados_invalidos'].map((v) =>
-    Type.Literal(v),
-  ),
+  [
+    'cte_proprio',
+    'vinculado_multimodal',
+    'nao_e_cte_de_carga',
+    'cte_nao_normal',
+    'ambiente_homologacao',
+    'dados_invalidos',
+    'cte_cancelado',
+  ].map((v) => Type.Literal(v)),
 );
 export type BloqueioContraCte =
   | 'cte_proprio'
@@ -23,7 +35,8 @@ export type BloqueioContraCte =
   | 'nao_e_cte_de_carga'
   | 'cte_nao_normal'
   | 'ambiente_homologacao'
-  | 'dados_invalidos';
+  | 'dados_invalidos'
+  | 'cte_cancelado';
 
 /** The refusal a batch row of this CT-e would end with: its row code and message. */
 export const RecusaContraCteLida = Type.Object({ code: Type.String(), message: Type.String() });
@@ -45,6 +58,8 @@ const Recebimento = {
   tamanho_bytes: Type.Integer(),
   canal: CanalRecebimento,
   repassado_por: Type.Union([Type.Null(), RepassadoPor]),
+  /** Canal `distribuicao`: the document's NSU in the company's distribution (15 digits). Absent otherwise. */
+  nsu: Type.Optional(Type.String({ pattern: '^[0-9]{15}$' })),
 };
 
 const Leitura = {
@@ -67,6 +82,24 @@ export type CteSubcontratacaoReenviado = Static<typeof CteSubcontratacaoReenviad
 /** Different bytes for the same key: they replace the archived XML (the older version stays named in the log). */
 export const CteSubcontratacaoSubstituido = Type.Object({ ...Recebimento, ...Leitura, sha256_anterior: Type.String() });
 export type CteSubcontratacaoSubstituido = Static<typeof CteSubcontratacaoSubstituido>;
+
+/**
+ * The contractor cancelled a CT-e of the inbox (event 110111 registered by its authorizer, as the national environment
+ * distributed it in a `procEventoCTe`): no counter-CT-e of it from then on. Recorded once per key.
+ */
+export const CteSubcontratacaoCancelado = Type.Object({
+  company_id: Type.String(),
+  chave: Type.String(),
+  /** The cancellation's protocol (`retEventoCTe/infEvento/nProt`). */
+  protocolo: Type.String(),
+  /** When the authority registered it (`retEventoCTe/infEvento/dhRegEvento`, as written). */
+  cancelado_em: Type.String(),
+  sha256: Type.String({ description: 'SHA-256 of the procEventoCTe bytes as received, the key of the archived copy' }),
+  nsu: Type.Optional(Type.String({ pattern: '^[0-9]{15}$' })),
+  /** The refusal any counter-CT-e of the key ends with from now on, as the decider gave it. */
+  recusa_contra_cte: RecusaContraCteLida,
+});
+export type CteSubcontratacaoCancelado = Static<typeof CteSubcontratacaoCancelado>;
 
 /**
  * The taker's events about a received CT-e (MOC 4.00 Visão Geral §6.5, §6.6): prestação do serviço em desacordo

@@ -16,6 +16,7 @@ import { CertificadoEnviado, CertificadoRemovido } from './certificado';
 import { NfeChaveImportada, NfeImportada, NfeReimportada, NfeRemovida } from './nfe';
 import { AutorizacaoConcedida, AutorizacaoRevogada } from './autorizacao';
 import {
+  CteSubcontratacaoCancelado,
   CteSubcontratacaoDesacordoPendente,
   CteSubcontratacaoDesacordoRegistrado,
   CteSubcontratacaoDesacordoRejeitado,
@@ -166,6 +167,7 @@ export const EventCatalog = {
   'cte_subcontratacao.desacordo_registrado': { version: 1, schema: CteSubcontratacaoDesacordoRegistrado },
   'cte_subcontratacao.desacordo_rejeitado': { version: 1, schema: CteSubcontratacaoDesacordoRejeitado },
   'cte_subcontratacao.desacordo_pendente': { version: 1, schema: CteSubcontratacaoDesacordoPendente },
+  'cte_subcontratacao.cancelado': { version: 1, schema: CteSubcontratacaoCancelado },
   'cte.emitido_recebido': { version: 1, schema: CteEmitidoRecebido },
   'cte.emitido_reenviado': { version: 1, schema: CteEmitidoReenviado },
   'cte.repassado': { version: 1, schema: CteRepassado },

@@ -15,6 +15,13 @@ export const NfeArquivoRecebido = Type.Object({
 });
 export type NfeArquivoRecebido = Static<typeof NfeArquivoRecebido>;
 
+/**
+ * How an NF-e's XML arrived: files sent to `POST /fiscal/nfe/importacoes` (`importacao`), or the national distribution
+ * (`distribuicao`, NFeDistribuicaoDFe: a `procNFe` naming the company in `transp/transporta`; issue 30).
+ */
+export const CanalNfe = Type.Union([Type.Literal('importacao'), Type.Literal('distribuicao')]);
+export type CanalNfe = Static<typeof CanalNfe>;
+
 /** The XML was received for a key not yet imported, or known only from a PDF (`completou_chave`). */
 export const NfeImportada = Type.Object({
   company_id: Type.String(),
@@ -22,6 +29,10 @@ export const NfeImportada = Type.Object({
   arquivo: NfeArquivoRecebido,
   completou_chave: Type.Boolean({ description: 'True when the key was known only from a PDF until now' }),
   nfe: NfeLida,
+  /** Absent: `importacao` (every import recorded before issue 30). */
+  canal: Type.Optional(CanalNfe),
+  /** Canal `distribuicao`: the document's NSU in the company's distribution (15 digits). */
+  nsu: Type.Optional(Type.String({ pattern: '^[0-9]{15}$' })),
 });
 export type NfeImportada = Static<typeof NfeImportada>;
 

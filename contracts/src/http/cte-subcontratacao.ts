@@ -27,14 +27,21 @@ export const InboundCteCarrierRole = Type.Union(
 );
 
 export const CounterCteBlockedReason = Type.Union(
-  ['cte_proprio', 'vinculado_multimodal', 'nao_e_cte_de_carga', 'cte_nao_normal', 'ambiente_homologacao', 'dados_invalidos'].map((v) =>
-    Type.Literal(v),
-  ),
+  [
+    'cte_proprio',
+    'vinculado_multimodal',
+    'nao_e_cte_de_carga',
+    'cte_nao_normal',
+    'ambiente_homologacao',
+    'dados_invalidos',
+    'cte_cancelado',
+  ].map((v) => Type.Literal(v)),
   {
     description:
       'Why `allows_counter_cte` is false: `cte_proprio` (your own CT-e), `vinculado_multimodal` (tpServ 4), `nao_e_cte_de_carga` ' +
       '(a CT-e OS, model 67), `cte_nao_normal` (complementary or annulment CT-e), `ambiente_homologacao` (a sandbox document in production), ' +
-      '`dados_invalidos` (its parties or route cannot be carried into a CT-e: `counter_cte_refusal.message` names them)',
+      '`dados_invalidos` (its parties or route cannot be carried into a CT-e: `counter_cte_refusal.message` names them), ' +
+      '`cte_cancelado` (the contractor cancelled it: `cancelamento`)',
   },
 );
 
@@ -42,9 +49,14 @@ export const CounterCteBlockedReason = Type.Union(
 const CounterCteRefusal = Type.Object(
   {
     code: Type.Union(
-      (['cte_proprio', 'origem_incompativel_com_tipo', 'cte_original_invalido'] as const satisfies readonly CodigoLinhaLote[]).map((c) =>
-        Type.Literal(c),
-      ),
+      (
+        [
+          'cte_proprio',
+          'origem_incompativel_com_tipo',
+          'cte_original_invalido',
+          'cte_contratante_cancelado',
+        ] as const satisfies readonly CodigoLinhaLote[]
+      ).map((c) => Type.Literal(c)),
       { description: 'The row code a batch row of this key ends with (`LinhaLote.error.code`)' },
     ),
     message: Type.String({ description: 'Why, in the words the row would carry' }),
@@ -77,6 +89,26 @@ const receiptFields = {
       }),
     ],
     { description: 'The contractor that handed this CT-e off (POST /fiscal/cte/{cte_uuid}/subcontratacao), when it came that way' },
+  ),
+  origem: Type.Union([Type.Literal('distribuicao'), Type.Literal('envio')], {
+    description:
+      'How the key first reached the inbox: `distribuicao` (the national distribution service, CTeDistribuicaoDFe, brought it by ' +
+      'itself) or `envio` (uploaded with POST /fiscal/cte-subcontratacao, or handed off by the contractor). Later receipts do not change it',
+  }),
+  cancelamento: Type.Union(
+    [
+      Type.Null(),
+      Type.Object({
+        protocolo: Type.String({ description: "The cancellation's protocol (`nProt` of the registered event 110111)" }),
+        cancelado_em: Type.String({ description: 'When the authority registered it (`dhRegEvento`, as written)' }),
+        xml_sha256: Type.String({ description: 'SHA-256 of the archived procEventoCTe, byte for byte as distributed' }),
+      }),
+    ],
+    {
+      description:
+        'The contractor cancelled this CT-e (event 110111, brought by the national distribution): from then on `allows_counter_cte` is ' +
+        'false and a counter-CT-e of it, single or batch row, is refused with `cte_contratante_cancelado`',
+    },
   ),
 };
 

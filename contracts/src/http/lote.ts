@@ -129,6 +129,7 @@ export const CODIGOS_LINHA_LOTE = [
   'cte_proprio',
   'origem_incompativel_com_tipo',
   'cte_original_invalido',
+  'cte_contratante_cancelado',
   'redespacho_exige_rota',
   'sem_regra_tributacao',
   'cte_com_pendencias',
@@ -149,6 +150,7 @@ export const LinhaLoteErro = Type.Object(
           '`cte_nao_recebido` the key is not in your inbox; `cte_proprio` your own CT-e; `origem_incompativel_com_tipo` a CT-e that admits ' +
           'no counter-CT-e (multimodal, CT-e OS, complement or annulment, sandbox document in production); `cte_original_invalido` its data ' +
           'cannot be carried into a CT-e (the message names the field); the inbox says both at receipt (`counter_cte_refusal`). ' +
+          '`cte_contratante_cancelado` the contractor cancelled its CT-e (the inbox shows its `cancelamento`). ' +
           '`redespacho_exige_rota` redispatch without a leg of its own; `sem_regra_tributacao` no tax rule for the route and type; ' +
           '`cte_com_pendencias` the counter-CT-e lacks what an issue needs (`details.pendencias` on the single issue); ' +
           '`origem_ja_subcontratada_1a1`/`origem_ja_subcontratada_em_pernas` the key is taken in the other mode; `origem_ja_paga` a paid ' +

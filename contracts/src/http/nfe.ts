@@ -63,6 +63,11 @@ const resumo = {
   valor_total: nullable(Type.Number({ description: '`vNF`, decimal with two places; null while only the key is known' })),
   xml_disponivel: Type.Boolean(),
   recebimentos: Type.Integer({ description: 'How many times the NF-e was received (XML or PDF)' }),
+  origem: Type.Union([Type.Literal('importacao'), Type.Literal('distribuicao')], {
+    description:
+      'How the key first arrived: `importacao` (files sent to POST /fiscal/nfe/importacoes) or `distribuicao` (the national ' +
+      "distribution service, NFeDistribuicaoDFe, brought the procNFe naming your company in `transp/transporta`). Later receipts don't change it",
+  }),
   importada_em: Type.String({ format: 'date-time' }),
   atualizada_em: Type.String({ format: 'date-time' }),
 };

@@ -16,8 +16,16 @@ import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
 /** Why no counter-CT-e can ever be made of a received CT-e: the row code a batch row would end with, and why. */
 export interface RecusaDoCte {
   bloqueio: BloqueioContraCte;
-  code: Extract<CodigoLinhaLote, 'cte_proprio' | 'origem_incompativel_com_tipo' | 'cte_original_invalido'>;
+  code: Extract<CodigoLinhaLote, 'cte_proprio' | 'origem_incompativel_com_tipo' | 'cte_original_invalido' | 'cte_contratante_cancelado'>;
   message: string;
+}
+
+/** The contractor's cancellation of a CT-e of the inbox (event 110111), as the inbox recorded it. */
+export interface CancelamentoDoContratante {
+  /** The cancellation's protocol (`retEventoCTe/infEvento/nProt`). */
+  protocolo: string;
+  /** `dhRegEvento`, as the authority wrote it. */
+  cancelado_em: string;
 }
 
 /** What a counter-CT-e takes from the contractor's CT-e whatever the request: its parties and route, by IBGE code. */
@@ -33,7 +41,7 @@ export interface ContratanteLido {
 
 const DADOS_INVALIDOS = "the contractor's CT-e gives data a CT-e cannot carry";
 
-const MENSAGEM_BLOQUEIO: Record<Exclude<BloqueioContraCte, 'cte_proprio' | 'dados_invalidos'>, string> = {
+const MENSAGEM_BLOQUEIO: Record<Exclude<BloqueioContraCte, 'cte_proprio' | 'dados_invalidos' | 'cte_cancelado'>, string> = {
   vinculado_multimodal: "the contractor's CT-e is linked to multimodal (tpServ 4): it admits no counter-CT-e",
   nao_e_cte_de_carga: "the contractor's document is not a cargo CT-e (model 57)",
   cte_nao_normal: "the contractor's CT-e is a complement or an annulment, not a freight service",
@@ -55,7 +63,22 @@ export function recusaDoBloqueio(bloqueio: BloqueioContraCte, chave: string): Re
   if (bloqueio === 'dados_invalidos') {
     return { bloqueio, code: 'cte_original_invalido', message: DADOS_INVALIDOS };
   }
+  if (bloqueio === 'cte_cancelado') {
+    return { bloqueio, code: 'cte_contratante_cancelado', message: `the contractor cancelled CT-e ${chave}: it admits no counter-CT-e` };
+  }
   return { bloqueio, code: 'origem_incompativel_com_tipo', message: MENSAGEM_BLOQUEIO[bloqueio] };
+}
+
+/**
+ * A cancelled contractor CT-e admits no counter-CT-e, whatever else it says: the refusal the inbox records with the
+ * cancellation and every counter-CT-e's plan gives (a single one and a batch row alike).
+ */
+export function recusaDoCancelamento(chave: string, c: CancelamentoDoContratante): RecusaDoCte {
+  return {
+    bloqueio: 'cte_cancelado',
+    code: 'cte_contratante_cancelado',
+    message: `the contractor cancelled CT-e ${chave} (protocol ${c.protocolo} of ${c.cancelado_em}): it admits no counter-CT-e`,
+  };
 }
 
 /**

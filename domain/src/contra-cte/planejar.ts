@@ -1,7 +1,7 @@
 import { type CodigoLinhaLote, type CteLido, type CteRascunho, type Environment, type LocalPrestacao, type Uf } from '@frete/contracts';
 import { normalizeCnpj } from '../fiscal/documents';
 import { regraAplicavel, type RegraDaRota } from '../regra-tributacao/aplicavel';
-import { lerContratante } from './contratante';
+import { type CancelamentoDoContratante, lerContratante, recusaDoCancelamento } from './contratante';
 import { cfopContraCte } from './cfop';
 import { ufByCode } from '../fiscal/ufs';
 import { centesimosDePercentual, parteEmCentesimos, reaisDeCentavos } from '../money/money';
@@ -39,7 +39,12 @@ export type RegraContraCte = RegraDaRota & { cfop: string | null };
 /** Why a counter-CT-e cannot be made of this contractor CT-e and request (row codes of batch rules 5 and 7). */
 export type RecusaContraCte = Extract<
   CodigoLinhaLote,
-  'cte_proprio' | 'origem_incompativel_com_tipo' | 'cte_original_invalido' | 'redespacho_exige_rota' | 'sem_regra_tributacao'
+  | 'cte_proprio'
+  | 'origem_incompativel_com_tipo'
+  | 'cte_original_invalido'
+  | 'cte_contratante_cancelado'
+  | 'redespacho_exige_rota'
+  | 'sem_regra_tributacao'
 >;
 
 export type PlanoContraCte =
@@ -85,14 +90,21 @@ function documentosDoContratante(original: CteLido): Pick<CteRascunho, 'document
  * The subcontractor's CT-e made of the contractor's (spec "Counter-CT-e concept"): sender, recipient, cargo,
  * transported NF-e and taxation come from the contractor's XML; the contractor is the taker (`toma4`) and its CT-e
  * is referenced in `docAnt` (ruling 16, G059/G062/G063); the price, driver and vehicle are the subcontractor's.
- * Pure: the caller brings the inbox document, its own tax rules and the request.
+ * Pure: the caller brings the inbox document, its cancellation when the inbox recorded one, its own tax rules and the
+ * request.
  */
 export function planejarContraCte(
   original: CteLido,
   emitente: EmitenteContraCte,
   pedido: PedidoContraCte,
   regras: readonly RegraContraCte[],
+  cancelamento: CancelamentoDoContratante | null = null,
 ): PlanoContraCte {
+  // A cancelled CT-e is no service to subcontract any more (issue 30): refused before anything is read of it.
+  if (cancelamento) {
+    const recusa = recusaDoCancelamento(original.chave, cancelamento);
+    return { ok: false, code: recusa.code, message: recusa.message };
+  }
   // What the contractor's CT-e gives whatever the request, or why it admits none: the receipt's verdict (one function).
   const lido = lerContratante(original, emitente.cnpj, emitente.environment);
   if (!lido.ok) return { ok: false, code: lido.recusa.code, message: lido.recusa.message };

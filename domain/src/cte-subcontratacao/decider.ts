@@ -1,7 +1,7 @@
 import { type CanalRecebimento, type CteLido, type DomainEventOf, type Environment, type RepassadoPor } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { papelNoCte } from './papel';
-import { recusaContraCte } from '../contra-cte/contratante';
+import { type CancelamentoDoContratante, recusaContraCte, recusaDoCancelamento } from '../contra-cte/contratante';
 import { type CteParaDesacordo, type EventoDesacordoEstado, planejarDesacordo } from './desacordo';
 
 export type CteSubcontratacaoEvent =
@@ -11,7 +11,8 @@ export type CteSubcontratacaoEvent =
   | DomainEventOf<'cte_subcontratacao.desacordo_solicitado'>
   | DomainEventOf<'cte_subcontratacao.desacordo_registrado'>
   | DomainEventOf<'cte_subcontratacao.desacordo_rejeitado'>
-  | DomainEventOf<'cte_subcontratacao.desacordo_pendente'>;
+  | DomainEventOf<'cte_subcontratacao.desacordo_pendente'>
+  | DomainEventOf<'cte_subcontratacao.cancelado'>;
 
 /** One receipt of a CT-e in a company's inbox: the bytes are archived by the edge, the decider judges what they are. */
 export interface ReceberCteSubcontratacao {
@@ -24,7 +25,23 @@ export interface ReceberCteSubcontratacao {
   tamanho_bytes: number;
   canal: CanalRecebimento;
   repassado_por: RepassadoPor | null;
+  /** Canal `distribuicao`: the document's NSU (15 digits). */
+  nsu?: string;
   cte: CteLido;
+}
+
+/**
+ * The contractor's cancellation (event 110111) of a CT-e of the inbox, as the national environment distributed it in a
+ * `procEventoCTe` (archived before). Only a key of the inbox is cancelled; a second cancellation records nothing.
+ */
+export interface RegistrarCancelamentoCte {
+  type: 'RegistrarCancelamentoCte';
+  company_id: string;
+  chave: string;
+  protocolo: string;
+  cancelado_em: string;
+  sha256: string;
+  nsu?: string;
 }
 
 /**
@@ -39,6 +56,7 @@ export interface SolicitarDesacordo {
 
 export type CteSubcontratacaoCommand =
   | ReceberCteSubcontratacao
+  | RegistrarCancelamentoCte
   | SolicitarDesacordo
   | { type: 'RegistrarDesacordoRegistrado'; data: DomainEventOf<'cte_subcontratacao.desacordo_registrado'>['data'] }
   | { type: 'RegistrarDesacordoRejeitado'; data: DomainEventOf<'cte_subcontratacao.desacordo_rejeitado'>['data'] }
@@ -48,6 +66,8 @@ export interface CteSubcontratacaoState extends CteParaDesacordo {
   recebido: boolean;
   sha256: string | null;
   recebimentos: number;
+  /** The contractor cancelled the CT-e (absent from states cached before issue 30: read as null). */
+  cancelamento?: CancelamentoDoContratante | null;
 }
 
 /** The verdict on a pending event is recorded once: a second one for the same key is a no-op. */
@@ -120,7 +140,16 @@ function evoluirDesacordo(state: CteSubcontratacaoState, event: CteSubcontrataca
 export const cteSubcontratacaoStream = (companyId: string, chave: string) => `cte_subcontratacao-${companyId}-${chave}`;
 
 export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubcontratacaoState, CteSubcontratacaoEvent> = {
-  initialState: { recebido: false, sha256: null, recebimentos: 0, chave: null, tomador: null, autorizado_em: null, eventos: {} },
+  initialState: {
+    recebido: false,
+    sha256: null,
+    recebimentos: 0,
+    chave: null,
+    tomador: null,
+    autorizado_em: null,
+    eventos: {},
+    cancelamento: null,
+  },
   decide(c, state, ctx) {
     switch (c.type) {
       case 'SolicitarDesacordo': {
@@ -146,6 +175,15 @@ export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubc
         return semVeredito(state, c.data.event_key).situacao === 'pendente'
           ? [{ type: 'cte_subcontratacao.desacordo_pendente', data: c.data }]
           : [];
+      case 'RegistrarCancelamentoCte': {
+        if (!state.recebido) {
+          throw new Rejection('cte_nao_recebido', `CT-e ${c.chave} is not in the company's inbox: its cancellation is only kept`);
+        }
+        if (state.cancelamento) return [];
+        const { type: _type, ...data } = c;
+        const { code, message } = recusaDoCancelamento(c.chave, c);
+        return [{ type: 'cte_subcontratacao.cancelado', data: { ...data, recusa_contra_cte: { code, message } } }];
+      }
       case 'ReceberCteSubcontratacao':
         break;
     }
@@ -156,11 +194,15 @@ export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubc
       tamanho_bytes: c.tamanho_bytes,
       canal: c.canal,
       repassado_por: c.repassado_por,
+      ...(c.nsu !== undefined ? { nsu: c.nsu } : {}),
     };
     if (state.recebido && state.sha256 === c.sha256) return [{ type: 'cte_subcontratacao.reenviado', data: recebimento }];
     const papel = papelNoCte(c.cte, c.company_cnpj);
-    // The same verdict as every counter-CT-e's plan: the inbox admits only what a batch row would not refuse for the document.
-    const recusa = recusaContraCte(c.cte, c.company_cnpj, c.environment);
+    // The same verdict as every counter-CT-e's plan: the inbox admits only what a batch row would not refuse for the
+    // document; a CT-e the contractor cancelled stays refused whatever bytes of it arrive later.
+    const recusa = state.cancelamento
+      ? recusaDoCancelamento(c.cte.chave, state.cancelamento)
+      : recusaContraCte(c.cte, c.company_cnpj, c.environment);
     const leitura = {
       papel_transportadora: papel,
       permite_contra_cte: recusa === null,
@@ -188,6 +230,8 @@ export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubc
       }
       case 'cte_subcontratacao.reenviado':
         return { ...state, recebido: true, sha256: event.data.sha256, recebimentos: state.recebimentos + 1 };
+      case 'cte_subcontratacao.cancelado':
+        return { ...state, cancelamento: { protocolo: event.data.protocolo, cancelado_em: event.data.cancelado_em } };
       default:
         return evoluirDesacordo(state, event);
     }

@@ -1,4 +1,4 @@
-import { type DomainEventOf, type NfeArquivoRecebido, type NfeLida } from '@frete/contracts';
+import { type CanalNfe, type DomainEventOf, type NfeArquivoRecebido, type NfeLida } from '@frete/contracts';
 import { type Decider, Rejection } from '../decider';
 import { isValidAccessKey } from '../fiscal/access-key';
 import { modelOfKey } from './keys';
@@ -28,6 +28,9 @@ export type NfeCommand =
       ambiente: 'producao' | 'homologacao';
       arquivo: NfeArquivoRecebido;
       nfe: NfeLida;
+      /** Absent: an import of files. `distribuicao` carries the document's NSU. */
+      canal?: CanalNfe;
+      nsu?: string;
     }
   | { type: 'ImportarChaveNfe'; company_id: string; chave: string; arquivo: NfeArquivoRecebido }
   | {
@@ -66,7 +69,15 @@ export const nfeDecider: Decider<NfeCommand, NfeState, NfeEvent> = {
           return [
             {
               type: 'nfe.importada',
-              data: { company_id, chave: nfe.chave, arquivo, completou_chave: state.situacao === 'somente_chave', nfe },
+              data: {
+                company_id,
+                chave: nfe.chave,
+                arquivo,
+                completou_chave: state.situacao === 'somente_chave',
+                nfe,
+                ...(command.canal !== undefined ? { canal: command.canal } : {}),
+                ...(command.nsu !== undefined ? { nsu: command.nsu } : {}),
+              },
             },
           ];
         }

@@ -4,6 +4,7 @@ import { emCamadas, type EventoDo } from '../em-camadas';
 import { colunasDoCte } from '../cte/colunas';
 import { searchable } from '../search';
 import { recusaDoRecebimento } from './recusa';
+import { origemDoCanal } from './origem';
 
 type Leitura = EventData<'cte_subcontratacao.recebido'>;
 
@@ -117,6 +118,13 @@ export const cteSubcontratacaoProjector: Projector = {
   }),
 };
 
+/** The cancellation as the inbox row shows it. */
+const cancelamentoDe = (d: EventData<'cte_subcontratacao.cancelado'>) => ({
+  protocolo: d.protocolo,
+  cancelado_em: d.cancelado_em,
+  xml_sha256: d.sha256,
+});
+
 /** The inbox's events, and the reservations' other steps: each alone. */
 async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
   switch (event.type) {
@@ -132,6 +140,7 @@ async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
         last_received_at: event.recordedAt,
         last_channel: d.canal,
         delivered_by: d.repassado_por ? JSON.stringify(d.repassado_por) : null,
+        origem: origemDoCanal(d.canal),
         ...documentColumns(d),
       };
       const cols = Object.keys(row);
@@ -160,6 +169,16 @@ async function sozinho(sql: Sql, event: ProjectedEvent): Promise<void> {
         ...(d.repassado_por ? { delivered_by: JSON.stringify(d.repassado_por) } : {}),
         ...documentColumns(d),
       });
+      return;
+    }
+    case 'cte_subcontratacao.cancelado': {
+      const d = event.data;
+      await sql.query(
+        `UPDATE rm.cte_subcontratacao SET cancelamento = $3, allows_counter_cte = false, counter_cte_blocked_reason = 'cte_cancelado',
+            counter_cte_refusal = $4
+          WHERE company_id = $1 AND chave = $2`,
+        [d.company_id, d.chave, JSON.stringify(cancelamentoDe(d)), JSON.stringify(d.recusa_contra_cte)],
+      );
       return;
     }
     case 'subcontratacao.liberada': {

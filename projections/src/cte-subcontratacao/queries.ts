@@ -1,5 +1,6 @@
 import { type CteLido, type EventData, type RecordedEvent, type RecusaContraCteLida, type RepassadoPor } from '@frete/contracts';
 import { recusaDoRecebimento } from './recusa';
+import { type OrigemCaixa, origemDoCanal } from './origem';
 import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
@@ -18,10 +19,21 @@ export interface CteSubcontratacaoRow {
   last_received_at: Date;
   last_channel: string;
   delivered_by: RepassadoPor | null;
+  /** How the key first reached the inbox. */
+  origem: OrigemCaixa;
+  /** The contractor's cancellation (event 110111), or null while the CT-e is in force. */
+  cancelamento: CancelamentoCaixa | null;
   xml_sha256: string;
   xml_size_bytes: number;
   autorizado: boolean;
   cte: CteLido;
+}
+
+export interface CancelamentoCaixa {
+  protocolo: string;
+  cancelado_em: string;
+  /** SHA-256 of the archived procEventoCTe. */
+  xml_sha256: string;
 }
 
 export interface CteSubcontratacaoFilter {
@@ -38,7 +50,8 @@ export interface CteSubcontratacaoFilter {
 }
 
 const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, counter_cte_blocked_reason, counter_cte_refusal, received_count,
-  content_updated, first_received_at, last_received_at, last_channel, delivered_by, xml_sha256, xml_size_bytes, autorizado, cte`;
+  content_updated, first_received_at, last_received_at, last_channel, delivered_by, origem, cancelamento, xml_sha256, xml_size_bytes, autorizado,
+  cte`;
 
 export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: string): Promise<CteSubcontratacaoRow | null> {
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
@@ -123,11 +136,24 @@ export function cteSubcontratacaoDoLog(events: readonly RecordedEvent[], status:
         last_received_at: at,
         last_channel: d.canal,
         delivered_by: d.repassado_por,
+        origem: origemDoCanal(d.canal),
+        cancelamento: null,
         ...colunasDoDocumento(d),
       };
       continue;
     }
     if (!row) continue;
+    if (event.type === 'cte_subcontratacao.cancelado') {
+      const d = event.data;
+      row = {
+        ...row,
+        cancelamento: { protocolo: d.protocolo, cancelado_em: d.cancelado_em, xml_sha256: d.sha256 },
+        allows_counter_cte: false,
+        counter_cte_blocked_reason: 'cte_cancelado',
+        counter_cte_refusal: d.recusa_contra_cte,
+      };
+      continue;
+    }
     if (event.type === 'cte_subcontratacao.reenviado' || event.type === 'cte_subcontratacao.substituido') {
       const d = event.data;
       row = {

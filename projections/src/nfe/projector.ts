@@ -46,13 +46,20 @@ function keyColumns(chave: string): Record<string, unknown> {
   };
 }
 
-async function upsert(sql: Sql, key: { company_id: string; chave: string }, columns: Record<string, unknown>, at: Date): Promise<void> {
+/** `origem` is the first arrival's: written by the insert, kept by a later one (a key read from a PDF keeps `importacao`). */
+async function upsert(
+  sql: Sql,
+  key: { company_id: string; chave: string },
+  columns: Record<string, unknown>,
+  at: Date,
+  origem: 'importacao' | 'distribuicao' = 'importacao',
+): Promise<void> {
   const names = Object.keys(columns);
-  const params = [key.company_id, key.chave, ...Object.values(columns), at];
-  const at$ = `$${params.length}`;
+  const params = [key.company_id, key.chave, ...Object.values(columns), at, origem];
+  const at$ = `$${params.length - 1}`;
   await sql.query(
-    `INSERT INTO rm.nfes (company_id, chave, ${names.join(', ')}, recebimentos, importada_em, atualizada_em)
-     VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')}, 1, ${at$}, ${at$})
+    `INSERT INTO rm.nfes (company_id, chave, ${names.join(', ')}, recebimentos, importada_em, atualizada_em, origem)
+     VALUES ($1, $2, ${names.map((_, i) => `$${i + 3}`).join(', ')}, 1, ${at$}, ${at$}, $${params.length})
      ON CONFLICT (company_id, chave) DO UPDATE SET ${names.map((n) => `${n} = EXCLUDED.${n}`).join(', ')},
        recebimentos = rm.nfes.recebimentos + 1, atualizada_em = EXCLUDED.atualizada_em`,
     params,
@@ -77,7 +84,7 @@ export const nfeProjector: Projector = {
     switch (event.type) {
       case 'nfe.importada':
         // A key-only row keeps its first receipt time and its PDF; the XML fills the rest.
-        await upsert(sql, event.data, xmlColumns(event.data.nfe, event.data.arquivo), event.recordedAt);
+        await upsert(sql, event.data, xmlColumns(event.data.nfe, event.data.arquivo), event.recordedAt, event.data.canal ?? 'importacao');
         return;
       case 'nfe.chave_importada':
         await upsert(

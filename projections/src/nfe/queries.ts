@@ -26,6 +26,8 @@ export interface NfeRow {
   pdf_arquivo: NfeArquivoRecebido | null;
   nfe: NfeLida | null;
   recebimentos: number;
+  /** How the key first arrived: files sent (`importacao`) or the national distribution (`distribuicao`). */
+  origem: 'importacao' | 'distribuicao';
   importada_em: Date;
   atualizada_em: Date;
 }
@@ -44,7 +46,8 @@ const LINKED = `EXISTS (SELECT 1 FROM rm.cte_nfe l WHERE l.company_id = n.compan
 const STATUS = `CASE WHEN ${LINKED} THEN 'vinculada' WHEN n.xml_disponivel THEN 'importada' ELSE 'somente_chave' END`;
 const COLUMNS = `n.company_id, n.chave, ${STATUS} AS status, n.xml_disponivel, n.modelo, n.serie, n.numero, n.uf, n.data_emissao,
   n.ambiente_documento, n.emitente_documento, n.emitente_tipo_documento, n.emitente_nome, n.emitente_uf, n.emitente_municipio,
-  n.valor_total_centavos, n.xml_sha256, n.xml_arquivo, n.pdf_sha256, n.pdf_arquivo, n.nfe, n.recebimentos, n.importada_em, n.atualizada_em`;
+  n.valor_total_centavos, n.xml_sha256, n.xml_arquivo, n.pdf_sha256, n.pdf_arquivo, n.nfe, n.recebimentos, n.origem, n.importada_em,
+  n.atualizada_em`;
 
 const toRow = (r: Record<string, unknown>): NfeRow => ({
   ...(r as unknown as NfeRow),

@@ -62,4 +62,5 @@ export * from './usuario';
 export * from './distribuicao/handler';
 export * from './distribuicao/processador';
 export * from './distribuicao/agenda';
+export * from './distribuicao/recebedor';
 export * from './distribuicao/fabrica';

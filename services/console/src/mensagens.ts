@@ -81,6 +81,7 @@ export const MENSAGENS: Record<ErrorCode, string> = {
   redespacho_exige_rota: 'Redespacho exige a origem e o destino do trecho.',
   origem_incompativel_com_tipo: 'O CT-e da contratante não admite este tipo de subcontratação.',
   cte_original_invalido: 'O CT-e da contratante traz dados que um CT-e não pode levar (CNPJ ou município inválido).',
+  cte_contratante_cancelado: 'A contratante cancelou este CT-e: não se emite contra-CT-e dele.',
   origem_ja_subcontratada_1a1: 'Este CT-e já foi subcontratado inteiro (1:1).',
   origem_ja_subcontratada_em_pernas: 'Este CT-e já foi subcontratado em pernas.',
   origem_ja_paga: 'O repasse deste CT-e já foi pago: ele não pode virar pernas.',

@@ -127,6 +127,7 @@ export class ServicoContraCte {
       { cnpj: company.cnpj, uf: configuracao.endereco.uf, environment: this.deps.environment },
       l.pedido,
       regras,
+      inbox.cancelamento,
     );
     if (!plano.ok) return falha(plano.code, plano.message);
 

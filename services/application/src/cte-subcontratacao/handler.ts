@@ -8,6 +8,7 @@ import {
   cteSubcontratacaoDecider,
   cteSubcontratacaoStream,
   isValidCnpj,
+  type RegistrarCancelamentoCte,
   normalizeCnpj,
 } from '@frete/domain';
 import { companyOf, type CteSubcontratacaoRow, cteSubcontratacaoDoLog, statusDaCaixa } from '@frete/projections';
@@ -30,6 +31,15 @@ type Contexto = ContextoEmpresa;
 /** A CT-e XML as uploaded: the bytes are what is archived and hashed. */
 export interface CteRecebido {
   bytes: Buffer;
+  cte: CteLido;
+}
+
+/** A CT-e the national distribution brought, archived under `sha256` as distributed (never reserialised). */
+export interface CteDistribuido {
+  sha256: string;
+  tamanho_bytes: number;
+  /** The document's NSU in the company's distribution (15 digits). */
+  nsu: string;
   cte: CteLido;
 }
 
@@ -73,7 +83,9 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
   const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) =>
     c.type === 'ReceberCteSubcontratacao'
       ? cteSubcontratacaoStream(c.company_id, c.cte.chave)
-      : cteSubcontratacaoStream(c.data.company_id, c.data.chave),
+      : c.type === 'RegistrarCancelamentoCte'
+        ? cteSubcontratacaoStream(c.company_id, c.chave)
+        : cteSubcontratacaoStream(c.data.company_id, c.data.chave),
   );
   const runCte = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
   /**
@@ -115,6 +127,60 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
       });
       const novo = events[0]?.type === 'cte_subcontratacao.recebido';
       return { novo, recebimento: await recebimento(ctx.companyId, upload.cte.chave, novo) };
+    },
+
+    /**
+     * A CT-e the national distribution brought (`procCTe`), its bytes already archived by the caller under `sha256`:
+     * recorded by the same decider as an upload, with canal `distribuicao` and its NSU. `eventId` names the event
+     * (derived from the consultation and the NSU), so a repeat of the same document records nothing new.
+     */
+    receberDistribuido: async (
+      ctx: Contexto,
+      companyCnpj: string,
+      distribuido: CteDistribuido,
+      eventId: string,
+    ): Promise<{ novo: boolean; recebimento: CteSubcontratacaoRow }> => {
+      const { events } = await receberNaCaixa(
+        ctx,
+        {
+          type: 'ReceberCteSubcontratacao',
+          company_id: ctx.companyId,
+          company_cnpj: companyCnpj,
+          environment: deps.environment,
+          sha256: distribuido.sha256,
+          tamanho_bytes: distribuido.tamanho_bytes,
+          canal: 'distribuicao',
+          repassado_por: null,
+          nsu: distribuido.nsu,
+          cte: distribuido.cte,
+        },
+        { eventId: () => eventId },
+      );
+      const novo = events[0]?.type === 'cte_subcontratacao.recebido';
+      return { novo, recebimento: await recebimento(ctx.companyId, distribuido.cte.chave, novo) };
+    },
+
+    /**
+     * The contractor's cancellation (110111) of a CT-e of the caller's inbox, its procEventoCTe already archived:
+     * `registrado` (recorded now, or by an earlier call with the same `eventId`), `ja_cancelado` (an earlier
+     * cancellation stands), or `fora_da_caixa` (the key is not in the inbox: the decider refuses it, the caller keeps it).
+     */
+    registrarCancelamento: async (
+      ctx: Contexto,
+      cancelamento: Omit<RegistrarCancelamentoCte, 'type' | 'company_id'>,
+      eventId: string,
+    ): Promise<'registrado' | 'ja_cancelado' | 'fora_da_caixa'> => {
+      try {
+        const { events } = await receberNaCaixa(
+          ctx,
+          { type: 'RegistrarCancelamentoCte', company_id: ctx.companyId, ...cancelamento },
+          { eventId: () => eventId },
+        );
+        return events.length > 0 ? 'registrado' : 'ja_cancelado';
+      } catch (err) {
+        if (err instanceof Rejection && err.code === 'cte_nao_recebido') return 'fora_da_caixa';
+        throw err;
+      }
     },
 
     /** The contractor (the caller) hands its authorized CT-e, byte for byte, to a carrier's inbox. No financial action. */

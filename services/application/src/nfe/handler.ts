@@ -3,6 +3,7 @@ import {
   type Environment,
   NFE_IMPORT_ERROR_CODES,
   type NfeImportErrorCode,
+  type NfeImportFileResult,
   type NfeImportOutcome,
   type NfeImportResult,
 } from '@frete/contracts';
@@ -70,6 +71,30 @@ export const nfeHandler = (deps: NfeHandlerDeps) => {
         );
       }
       return result;
+    },
+
+    /**
+     * An NF-e the national distribution brought (a `procNFe` naming the company in `transp/transporta`), imported as an
+     * uploaded XML file is (`importarArquivos`), with canal `distribuicao` and its NSU. `eventId` names the import's
+     * event (derived from the consultation and the NSU), so a repeat of the same document records nothing new. The
+     * file's result: its NF-e, or the refusal (e.g. 422 `ambiente_divergente`) that keeps it out of the list.
+     */
+    receberDistribuida: async (ctx: Contexto, arquivo: ArquivoNfe, nsu: string, eventId: string): Promise<NfeImportFileResult> => {
+      const [resultado] = await importarArquivos(
+        deps,
+        { companyId: ctx.companyId, ambiente: deps.environment, canal: 'distribuicao', nsu },
+        [arquivo],
+        async (command, key, out, entrada) => {
+          try {
+            const { events } = await run(ctx, command, { eventId: () => eventId });
+            out.nfes.push({ access_key: key, resultado: outcomeOf(events[0]!), entrada });
+          } catch (err) {
+            if (err instanceof Rejection && isImportErrorCode(err.code)) out.erros.push({ entrada, code: err.code, message: err.message });
+            else throw err;
+          }
+        },
+      );
+      return resultado!;
     },
 
     /** Refused (422 `nfe_vinculada`) while an own CT-e of the company carries the key. */

@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { type Environment, type NfeArquivoRecebido, type NfeImportFileResult } from '@frete/contracts';
+import { type CanalNfe, type Environment, type NfeArquivoRecebido, type NfeImportFileResult } from '@frete/contracts';
 import { type NfeCommand, NfeReadError, modelOfKey } from '@frete/domain';
 import { type DocumentStore } from '@frete/platform';
 import {
@@ -40,11 +40,14 @@ function xmlText(bytes: Buffer): string | null {
  */
 export async function importarArquivos(
   deps: { documents: DocumentStore },
-  contexto: { companyId: string; ambiente: Environment },
+  contexto: { companyId: string; ambiente: Environment; canal?: CanalNfe; nsu?: string },
   files: ArquivoNfe[],
   registrar: RegistrarImportacao,
 ): Promise<NfeImportFileResult[]> {
   const { companyId, ambiente } = contexto;
+  // A distributed document is imported as a file is; only its import says where it came from.
+  const origem =
+    contexto.canal !== undefined ? { canal: contexto.canal, ...(contexto.nsu !== undefined ? { nsu: contexto.nsu } : {}) } : {};
 
   const importXml = async (
     bytes: Buffer,
@@ -64,7 +67,7 @@ export async function importarArquivos(
     }
     const sha256 = await deps.documents.put(bytes, CONTENT_TYPES.xml);
     await registrar(
-      { type: 'ImportarNfeXml', company_id: companyId, ambiente, arquivo: { ...arquivo, sha256 }, nfe },
+      { type: 'ImportarNfeXml', company_id: companyId, ambiente, arquivo: { ...arquivo, sha256 }, nfe, ...origem },
       nfe.chave,
       out,
       entrada,

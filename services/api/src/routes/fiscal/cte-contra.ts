@@ -37,7 +37,8 @@ export const cteContraRoutes =
             '`CteIssueEnvelope`; asking again for a key already subcontracted the same way answers 200 with the existing counter-CT-e and issues ' +
             'nothing. 400 `validacao` (also tipo_servico 2 or 3 without `origem`/`destino`); 422 `contra_cte_invalido` with `error.details.reason` ' +
             '`redespacho_exige_rota` or `origem_incompativel_com_tipo`; 422 `cte_nao_recebido`, `cte_proprio`, `cte_original_invalido` (the ' +
-            "contractor's data cannot be carried: the inbox's `counter_cte_refusal` said so at receipt), `sem_regra_tributacao`, " +
+            "contractor's data cannot be carried: the inbox's `counter_cte_refusal` said so at receipt), `cte_contratante_cancelado` (the " +
+            'contractor cancelled its CT-e: the inbox shows its `cancelamento`), `sem_regra_tributacao`, ' +
             '`origem_ja_subcontratada_1a1`, `origem_ja_subcontratada_em_pernas`, `origem_ja_paga`, `motorista_nao_encontrado`, ' +
             '`veiculo_nao_encontrado`, `valor_frete_indefinido`, `cte_com_pendencias`. An `Idempotency-Key` header makes a retry answer the same ' +
             'counter-CT-e.',
@@ -58,6 +59,7 @@ export const cteContraRoutes =
               'cte_nao_recebido',
               'cte_proprio',
               'cte_original_invalido',
+              'cte_contratante_cancelado',
               'sem_regra_tributacao',
               'origem_ja_subcontratada_1a1',
               'origem_ja_subcontratada_em_pernas',

@@ -71,6 +71,10 @@ export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
     delivered_by: r.delivered_by
       ? { cnpj: r.delivered_by.cnpj, nome: r.delivered_by.nome, cte_id: r.delivered_by.cte_id, observacao: r.delivered_by.observacao }
       : null,
+    origem: r.origem,
+    cancelamento: r.cancelamento
+      ? { protocolo: r.cancelamento.protocolo, cancelado_em: r.cancelamento.cancelado_em, xml_sha256: r.cancelamento.xml_sha256 }
+      : null,
     ...documentView(r.cte, { sha256: r.xml_sha256, size_bytes: r.xml_size_bytes }, withAddresses),
   };
 }

@@ -91,6 +91,7 @@ function resumoOf(row: NfeRow) {
     valor_total: row.valor_total_centavos === null ? null : reaisDeCentavos(row.valor_total_centavos),
     xml_disponivel: row.xml_disponivel,
     recebimentos: row.recebimentos,
+    origem: row.origem,
     importada_em: row.importada_em.toISOString(),
     atualizada_em: row.atualizada_em.toISOString(),
   };
