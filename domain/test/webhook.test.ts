@@ -228,6 +228,11 @@ describe('every subscribable type comes from the log', () => {
     })),
     { type: 'cte_subcontratacao.desacordo_pendente', data: { ...desacordo, motivo: '105' } },
     { type: 'cte_subcontratacao.desacordo_rejeitado', data: { ...desacordo, cstat: 755, motivo: 'Rejeição' } },
+    {
+      type: 'cte_subcontratacao.recebido',
+      data: { company_id: 'c1', chave: 'k7', canal: 'api', papel_transportadora: 'tomador', permite_contra_cte: true },
+    },
+    { type: 'nfe.importada', data: { company_id: 'c1', chave: 'n1', completou_chave: false } },
   ];
 
   it('each type integrators can subscribe to is given by some domain event, with the resource it is about', () => {
@@ -247,6 +252,65 @@ describe('every subscribable type comes from the log', () => {
       'ciot.registrado': '/v1/fiscal/ciot/i1',
       'parcela.paga': '/v1/carriers/parcelas-repasse/k9',
       'vale_pedagio.emitido': '/v1/vale-pedagio/v1',
+      'inbox.cte_recebido': '/v1/fiscal/cte-subcontratacao/k7',
+      'nfe.recebida': '/v1/fiscal/nfe/n1',
     });
+  });
+});
+
+describe('documents that arrive: inbox.cte_recebido and nfe.recebida', () => {
+  const chave = '43261145997418000153570010000007771400000017';
+  const recebido = (canal: string) => ({
+    type: 'cte_subcontratacao.recebido',
+    data: {
+      company_id: 'c1',
+      chave,
+      sha256: 's',
+      tamanho_bytes: 10,
+      canal,
+      repassado_por: null,
+      papel_transportadora: 'tomador',
+      permite_contra_cte: true,
+      bloqueio_contra_cte: null,
+      cte: {},
+    },
+  });
+  it("a key's first receipt in the inbox, by any channel, is inbox.cte_recebido about the inbox key, saying the channel", () => {
+    for (const canal of ['api', 'repasse']) {
+      expect(notificacaoDe(recebido(canal))).toEqual({
+        tipo: 'inbox.cte_recebido',
+        company_id: 'c1',
+        id: chave,
+        caminho: `/v1/fiscal/cte-subcontratacao/${chave}`,
+        campos: { chave, canal, papel_transportadora: 'tomador', permite_contra_cte: true },
+      });
+    }
+  });
+  it('a later receipt of the same key (the same bytes, or new content) tells nothing', () => {
+    const recebimento = { company_id: 'c1', chave, sha256: 's', tamanho_bytes: 10, canal: 'api', repassado_por: null };
+    expect(notificacaoDe({ type: 'cte_subcontratacao.reenviado', data: recebimento })).toBeNull();
+    expect(notificacaoDe({ type: 'cte_subcontratacao.substituido', data: { ...recebimento, sha256_anterior: 'r' } })).toBeNull();
+  });
+  it("an NF-e's XML arriving first is nfe.recebida, a PDF's key completed included; the PDF's key alone and a re-import are not", () => {
+    const arquivo = { nome: 'a.xml', zip: null, sha256: 's' };
+    const importada = (completou_chave: boolean) => ({
+      type: 'nfe.importada',
+      data: { company_id: 'c1', chave, arquivo, completou_chave, nfe: {} },
+    });
+    expect(notificacaoDe(importada(false))).toEqual({
+      tipo: 'nfe.recebida',
+      company_id: 'c1',
+      id: chave,
+      caminho: `/v1/fiscal/nfe/${chave}`,
+      campos: { chave, completou_chave: false },
+    });
+    expect(notificacaoDe(importada(true))).toMatchObject({ tipo: 'nfe.recebida', campos: { completou_chave: true } });
+    expect(notificacaoDe({ type: 'nfe.chave_importada', data: { company_id: 'c1', chave, arquivo } })).toBeNull();
+    expect(
+      notificacaoDe({
+        type: 'nfe.reimportada',
+        data: { company_id: 'c1', chave, origem: 'xml', arquivo, substituiu_xml: true, nfe: {} },
+      }),
+    ).toBeNull();
   });
 });

@@ -10,7 +10,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
  * operation still `sent` after the provider's answer, `parcela.pagamento_retirado` a payment order withdrawn before it
  * reached the bank rail because its counter-CT-e's cancellation came first. `cte_subcontratacao.desacordo_*`: the taker's
  * prestação em desacordo (610110) about a received CT-e, registered, pending or refused; `desacordo_cancelado` its
- * registered cancellation (610111).
+ * registered cancellation (610111). `inbox.cte_recebido`: a CT-e key reached the company's inbox for the first time, by
+ * upload, hand-off or the national distribution (`canal`); `nfe.recebida`: an NF-e's XML reached the NF-e list for the
+ * first time (an import, or the national distribution), a key known before only from a PDF included.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'cte.autorizado',
@@ -40,6 +42,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'cte_subcontratacao.desacordo_cancelado',
   'cte_subcontratacao.desacordo_pendente',
   'cte_subcontratacao.desacordo_rejeitado',
+  'inbox.cte_recebido',
+  'nfe.recebida',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -20,6 +20,7 @@ const ciot = (id: string) => `/v1/fiscal/ciot/${id}`;
 const parcelas = (counterCteId: string) => `/v1/carriers/parcelas-repasse/${counterCteId}`;
 const valePedagio = (id: string) => `/v1/vale-pedagio/${id}`;
 const cteRecebido = (chave: string) => `/v1/fiscal/cte-subcontratacao/${chave}`;
+const nfe = (chave: string) => `/v1/fiscal/nfe/${chave}`;
 
 /** CT-e event types (`tp_evento`) as integrators know them. */
 const TP_EVENTO_CTE: Record<string, string> = {
@@ -179,6 +180,25 @@ const MAPA: Mapa = {
     id: d.chave,
     caminho: cteRecebido(d.chave),
     campos: { chave: d.chave, evento: d.tipo, tp_evento: d.tp_evento, cstat: d.cstat, motivo: d.motivo },
+  }),
+  // A key's first receipt in the company's inbox, whatever brought it: an upload or a hand-off (`api`, `repasse`) or
+  // the national distribution. Receipts of a key already there (`reenviado`, `substituido`) are not news.
+  'cte_subcontratacao.recebido': (d) => ({
+    tipo: 'inbox.cte_recebido',
+    company_id: d.company_id,
+    id: d.chave,
+    caminho: cteRecebido(d.chave),
+    campos: { chave: d.chave, canal: d.canal, papel_transportadora: d.papel_transportadora, permite_contra_cte: d.permite_contra_cte },
+  }),
+  // An NF-e's XML reaching the company's list for the first time, a key known only from a PDF until now included
+  // (`completou_chave`). `nfe.chave_importada` (a PDF's key, no XML) is not: the NF-e itself has not arrived, and its
+  // XML's arrival later is this event, so one NF-e is announced once.
+  'nfe.importada': (d) => ({
+    tipo: 'nfe.recebida',
+    company_id: d.company_id,
+    id: d.chave,
+    caminho: nfe(d.chave),
+    campos: { chave: d.chave, completou_chave: d.completou_chave },
   }),
   'vale_pedagio.emitido': (d) => ({
     tipo: 'vale_pedagio.emitido',
