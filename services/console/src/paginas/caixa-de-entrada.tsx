@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { InboundCteCarrierRole, InboundCteStatus } from '@frete/contracts';
 import { isValidAccessKey } from '@frete/domain';
-import { cteSubcontratacaoList, cteSubcontratacaoOf, type CteSubcontratacaoRow, nfeList } from '@frete/projections';
+import { cteSubcontratacaoList, cteSubcontratacaoOf, type CteSubcontratacaoRow, distribuicaoDe, nfeList } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
 import { Campo, CampoData, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
@@ -9,6 +9,7 @@ import { paginaDeErro } from '../erros';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
 import { dataHora, parteTexto, reais, rotuloSituacao } from './documentos/formato';
+import { acoesDistribuicao, SecaoDistribuicao } from './distribuicao';
 
 const AREA = '/console/caixa-de-entrada';
 const STATUS = InboundCteStatus.anyOf.map((s) => s.const);
@@ -36,7 +37,7 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
     const de = f.data('de', 'Recebidos a partir de');
     const ate = f.data('ate', 'Recebidos até');
     f.intervalo(de, ate);
-    const [ctes, nfes] = await Promise.all([
+    const [ctes, nfes, distribuicao] = await Promise.all([
       listar(
         f,
         () =>
@@ -53,10 +54,12 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
         { rows: [] as CteSubcontratacaoRow[], total: 0, next_cursor: null as string | null },
       ),
       nfeList(deps.pool, sessao.company_id, { page: 1, per_page: 20 }),
+      distribuicaoDe(deps.pool, sessao.company_id, deps.config.environment),
     ]);
+    const csrf = csrfDe(reply);
     return html(
       reply,
-      <Pagina titulo="Caixa de entrada" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
+      <Pagina titulo="Caixa de entrada" sessao={sessao} csrf={csrf} area={AREA} aviso={avisoDe(request)}>
         <section aria-labelledby="ctes-recebidos">
           <h2 id="ctes-recebidos">CT-e recebidos de contratantes</h2>
           <form method="get" action={AREA} class="filtros" aria-label="Filtrar CT-e recebidos">
@@ -103,6 +106,7 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
           />
           <ProximaPagina href={f.proxima(AREA, ctes.next_cursor)} />
         </section>
+        <SecaoDistribuicao d={distribuicao} sessao={sessao} csrf={csrf} ambiente={deps.config.environment} agora={deps.clock()} />
         <section aria-labelledby="nfe-importadas">
           <h2 id="nfe-importadas">NF-e importadas</h2>
           <p>{nfes.total === 1 ? '1 NF-e.' : `${nfes.total} NF-e.`} As mais recentes:</p>
@@ -124,6 +128,8 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
       f.erros.length > 0 ? 400 : 200,
     );
   });
+
+  acoesDistribuicao(app, deps);
 
   app.get<{ Params: { chave: string } }>('/caixa-de-entrada/:chave/xml', async (request, reply) => {
     const chave = request.params.chave;
