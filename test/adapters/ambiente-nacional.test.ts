@@ -141,7 +141,7 @@ describe('the NSU sequence', () => {
     const terceira = consultado(await distribuicao.consultar(pedido(parte, segunda.ultNSU)));
     expect(terceira).toMatchObject({ cStat: 138, ultNSU: '000000000000120', maxNSU: '000000000000120' });
     expect(terceira.documentos).toHaveLength(20);
-    expect(terceira.documentos[19]!.xml.toString()).toBe('<doc n="120"/>');
+    expect((terceira.documentos[19] as { xml: Buffer }).xml.toString()).toBe('<doc n="120"/>');
   });
 
   it('answers 137 with ultNSU = maxNSU for a party with nothing, and 589 for an NSU above its highest', async () => {

@@ -181,7 +181,7 @@ describe('/_falhas (for integrators, on the same mutual-TLS server)', () => {
     const casos: [string, string][] = [
       ['{', 'the body is not JSON: send a rule or an array of rules'],
       ['[]', 'the array of rules is empty'],
-      ['{"tipo":"explodir"}', 'tipo must be one of latencia, sem_resposta, erro_servidor, status'],
+      ['{"tipo":"explodir"}', 'tipo must be one of latencia, sem_resposta, erro_servidor, status, doczip_corrompido'],
       ['{"tipo":"status","cStat":100}', 'cStat must be 108, 109 or 678'],
       [
         '{"tipo":"status","cStat":656}',
@@ -195,7 +195,7 @@ describe('/_falhas (for integrators, on the same mutual-TLS server)', () => {
       ['{"tipo":"sem_resposta","vezes":0}', 'vezes must be a positive integer'],
       ['[{"tipo":"sem_resposta"},{"tipo":"status"}]', 'rule 1: cStat must be 108, 109 or 678'],
       ['{"tipo":"sem_resposta","ms":5}', 'ms belongs to latencia only'],
-      ['{"tipo":"sem_resposta","outro":1}', 'unknown field "outro"; a rule has tipo, servico, vezes, ms, cStat'],
+      ['{"tipo":"sem_resposta","outro":1}', 'unknown field "outro"; a rule has tipo, servico, vezes, ms, cStat, nsu'],
     ];
     for (const [corpo, erro] of casos) {
       const r = await admin('POST', corpo);

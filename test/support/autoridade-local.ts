@@ -30,6 +30,12 @@ export interface AutoridadeLocalDeTeste {
   atendidos(): Record<string, number>;
   /** The simulated authority's database behind it (a fresh one of its own unless `pool` was given). */
   pool: Pool;
+  /**
+   * Registers an authorized NF-e (`nfeProc`) with the server's national environment, which distributes it to its
+   * emitter, recipient, carrier (`transporta`) and `autXML`, as the server's `POST /_ambiente-nacional/nfe` does.
+   * Returns its key and the NSU each party got. Rejects (`NfeNaoDistribuivel`) what is not an authorized nfeProc.
+   */
+  registrarNfe(procNFeXml: string): Promise<{ chave: string; nsus: Record<string, string> }>;
   /** Stops the server, then drops its database when it is its own. */
   close(): Promise<void>;
 }
@@ -101,6 +107,10 @@ export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTe
       falhas: autoridade.falhas,
       atendidos: autoridade.atendidos,
       pool,
+      registrarNfe: async (xml) => {
+        const { chave, nsus } = await autoridade.ambienteNacional.registrarNfe(xml);
+        return { chave, nsus: Object.fromEntries(nsus) };
+      },
       close: async () => {
         await autoridade.close();
         await db?.drop();

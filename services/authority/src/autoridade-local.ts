@@ -1,7 +1,14 @@
 import https from 'node:https';
 import { type AddressInfo, type Socket } from 'node:net';
 import { type Pool } from 'pg';
-import { type AutoridadeFiscal, AutoridadeFiscalSimulada, type ModeloFiscal, modeloDoServico, VER_APLIC_SIMULADA } from '@frete/adapters';
+import {
+  AmbienteNacionalSimulado,
+  type AutoridadeFiscal,
+  AutoridadeFiscalSimulada,
+  type ModeloFiscal,
+  modeloDoServico,
+  VER_APLIC_SIMULADA,
+} from '@frete/adapters';
 import { FiscalSchemas } from '@frete/documents';
 import { Falhas } from './falhas/falhas';
 import { SEDE, ufsAtendidas } from './rotas/autorizadores';
@@ -45,6 +52,11 @@ export interface AutoridadeLocal {
   port: number;
   /** The fault rules in force: `falhas.programar({...})`, `falhas.limpar()` (also over `/_falhas`). */
   falhas: Falhas;
+  /**
+   * The national environment behind `/AN/CTeDistribuicaoDFe` and `/AN/NFeDistribuicaoDFe`: it distributes what the
+   * server's authorities authorize and register; `registrarNfe` (also `POST /_ambiente-nacional/nfe`) adds an NF-e.
+   */
+  ambienteNacional: AmbienteNacionalSimulado;
   /** The requests that reached each service, by `<authorizer>/<Service>` (a refused certificate reaches none). */
   atendidos(): Record<string, number>;
   /** Stops listening, drops open connections (and pending latencies), then the validator when it is its own. */
@@ -60,6 +72,8 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
   const schemas = o.schemas ?? new FiscalSchemas();
   const falhas = new Falhas();
   const log = o.log ?? ((m: string) => console.error(m));
+  // One national environment for every authorizer: what any of them authorizes is distributed from one place.
+  const ambienteNacional = new AmbienteNacionalSimulado({ pool: o.pool, clock: agora, tpAmb });
 
   // One simulated authority per authorizer and model, each serving its own UFs (226 for others), sharing the
   // database and the validator: the state is one, as the authorities share theirs.
@@ -75,6 +89,7 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
         clock: agora,
         tpAmb,
         ufsAtendidas: ufsAtendidas(rota.autorizador, modelo),
+        ambienteNacional,
       });
       const autoridade: AutoridadeFiscal = simulada;
       b = { autoridade, simulada, schemas, agora, cabecalho: { tpAmb, cUF: SEDE[rota.autorizador], verAplic: VER_APLIC_SIMULADA } };
@@ -116,6 +131,7 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
       falhas,
       esperar,
       log,
+      distribuicao: { ambiente: ambienteNacional, schemas, agora, tpAmb },
       contar: (rota) =>
         void contagem.set(`${rota.autorizador}/${rota.servico}`, (contagem.get(`${rota.autorizador}/${rota.servico}`) ?? 0) + 1),
     }),
@@ -143,6 +159,7 @@ export async function iniciarAutoridadeLocal(o: AutoridadeLocalOptions): Promise
     url: `https://${nome}:${port}`,
     port,
     falhas,
+    ambienteNacional,
     atendidos: () => Object.fromEntries(contagem),
     close: async () => {
       const fechado = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,8 @@
 export * from './autoridade-local';
 export * from './falhas/falhas';
 export { CAMINHO_FALHAS } from './falhas/admin';
+export { CAMINHO_AMBIENTE_NACIONAL_NFE } from './distribuicao/admin';
+export { SCHEMA_RETORNO, servicoAnDoCaminho } from './distribuicao/servico';
 export { rotaDe, type Rota } from './rotas/caminhos';
 export { ufsAtendidas } from './rotas/autorizadores';
 export { LIMITE_CORPO } from './rotas/corpo';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EmbeddedPostgresError, stopEmbeddedPostgresInOrder } from '@frete/platform';
 import { type AutoridadeLocal, iniciarAutoridadeLocal } from '../autoridade-local';
+import { CAMINHO_AMBIENTE_NACIONAL_NFE } from '../distribuicao/admin';
 import { CAMINHO_FALHAS } from '../falhas/admin';
 import { garantirTlsDeDesenvolvimento } from '../tls/desenvolvimento';
 import { abrirBanco, type Banco } from './banco';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   const linhas = [
     `frete-fiscal local authority (${config.tpAmb === 2 ? 'homologação' : 'produção'}, tpAmb ${config.tpAmb}): ${url}`,
     `  services: ${url}/<authorizer>/<Service> (a client's SEFAZ_BASE_URL=${url}), and the real tables' paths (/ws/<S>/<S>.asmx …) as SVRS`,
+    `  national distribution: ${url}/AN/CTeDistribuicaoDFe and ${url}/AN/NFeDistribuicaoDFe (what the authorities here authorize)`,
     `  server certificate: ${tls.certFile}`,
   ];
   if (desenvolvimento) {
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
   linhas.push(
     `  client certificates accepted from: ${config.clientCaFile}`,
     `  faults: POST ${url}${CAMINHO_FALHAS} (JSON rule or rules), DELETE ${url}${CAMINHO_FALHAS}`,
+    `  an authorized NF-e to distribute: POST ${url}${CAMINHO_AMBIENTE_NACIONAL_NFE} (the nfeProc)`,
     `  database: ${banco.descricao}`,
   );
   console.log(linhas.join('\n'));

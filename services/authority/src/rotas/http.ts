@@ -1,15 +1,35 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type TLSSocket } from 'node:tls';
-import { CABECALHO_SOAP, lerEnvelope, modeloDoServico, namespaceWsdl, type Remetente, xMotivoDe } from '@frete/adapters';
+import {
+  CABECALHO_SOAP,
+  dhRespDe,
+  lerEnvelope,
+  modeloDoServico,
+  namespaceWsdl,
+  type Remetente,
+  type ServicoAn,
+  servicoDistribuicaoDe,
+  xMotivoDe,
+} from '@frete/adapters';
+import { describeCertificate } from '@frete/platform';
 import { childElements, type XmlElement } from '@frete/documents';
 import { dhSaoPaulo } from '@frete/domain';
+import { CAMINHO_AMBIENTE_NACIONAL_NFE, registrarNfeAdmin } from '../distribuicao/admin';
+import {
+  atenderDistribuicao,
+  type BalcaoDistribuicao,
+  envelopeDistribuicao,
+  lerPedidoDistribuicao,
+  retDistDFeIntXml,
+  servicoAnDoCaminho,
+} from '../distribuicao/servico';
 import { administrarFalhas, CAMINHO_FALHAS } from '../falhas/admin';
 import { type Falhas } from '../falhas/falhas';
 import { atender, type Balcao, type Pedido, retornoSemDados } from '../servicos';
 import { remetenteDe } from '../tls/cliente';
 import { type Rota, rotaDe } from './caminhos';
 import { descartarCorpo, LIMITE_CORPO, lerCorpo } from './corpo';
-import { responderFalha, responderJson, responderRetorno } from './respostas';
+import { responder, responderFalha, responderJson, responderRetorno } from './respostas';
 
 /** What the HTTP door needs of the server around it. */
 export interface Porta {
@@ -19,7 +39,9 @@ export interface Porta {
   esperar(ms: number): Promise<void>;
   log(mensagem: string): void;
   /** Counts a request that reached a service (`<authorizer>/<Service>`), for whoever checks what was sent. */
-  contar(rota: Rota): void;
+  contar(rota: { autorizador: string; servico: string }): void;
+  /** The national environment behind `/AN/<Service>`, and the environment (`tpAmb`) the server plays. */
+  distribuicao: BalcaoDistribuicao & { tpAmb: 1 | 2 };
 }
 
 const LIMITE_ADMIN = 64 * 1024;
@@ -56,6 +78,9 @@ function ehSoap12(contentType: string | undefined): boolean {
 async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { pathname } = new URL(req.url ?? '/', 'https://autoridade.invalid');
   if (pathname === CAMINHO_FALHAS) return administrar(porta, req, res);
+  if (pathname === CAMINHO_AMBIENTE_NACIONAL_NFE) return registrarNfe(porta, req, res);
+  const servicoAn = servicoAnDoCaminho(pathname);
+  if (servicoAn) return tratarDistribuicao(porta, req, res, servicoAn);
   const rota = rotaDe(pathname);
   if (!rota) {
     return recusar(
@@ -155,4 +180,93 @@ async function administrar(porta: Porta, req: IncomingMessage, res: ServerRespon
   }
   const r = administrarFalhas(porta.falhas, req.method ?? '', corpo.bytes.toString('utf8'));
   responderJson(res, r.status, r.corpo);
+}
+
+const LIMITE_NFE = 2 * 1024 * 1024;
+
+async function registrarNfe(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const corpo = await lerCorpo(req, LIMITE_NFE);
+  if (corpo.tipo === 'grande_demais') {
+    res.setHeader('Connection', 'close');
+    return responderJson(res, 413, { erro: `the NF-e is over ${LIMITE_NFE} bytes` });
+  }
+  let xml: string;
+  try {
+    xml = UTF8.decode(corpo.bytes);
+  } catch {
+    return responderJson(res, 400, { erro: 'the NF-e is not UTF-8' });
+  }
+  const r = await registrarNfeAdmin(porta.distribuicao.ambiente, req.method ?? '', xml);
+  responderJson(res, r.status, r.corpo);
+}
+
+/** The client certificate's CNPJ (ICP-Brasil otherName, or the CN's), as the national environment authenticates. */
+function documentoDoCertificado(socket: TLSSocket): string {
+  const der = socket.getPeerCertificate().raw;
+  if (!der) return '';
+  const pem = `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----\n`;
+  try {
+    return describeCertificate(pem).cnpj ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * `/AN/CTeDistribuicaoDFe` and `/AN/NFeDistribuicaoDFe`: the same SOAP 1.2 door and faults as the authorizers'
+ * services (latency, dropped answer after processing, server error, 108/109), plus a broken `docZip`.
+ */
+async function tratarDistribuicao(porta: Porta, req: IncomingMessage, res: ServerResponse, servicoAn: ServicoAn): Promise<void> {
+  if (req.method !== 'POST')
+    return recusar(req, res, 405, `method ${req.method} is not allowed: SOAP requests are POST`, { Allow: 'POST' });
+  if (!ehSoap12(req.headers['content-type'])) {
+    return recusar(
+      req,
+      res,
+      415,
+      `content type ${JSON.stringify(req.headers['content-type'] ?? '')} is not SOAP 1.2 (application/soap+xml; charset=utf-8)`,
+    );
+  }
+  const corpo = await lerCorpo(req, LIMITE_CORPO);
+  if (corpo.tipo === 'grande_demais') {
+    return responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
+  }
+  porta.contar({ autorizador: 'AN', servico: servicoAn });
+  const servico = servicoDistribuicaoDe(servicoAn)!;
+  const d = porta.distribuicao;
+  const falha = porta.falhas.tomar(servicoAn);
+  if (falha?.tipo === 'erro_servidor')
+    return responderFalha(res, 500, 'the authority server failed (injected fault): nothing was processed');
+  if (falha?.tipo === 'status') {
+    // The channel's own status, nothing processed (sped-cte `storage/cstat.json` texts for 108 and 109).
+    const xMotivo = falha.cStat === 108 ? 'Serviço Paralisado Momentaneamente (curto prazo)' : 'Serviço Paralisado sem Previsão';
+    const zero = '000000000000000';
+    const ret = {
+      tipo: 'rejeitado' as const,
+      cStat: falha.cStat,
+      xMotivo,
+      ultNSU: zero,
+      maxNSU: zero,
+      dhResp: dhRespDe(servico, d.agora()),
+    };
+    return responder(res, 200, envelopeDistribuicao(servico, retDistDFeIntXml(servico, d.tpAmb, ret)));
+  }
+  let texto: string;
+  try {
+    texto = UTF8.decode(corpo.bytes);
+  } catch {
+    return responderFalha(res, 400, 'the request body is not UTF-8');
+  }
+  const pedido = lerPedidoDistribuicao(servicoAn, texto);
+  if (pedido.tipo === 'invalido') return responderFalha(res, 400, pedido.motivo);
+  const retorno = await atenderDistribuicao(servicoAn, pedido, documentoDoCertificado(req.socket as TLSSocket), d);
+  if (falha?.tipo === 'latencia') await porta.esperar(falha.ms);
+  // Processed and not answered: the connection drops, as when a real answer is lost on the way.
+  if (falha?.tipo === 'sem_resposta') {
+    req.socket.destroy();
+    return;
+  }
+  const nsus = retorno.tipo === 'consultado' ? retorno.documentos.map((doc) => doc.nsu) : [];
+  const corrompidos = porta.falhas.docZipsCorrompidos(servicoAn, nsus);
+  responder(res, 200, envelopeDistribuicao(servico, retDistDFeIntXml(servico, d.tpAmb, retorno, corrompidos)));
 }
