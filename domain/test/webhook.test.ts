@@ -282,9 +282,18 @@ describe('documents that arrive: inbox.cte_recebido and nfe.recebida', () => {
         company_id: 'c1',
         id: chave,
         caminho: `/v1/fiscal/cte-subcontratacao/${chave}`,
-        campos: { chave, canal, papel_transportadora: 'tomador', permite_contra_cte: true },
+        campos: { chave, origem: 'envio', canal, nsu: null, papel_transportadora: 'tomador', permite_contra_cte: true },
       });
     }
+  });
+  it('one the national distribution brought says so, with its NSU: origem distribuicao, as the inbox row', () => {
+    const distribuido = recebido('distribuicao');
+    (distribuido.data as Record<string, unknown>).nsu = '000000000000007';
+    expect(notificacaoDe(distribuido)).toMatchObject({
+      tipo: 'inbox.cte_recebido',
+      id: chave,
+      campos: { chave, origem: 'distribuicao', canal: 'distribuicao', nsu: '000000000000007' },
+    });
   });
   it('a later receipt of the same key (the same bytes, or new content) tells nothing', () => {
     const recebimento = { company_id: 'c1', chave, sha256: 's', tamanho_bytes: 10, canal: 'api', repassado_por: null };
@@ -293,18 +302,32 @@ describe('documents that arrive: inbox.cte_recebido and nfe.recebida', () => {
   });
   it("an NF-e's XML arriving first is nfe.recebida, a PDF's key completed included; the PDF's key alone and a re-import are not", () => {
     const arquivo = { nome: 'a.xml', zip: null, sha256: 's' };
-    const importada = (completou_chave: boolean) => ({
+    const importada = (completou_chave: boolean, distribuicao?: { canal: string; nsu: string }) => ({
       type: 'nfe.importada',
-      data: { company_id: 'c1', chave, arquivo, completou_chave, nfe: {} },
+      data: { company_id: 'c1', chave, arquivo, completou_chave, nfe: {}, ...distribuicao },
     });
     expect(notificacaoDe(importada(false))).toEqual({
       tipo: 'nfe.recebida',
       company_id: 'c1',
       id: chave,
       caminho: `/v1/fiscal/nfe/${chave}`,
-      campos: { chave, completou_chave: false },
+      campos: { chave, origem: 'importacao', canal: 'importacao', nsu: null, completou_chave: false },
     });
     expect(notificacaoDe(importada(true))).toMatchObject({ tipo: 'nfe.recebida', campos: { completou_chave: true } });
+    // Brought by the national distribution: its NSU; the list's origem is the key's first arrival, a PDF's if there was one.
+    const nsu = '000000000000003';
+    expect(notificacaoDe(importada(false, { canal: 'distribuicao', nsu }))!.campos).toEqual({
+      chave,
+      origem: 'distribuicao',
+      canal: 'distribuicao',
+      nsu,
+      completou_chave: false,
+    });
+    expect(notificacaoDe(importada(true, { canal: 'distribuicao', nsu }))!.campos).toMatchObject({
+      origem: 'importacao',
+      canal: 'distribuicao',
+      nsu,
+    });
     expect(notificacaoDe({ type: 'nfe.chave_importada', data: { company_id: 'c1', chave, arquivo } })).toBeNull();
     expect(
       notificacaoDe({

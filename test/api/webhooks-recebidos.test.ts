@@ -72,7 +72,9 @@ describe('webhooks inbox.cte_recebido and nfe.recebida', () => {
       environment: 'homologacao',
       url: expect.stringMatching(new RegExp(`/v1/fiscal/cte-subcontratacao/${chave}$`)),
       chave,
+      origem: 'envio',
       canal: 'api',
+      nsu: null,
       papel_transportadora: 'terceiro',
       permite_contra_cte: expect.any(Boolean),
     });
@@ -80,6 +82,7 @@ describe('webhooks inbox.cte_recebido and nfe.recebida', () => {
     const get = await c.call('GET', new URL(p.data.url as string, app.url).pathname);
     expect(get.status).toBe(200);
     expect(get.body.data.access_key).toBe(chave);
+    expect(get.body.data.origem).toBe(p.data.origem);
 
     // The same bytes again count a receipt, and tell nothing.
     expect((await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml })).status).toBeLessThan(300);
@@ -104,10 +107,16 @@ describe('webhooks inbox.cte_recebido and nfe.recebida', () => {
       environment: 'homologacao',
       url: expect.stringMatching(new RegExp(`/v1/fiscal/nfe/${K_HML}$`)),
       chave: K_HML,
+      origem: 'importacao',
+      canal: 'importacao',
+      nsu: null,
       completou_chave: true,
     });
-    const get = await c.call('GET', new URL(recebidas[1]!.data.url as string, app.url).pathname);
-    expect(get.status).toBe(200);
+    for (const p of recebidas) {
+      const get = await c.call('GET', new URL(p.data.url as string, app.url).pathname);
+      expect(get.status).toBe(200);
+      expect(get.body.data.origem).toBe(p.data.origem);
+    }
 
     // The endpoint of both types has both NF-e, and of the CT-e uploaded twice only its first receipt: the log is read in
     // order, so by the time the last NF-e is delivered every earlier event has been looked at.

@@ -182,24 +182,42 @@ const MAPA: Mapa = {
     campos: { chave: d.chave, evento: d.tipo, tp_evento: d.tp_evento, cstat: d.cstat, motivo: d.motivo },
   }),
   // A key's first receipt in the company's inbox, whatever brought it: an upload or a hand-off (`api`, `repasse`) or
-  // the national distribution. Receipts of a key already there (`reenviado`, `substituido`) are not news.
+  // the national distribution. Receipts of a key already there (`reenviado`, `substituido`) are not news. `origem` is
+  // the inbox row's (`GET …/cte-subcontratacao/{chave}`), which this first receipt sets.
   'cte_subcontratacao.recebido': (d) => ({
     tipo: 'inbox.cte_recebido',
     company_id: d.company_id,
     id: d.chave,
     caminho: cteRecebido(d.chave),
-    campos: { chave: d.chave, canal: d.canal, papel_transportadora: d.papel_transportadora, permite_contra_cte: d.permite_contra_cte },
+    campos: {
+      chave: d.chave,
+      origem: d.canal === 'distribuicao' ? 'distribuicao' : 'envio',
+      canal: d.canal,
+      nsu: d.nsu ?? null,
+      papel_transportadora: d.papel_transportadora,
+      permite_contra_cte: d.permite_contra_cte,
+    },
   }),
   // An NF-e's XML reaching the company's list for the first time, a key known only from a PDF until now included
   // (`completou_chave`). `nfe.chave_importada` (a PDF's key, no XML) is not: the NF-e itself has not arrived, and its
-  // XML's arrival later is this event, so one NF-e is announced once.
-  'nfe.importada': (d) => ({
-    tipo: 'nfe.recebida',
-    company_id: d.company_id,
-    id: d.chave,
-    caminho: nfe(d.chave),
-    campos: { chave: d.chave, completou_chave: d.completou_chave },
-  }),
+  // XML's arrival later is this event, so one NF-e is announced once. `origem` is the list's (`GET /fiscal/nfe/{chave}`):
+  // the key's first arrival, so a PDF's key completed keeps `importacao`; `canal` is how this XML came.
+  'nfe.importada': (d) => {
+    const canal = d.canal ?? 'importacao';
+    return {
+      tipo: 'nfe.recebida',
+      company_id: d.company_id,
+      id: d.chave,
+      caminho: nfe(d.chave),
+      campos: {
+        chave: d.chave,
+        origem: d.completou_chave ? 'importacao' : canal,
+        canal,
+        nsu: d.nsu ?? null,
+        completou_chave: d.completou_chave,
+      },
+    };
+  },
   'vale_pedagio.emitido': (d) => ({
     tipo: 'vale_pedagio.emitido',
     company_id: d.company_id,
