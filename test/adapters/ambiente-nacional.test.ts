@@ -264,6 +264,22 @@ describe('what the simulated authority distributes', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('reads every party the CT-e names: exped, receb, toma4 and an autXML CPF too, each once', () => {
+    const { xml } = cteXml({
+      numero: proximo++,
+      alterar: (x) =>
+        x
+          .replace('<toma3><toma>0</toma></toma3>', `<toma4><toma>4</toma><CNPJ>${ALHEIA}</CNPJ></toma4>`)
+          .replace('<dest>', `<exped><CNPJ>${TRANSPORTADORA}</CNPJ></exped><receb><CPF>52998224725</CPF></receb><dest>`)
+          .replace(
+            '</infCTeNorm></infCte>',
+            `</infCTeNorm><autXML><CPF>52998224725</CPF></autXML><autXML><CNPJ>${REMETENTE}</CNPJ></autXML></infCte>`,
+          ),
+    });
+    expect(interessadosDoCte(xml).sort()).toEqual([EMITENTE, REMETENTE, DESTINATARIO, ALHEIA, TRANSPORTADORA, '52998224725'].sort());
+    expect(interessadosDoCte('<nada')).toEqual([]);
+  });
+
   it('its cancellation reaches the same parties as procEventoCTe', async () => {
     const cte = cteAssinado({ alterar: comAutXml(AUTORIZADO) });
     const protocolo = autorizado(await autoridade.autorizarCte(cte.xml));
