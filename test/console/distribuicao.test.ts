@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { recebedorDistribuicao } from '@frete/application';
+import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { type NavegadorHttp, sessaoDe } from '../support/console';
 import { emissora } from '../support/emissora';
 
@@ -106,6 +108,41 @@ describe('console: the distribution block of the inbox', () => {
     const deOutra = bloco((await (await sessaoDe(app, outra, 'leitura')).get(AREA)).html);
     expect(deOutra).not.toContain('137 – Nenhum documento localizado');
     expect(deOutra.match(/<code>000000000000000<\/code>/g)).toHaveLength(2);
+  });
+
+  it("the inbox tells a CT-e the distribution brought from one sent (origem), never another company's", async () => {
+    const enviado = buildCteXml({ emitenteCnpj: randomCnpj(), emitenteNome: 'CONTRATANTE QUE ENVIOU SA', nfeChaves: [nfeKey()] });
+    expect((await c.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: enviado.xml })).status).toBe(201);
+    // What the processor does with a procCTe of an answer: the inbox's own handler records it, canal distribuicao.
+    const distribuido = buildCteXml({ emitenteCnpj: randomCnpj(), emitenteNome: 'CONTRATANTE DISTRIBUIDA SA', nfeChaves: [nfeKey()] });
+    const recebedor = recebedorDistribuicao({
+      documents: app.running.platform.documents,
+      handlers: { cteSubcontratacao: app.running.application.handlers.cteSubcontratacao, nfe: app.running.application.handlers.nfe },
+      clock: () => new Date(),
+    });
+    const r = await recebedor.registrar(
+      { companyId: c.companyId, cnpj: c.cnpj, environment: 'homologacao' },
+      'cte',
+      { nsu: '000000000000001', schema: 'procCTe_v4.00.xsd', xml: Buffer.from(distribuido.xml, 'utf8') },
+      { eventId: randomUUID(), correlationId: randomUUID() },
+    );
+    expect(r).toMatchObject({ destino: 'caixa_cte', chave: distribuido.chave });
+    // A processor's write records no request's watermark: the read model is awaited by reading it.
+    for (let i = 0; i < 100 && (await c.call('GET', `/v1/fiscal/cte-subcontratacao/${distribuido.chave}`)).status !== 200; i++) {
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+
+    const res = await leitura.get(AREA);
+    const linha = (chave: string) => {
+      const i = res.html.indexOf(chave);
+      expect(i).toBeGreaterThanOrEqual(0);
+      return res.html.slice(res.html.lastIndexOf('<tr', i), res.html.indexOf('</tr>', i));
+    };
+    expect(res.html).toContain('<th scope="col">Origem</th>');
+    expect(linha(distribuido.chave)).toContain('<td>Distribuição (Ambiente Nacional)</td>');
+    expect(linha(enviado.chave)).toContain('<td>Enviado</td>');
+    const deOutra = await (await sessaoDe(app, outra, 'leitura')).get(AREA);
+    expect(deOutra.html).not.toContain(distribuido.chave);
   });
 
   it('an admin turns it off (the choice shown, no consultation offered, 422 if asked) and on again; a bad value is 400', async () => {

@@ -25,6 +25,13 @@ const PAPEL: Record<string, string> = {
   terceiro: 'Terceiro (subcontratada)',
 };
 const NFE: Record<string, string> = { importada: 'Importada', somente_chave: 'Somente a chave', vinculada: 'Vinculada a CT-e' };
+/** How a document first arrived: by itself through the national distribution, or sent (upload, a contractor's hand-off, an import). */
+const ORIGEM: Record<string, string> = {
+  distribuicao: 'Distribuição (Ambiente Nacional)',
+  envio: 'Enviado',
+  importacao: 'Importada',
+};
+const origemTexto = (o: string) => ORIGEM[o] ?? o;
 
 /** What reached the company from others: contractors' CT-e (GET /fiscal/cte-subcontratacao) and the NF-e imported. */
 export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
@@ -90,8 +97,12 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
               { titulo: 'Série/Número', celula: (r) => `${r.cte.serie}/${r.cte.numero}` },
               { titulo: 'Emitente', celula: (r) => parteTexto(r.cte.emitente) },
               { titulo: 'Chave', celula: (r) => <code class="chave">{r.chave}</code> },
-              { titulo: 'Situação', celula: (r) => rotuloSituacao(r.status) },
+              {
+                titulo: 'Situação',
+                celula: (r) => (r.cancelamento ? `${rotuloSituacao(r.status)} · cancelado pela contratante` : rotuloSituacao(r.status)),
+              },
               { titulo: 'Papel', celula: (r) => PAPEL[r.carrier_role] ?? r.carrier_role },
+              { titulo: 'Origem', celula: (r) => origemTexto(r.origem) },
               { titulo: 'Recebido em', celula: (r) => dataHora(r.first_received_at) },
               { titulo: 'Valor', numero: true, celula: (r) => reais(r.cte.valor_prestacao_centavos) },
               {
@@ -119,7 +130,8 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
               { titulo: 'Emitente', celula: (n) => n.emitente_nome ?? n.emitente_documento },
               { titulo: 'Chave', celula: (n) => <code class="chave">{n.chave}</code> },
               { titulo: 'Situação', celula: (n) => NFE[n.status] ?? n.status },
-              { titulo: 'Importada em', celula: (n) => dataHora(n.importada_em) },
+              { titulo: 'Origem', celula: (n) => origemTexto(n.origem) },
+              { titulo: 'Recebida em', celula: (n) => dataHora(n.importada_em) },
               { titulo: 'Valor', numero: true, celula: (n) => (n.valor_total_centavos === null ? '—' : reais(n.valor_total_centavos)) },
             ]}
           />
