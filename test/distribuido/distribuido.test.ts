@@ -32,6 +32,7 @@ const TOPOLOGIA: Record<string, number> = {
   'emission-processor': 2,
   'payout-processor': 1,
   'webhooks-processor': 1,
+  'distribuicao-processor': 1,
 };
 
 const pausa = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,6 +2,7 @@ import { DesacordoCte } from './cte-subcontratacao/desacordo';
 import { LeitorDeAuditoria, type Platform, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
+  type DistribuicaoDFe,
   DepositosIndisponiveis,
   DepositosSimulados,
   type DiretorioPix,
@@ -32,6 +33,10 @@ import { SegredosWebhook } from './webhook/segredos';
 import { webhookHandler } from './webhook/handler';
 import { DespachanteWebhooks } from './webhook/despachante';
 import { usuarioHandler } from './usuario/handler';
+import { distribuicaoDFeDe } from './distribuicao/fabrica';
+import { recebedorDistribuicao } from './distribuicao/recebedor';
+import { ProcessadorDistribuicao } from './distribuicao/processador';
+import { AgendaDistribuicao } from './distribuicao/agenda';
 
 /**
  * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
@@ -66,6 +71,15 @@ export interface Application {
   auditoria: Auditoria;
   /** Webhook deliveries: the store the webhooks processor records into, and the dispatcher that sends them. */
   webhooks: { entregas: EntregasWebhook; despachante(onError?: (err: unknown) => void): DespachanteWebhooks };
+  /**
+   * The national distribution (issue 30): the port (the simulated national environment in the sandbox, the Ambiente
+   * Nacional with `sefaz`), the processor that runs each consultation, and the schedule that asks them.
+   */
+  distribuicao: {
+    porta: DistribuicaoDFe;
+    processador: ProcessadorDistribuicao;
+    agenda(onError?: (err: unknown) => void): AgendaDistribuicao;
+  };
   close(): Promise<void>;
 }
 
@@ -109,25 +123,35 @@ export function createApplication(platform: Platform): Application {
     environment,
     publicUrl: config.publicUrl,
   });
+  const distribuicaoPorta = distribuicaoDFeDe(platform);
+  const handlers = createHandlers({
+    webhook,
+    usuario,
+    store,
+    readYourWrites,
+    pool,
+    certificates,
+    documents,
+    environment,
+    servicoCiot: ciot,
+    servicoValePedagio: valePedagio,
+    contraCte,
+    emissorCte,
+    eventosCte,
+    desacordoCte,
+    emissorMdfe,
+    clock,
+  });
+  const processadorDistribuicao = new ProcessadorDistribuicao({
+    handler: handlers.distribuicao,
+    porta: distribuicaoPorta,
+    // What arrives goes where an upload would: through the inbox's and the NF-e list's own handlers.
+    recebedor: recebedorDistribuicao({ documents, handlers: { cteSubcontratacao: handlers.cteSubcontratacao, nfe: handlers.nfe }, clock }),
+    environment,
+    clock,
+  });
   return {
-    handlers: createHandlers({
-      webhook,
-      usuario,
-      store,
-      readYourWrites,
-      pool,
-      certificates,
-      documents,
-      environment,
-      servicoCiot: ciot,
-      servicoValePedagio: valePedagio,
-      contraCte,
-      emissorCte,
-      eventosCte,
-      desacordoCte,
-      emissorMdfe,
-      clock,
-    }),
+    handlers,
     schemas,
     autoridade,
     statusAutoridade: new StatusDaAutoridade({ autoridade, pool, clock }),
@@ -170,10 +194,24 @@ export function createApplication(platform: Platform): Application {
             ),
         }),
     },
+    distribuicao: {
+      porta: distribuicaoPorta,
+      processador: processadorDistribuicao,
+      agenda: (onError) =>
+        new AgendaDistribuicao({
+          pool,
+          handler: handlers.distribuicao,
+          environment,
+          clock,
+          intervaloMs: config.distribuicao.intervaloMs,
+          onError,
+        }),
+    },
     close: async () => {
       // The events of refused logins already answered, before the platform's pool closes.
       await usuario.registrosPendentes();
       await autoridade.close();
+      await distribuicaoPorta.close();
       await schemas.close();
     },
   };

@@ -8,6 +8,7 @@ import { type RailDePagamento, railInterno } from '@frete/adapters';
 import { emissionHandlers, emissionProcessor } from '@frete/emission-processor';
 import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
 import { webhooksProcessor } from '@frete/webhooks-processor';
+import { distribuicaoProcessor } from '@frete/distribuicao-processor';
 
 export const TOKENS = {
   Platform: Symbol('Platform'),
@@ -81,6 +82,7 @@ export function compose(
           publicUrl: p.config.publicUrl,
           inscritos: p.readModelCache<string[]>({ aggregates: ['webhook'] }),
         }),
+        distribuicaoProcessor(a.distribuicao.processador),
       ];
     },
   });

@@ -153,6 +153,14 @@ export async function startServices(
     despachante.start();
     stops.push({ name: 'webhooks-dispatcher', stop: () => despachante.stop() });
   }
+  if (has('distribuicao-processor')) {
+    // The distribution processor's schedule: it asks the consultations that are due, which the processor then runs.
+    const agenda = application.distribuicao.agenda((err) =>
+      logger.error({ err, service: 'distribuicao-schedule' }, 'distribution schedule: a look failed and the next one tries again'),
+    );
+    agenda.start();
+    stops.push({ name: 'distribuicao-schedule', stop: () => agenda.stop() });
+  }
 
   let api: FastifyInstance | null = null;
   let url: string | null = null;

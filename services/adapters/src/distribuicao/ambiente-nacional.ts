@@ -311,7 +311,7 @@ export class AmbienteNacionalSimulado {
           `UPDATE ambiente_nacional_interessados
               SET espera_ate = CASE WHEN $3 THEN $4::timestamptz ELSE espera_ate END,
                   bloqueio_ate = CASE WHEN $5 THEN $6::timestamptz ELSE bloqueio_ate END,
-                  ult_nsu_respondido = COALESCE($7::bigint, ult_nsu_respondido)
+                  ult_nsu_respondido = GREATEST(COALESCE($7::bigint, ult_nsu_respondido), ult_nsu_respondido)
             WHERE servico = $1 AND interessado = $2`,
           [
             pedido.servico,
@@ -324,8 +324,13 @@ export class AmbienteNacionalSimulado {
           ],
         );
 
-      const fimDaEspera = Math.max(estado.espera_ate?.getTime() ?? 0, estado.bloqueio_ate?.getTime() ?? 0);
-      if (agora.getTime() < fimDaEspera) {
+      // The hour's wait holds a party that read everything (NT 2014.002's 656: "caso não existam mais documentos a
+      // serem pesquisados"): asking again from where the last answer left it is 656, documents distributed since
+      // included. Our reading: a consultation from below the last answer's ultNSU re-reads what was already handed
+      // out (a client that crashed before recording a page repeats it) and is served; a block holds every call.
+      const emEspera = agora.getTime() < (estado.espera_ate?.getTime() ?? 0) && pedidoNsu >= BigInt(estado.ult_nsu_respondido);
+      const bloqueado = agora.getTime() < (estado.bloqueio_ate?.getTime() ?? 0);
+      if (emEspera || bloqueado) {
         await atualizar({ bloqueio_ate: new Date(agora.getTime() + ESPERA_MS) });
         return rejeitar(656, paraNsu(estado.ult_nsu_respondido), paraNsu(maxNsu));
       }

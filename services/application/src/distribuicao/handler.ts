@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Environment, type ServicoDistribuicao } from '@frete/contracts';
 import {
+  type DistribuicaoEvent,
   type DistribuicaoState,
+  fold,
   type ResultadoConsulta,
   Rejection,
   SERVICOS_DISTRIBUICAO,
@@ -11,7 +13,7 @@ import {
 } from '@frete/domain';
 import { companyOf, configuracaoOf } from '@frete/projections';
 import { type Pool } from 'pg';
-import { type CommandContext, type CommandDeps, type ContextoEmpresa } from '../commands/execute';
+import { type CommandContext, type CommandDeps, type ContextoEmpresa, toDomainEvent } from '../commands/execute';
 import { handles } from '../commands/handles';
 
 export interface DistribuicaoHandlerDeps extends Required<CommandDeps> {
@@ -103,6 +105,19 @@ export const distribuicaoHandler = (deps: DistribuicaoHandlerDeps) => {
     /** The schedule's request, with an id it derives from the service's last consultation (repeats decide nothing). */
     solicitarAgendada: (ctx: CommandContext, companyId: string, servico: ServicoDistribuicao, consultaId: string) =>
       solicitar(ctx, companyId, servico, consultaId, 'agenda'),
+
+    /**
+     * Whether the consultation is still waiting for its outcome: a redelivered request already answered must not call
+     * the service again (a second "nothing new" within the hour is 656 there, and restarts its block).
+     */
+    emAndamento: async (companyId: string, servico: ServicoDistribuicao, consultaId: string): Promise<boolean> => {
+      const eventos = await deps.store.readStream(distribuicaoStream(companyId));
+      const state = fold(
+        distribuicaoDecider,
+        eventos.map((e) => toDomainEvent<DistribuicaoEvent>(e)),
+      );
+      return state.servicos[servico].em_andamento?.consulta_id === consultaId;
+    },
 
     /** The processor records a consultation's outcome; its event's id comes from the consultation's event. */
     registrar: async (

@@ -52,6 +52,8 @@ export class ProcessadorDistribuicao {
       actor: 'processor:distribuicao',
       now: clock(),
     });
+    // A request already answered (a redelivery after its outcome was recorded) asks nothing of the service again.
+    if (!(await handler.emAndamento(d.company_id, d.servico, d.consulta_id))) return;
     const resultado = await this.consultar(d, event);
     try {
       await handler.registrar(ctx(), d.company_id, d.servico, d.consulta_id, resultado, derivedEventId(event.id, 'distribuicao:resultado'));
