@@ -244,6 +244,16 @@ describe('RecebedorDistribuicao', () => {
     const lido = await recebedor.registrar(ctxDe(sub), 'cte', { nsu: nsu(41), schema: 'procCTe_v2.00.xsd', xml: antigo }, causa());
     expect(lido).toMatchObject({ destino: 'guardado', sha256: sha256(antigo), erro: expect.stringContaining('2.00') });
 
+    // Over the inbox's 2 MB, as an upload would be refused (413): kept, not received.
+    const grande = Buffer.concat([cte.proc, Buffer.alloc(2 * 1024 * 1024, 0x20)]);
+    expect(await recebedor.registrar(ctxDe(sub), 'cte', { nsu: nsu(43), schema: 'procCTe_v4.00.xsd', xml: grande }, causa())).toMatchObject(
+      {
+        destino: 'guardado',
+        sha256: sha256(grande),
+        erro: expect.stringContaining('2 MB'),
+      },
+    );
+
     const quebrado = await recebedor.registrar(
       ctxDe(sub),
       'cte',

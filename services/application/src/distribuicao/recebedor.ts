@@ -58,6 +58,8 @@ function chaveCitada(texto: string): string | null {
 }
 
 const RAIZES_CTE = new Set(['cteProc', 'CTe']);
+/** Spec section 8: the inbox takes a CT-e XML of up to 2 MB (`POST /fiscal/cte-subcontratacao` answers 413 above it). */
+const MAX_CTE_XML = 2 * 1024 * 1024;
 const RAIZES_NFE = new Set(['nfeProc', 'NFe']);
 
 /**
@@ -112,6 +114,7 @@ export function recebedorDistribuicao(deps: RecebedorDistribuicaoDeps): Recebedo
       const raiz = raizDoXml(texto);
 
       if (raiz !== null && RAIZES_CTE.has(raiz)) {
+        if (doc.xml.length > MAX_CTE_XML) return guardado(chaveCitada(texto), 'the CT-e XML is over 2 MB, more than the inbox takes');
         let cte;
         try {
           cte = await readCteDocument(texto);
