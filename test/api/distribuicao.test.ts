@@ -357,6 +357,24 @@ describe('/v1/fiscal/distribuicao', () => {
     expect((await semEndereco.call('PUT', '/v1/fiscal/distribuicao', { habilitada: false })).status).toBe(200);
   });
 
+  it('the OpenAPI document names each code these routes answer, under its status', async () => {
+    const doc = (await a.call('GET', '/v1/openapi.json')).body;
+    const exemplos = (path: string, method: string, status: number) =>
+      Object.keys(doc.paths[path][method].responses[String(status)].content['application/json'].examples);
+    const consultas = '/v1/fiscal/distribuicao/consultas';
+    expect(exemplos(consultas, 'post', 429)).toEqual(expect.arrayContaining(['consulta_bloqueada', 'limite_requisicoes']));
+    expect(exemplos(consultas, 'post', 422)).toEqual(expect.arrayContaining(['distribuicao_desabilitada', 'distribuicao_sem_uf']));
+    expect(doc.paths[consultas].post.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(exemplos('/v1/fiscal/distribuicao', 'put', 400)).toEqual(['validacao']);
+    expect(exemplos('/v1/fiscal/distribuicao/documentos/{servico}/{nsu}', 'get', 404)).toEqual(['nao_encontrado']);
+    expect(Object.keys(doc.paths['/v1/fiscal/distribuicao/documentos/{servico}/{nsu}'].get.responses['200'].content)).toEqual([
+      'application/xml',
+    ]);
+    expect(doc.paths['/v1/fiscal/distribuicao'].put.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/DistribuicaoAlteracao',
+    });
+  });
+
   it('403 escopo_nao_habilitado without the scope fiscal, 401 without a credential', async () => {
     const semFiscal = await app.carrier({ scopes: ['operacao'] });
     for (const [method, path, body] of [
