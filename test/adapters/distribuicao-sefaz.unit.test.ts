@@ -287,7 +287,7 @@ describe('national distribution: the answer', () => {
     ).toEqual({ tipo: 'rejeitado', cStat: 593, xMotivo: 'Rejeição: CNPJ-Base consultado difere do CNPJ-Base do Certificado Digital' });
   });
 
-  it('an answer that concludes nothing is sem_resposta: unreadable, without cStat, or 138 without its NSUs', async () => {
+  it('an answer that concludes nothing is sem_resposta: unreadable, without cStat, 138 without its NSUs or a docZip without one', async () => {
     const o = { tentarApos: depois };
     expect(await retornoDistribuicao('cte', { status: 200, corpo: '<html>proxy</html>' }, o)).toMatchObject({
       tipo: 'sem_resposta',
@@ -299,6 +299,18 @@ describe('national distribution: the answer', () => {
     expect(await retornoDistribuicao('cte', resposta({ cStat: 138, xMotivo: 'x', maxNSU: '000000000000001' }), o)).toEqual({
       tipo: 'sem_resposta',
       motivo: '138 without a 15-digit ultNSU and maxNSU',
+    });
+    const semNsu = resposta({
+      servico: 'nfe',
+      cStat: 138,
+      xMotivo: 'x',
+      ultNSU: '000000000000001',
+      maxNSU: '000000000000001',
+      docZips: [{ nsu: '', schema: 'resNFe_v1.01.xsd', conteudo: gzipSync('<resNFe/>').toString('base64') }],
+    });
+    expect(await retornoDistribuicao('nfe', semNsu, o)).toEqual({
+      tipo: 'sem_resposta',
+      motivo: '138 with a docZip whose NSU is not 15 digits ("")',
     });
   });
 

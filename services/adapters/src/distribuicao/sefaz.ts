@@ -119,6 +119,10 @@ export async function retornoDistribuicao(
   if (!ultNSU || !nsu.test(ultNSU) || !maxNSU || !nsu.test(maxNSU)) {
     return { tipo: 'sem_resposta', motivo: `${cStat} without a 15-digit ultNSU and maxNSU` };
   }
+  // Whoever records the documents derives their ids from the NSU: a docZip without one (NF-e 1.01 leaves it optional,
+  // for consChNFe only) cannot be recorded safely, so such an answer concludes nothing.
+  const semNsu = lidoRet.docZips.find((d) => !nsu.test(d.nsu));
+  if (semNsu) return { tipo: 'sem_resposta', motivo: `${cStat} with a docZip whose NSU is not 15 digits (${JSON.stringify(semNsu.nsu)})` };
   const max = o.maxDocumentoBytes ?? MAX_DOCUMENTO_DISTRIBUIDO;
   const documentos: DocumentoDistribuido[] = [];
   // One after the other: at most 50, each unzip bounded, so one answer never holds 50 large buffers in flight.
