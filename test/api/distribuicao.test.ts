@@ -4,7 +4,7 @@ import { type ResultadoConsulta } from '@frete/domain';
 import { distribuicaoDe } from '@frete/projections';
 import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { nfeKey } from '../support/cte-xml';
-import { emissora } from '../support/emissora';
+import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 
 const NSU_ZERO = '000000000000000';
 const HORA_S = 3600;
@@ -12,7 +12,7 @@ const HORA_S = 3600;
 /**
  * Issue 30, point 5: the company's distribution over HTTP. The answers of the national environment are recorded
  * through the distribution handler, as the processor records them (`registrar`), so each state (137's wait, 656's
- * block, documents) is reached exactly; the processor's own path is the coordinator's suite.
+ * block, documents) is reached exactly; the second suite below runs the processor against the simulated service.
  */
 describe('/v1/fiscal/distribuicao', () => {
   let app: TestApp;
@@ -391,5 +391,88 @@ describe('/v1/fiscal/distribuicao', () => {
       });
       expect({ path, status: anonimo.status }).toEqual({ path, status: 401 });
     }
+  });
+});
+
+/**
+ * The same routes over the real path: the distribution processor and its schedule run, the sandbox's simulated
+ * national environment answers, and what it delivers goes where an upload would.
+ */
+describe('/v1/fiscal/distribuicao with the distribution processor and the simulated national environment', () => {
+  let app: TestApp;
+  let contratante: TestCarrier;
+  let sub: TestCarrier;
+  let terceira: TestCarrier;
+  let chave: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      SERVICES: 'api,projector,emission-processor,payout-processor,distribuicao-processor',
+      // The schedule looks once at the start (no company yet) and not again during the test: the consultations are the test's.
+      DISTRIBUICAO_INTERVALO_S: '86400',
+    });
+    contratante = await emissora(app, 'CONTRATANTE DISTRIBUI SA');
+    sub = await emissora(app, 'SUBCONTRATADA RECEBE LTDA');
+    terceira = await emissora(app, 'TERCEIRA NADA RECEBE LTDA');
+    const d = await contratante.call('POST', '/v1/fiscal/cte', { ...rascunhoEmitivel('CARGA DISTRIBUIDA'), autorizados_xml: [sub.cnpj] });
+    expect(d.status).toBe(201);
+    await contratante.call('POST', `/v1/fiscal/cte/${d.body.data.id}/emissao`);
+    const r = await pollUntil(contratante, `/v1/fiscal/cte/${d.body.data.id}/consulta`, (x) => x.body?.data?.situacao === 'autorizado');
+    chave = r.body.data.access_key as string;
+  }, 120_000);
+  afterAll(() => app?.close());
+
+  /** The service's state once the processor recorded the consultation's outcome. */
+  const respondido = async (c: TestCarrier, servico: 'cte' | 'nfe') => {
+    for (let i = 0; i < 200; i++) {
+      const s = (
+        (await c.call('GET', '/v1/fiscal/distribuicao')).body.data.servicos as { servico: string; ultima_consulta_em: string | null }[]
+      ).find((x) => x.servico === servico)!;
+      if (s.ultima_consulta_em !== null) return s as Record<string, unknown>;
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    throw new Error(`the ${servico} consultation got no outcome`);
+  };
+
+  it('a consultation brings the CT-e naming the company in autXML to the inbox; the listing and the raw bytes match it; then 429', async () => {
+    const pedida = await sub.call('POST', '/v1/fiscal/distribuicao/consultas', { servico: 'cte' });
+    expect(pedida.status).toBe(202);
+    expect(pedida.body.data.consultas).toEqual([{ servico: 'cte', consulta_id: expect.any(String), ultimo_nsu: NSU_ZERO }]);
+    const cte = await respondido(sub, 'cte');
+    expect(cte).toMatchObject({
+      ultimo_cstat: 138,
+      ultimo_nsu: '000000000000001',
+      max_nsu: '000000000000001',
+      consulta_em_andamento: null,
+    });
+
+    const lista = await sub.call('GET', '/v1/fiscal/distribuicao/documentos');
+    expect(lista.body.data).toEqual([
+      expect.objectContaining({ servico: 'cte', nsu: '000000000000001', chave, destino: 'caixa_cte', erro: null, xml_disponivel: true }),
+    ]);
+    expect(lista.body.data[0].consulta_id).toBe(pedida.body.data.consultas[0].consulta_id);
+    const bytes = async (path: string) => {
+      const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${sub.apiKey}` } });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const distribuido = await bytes('/v1/fiscal/distribuicao/documentos/cte/000000000000001');
+    expect(distribuido.equals(await bytes(`/v1/fiscal/cte-subcontratacao/${chave}/xml`))).toBe(true);
+    expect(distribuido.toString('utf8')).toContain(`<chCTe>${chave}</chCTe>`);
+    expect((await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.origem).toBe('distribuicao');
+
+    // The answer reached maxNSU: the hour's wait holds, and asking is refused without calling the service.
+    const bloqueada = await sub.call('POST', '/v1/fiscal/distribuicao/consultas', { servico: 'cte' });
+    expectError(bloqueada, 429, 'consulta_bloqueada');
+    expect(Number(bloqueada.headers.get('retry-after'))).toBeGreaterThan(HORA_S - 120);
+    expect(bloqueada.body.error.details.tentar_apos).toBe(cte.proxima_consulta);
+  });
+
+  it('a company the CT-e does not name receives nothing: 137, no document, no inbox entry', async () => {
+    expect((await terceira.call('POST', '/v1/fiscal/distribuicao/consultas', { servico: 'cte' })).status).toBe(202);
+    expect(await respondido(terceira, 'cte')).toMatchObject({ ultimo_cstat: 137, ultimo_nsu: NSU_ZERO });
+    expect((await terceira.call('GET', '/v1/fiscal/distribuicao/documentos')).body.meta.total).toBe(0);
+    expectError(await terceira.call('GET', '/v1/fiscal/distribuicao/documentos/cte/000000000000001'), 404, 'nao_encontrado');
+    expectError(await terceira.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`), 404, 'nao_encontrado');
   });
 });
