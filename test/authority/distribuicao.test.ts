@@ -269,8 +269,9 @@ describe('faults on the distribution routes', () => {
     const parado = await consultar(CTE, distDFeInt(CTE, EMITENTE));
     await esquemaValido(CTE, parado.bruto);
     expect(parado.texto('cStat')).toBe('108');
-    // The dropped answer was processed: the party's wait started then, so this call is 656.
-    const depois = await consultar(CTE, distDFeInt(CTE, EMITENTE));
+    // The dropped answer was processed (the party's two documents, up to maxNSU): the wait started then, so asking
+    // from where that answer left it is 656.
+    const depois = await consultar(CTE, distDFeInt(CTE, EMITENTE, '000000000000002'));
     expect(depois.texto('cStat')).toBe('656');
     expect(autoridade.atendidos()['AN/CTeDistribuicaoDFe']).toBeGreaterThanOrEqual(4);
   });

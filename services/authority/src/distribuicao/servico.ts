@@ -125,6 +125,12 @@ export async function atenderDistribuicao(
 }
 
 const escapar = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** `TMotivo`: 1–255 characters from space to ÿ, no blank at either end (a schema error's detail may hold others). */
+const motivo = (s: string) =>
+  s
+    .replace(/[^\x20-\xFF]/g, '?')
+    .slice(0, 255)
+    .trim() || '?';
 
 /**
  * `retDistDFeInt` as the service writes it (the schema's order), each document gzipped in Base64; the NSUs in
@@ -151,7 +157,7 @@ export function retDistDFeIntXml(
           .join('')}</loteDistDFeInt>`;
   return (
     `<retDistDFeInt xmlns="${s.portal}" versao="${s.versao}"><tpAmb>${tpAmb}</tpAmb><verAplic>${VER_APLIC_AMBIENTE_NACIONAL}</verAplic>` +
-    `<cStat>${r.cStat}</cStat><xMotivo>${escapar(r.xMotivo)}</xMotivo><dhResp>${r.dhResp}</dhResp>` +
+    `<cStat>${r.cStat}</cStat><xMotivo>${escapar(motivo(r.xMotivo))}</xMotivo><dhResp>${r.dhResp}</dhResp>` +
     `<ultNSU>${r.ultNSU}</ultNSU><maxNSU>${r.maxNSU}</maxNSU>${lote}</retDistDFeInt>`
   );
 }
