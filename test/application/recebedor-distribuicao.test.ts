@@ -118,6 +118,19 @@ describe('RecebedorDistribuicao', () => {
     expect(lista.body.data.find((r: { access_key: string }) => r.access_key === cte.chave)).toMatchObject({ origem: 'distribuicao' });
   });
 
+  it("the company's own CT-e, which the service hands to its emitter too, is kept and stays out of its inbox", async () => {
+    const doc: DocumentoDistribuido = { nsu: nsu(3), schema: 'procCTe_v4.00.xsd', xml: cte.proc };
+    expect(await recebedor.registrar(ctxDe(contratante), 'cte', doc, causa())).toEqual({
+      nsu: nsu(3),
+      schema: 'procCTe_v4.00.xsd',
+      chave: cte.chave,
+      sha256: sha256(cte.proc),
+      destino: 'guardado',
+      erro: null,
+    });
+    expect(await eventosDaCaixa(contratante, cte.chave)).toEqual([]);
+  });
+
   it('an upload after a distributed receipt counts as a re-receipt and keeps origem distribuicao', async () => {
     const r = await sub.call('POST', '/v1/fiscal/cte-subcontratacao', { xml: cte.proc.toString('base64') });
     expect(r.status).toBe(200);

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
         concurrencyPerEndpoint: 2,
         pollMs: 1000,
       },
+      distribuicao: { intervaloMs: 60_000 },
       metricsPort: null,
       readyMaxLagS: 30,
       tracing: { endpoint: null, serviceName: 'frete-fiscal' },
@@ -115,6 +116,7 @@ describe('loadConfig', () => {
       WEBHOOKS_CONCURRENCY: '4',
       WEBHOOKS_CONCURRENCY_PER_ENDPOINT: '1',
       WEBHOOKS_POLL_MS: '20',
+      DISTRIBUICAO_INTERVALO_S: '300',
       METRICS_PORT: '9464',
       READY_MAX_LAG_S: '5',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
@@ -150,6 +152,7 @@ describe('loadConfig', () => {
         concurrencyPerEndpoint: 1,
         pollMs: 20,
       },
+      distribuicao: { intervaloMs: 300_000 },
       metricsPort: 9464,
       readyMaxLagS: 5,
       tracing: { endpoint: 'http://collector:4318', serviceName: 'frete-api' },
@@ -339,7 +342,13 @@ describe('loadConfig', () => {
     const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     beforeAll(() => {
       fs.writeFileSync(ca, PEM);
-      fs.writeFileSync(endpoints, JSON.stringify({ SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' } }));
+      fs.writeFileSync(
+        endpoints,
+        JSON.stringify({
+          SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' },
+          AN: { NFeDistribuicaoDFe: 'https://an.example/NFeDistribuicaoDFe.asmx' },
+        }),
+      );
     });
 
     it('is the simulated one in the sandbox and none in production by default; simulada never serves production', () => {
@@ -363,7 +372,10 @@ describe('loadConfig', () => {
       });
       expect(config.autoridadeFiscal).toEqual({
         tipo: 'sefaz',
-        endpoints: { SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' } },
+        endpoints: {
+          SVSP: { CTeRecepcaoSincV4: 'https://svsp.example/CTeRecepcaoSincV4.asmx' },
+          AN: { NFeDistribuicaoDFe: 'https://an.example/NFeDistribuicaoDFe.asmx' },
+        },
         baseUrl: 'https://127.0.0.1:8443',
         caPem: PEM,
         caFile: ca,

@@ -122,6 +122,9 @@ export function recebedorDistribuicao(deps: RecebedorDistribuicaoDeps): Recebedo
           if (err instanceof CteReadError) return guardado(chaveCitada(texto), err.message);
           throw err;
         }
+        // The company's own CT-e comes back too (the service hands it to its `emit`): it is already among its issued
+        // CT-e, and the inbox holds other companies' CT-e, so it is kept only.
+        if (normalizeCnpj(cte.emitente.documento ?? '') === normalizeCnpj(ctx.cnpj)) return guardado(cte.chave);
         const recebido = await recusado(() =>
           handlers.cteSubcontratacao.receberDistribuido(
             contexto,
