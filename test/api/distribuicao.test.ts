@@ -365,6 +365,7 @@ describe('/v1/fiscal/distribuicao', () => {
     expect(exemplos(consultas, 'post', 429)).toEqual(expect.arrayContaining(['consulta_bloqueada', 'limite_requisicoes']));
     expect(exemplos(consultas, 'post', 422)).toEqual(expect.arrayContaining(['distribuicao_desabilitada', 'distribuicao_sem_uf']));
     expect(doc.paths[consultas].post.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(exemplos(consultas, 'post', 503)).toEqual(expect.arrayContaining(['consulta_indisponivel', 'provedor_indisponivel']));
     expect(exemplos('/v1/fiscal/distribuicao', 'put', 400)).toEqual(['validacao']);
     expect(exemplos('/v1/fiscal/distribuicao/documentos/{servico}/{nsu}', 'get', 404)).toEqual(['nao_encontrado']);
     expect(Object.keys(doc.paths['/v1/fiscal/distribuicao/documentos/{servico}/{nsu}'].get.responses['200'].content)).toEqual([

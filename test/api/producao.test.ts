@@ -36,6 +36,16 @@ describe('fiscal authority in production without a provider', () => {
     expect(events.map((e) => e.type)).toEqual(['cte.rascunho_criado']);
     expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.situacao).toBe('rascunho');
   });
+
+  it('the national distribution is off until the company turns it on; on, a consultation is 503 provedor_indisponivel', async () => {
+    const estado = await c.call('GET', '/v1/fiscal/distribuicao');
+    expect(estado.body).toMatchObject({ environment: 'producao', data: { habilitada: false } });
+    expect(estado.body.data.servicos.map((s: { ultimo_nsu: string }) => s.ultimo_nsu)).toEqual(['000000000000000', '000000000000000']);
+    expect((await c.call('PUT', '/v1/fiscal/distribuicao', { habilitada: true })).body.data.habilitada).toBe(true);
+    expectError(await c.call('POST', '/v1/fiscal/distribuicao/consultas'), 503, 'provedor_indisponivel');
+    const events = await app.running.platform.store.readStream(`distribuicao-${c.companyId}`);
+    expect(events.map((e) => e.type)).toEqual(['distribuicao.alterada']);
+  });
 });
 
 /** With `FISCAL_AUTHORITY=sefaz` a production deployment issues for real: tpAmb 1, through SOAP over mutual TLS. */

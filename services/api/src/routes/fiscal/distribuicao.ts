@@ -135,11 +135,21 @@ export const distribuicaoRoutes =
             'not asked (a call then would restart the block): when every service asked is, 429 `consulta_bloqueada` with ' +
             '`Retry-After` (seconds) and `error.details.tentar_apos` (ISO instant) and `error.details.servicos`. 422 ' +
             '`distribuicao_desabilitada` when the company turned it off (PUT /fiscal/distribuicao), `distribuicao_sem_uf` when the ' +
-            "fiscal configuration has no address (the service asks for the party's UF).",
+            "fiscal configuration has no address (the service asks for the party's UF). In production without a contracted " +
+            'provider, 503 `provedor_indisponivel` at once, nothing asked.',
           body: Type.Ref(ConsultaDistribuicaoInput),
           response: {
             202: DataEnvelope(Type.Ref(ConsultasDistribuicao)),
-            ...errors(400, 422, 429, 'consulta_bloqueada', 'distribuicao_desabilitada', 'distribuicao_sem_uf'),
+            ...errors(
+              400,
+              422,
+              429,
+              503,
+              'consulta_bloqueada',
+              'distribuicao_desabilitada',
+              'distribuicao_sem_uf',
+              'provedor_indisponivel',
+            ),
           },
         },
         // The body is optional: a request without one is the empty body (both services).

@@ -38,7 +38,10 @@ export const fiscalRoutes =
     // Operations that reach the fiscal authority (issue, counter-CT-e single and in batches, polling, the documents'
     // events). Ruling 7: without a contracted provider they answer 503 `provedor_indisponivel` at once, and nothing is
     // recorded as if it could be sent.
-    const reachesAuthority = /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)|\/cte\/contra$|\/cte-subcontratacao\/lote$/;
+    // A consultation of the national distribution too: FISCAL_AUTHORITY chooses its service with the authority's (one
+    // choice), so without a provider there is none to consult either.
+    const reachesAuthority =
+      /\/(cte|mdfe)\/:[a-z_]+\/(emissao|consulta|eventos\/)|\/cte\/contra$|\/cte-subcontratacao\/lote$|\/distribuicao\/consultas$/;
     // Before body validation: without a provider no body could be sent anyway.
     app.addHook('preValidation', async (request) => {
       if (!deps.emissorCte.disponivel && reachesAuthority.test(request.routeOptions.url ?? '')) {
