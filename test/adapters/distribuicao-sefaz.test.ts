@@ -170,7 +170,8 @@ beforeAll(async () => {
     ambiente: 'homologacao',
     enderecos: { baseUrl: local.url },
     confiancaPem: local.caPem,
-    timeoutMs: 10_000,
+    // Only the setup's authorizations: generous, so that a loaded machine (the suite's other workers) never fails them.
+    timeoutMs: 60_000,
     clock,
     credencial: () => Promise.resolve({ certificadoPem: a1.certificatePem, chavePrivadaPem: a1.privateKeyPem }),
   });
