@@ -18,25 +18,17 @@ export type PapelTransportadora = 'emitente' | 'tomador' | 'expedidor' | 'recebe
  * Why a received CT-e admits no counter-CT-e (null when it does); `dados_invalidos` since issue 28, `cte_cancelado`
  * (the contractor cancelled it: `cte_subcontratacao.cancelado`) since issue 30.
  */
-export const BloqueioContraCte = Type.Union(
-  [
-    'cte_proprio',
-    'vinculado_multimodal',
-    'nao_e_cte_de_carga',
-    'cte_nao_normal',
-    'ambiente_homologacao',
-    'dados_invalidos',
-    'cte_cancelado',
-  ].map((v) => Type.Literal(v)),
-);
-export type BloqueioContraCte =
-  | 'cte_proprio'
-  | 'vinculado_multimodal'
-  | 'nao_e_cte_de_carga'
-  | 'cte_nao_normal'
-  | 'ambiente_homologacao'
-  | 'dados_invalidos'
-  | 'cte_cancelado';
+export const BLOQUEIOS_CONTRA_CTE = [
+  'cte_proprio',
+  'vinculado_multimodal',
+  'nao_e_cte_de_carga',
+  'cte_nao_normal',
+  'ambiente_homologacao',
+  'dados_invalidos',
+  'cte_cancelado',
+] as const;
+export type BloqueioContraCte = (typeof BLOQUEIOS_CONTRA_CTE)[number];
+export const BloqueioContraCte = Type.Union(BLOQUEIOS_CONTRA_CTE.map((v) => Type.Literal(v)));
 
 /** The refusal a batch row of this CT-e would end with: its row code and message. */
 export const RecusaContraCteLida = Type.Object({ code: Type.String(), message: Type.String() });

@@ -3,6 +3,7 @@ import { CursorQuery, PageQuery } from './common';
 import { cteDocumentFields } from './cte-documento';
 import { ProtocoloDoEvento, RetornoDoEvento } from './cte-eventos';
 import { type CodigoLinhaLote } from './lote';
+import { BLOQUEIOS_CONTRA_CTE } from '../events/cte-subcontratacao';
 
 export const InboundCteStatus = Type.Union(
   [Type.Literal('recebido'), Type.Literal('subcontratado'), Type.Literal('subcontratado_em_pernas')],
@@ -27,15 +28,7 @@ export const InboundCteCarrierRole = Type.Union(
 );
 
 export const CounterCteBlockedReason = Type.Union(
-  [
-    'cte_proprio',
-    'vinculado_multimodal',
-    'nao_e_cte_de_carga',
-    'cte_nao_normal',
-    'ambiente_homologacao',
-    'dados_invalidos',
-    'cte_cancelado',
-  ].map((v) => Type.Literal(v)),
+  BLOQUEIOS_CONTRA_CTE.map((v) => Type.Literal(v)),
   {
     description:
       'Why `allows_counter_cte` is false: `cte_proprio` (your own CT-e), `vinculado_multimodal` (tpServ 4), `nao_e_cte_de_carga` ' +

@@ -141,6 +141,7 @@ export function createApplication(platform: Platform): Application {
     desacordoCte,
     emissorMdfe,
     clock,
+    distribuicaoDisponivel: distribuicaoPorta.disponivel,
   });
   const processadorDistribuicao = new ProcessadorDistribuicao({
     handler: handlers.distribuicao,

@@ -22,7 +22,7 @@ import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handle
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
 import { type ContingenciaHandlerDeps, contingenciaHandler } from './contingencia/handler';
-import { distribuicaoHandler } from './distribuicao/handler';
+import { distribuicaoHandler, type DistribuicaoHandlerDeps } from './distribuicao/handler';
 import { type WebhookHandler } from './webhook/handler';
 import { type UsuarioHandler } from './usuario/handler';
 
@@ -57,7 +57,8 @@ export const createHandlers = (
     ContraCteHandlerDeps &
     LoteHandlerDeps &
     NfeHandlerDeps &
-    ContingenciaHandlerDeps & { webhook: WebhookHandler; usuario: UsuarioHandler },
+    ContingenciaHandlerDeps &
+    Pick<DistribuicaoHandlerDeps, 'distribuicaoDisponivel'> & { webhook: WebhookHandler; usuario: UsuarioHandler },
 ) => ({
   configuracao: configuracaoHandler(deps),
   autorizacao: autorizacaoHandler(deps),

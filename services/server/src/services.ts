@@ -153,7 +153,8 @@ export async function startServices(
     despachante.start();
     stops.push({ name: 'webhooks-dispatcher', stop: () => despachante.stop() });
   }
-  if (has('distribuicao-processor')) {
+  // Without a distribution service (production before an authority is named) there is nothing to schedule.
+  if (has('distribuicao-processor') && application.distribuicao.porta.disponivel) {
     // The distribution processor's schedule: it asks the consultations that are due, which the processor then runs.
     const agenda = application.distribuicao.agenda((err) =>
       logger.error({ err, service: 'distribuicao-schedule' }, 'distribution schedule: a look failed and the next one tries again'),

@@ -1,10 +1,11 @@
-import { type Environment, type ServicoDistribuicao } from '@frete/contracts';
+import { type ServicoDistribuicao } from '@frete/contracts';
 import { MAX_XML_LENGTH, Rejection } from '@frete/domain';
 import { AutoridadeIndisponivel, CertificadoRecusadoPelaAutoridade, type Remetente } from '../autoridade/port';
 import { tpAmbDe } from '../autoridade/sefaz/autorizadores';
-import { destinoAn, type EnderecosConfigurados } from '../autoridade/sefaz/roteamento';
+import { destinoAn } from '../autoridade/sefaz/roteamento';
+import { type AutoridadeSefazOptions } from '../autoridade/sefaz/adapter';
 import { lerEnvelope, primeiroNoNamespace } from '../autoridade/sefaz/soap';
-import { type CredencialTls, TransporteSefaz } from '../autoridade/sefaz/transporte';
+import { TransporteSefaz } from '../autoridade/sefaz/transporte';
 import {
   abrirDocZip,
   distDFeIntXml,
@@ -15,23 +16,14 @@ import {
 } from './mensagens';
 import { type DistribuicaoDFe, type DocumentoDistribuido, type PedidoDistribuicao, type RetornoDistribuicao } from './port';
 
-export interface DistribuicaoSefazOptions {
-  /** homologação asks the national environment's test services (`tpAmb` 2), produção the production ones (1). */
-  ambiente: Environment;
-  /** `SEFAZ_ENDPOINTS` (`{ "AN": { "CTeDistribuicaoDFe": "<url>" } }`) and `SEFAZ_BASE_URL` over the built-in table. */
-  enderecos: EnderecosConfigurados;
-  /** `SEFAZ_CA_FILE`'s PEM bundle: the servers' certificates must chain to it. */
-  confiancaPem: string;
-  /** `SEFAZ_TIMEOUT_MS`: past it, a sent request is `sem_resposta`. */
-  timeoutMs: number;
-  /** The company's A1 as client certificate, or null when it has none. */
-  credencial: (companyId: string) => Promise<CredencialTls | null>;
-  clock?: () => Date;
-  /** `SEFAZ_CONEXOES`: connections open at once per company certificate. */
-  conexoes?: number;
+/**
+ * As the authority adapter's (the same `SEFAZ_*` settings and the company's A1), without its channel pauses: the
+ * distribution's 656 is the poller's to record.
+ */
+export type DistribuicaoSefazOptions = Omit<AutoridadeSefazOptions, 'pausaBaseMs'> & {
   /** The largest document a `docZip` may unzip to (10 MB by default); a larger one is that document's `erro`. */
   maxDocumentoBytes?: number;
-}
+};
 
 /** After an HTTP failure or a broken connection: a hint for the caller, as the authority adapter gives. */
 const ESPERA_FALHA_MS = 30_000;

@@ -12,6 +12,7 @@ import {
   ufBySigla,
 } from '@frete/domain';
 import { companyOf, configuracaoOf } from '@frete/projections';
+import { ProvedorIndisponivel } from '@frete/adapters';
 import { type Pool } from 'pg';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa, toDomainEvent } from '../commands/execute';
 import { handles } from '../commands/handles';
@@ -19,6 +20,8 @@ import { handles } from '../commands/handles';
 export interface DistribuicaoHandlerDeps extends Required<CommandDeps> {
   pool: Pool;
   environment: Environment;
+  /** False when no distribution service is reachable (production without an authority): nothing is asked. */
+  distribuicaoDisponivel: boolean;
 }
 
 export interface ConsultaSolicitada {
@@ -55,6 +58,7 @@ export const distribuicaoHandler = (deps: DistribuicaoHandlerDeps) => {
     consultaId: string,
     origem: 'agenda' | 'manual',
   ): Promise<ConsultaSolicitada | null> => {
+    if (!deps.distribuicaoDisponivel) throw new ProvedorIndisponivel('national distribution service', 'the consultation');
     const parte = await interessado(deps.pool, companyId);
     const { state, events } = await run(ctx, {
       type: 'SolicitarConsulta',

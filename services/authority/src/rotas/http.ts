@@ -75,6 +75,32 @@ function ehSoap12(contentType: string | undefined): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
+/**
+ * The SOAP door every service shares: POST (405), SOAP 1.2 (415), a body within the limit (413). The body's bytes, or
+ * null once the refusal is answered.
+ */
+async function corpoSoap(req: IncomingMessage, res: ServerResponse): Promise<Buffer | null> {
+  if (req.method !== 'POST') {
+    await recusar(req, res, 405, `method ${req.method} is not allowed: SOAP requests are POST`, { Allow: 'POST' });
+    return null;
+  }
+  if (!ehSoap12(req.headers['content-type'])) {
+    await recusar(
+      req,
+      res,
+      415,
+      `content type ${JSON.stringify(req.headers['content-type'] ?? '')} is not SOAP 1.2 (application/soap+xml; charset=utf-8)`,
+    );
+    return null;
+  }
+  const corpo = await lerCorpo(req, LIMITE_CORPO);
+  if (corpo.tipo === 'grande_demais') {
+    responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
+    return null;
+  }
+  return corpo.bytes;
+}
+
 async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { pathname } = new URL(req.url ?? '/', 'https://autoridade.invalid');
   if (pathname === CAMINHO_FALHAS) return administrar(porta, req, res);
@@ -90,20 +116,8 @@ async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): 
       `no service at ${pathname}: use /<authorizer>/<Service> or a real table's path (/ws/<Service>/<Service>.asmx)`,
     );
   }
-  if (req.method !== 'POST')
-    return recusar(req, res, 405, `method ${req.method} is not allowed: SOAP requests are POST`, { Allow: 'POST' });
-  if (!ehSoap12(req.headers['content-type'])) {
-    return recusar(
-      req,
-      res,
-      415,
-      `content type ${JSON.stringify(req.headers['content-type'] ?? '')} is not SOAP 1.2 (application/soap+xml; charset=utf-8)`,
-    );
-  }
-  const corpo = await lerCorpo(req, LIMITE_CORPO);
-  if (corpo.tipo === 'grande_demais') {
-    return responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
-  }
+  const corpo = await corpoSoap(req, res);
+  if (!corpo) return;
 
   porta.contar(rota);
   const balcao = porta.balcao(rota);
@@ -119,7 +133,7 @@ async function tratar(porta: Porta, req: IncomingMessage, res: ServerResponse): 
     );
   }
 
-  const pedido = lerPedido(rota, corpo.bytes, remetenteDe(req.socket as TLSSocket));
+  const pedido = lerPedido(rota, corpo, remetenteDe(req.socket as TLSSocket));
   if ('motivo' in pedido) return responderFalha(res, 400, pedido.motivo);
   const resposta = await atender(pedido, balcao);
   if (falha?.tipo === 'latencia') await porta.esperar(falha.ms);
@@ -217,20 +231,8 @@ function documentoDoCertificado(socket: TLSSocket): string {
  * services (latency, dropped answer after processing, server error, 108/109), plus a broken `docZip`.
  */
 async function tratarDistribuicao(porta: Porta, req: IncomingMessage, res: ServerResponse, servicoAn: ServicoAn): Promise<void> {
-  if (req.method !== 'POST')
-    return recusar(req, res, 405, `method ${req.method} is not allowed: SOAP requests are POST`, { Allow: 'POST' });
-  if (!ehSoap12(req.headers['content-type'])) {
-    return recusar(
-      req,
-      res,
-      415,
-      `content type ${JSON.stringify(req.headers['content-type'] ?? '')} is not SOAP 1.2 (application/soap+xml; charset=utf-8)`,
-    );
-  }
-  const corpo = await lerCorpo(req, LIMITE_CORPO);
-  if (corpo.tipo === 'grande_demais') {
-    return responderFalha(res, 413, `the request body is over ${LIMITE_CORPO} bytes`, { fechar: !corpo.descartado });
-  }
+  const corpo = await corpoSoap(req, res);
+  if (!corpo) return;
   porta.contar({ autorizador: 'AN', servico: servicoAn });
   const servico = servicoDistribuicaoDe(servicoAn)!;
   const d = porta.distribuicao;
@@ -253,7 +255,7 @@ async function tratarDistribuicao(porta: Porta, req: IncomingMessage, res: Serve
   }
   let texto: string;
   try {
-    texto = UTF8.decode(corpo.bytes);
+    texto = UTF8.decode(corpo);
   } catch {
     return responderFalha(res, 400, 'the request body is not UTF-8');
   }
