@@ -22,6 +22,7 @@ COPY services/payout-processor/package.json services/payout-processor/
 COPY services/platform/package.json services/platform/
 COPY services/server/package.json services/server/
 COPY services/webhooks-processor/package.json services/webhooks-processor/
+COPY services/distribuicao-processor/package.json services/distribuicao-processor/
 COPY test/package.json test/
 COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile

@@ -70,7 +70,9 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       expect(first.output()).toContain('SIGTERM: stopping');
       expect(steps).toEqual([
         'api',
+        'distribuicao-schedule',
         'webhooks-dispatcher',
+        'distribuicao-processor',
         'webhooks-processor',
         'payout-processor',
         'emission-processor',
@@ -175,7 +177,9 @@ describe('embedded default (the service as a newcomer starts it)', () => {
       const steps = stoppedSteps(run.output());
       expect(steps).toEqual([
         'api',
+        'distribuicao-schedule',
         'webhooks-dispatcher',
+        'distribuicao-processor',
         'webhooks-processor',
         'payout-processor',
         'emission-processor',

@@ -180,23 +180,21 @@ export class AmbienteNacionalSimulado {
     if (!isPoolClient(client)) return this.emTransacao(client, (c) => this.distribuir(c, servico, doc));
     const bytes = typeof doc.xml === 'string' ? Buffer.from(doc.xml, 'utf8') : doc.xml;
     const agora = this.clock();
-    const nsus = new Map<string, string>();
-    // In one order, so that two distributions to overlapping parties never wait on each other in a cycle.
-    for (const interessado of [...new Set(doc.interessados)].sort()) {
-      const { rows } = await client.query<{ max_nsu: string }>(
-        `INSERT INTO ambiente_nacional_interessados (servico, interessado, max_nsu) VALUES ($1, $2, 1)
+    // One statement for every party: each one's next NSU, taken in one order (the sorted parties), so that two
+    // distributions to overlapping parties never wait on each other in a cycle.
+    const { rows } = await client.query<{ interessado: string; nsu: string }>(
+      `WITH proximos AS (
+         INSERT INTO ambiente_nacional_interessados (servico, interessado, max_nsu)
+         SELECT $1, p, 1 FROM unnest($2::text[]) AS p ORDER BY p
          ON CONFLICT (servico, interessado) DO UPDATE SET max_nsu = ambiente_nacional_interessados.max_nsu + 1
-         RETURNING max_nsu`,
-        [servico, interessado],
-      );
-      const nsu = rows[0]!.max_nsu;
-      await client.query(
-        `INSERT INTO ambiente_nacional_documentos (servico, interessado, nsu, schema, chave, xml, distribuido_em)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [servico, interessado, nsu, doc.schema, doc.chave, bytes, agora],
-      );
-      nsus.set(interessado, paraNsu(nsu));
-    }
+         RETURNING interessado, max_nsu
+       )
+       INSERT INTO ambiente_nacional_documentos (servico, interessado, nsu, schema, chave, xml, distribuido_em)
+       SELECT $1, interessado, max_nsu, $3, $4, $5, $6 FROM proximos
+       RETURNING interessado, nsu`,
+      [servico, [...new Set(doc.interessados)].sort(), doc.schema, doc.chave, bytes, agora],
+    );
+    const nsus = new Map<string, string>(rows.map((r) => [r.interessado, paraNsu(r.nsu)]));
     return nsus;
   }
 
