@@ -1,5 +1,6 @@
 export * from './event-store/port';
 export * from './event-store/postgres';
+export * from './event-store/memoria';
 export * from './event-store/upcasting';
 export * from './event-store/auditoria';
 export * from './db/pool';

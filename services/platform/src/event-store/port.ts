@@ -38,11 +38,11 @@ export interface SubscribeOptions {
 }
 
 /**
- * The event-store port. Adapters: PostgreSQL (embedded default) and EventStoreDB. Both pass the conformance suite
- * in test/conformance/event-store.
+ * The event-store port. Adapters: PostgreSQL (embedded default), EventStoreDB, and in memory (the tests' middle
+ * tier). All pass the conformance suite in test/conformance/event-store.
  */
 export interface EventStore {
-  readonly kind: 'postgres' | 'eventstoredb';
+  readonly kind: 'postgres' | 'eventstoredb' | 'memoria';
   /**
    * Appends atomically. Repeating an append whose event ids were already written to that stream at that place
    * succeeds without writing anything (idempotent append), so redelivered work appends nothing new.
