@@ -11,16 +11,28 @@ import { ROOT } from './processes';
  * its health told by the declared health check's command.
  */
 
-/** A port free at the moment (the OS picked it); the process that takes it comes a moment later. */
+/** The ports already handed out by this process: the OS may offer a port again once its listener closed. */
+const entregues = new Set<number>();
+
+/**
+ * A port free at the moment (the OS picked it), never one handed out before by this process: the process that takes it
+ * comes a moment later, and until then the OS would give the same free port to the next caller too.
+ */
 export async function portaLivre(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const s = net.createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as net.AddressInfo;
+        s.close(() => resolve(port));
+      });
     });
-  });
+    if (!entregues.has(port)) {
+      entregues.add(port);
+      return port;
+    }
+  }
 }
 
 /** `node` in a declared command is this Node (the image's only one). */
