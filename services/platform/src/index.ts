@@ -40,6 +40,7 @@ export * from './workers/one-answer';
 export * from './db/unavailable';
 export * from './concurrency/keyed-lock';
 export * from './concurrency/proxima-volta';
+export * from './concurrency/periodic-loop';
 export * from './processors/concurrent-dispatch';
 export * from './projections/checkpoint-advance';
 export * from './db/notification-listener';

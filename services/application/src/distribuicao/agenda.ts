@@ -3,7 +3,7 @@ import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
 import { CONSULTA_ESQUECIDA_MS, habilitadaPorPadrao, Rejection } from '@frete/domain';
 import { distribuicoesDevidas } from '@frete/projections';
-import { derivedEventId } from '@frete/platform';
+import { derivedEventId, PeriodicLoop } from '@frete/platform';
 import { type DistribuicaoHandler } from './handler';
 
 export interface AgendaDistribuicaoDeps {
@@ -26,35 +26,18 @@ const POR_RODADA = 200;
  * takes an id it has seen as done. The waits themselves are the decider's; this only knocks.
  */
 export class AgendaDistribuicao {
-  private timer: NodeJS.Timeout | null = null;
-  private parado = true;
-  private rodando: Promise<void> | null = null;
+  private readonly laco: PeriodicLoop;
 
-  constructor(private readonly deps: AgendaDistribuicaoDeps) {}
+  constructor(private readonly deps: AgendaDistribuicaoDeps) {
+    this.laco = new PeriodicLoop(() => this.rodada(), deps.intervaloMs, deps.onError);
+  }
 
   start(): void {
-    this.parado = false;
-    this.agendar(0);
+    this.laco.start();
   }
 
-  async stop(): Promise<void> {
-    this.parado = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.rodando;
-  }
-
-  private agendar(ms: number): void {
-    if (this.parado) return;
-    this.timer = setTimeout(() => {
-      this.rodando = this.rodada()
-        .then(() => undefined)
-        .catch((err: unknown) => this.deps.onError?.(err))
-        .finally(() => {
-          this.rodando = null;
-          this.agendar(this.deps.intervaloMs);
-        });
-    }, ms);
+  stop(): Promise<void> {
+    return this.laco.stop();
   }
 
   /** One look: the consultations asked (a test calls it directly). */

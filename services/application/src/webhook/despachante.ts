@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { type ConfigWebhooks } from '@frete/platform';
+import { type ConfigWebhooks, PeriodicLoop } from '@frete/platform';
 import { DestinoRecusado, liberado, lookupSeguro, verificarDestino } from './destino';
 import { type EntregaReivindicada, type EntregasWebhook, type ResultadoTentativa } from './entregas';
 import { type SegredosWebhook } from './segredos';
@@ -42,9 +42,7 @@ export function pausaDepois(falhas: number, config: Pick<ConfigWebhooks, 'retryB
  * the outcome is written lets the delivery be claimed again once it passes.
  */
 export class DespachanteWebhooks {
-  private timer: NodeJS.Timeout | null = null;
-  private parado = true;
-  private rodando: Promise<void> | null = null;
+  private readonly laco: PeriodicLoop;
   private readonly emVoo = new Map<string, number>();
   private total = 0;
   private readonly envios = new Set<Promise<void>>();
@@ -52,31 +50,16 @@ export class DespachanteWebhooks {
 
   constructor(private readonly deps: DespachanteDeps) {
     this.random = deps.random ?? Math.random;
+    this.laco = new PeriodicLoop(() => this.rodada(), deps.config.pollMs, deps.onError);
   }
 
   start(): void {
-    this.parado = false;
-    this.agendar(0);
+    this.laco.start();
   }
 
   async stop(): Promise<void> {
-    this.parado = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.rodando;
+    await this.laco.stop();
     await Promise.allSettled([...this.envios]);
-  }
-
-  private agendar(ms: number): void {
-    if (this.parado) return;
-    this.timer = setTimeout(() => {
-      this.rodando = this.rodada()
-        .catch((err: unknown) => this.deps.onError?.(err))
-        .finally(() => {
-          this.rodando = null;
-          this.agendar(this.deps.config.pollMs);
-        });
-    }, ms);
   }
 
   /** One look for due deliveries; what it claims is sent in the background. */
