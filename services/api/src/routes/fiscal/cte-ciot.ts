@@ -31,6 +31,16 @@ const ATOS =
   '`sent`, or when it was refused or blocked; `ciot_cancelado` and `ciot_encerrado` once it is cancelled or closed; ' +
   '`ciot_operacao_recusada` when the provider refuses (`error.details.motivo`). Answers 200 with the operation.';
 
+/** The answers `ATOS` describes, which every act on the CT-e's latest operation may give. */
+const ERROS_DO_CIOT_DO_CTE = [
+  'ciot_nao_encontrado',
+  'ciot_nao_registrado',
+  'ciot_cancelado',
+  'ciot_encerrado',
+  'ciot_operacao_recusada',
+  'provedor_indisponivel',
+] as const;
+
 /** A body the route may receive empty: validated as `{}`. */
 const corpoOpcional = async (request: FastifyRequest) => {
   if (request.body === undefined || request.body === null) request.body = {};
@@ -191,17 +201,7 @@ export const cteCiotRoutes =
           params: CteIdParam,
           response: {
             200: DataEnvelope(Type.Ref(RespostaCiot)),
-            ...errors(
-              404,
-              422,
-              503,
-              'ciot_nao_encontrado',
-              'ciot_nao_registrado',
-              'ciot_cancelado',
-              'ciot_encerrado',
-              'ciot_operacao_recusada',
-              'provedor_indisponivel',
-            ),
+            ...errors(404, 422, 503, ...ERROS_DO_CIOT_DO_CTE),
           },
         },
       },
@@ -230,19 +230,7 @@ export const cteCiotRoutes =
           body: Type.Ref(CiotCancelamentoInput),
           response: {
             200: DataEnvelope(Type.Ref(RespostaCiot)),
-            ...errors(
-              400,
-              404,
-              422,
-              503,
-              'ciot_viagem_iniciada',
-              'ciot_encerrado',
-              'ciot_nao_encontrado',
-              'ciot_nao_registrado',
-              'ciot_cancelado',
-              'ciot_operacao_recusada',
-              'provedor_indisponivel',
-            ),
+            ...errors(400, 404, 422, 503, 'ciot_viagem_iniciada', ...ERROS_DO_CIOT_DO_CTE),
           },
         },
       },
@@ -277,19 +265,7 @@ export const cteCiotRoutes =
           body: Type.Ref(CiotRetificacaoInput),
           response: {
             200: DataEnvelope(Type.Ref(RespostaCiot)),
-            ...errors(
-              400,
-              404,
-              422,
-              503,
-              'ciot_retificacao_vedada',
-              'ciot_nao_encontrado',
-              'ciot_nao_registrado',
-              'ciot_cancelado',
-              'ciot_encerrado',
-              'ciot_operacao_recusada',
-              'provedor_indisponivel',
-            ),
+            ...errors(400, 404, 422, 503, 'ciot_retificacao_vedada', ...ERROS_DO_CIOT_DO_CTE),
           },
         },
       },
@@ -318,18 +294,7 @@ export const cteCiotRoutes =
           body: Type.Ref(CiotEncerramentoInput),
           response: {
             200: DataEnvelope(Type.Ref(RespostaCiot)),
-            ...errors(
-              400,
-              404,
-              422,
-              503,
-              'ciot_encerrado',
-              'ciot_nao_encontrado',
-              'ciot_nao_registrado',
-              'ciot_cancelado',
-              'ciot_operacao_recusada',
-              'provedor_indisponivel',
-            ),
+            ...errors(400, 404, 422, 503, ...ERROS_DO_CIOT_DO_CTE),
           },
         },
       },
