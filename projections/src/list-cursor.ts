@@ -14,6 +14,12 @@ export interface OrderKey {
   type: KeyType;
 }
 
+/** The order of most lists: newest first by `at`, ties broken by the row's `id`. */
+export const newestFirst = (at: string, id: string): OrderKey[] => [
+  { expr: at, dir: 'DESC', type: 'timestamptz' },
+  { expr: id, dir: 'ASC', type: 'text' },
+];
+
 /** A cursor that is not one this list gave: malformed, altered, or from another list. */
 export class CursorInvalido extends Error {}
 

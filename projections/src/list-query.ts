@@ -5,6 +5,13 @@ import { afterClause, decodeCursor, encodeCursor, type OrderKey } from './list-c
 const dayStart = (param: string) => `(${param} || 'T00:00:00-03:00')::timestamptz`;
 const nextDayStart = (param: string) => `((${param}::date + 1)::text || 'T00:00:00-03:00')::timestamptz`;
 
+/** What a list's filter asks of the page: by `cursor` when given, else by `page`. */
+export interface PageRequest {
+  page: number;
+  per_page: number;
+  cursor?: string;
+}
+
 /**
  * The WHERE clause of a company's list, built clause by clause with every value as a parameter, and the one way
  * lists are counted and paged (ruling 9).
@@ -67,17 +74,15 @@ export class ListQuery {
       countFrom?: string;
       columns: string;
       keys: readonly OrderKey[];
-      page: number;
-      per_page: number;
-      cursor?: string;
     },
+    f: PageRequest,
   ): Promise<{ rows: R[]; total: number; next_cursor: string | null }> {
-    const after = q.cursor === undefined ? null : decodeCursor(q.list, q.cursor, q.keys);
+    const after = f.cursor === undefined ? null : decodeCursor(q.list, f.cursor, q.keys);
     const filter = this.where.join(' AND ');
     const total = await sql.query(`SELECT count(*)::int AS n FROM ${q.countFrom ?? q.from} WHERE ${filter}`, this.params);
     const where = after ? `${filter} AND ${afterClause(q.keys, after, (v) => this.param(v))}` : filter;
-    const limit = Math.trunc(q.per_page);
-    const offset = after ? 0 : Math.trunc((q.page - 1) * q.per_page);
+    const limit = Math.trunc(f.per_page);
+    const offset = after ? 0 : Math.trunc((f.page - 1) * f.per_page);
     const keyColumns = q.keys.map((k, i) => `(${k.expr})::text AS "__cursor_${i}"`).join(', ');
     const orderBy = q.keys.map((k) => `${k.expr} ${k.dir}`).join(', ');
     // One row more than the page says whether another page follows.

@@ -1,5 +1,6 @@
 import { type ChavePix, type Repasse, type TipoDocumento, type TipoVeiculo } from '@frete/contracts';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 import { type Sql } from '../projector';
 
 export type EstadoConviteRow = 'pendente' | 'aceito' | 'expirado';
@@ -47,18 +48,16 @@ export async function convitesList(
   const now = `'${f.now.toISOString()}'::timestamptz`;
   if (f.estado) q.and(`${ESTADO(now)} = ${q.param(f.estado)}`);
   if (f.cnpj) q.and(`cnpj = ${q.param(f.cnpj)}`);
-  return q.keysetPage<ConviteRow>(sql, {
-    from: 'rm.convites',
-    columns: CONVITE_COLUMNS(now),
-    list: 'convites',
-    keys: [
-      { expr: 'enviado_em', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'convite_id', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<ConviteRow>(
+    sql,
+    {
+      from: 'rm.convites',
+      columns: CONVITE_COLUMNS(now),
+      list: 'convites',
+      keys: newestFirst('enviado_em', 'convite_id'),
+    },
+    f,
+  );
 }
 
 /** An aggregate driver as rm.agregados has it, with its driver record (when there is one). */

@@ -1,6 +1,7 @@
 import { type CiotStatus, type DeclaracaoCiotDados } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 
 export interface CiotRow {
   ciot_id: string;
@@ -70,17 +71,15 @@ export async function listarCiots(
   f: { page: number; per_page: number; cursor?: string },
 ): Promise<{ rows: CiotRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    from: 'rm.ciots',
-    columns: COLUMNS,
-    list: 'ciot',
-    keys: [
-      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'ciot_id', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      from: 'rm.ciots',
+      columns: COLUMNS,
+      list: 'ciot',
+      keys: newestFirst('created_at', 'ciot_id'),
+    },
+    f,
+  );
   return { rows: rows as unknown as CiotRow[], total, next_cursor };
 }

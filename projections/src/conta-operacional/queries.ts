@@ -95,14 +95,15 @@ export async function extratoContaOperacional(
   const q = new ListQuery('company_id', companyId);
   if (f.tipo) q.and(`tipo = ${q.param(f.tipo)}`);
   q.days('registrado_em', f.from, f.to);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    from: 'rm.conta_operacional_movimentos',
-    columns: COLUMNS,
-    list: `extrato-${f.ordem === 'desc' ? 'desc' : 'asc'}`,
-    keys: [{ expr: 'sequencia', dir: f.ordem === 'desc' ? 'DESC' : 'ASC', type: 'integer' }],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      from: 'rm.conta_operacional_movimentos',
+      columns: COLUMNS,
+      list: `extrato-${f.ordem === 'desc' ? 'desc' : 'asc'}`,
+      keys: [{ expr: 'sequencia', dir: f.ordem === 'desc' ? 'DESC' : 'ASC', type: 'integer' }],
+    },
+    f,
+  );
   return { rows: rows.map(toMovimento), total, next_cursor };
 }

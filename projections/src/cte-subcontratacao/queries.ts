@@ -4,6 +4,7 @@ import { type OrigemCaixa, origemDoCanal } from './origem';
 import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 
 export interface CteSubcontratacaoRow {
   company_id: string;
@@ -87,18 +88,16 @@ export async function cteSubcontratacaoList(
   if (f.carrier_role) q.and(`carrier_role = ${q.param(f.carrier_role)}`);
   if (f.status) q.and(`status = ${q.param(f.status)}`);
   q.days('first_received_at', f.from, f.to);
-  return q.keysetPage<CteSubcontratacaoRow>(sql, {
-    from: 'rm.cte_subcontratacao',
-    columns: COLUMNS,
-    list: 'cte-subcontratacao',
-    keys: [
-      { expr: 'first_received_at', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'chave', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<CteSubcontratacaoRow>(
+    sql,
+    {
+      from: 'rm.cte_subcontratacao',
+      columns: COLUMNS,
+      list: 'cte-subcontratacao',
+      keys: newestFirst('first_received_at', 'chave'),
+    },
+    f,
+  );
 }
 
 /** The inbox status the counter-CT-e standing against the key gives (rm.subcontratacoes), as the projector sets it. */

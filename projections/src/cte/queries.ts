@@ -8,6 +8,7 @@ import {
 } from '@frete/contracts';
 import { asProjected, type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 
 export interface CteRow {
   cte_id: string;
@@ -67,18 +68,16 @@ export async function cteList(
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);
   q.days('COALESCE(emitido_em, created_at)', f.from, f.to);
-  return q.keysetPage<CteRow>(sql, {
-    from: 'rm.ctes',
-    columns: COLUMNS,
-    list: 'cte',
-    keys: [
-      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'cte_id', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<CteRow>(
+    sql,
+    {
+      from: 'rm.ctes',
+      columns: COLUMNS,
+      list: 'cte',
+      keys: newestFirst('created_at', 'cte_id'),
+    },
+    f,
+  );
 }
 
 /**

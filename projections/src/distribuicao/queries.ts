@@ -133,19 +133,20 @@ export async function distribuicaoDocumentos(
   if (f.servico) q.and(`servico = ${q.param(f.servico)}`);
   if (f.destino) q.and(`destino = ${q.param(f.destino)}`);
   if (f.chave) q.and(`chave = ${q.param(f.chave)}`);
-  return q.keysetPage<DistribuicaoDocumentoRow>(sql, {
-    from: 'rm.distribuicao_documentos',
-    columns: COLUNAS_DOCUMENTO,
-    list: 'distribuicao-documentos',
-    keys: [
-      { expr: 'recebido_em', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'servico', dir: 'ASC', type: 'text' },
-      { expr: 'nsu', dir: 'DESC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<DistribuicaoDocumentoRow>(
+    sql,
+    {
+      from: 'rm.distribuicao_documentos',
+      columns: COLUNAS_DOCUMENTO,
+      list: 'distribuicao-documentos',
+      keys: [
+        { expr: 'recebido_em', dir: 'DESC', type: 'timestamptz' },
+        { expr: 'servico', dir: 'ASC', type: 'text' },
+        { expr: 'nsu', dir: 'DESC', type: 'text' },
+      ],
+    },
+    f,
+  );
 }
 
 /** One document of the company by its service and NSU, or null. */

@@ -1,6 +1,7 @@
 import { type LinhaLoteStatus, type LoteStatus, type ModoSubcontratacao } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 import { type ContagemLote } from './progresso';
 
 export interface LoteRow {
@@ -125,19 +126,17 @@ export async function lotesList(
   const q = new ListQuery(['l.company_id', 'l.solicitante_company_id'], companyId);
   if (f.status) q.and(`l.status = ${q.param(f.status)}`);
   q.days('l.created_at', f.from, f.to);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    list: 'lotes',
-    countFrom: 'rm.lotes l',
-    from: DAS_EMPRESAS,
-    columns: CABECALHO,
-    keys: [
-      { expr: 'l.created_at', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'l.batch_id', dir: 'ASC', type: 'text' },
-    ],
-    page: f.page,
-    per_page: f.per_page,
-    cursor: f.cursor,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      list: 'lotes',
+      countFrom: 'rm.lotes l',
+      from: DAS_EMPRESAS,
+      columns: CABECALHO,
+      keys: newestFirst('l.created_at', 'l.batch_id'),
+    },
+    f,
+  );
   return { rows: rows.map(comContagem), total, next_cursor };
 }
 

@@ -1,6 +1,7 @@
 import { type CondutorMdfe, type MdfeDados, type MdfeSituacao } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 
 export interface MdfeEventoRow {
   tipo: 'cancelamento' | 'encerramento' | 'condutor';
@@ -55,18 +56,16 @@ export async function mdfeList(
 ): Promise<{ rows: MdfeRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);
-  return q.keysetPage<MdfeRow>(sql, {
-    from: 'rm.mdfes',
-    columns: COLUMNS,
-    list: 'mdfe',
-    keys: [
-      { expr: 'created_at', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'mdfe_id', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<MdfeRow>(
+    sql,
+    {
+      from: 'rm.mdfes',
+      columns: COLUMNS,
+      list: 'mdfe',
+      keys: newestFirst('created_at', 'mdfe_id'),
+    },
+    f,
+  );
 }
 
 /** The MDF-e (authorized and not closed nor cancelled) that carry a CT-e: what blocks its cancellation. */

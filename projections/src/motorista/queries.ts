@@ -56,15 +56,16 @@ export async function motoristasList(
     if (/^[0-9]+$/.test(digits)) ors.push(`cpf LIKE ${q.param(containsPattern(digits))}`);
     q.and(`(${ors.join(' OR ')})`);
   }
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    from: 'rm.motoristas',
-    columns: COLUMNS,
-    list: 'motoristas',
-    keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      from: 'rm.motoristas',
+      columns: COLUMNS,
+      list: 'motoristas',
+      keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
+    },
+    f,
+  );
   return { rows: rows.map(toRow), total, next_cursor };
 }
 

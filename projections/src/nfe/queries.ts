@@ -1,6 +1,7 @@
 import { type NfeArquivoRecebido, type NfeLida, type NfeStatus } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 
 export interface NfeRow {
@@ -104,17 +105,15 @@ export async function nfeList(
     q.and(ors.length > 0 ? `(${ors.join(' OR ')})` : 'false');
   }
   if (f.status) q.and(`${STATUS} = ${param(f.status)}`);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    from: 'rm.nfes n',
-    columns: COLUMNS,
-    list: 'nfe',
-    keys: [
-      { expr: 'n.importada_em', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'n.chave', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      from: 'rm.nfes n',
+      columns: COLUMNS,
+      list: 'nfe',
+      keys: newestFirst('n.importada_em', 'n.chave'),
+    },
+    f,
+  );
   return { rows: rows.map(toRow), total, next_cursor };
 }

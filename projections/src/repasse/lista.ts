@@ -48,16 +48,17 @@ export async function listarParcelas(
   const q = new ListQuery('p.company_id', companyId);
   if (f.situacao) q.and(`p.situacao = ${q.param(f.situacao)}`);
   if (f.vencimento_ate) q.and(`p.vencimento <= ${q.param(f.vencimento_ate)}::date`);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    list: 'parcelas-repasse',
-    from: 'rm.parcelas_repasse p JOIN rm.repasse_documentos d ON d.company_id = p.company_id AND d.cte_id = p.cte_id',
-    countFrom: 'rm.parcelas_repasse p',
-    columns: COLUMNS,
-    keys: KEYS,
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      list: 'parcelas-repasse',
+      from: 'rm.parcelas_repasse p JOIN rm.repasse_documentos d ON d.company_id = p.company_id AND d.cte_id = p.cte_id',
+      countFrom: 'rm.parcelas_repasse p',
+      columns: COLUMNS,
+      keys: KEYS,
+    },
+    f,
+  );
   return {
     rows: rows.map((r) => ({
       ...toParcela(r),

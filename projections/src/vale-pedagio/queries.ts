@@ -1,5 +1,6 @@
 import { type CategoriaVeicular, type PracaValePedagio, type SituacaoValePedagio, type TipoValePedagio } from '@frete/contracts';
 import { ListQuery } from '../list-query';
+import { newestFirst } from '../list-cursor';
 import { type Sql } from '../projector';
 
 export interface ValePedagioRow {
@@ -97,17 +98,15 @@ export async function listarValesPedagio(
   if (f.situacao) q.and(`situacao = ${q.param(f.situacao)}`);
   if (f.placa) q.and(`placa = ${q.param(f.placa)}`);
   q.days('emitido_em', f.from, f.to);
-  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(sql, {
-    from: 'rm.vales_pedagio',
-    columns: COLUMNS,
-    list: 'vale-pedagio',
-    keys: [
-      { expr: 'emitido_em', dir: 'DESC', type: 'timestamptz' },
-      { expr: 'vale_pedagio_id', dir: 'ASC', type: 'text' },
-    ],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(
+    sql,
+    {
+      from: 'rm.vales_pedagio',
+      columns: COLUMNS,
+      list: 'vale-pedagio',
+      keys: newestFirst('emitido_em', 'vale_pedagio_id'),
+    },
+    f,
+  );
   return { rows: rows.map(toRow), total, next_cursor };
 }

@@ -42,15 +42,16 @@ export async function veiculosList(
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.replace(/[\s-]/g, '').toUpperCase();
   if (term) q.and(`placa LIKE ${q.param(containsPattern(term))}`);
-  return q.keysetPage<VeiculoRow>(sql, {
-    from: 'rm.veiculos',
-    columns: COLUMNS,
-    list: 'veiculos',
-    keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
-    cursor: f.cursor,
-    page: f.page,
-    per_page: f.per_page,
-  });
+  return q.keysetPage<VeiculoRow>(
+    sql,
+    {
+      from: 'rm.veiculos',
+      columns: COLUMNS,
+      list: 'veiculos',
+      keys: [{ expr: 'id', dir: 'ASC', type: 'integer' }],
+    },
+    f,
+  );
 }
 
 /** The row a vehicle's recorded events give (what the projector writes): a write's answer, never waiting for the projection. */
