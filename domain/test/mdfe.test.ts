@@ -9,7 +9,8 @@ import {
   fold,
   mdfeDecider,
   type MdfeEvent,
-  numeracaoMdfeDecider,
+  MDFE,
+  numeracaoDecider,
   proximoEventoMdfe,
   type Rejection,
   isValidAccessKey,
@@ -182,17 +183,20 @@ describe('mdfe decider', () => {
 
 describe('numeracao_mdfe and the model-58 key', () => {
   it('numbers in order, once per MDF-e', () => {
-    const first = numeracaoMdfeDecider.decide(
-      { type: 'ReservarNumeroMdfe', company_id: C, serie: 1, mdfe_id: 'a' },
-      numeracaoMdfeDecider.initialState,
+    const first = numeracaoDecider.decide(
+      { type: 'ReservarNumero', documento: MDFE, company_id: C, serie: 1, documento_id: 'a' },
+      numeracaoDecider.initialState,
       ctx,
     );
     expect(first[0]!.data.numero).toBe(1);
-    const s = fold(numeracaoMdfeDecider, first);
-    expect(numeracaoMdfeDecider.decide({ type: 'ReservarNumeroMdfe', company_id: C, serie: 1, mdfe_id: 'a' }, s, ctx)).toEqual([]);
-    expect(numeracaoMdfeDecider.decide({ type: 'ReservarNumeroMdfe', company_id: C, serie: 1, mdfe_id: 'b' }, s, ctx)[0]!.data.numero).toBe(
-      2,
-    );
+    const s = fold(numeracaoDecider, first);
+    expect(
+      numeracaoDecider.decide({ type: 'ReservarNumero', documento: MDFE, company_id: C, serie: 1, documento_id: 'a' }, s, ctx),
+    ).toEqual([]);
+    expect(
+      numeracaoDecider.decide({ type: 'ReservarNumero', documento: MDFE, company_id: C, serie: 1, documento_id: 'b' }, s, ctx)[0]!.data
+        .numero,
+    ).toBe(2);
   });
 
   it('chaveDeAcesso accepts model 58', () => {

@@ -1,14 +1,20 @@
-import { numeracaoCteDecider, type NumeracaoCteEvent } from '../src';
+import { CTE, numeracaoDecider, type NumeroReservado } from '../src';
 import { scenario } from './given-when-then';
 
-const reservada = (numero: number, cte_id: string): NumeracaoCteEvent => ({
+const reservada = (numero: number, cte_id: string): NumeroReservado => ({
   type: 'numeracao_cte.reservada',
   data: { company_id: 'c1', serie: 1, numero, cte_id },
 });
-const reservar = (cte_id: string) => ({ type: 'ReservarNumeroCte' as const, company_id: 'c1', serie: 1, cte_id });
+const reservar = (cte_id: string) => ({
+  type: 'ReservarNumero' as const,
+  documento: CTE,
+  company_id: 'c1',
+  serie: 1,
+  documento_id: cte_id,
+});
 
 describe('numeracao_cte decider', () => {
-  const { given } = scenario(numeracaoCteDecider);
+  const { given } = scenario(numeracaoDecider);
   it('starts a series at 1', () => given().when(reservar('a')).then(reservada(1, 'a')));
   it('gives the next number, with no gap', () => given(reservada(1, 'a'), reservada(2, 'b')).when(reservar('c')).then(reservada(3, 'c')));
   it('a CT-e keeps its number: asking again gives nothing new', () =>

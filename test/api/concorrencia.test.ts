@@ -1,4 +1,4 @@
-import { numeracaoCteStream, numeracaoMdfeStream, subcontratacaoStream } from '@frete/domain';
+import { CTE, MDFE, numeracaoStream, subcontratacaoStream } from '@frete/domain';
 import { WrongExpectedRevision } from '@frete/platform';
 import { startServices, type RunningServices } from '@frete/server';
 import { startTestApp, expectError, randomCnpj, request, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
@@ -265,7 +265,7 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       for (const r of consulta) expect([200, 202]).toContain(r.status);
       const fim = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
       expect(fim.body.data.situacao).toBe('autorizado');
-      const reservas = (await app.running.platform.store.readStream(numeracaoCteStream(c.companyId, 1))).filter(
+      const reservas = (await app.running.platform.store.readStream(numeracaoStream(CTE, c.companyId, 1))).filter(
         (e) => (e.data as { cte_id: string }).cte_id === id,
       );
       expect(reservas).toHaveLength(1);
@@ -296,7 +296,7 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const mdfeConsulta = await aoMesmoTempo(10, () => c.call('POST', `/v1/fiscal/mdfe/${mdfeId}/consulta`));
       for (const r of mdfeConsulta) expect([200, 202]).toContain(r.status);
       expect((await pollUntil(c, `/v1/fiscal/mdfe/${mdfeId}/consulta`)).body.data.situacao).toBe('autorizado');
-      const mdfeReservas = (await app.running.platform.store.readStream(numeracaoMdfeStream(c.companyId, 3))).filter(
+      const mdfeReservas = (await app.running.platform.store.readStream(numeracaoStream(MDFE, c.companyId, 3))).filter(
         (e) => (e.data as { mdfe_id: string }).mdfe_id === mdfeId,
       );
       expect(mdfeReservas).toHaveLength(1);

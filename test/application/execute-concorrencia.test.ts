@@ -1,5 +1,5 @@
 import { type NewEvent, type RecordedEvent } from '@frete/contracts';
-import { numeracaoCteDecider, numeracaoCteStream, numeroReservado, subcontratacaoDecider, subcontratacaoStream } from '@frete/domain';
+import { CTE, numeracaoDecider, numeracaoStream, numeroReservado, subcontratacaoDecider, subcontratacaoStream } from '@frete/domain';
 import {
   type AppendResult,
   type EventStore,
@@ -21,7 +21,13 @@ const ctx: CommandContext = {
 };
 
 const reservar = (store: EventStore, stream: string, cteId: string) =>
-  execute({ store }, stream, numeracaoCteDecider, { type: 'ReservarNumeroCte', company_id: 'company-1', serie: 1, cte_id: cteId }, ctx);
+  execute(
+    { store },
+    stream,
+    numeracaoDecider,
+    { type: 'ReservarNumero', documento: CTE, company_id: 'company-1', serie: 1, documento_id: cteId },
+    ctx,
+  );
 
 const numerosDe = async (store: EventStore, stream: string) =>
   (await store.readStream(stream)).map((e) => (e.data as { numero: number }).numero);
@@ -33,7 +39,7 @@ describe('execute: concurrent commands on one stream', () => {
   });
 
   it('in one process they take turns: 20 at once append 20 times, none retries', async () => {
-    const stream = numeracaoCteStream('company-1', 1);
+    const stream = numeracaoStream(CTE, 'company-1', 1);
     const append = jest.spyOn(es.store, 'append');
     try {
       await Promise.all(Array.from({ length: 20 }, (_, i) => reservar(es.store, stream, `cte-${i}`)));
@@ -45,7 +51,7 @@ describe('execute: concurrent commands on one stream', () => {
   });
 
   it('writers of other processes (a store object each, no lock in common) all get through the retries', async () => {
-    const stream = numeracaoCteStream('company-1', 2);
+    const stream = numeracaoStream(CTE, 'company-1', 2);
     const processos = Array.from({ length: 20 }, () => new PostgresEventStore(es.db.pool));
     const feitos = await Promise.all(processos.map((store, i) => reservar(store, stream, `cte-${i}`)));
     expect(feitos.map((r, i) => numeroReservado(r.state.reservas, `cte-${i}`)).sort((a, b) => a! - b!)).toEqual(
@@ -60,14 +66,20 @@ describe('execute with the stream as the caller just read it (`lido`)', () => {
   beforeAll(async () => {
     await migrate(es.db.pool, platformMigrations);
   });
-  const comando = (cteId: string) => ({ type: 'ReservarNumeroCte' as const, company_id: 'company-1', serie: 9, cte_id: cteId });
+  const comando = (cteId: string) => ({
+    type: 'ReservarNumero' as const,
+    documento: CTE,
+    company_id: 'company-1',
+    serie: 9,
+    documento_id: cteId,
+  });
 
   it('decides on it without reading the stream, appending where the caller saw it end', async () => {
-    const stream = numeracaoCteStream('company-1', 9);
+    const stream = numeracaoStream(CTE, 'company-1', 9);
     const ler = jest.spyOn(es.store, 'readStream');
     try {
-      const r = await execute({ store: es.store }, stream, numeracaoCteDecider, comando('cte-a'), ctx, {
-        lido: { state: numeracaoCteDecider.initialState, revision: null },
+      const r = await execute({ store: es.store }, stream, numeracaoDecider, comando('cte-a'), ctx, {
+        lido: { state: numeracaoDecider.initialState, revision: null },
       });
       expect(numeroReservado(r.state.reservas, 'cte-a')).toBe(1);
       expect(ler).not.toHaveBeenCalled();
@@ -77,11 +89,11 @@ describe('execute with the stream as the caller just read it (`lido`)', () => {
   });
 
   it('a stream written since (another writer) is read and decided on again: nothing is lost or numbered twice', async () => {
-    const stream = numeracaoCteStream('company-1', 10);
+    const stream = numeracaoStream(CTE, 'company-1', 10);
     await reservar(es.store, stream, 'cte-outro');
     // The caller saw no stream; another writer reserved number 1 meanwhile.
-    const r = await execute({ store: es.store }, stream, numeracaoCteDecider, comando('cte-b'), ctx, {
-      lido: { state: numeracaoCteDecider.initialState, revision: null },
+    const r = await execute({ store: es.store }, stream, numeracaoDecider, comando('cte-b'), ctx, {
+      lido: { state: numeracaoDecider.initialState, revision: null },
     });
     expect(numeroReservado(r.state.reservas, 'cte-b')).toBe(2);
     expect(await numerosDe(es.store, stream)).toEqual([1, 2]);

@@ -5,9 +5,10 @@ import {
   loteDecider,
   type LoteState,
   loteStream,
-  type NumeracaoCteState,
-  numeracaoCteDecider,
-  numeracaoCteStream,
+  CTE,
+  type NumeracaoState,
+  numeracaoDecider,
+  numeracaoStream,
   numeroReservado,
 } from '@frete/domain';
 import { withEventStore } from '../support/store';
@@ -28,15 +29,15 @@ describe('execute with a state cache: two processes numbering one series', () =>
   });
 
   it("each process reads only what is new, sees the other's numbers, and never gives a number twice", async () => {
-    const a = new StateCache<NumeracaoCteState>();
-    const b = new StateCache<NumeracaoCteState>();
-    const stream = numeracaoCteStream('company-1', 1);
-    const reservar = (cache: StateCache<NumeracaoCteState>, cteId: string) =>
+    const a = new StateCache<NumeracaoState>();
+    const b = new StateCache<NumeracaoState>();
+    const stream = numeracaoStream(CTE, 'company-1', 1);
+    const reservar = (cache: StateCache<NumeracaoState>, cteId: string) =>
       execute(
         { store: es.store },
         stream,
-        numeracaoCteDecider,
-        { type: 'ReservarNumeroCte', company_id: 'company-1', serie: 1, cte_id: cteId },
+        numeracaoDecider,
+        { type: 'ReservarNumero', documento: CTE, company_id: 'company-1', serie: 1, documento_id: cteId },
         ctx,
         { cache },
       );

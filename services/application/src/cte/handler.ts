@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type CteDraftInput } from '@frete/contracts';
-import { codigoNumerico, type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
+import { type CteCommand, cteDecider, cteStream, type ReceberCteEmitido, Rejection } from '@frete/domain';
 import { type CteRow, cteDoLog, mdfesAtivosDoCte } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
-import { load, type ContextoEmpresa } from '../commands/execute';
+import { type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type DocumentoHandlerDeps, pedidoDeEmissao, rejeicaoPrevista } from '../emissao/handler';
-import { prepararCte } from './preparar';
+import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { CTE_EMITIDO } from '../emissao/documentos/cte';
 import { type EmissorCte } from './emissor';
 import { type EventosCte, type PedidoEventoCte, type ResultadoEventoCte } from './eventos';
 
@@ -23,36 +23,7 @@ type Ctx = ContextoEmpresa;
  */
 export const cteHandler = (deps: CteHandlerDeps) => {
   const run = handles(deps, cteDecider, (c: CteCommand) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
-  const emissao = pedidoDeEmissao(deps.pool, {
-    estado: (id) => load(deps.store, cteStream(id), cteDecider),
-    pendencias: async (ctx, id, state) => {
-      const preparado = await prepararCte(
-        { pool: deps.pool, environment: deps.environment },
-        {
-          companyId: ctx.companyId,
-          dados: state.dados ?? {},
-          numero: 1,
-          cCT: codigoNumerico(id, 1),
-          now: ctx.now,
-        },
-      );
-      // Nothing is sent that the authority would reject: the same rule set it runs, over the XML an issue would build.
-      if (preparado.pendencias.length === 0 && preparado.rejeicoes.length > 0) throw rejeicaoPrevista('CT-e', preparado.rejeicoes);
-      return preparado.pendencias;
-    },
-    incompleto: (pendencias) =>
-      new Rejection('cte_com_pendencias', `the draft cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
-    // Issued, denied, cancelled or delivered by the carrier: the decider would ignore the request, the carrier is told.
-    naoEmitivel: (state) =>
-      state.situacao === 'em_processamento'
-        ? null
-        : new Rejection('cte_nao_editavel', `this CT-e is ${state.situacao}: there is nothing to issue`),
-    serie: (configuracao) => configuracao.serie_cte,
-    solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissao', cte_id: id, company_id: ctx.companyId, serie }),
-    nuncaEmitido: () => new Rejection('cte_nao_editavel', 'this CT-e is a draft that was never issued: POST .../emissao first'),
-    // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
-    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
-  });
+  const emissao = pedidoDeEmissao(deps, CTE_EMITIDO, deps.emissor);
   /** The CT-e as its stream recorded it, in rm.ctes's shape: what a write answers, never waiting for the projection. */
   const registrado = async (cteId: string): Promise<CteRow> => {
     const cte = cteDoLog(await deps.store.readStream(cteStream(cteId)));

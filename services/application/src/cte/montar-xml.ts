@@ -1,10 +1,10 @@
 import { type Pool } from 'pg';
 import { type Environment } from '@frete/contracts';
-import { codigoNumerico } from '@frete/domain';
+import { codigoNumerico, type CteState } from '@frete/domain';
 import { type CertificateVault } from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { prepararCte } from './preparar';
-import { CSTAT_ERRO_NAO_CATALOGADO, type MontarXmlDaEmissao } from './emissor';
+import { CSTAT_ERRO_NAO_CATALOGADO, type MontarXmlDaEmissao } from '../emissao/emissor';
 import { assinarXml } from '../emissao/assinar';
 
 export interface MontarXmlDeps {
@@ -25,7 +25,7 @@ export const CSTAT_FALHA_SCHEMA = 225;
  * company's A1 certificate, checked against cte_v4.00.xsd. Anything missing refuses the issue before sending.
  */
 export const montarXmlDaEmissao =
-  (deps: MontarXmlDeps): MontarXmlDaEmissao =>
+  (deps: MontarXmlDeps): MontarXmlDaEmissao<CteState> =>
   async ({ companyId, state, serie, numero, leituras }) => {
     const now = deps.clock();
     const prepared = await prepararCte(

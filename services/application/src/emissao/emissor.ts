@@ -1,19 +1,26 @@
 import { type DomainEvent } from '@frete/contracts';
-import { type Decider, emSequencia, type NumeracaoState, numeroReservado } from '@frete/domain';
+import {
+  documentoReservado,
+  emSequencia,
+  numeracaoDecider,
+  type NumeracaoState,
+  numeracaoStream,
+  numeroReservado,
+  type ReservarNumero,
+} from '@frete/domain';
 import { type DocumentStore, type EventStore, type ReadYourWrites, derivedEventId } from '@frete/platform';
 import {
   type AutoridadeFiscal,
   CertificadoRecusadoPelaAutoridade,
   type ProtocoloDocumento,
   type ProtocoloEvento,
-  type Remetente,
   type RetornoAutorizacao,
-  type RetornoConsulta,
 } from '@frete/adapters';
 import { execute, loadCached, type CommandContext } from '../commands/execute';
 import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { StateCache } from '../commands/state-cache';
 import { todasEmVoltas } from '../commands/todas';
+import { type DocumentoEmitido } from './documento';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
 export type XmlDaEmissao =
@@ -54,44 +61,26 @@ export interface EstadoEmitido {
 }
 
 /**
- * One kind of issued fiscal document (CT-e model 57, MDF-e model 58): its aggregate and stream, its series, how its
- * XML is made, which calls of the authority issue and consult it, and the command each step becomes.
+ * The document engine of a kind: its XML with a given number, built, signed and validated (builder, certificate,
+ * official schema), or why it cannot be. Behind a function so that issuing depends on the engine's result, not its parts.
  */
-export interface TipoDocumento<C, S extends EstadoEmitido, E extends DomainEvent, R, N extends DomainEvent> {
-  /** `CT-e`, `MDF-e`: for messages. */
-  nome: string;
-  decider: Decider<C, S, E>;
-  stream: (id: string) => string;
-  numeracao: {
-    decider: Decider<R, NumeracaoState, N>;
-    stream: (companyId: string, serie: number) => string;
-    reservar: (companyId: string, serie: number, id: string) => R;
-    /** The document a reservation event names. */
-    documento: (e: N) => string;
-  };
-  /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
-  denegacao: boolean;
-  montarXml: (input: {
-    companyId: string;
-    id: string;
-    state: S;
-    serie: number;
-    numero: number;
-    leituras?: LeiturasDaEmpresa;
-  }) => Promise<XmlDaEmissao>;
-  autorizar: (autoridade: AutoridadeFiscal, xml: string, remetente: Remetente) => Promise<RetornoAutorizacao>;
-  consultar: (autoridade: AutoridadeFiscal, chave: string, remetente: Remetente) => Promise<RetornoConsulta>;
-  /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */
-  proc: (signed: string, protocolo: ProtocoloDocumento) => string;
-  comando: (documento: { id: string; companyId: string }, passo: PassoDaEmissao) => C;
-}
+export type MontarXmlDaEmissao<S> = (input: {
+  companyId: string;
+  id: string;
+  state: S;
+  serie: number;
+  numero: number;
+  /** The company's reads a batch block's documents share; fresh ones when absent. */
+  leituras?: LeiturasDaEmpresa;
+}) => Promise<XmlDaEmissao>;
 
-export interface EmissaoDeps {
+export interface EmissaoDeps<S> {
   store: EventStore;
   documents: DocumentStore;
   autoridade: AutoridadeFiscal;
   readYourWrites?: ReadYourWrites;
   clock: () => Date;
+  montarXml: MontarXmlDaEmissao<S>;
 }
 
 /**
@@ -101,7 +90,7 @@ export interface EmissaoDeps {
  * asks the authority and sends the same bytes again if it never got them. Safe to run again at any step: each step's
  * events have ids derived from the cause, and the decider ignores what is already known.
  */
-export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent, R, N extends DomainEvent> {
+export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent> {
   /** The company series this process numbers: each reservation reads only the numbers given since its last. */
   private readonly series = new StateCache<NumeracaoState>();
   /** The documents this process issues: each step of an issue reads only what happened since the last one. */
@@ -113,8 +102,8 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   private readonly assinadosEmEspera = new Map<string, string>();
 
   constructor(
-    protected readonly deps: EmissaoDeps,
-    private readonly tipo: TipoDocumento<C, S, E, R, N>,
+    protected readonly deps: EmissaoDeps<S>,
+    private readonly doc: DocumentoEmitido<C, S, E>,
   ) {}
 
   /** `requestId`: the API request this step serves (a consultation, an MDF-e event), whose caller's next reads wait for it. */
@@ -123,18 +112,18 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   }
 
   protected estado(id: string): Promise<S> {
-    return loadCached(this.deps.store, this.tipo.stream(id), this.tipo.decider, this.documentos);
+    return loadCached(this.deps.store, this.doc.fiscal.stream(id), this.doc.decider, this.documentos);
   }
 
   protected record(companyId: string, id: string, cause: string, command: C, requestId: string | null = null) {
-    return execute(this.deps, this.tipo.stream(id), this.tipo.decider, command, this.ctx(companyId, cause, requestId), {
+    return execute(this.deps, this.doc.fiscal.stream(id), this.doc.decider, command, this.ctx(companyId, cause, requestId), {
       eventId: (i, e) => derivedEventId(cause, `${e.type}:${i}`),
       cache: this.documentos,
     });
   }
 
   private passo(companyId: string, id: string, cause: string, passo: PassoDaEmissao, requestId: string | null = null) {
-    return this.record(companyId, id, cause, this.tipo.comando({ id, companyId }, passo), requestId);
+    return this.record(companyId, id, cause, this.doc.comando({ id, companyId }, passo), requestId);
   }
 
   /**
@@ -144,24 +133,23 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
    * it (its expected revision) and decide again.
    */
   async emitir(companyId: string, id: string, serie: number, cause: string, revisao?: bigint): Promise<void> {
-    const guardado = this.documentos.get(this.tipo.stream(id));
+    const guardado = this.documentos.get(this.doc.fiscal.stream(id));
     const state = guardado && revisao !== undefined && guardado.revision >= revisao ? guardado.state : await this.estado(id);
     if (state.situacao !== 'em_processamento') return;
     let emissao = state.emissao;
     // The bytes just signed, when this call signed them: sent and archived without reading them back.
     let assinado: string | undefined;
     if (!emissao) {
-      const n = this.tipo.numeracao;
       const reservado = await execute(
         this.deps,
-        n.stream(companyId, serie),
-        n.decider,
-        n.reservar(companyId, serie, id),
+        numeracaoStream(this.doc.fiscal, companyId, serie),
+        numeracaoDecider,
+        this.reservar(companyId, serie, id),
         this.ctx(companyId, cause),
         { eventId: () => derivedEventId(cause, 'numero'), cache: this.series },
       );
       const numero = numeroReservado(reservado.state.reservas, id)!;
-      const made = await this.tipo.montarXml({ companyId, id, state, serie, numero });
+      const made = await this.deps.montarXml({ companyId, id, state, serie, numero });
       if (made.tipo === 'recusado') {
         await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
         return;
@@ -182,54 +170,63 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     await this.enviar(companyId, id, cause, emissao, assinado);
   }
 
+  /** A reservation of the next number of this kind's series for one document. */
+  private reservar(companyId: string, serie: number, id: string): ReservarNumero {
+    return { type: 'ReservarNumero', documento: this.doc.fiscal, company_id: companyId, serie, documento_id: id };
+  }
+
   /**
-   * A batch block's drafts, asked for together (`pedido` is each one's request command): their numbers reserved in one
-   * append, in the order given, then each document's request with its signed XML (or the local refusal) in one append
-   * of its stream. The processor reacting to the request then only sends the bytes. A document no longer a draft (a
-   * redelivered block) is left as it is; ids derive from `cause`, so a repeat appends nothing.
+   * A batch block's drafts, asked for together: their numbers reserved in one append, in the order given, then each
+   * document's request with its signed XML (or the local refusal) in one append of its stream. The processor reacting
+   * to the request then only sends the bytes. A document no longer a draft (a redelivered block) is left as it is; ids
+   * derive from `cause`, so a repeat appends nothing.
    */
   async solicitarEmBloco(
     companyId: string,
     serie: number,
     ids: readonly string[],
-    pedido: (id: string) => C,
     ctx: CommandContext,
-    rascunho: (state: S) => boolean,
     leituras?: LeiturasDaEmpresa,
   ): Promise<void> {
     const cause = ctx.causationId ?? ctx.correlationId;
     const estados = await Promise.all(ids.map((id) => this.estado(id)));
-    const rascunhos = ids.filter((_, i) => rascunho(estados[i]!));
+    const rascunhos = ids.filter((_, i) => estados[i]!.situacao === 'rascunho');
     if (rascunhos.length === 0) return;
-    const n = this.tipo.numeracao;
     const reservado = await execute(
       this.deps,
-      n.stream(companyId, serie),
-      emSequencia(n.decider),
-      rascunhos.map((id) => n.reservar(companyId, serie, id)),
+      numeracaoStream(this.doc.fiscal, companyId, serie),
+      emSequencia(numeracaoDecider),
+      rascunhos.map((id) => this.reservar(companyId, serie, id)),
       ctx,
-      { eventId: (_i, e) => derivedEventId(cause, `numero:${n.documento(e)}`), cache: this.series },
+      { eventId: (_i, e) => derivedEventId(cause, `numero:${documentoReservado(e)}`), cache: this.series },
     );
     // Each document is built and signed on its own turn of the event loop: a block's are not one long turn that
     // requests wait behind (a GET of the batch's report waited 250 ms).
     await todasEmVoltas(rascunhos, async (id) => {
       const state = estados[ids.indexOf(id)]!;
       const numero = numeroReservado(reservado.state.reservas, id)!;
-      const made = await this.tipo.montarXml({ companyId, id, state, serie, numero, ...(leituras ? { leituras } : {}) });
+      const made = await this.deps.montarXml({ companyId, id, state, serie, numero, ...(leituras ? { leituras } : {}) });
       const documento = { id, companyId };
       let passo: C;
       if (made.tipo === 'recusado') {
-        passo = this.tipo.comando(documento, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
+        passo = this.doc.comando(documento, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
       } else {
         const sha256 = await this.deps.documents.put(Buffer.from(made.xml, 'utf8'), 'application/xml');
         const { chave, data_emissao } = made;
-        passo = this.tipo.comando(documento, { tipo: 'xml_assinado', chave, serie, numero, data_emissao, sha256 });
+        passo = this.doc.comando(documento, { tipo: 'xml_assinado', chave, serie, numero, data_emissao, sha256 });
         this.guardarAssinado(sha256, made.xml);
       }
-      await execute(this.deps, this.tipo.stream(id), emSequencia(this.tipo.decider), [pedido(id), passo], ctx, {
-        eventId: (_i, e) => derivedEventId(cause, `${id}:${e.type}`),
-        cache: this.documentos,
-      });
+      await execute(
+        this.deps,
+        this.doc.fiscal.stream(id),
+        emSequencia(this.doc.decider),
+        [this.doc.solicitar(documento, serie), passo],
+        ctx,
+        {
+          eventId: (_i, e) => derivedEventId(cause, `${id}:${e.type}`),
+          cache: this.documentos,
+        },
+      );
     });
   }
 
@@ -249,10 +246,10 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     const state = await this.estado(id);
     const emissao = state.emissao;
     if (state.situacao !== 'em_processamento' || !emissao) return;
-    const r = await this.tipo.consultar(this.deps.autoridade, emissao.chave, { companyId });
+    const r = await this.doc.consultar(this.deps.autoridade, emissao.chave, { companyId });
     switch (r.tipo) {
       case 'encontrado':
-        if (this.tipo.denegacao && r.situacao === 'denegado') {
+        if (this.doc.fiscal.denegacao && r.situacao === 'denegado') {
           await passo({ tipo: 'denegado', chave: r.protocolo.chave, protocolo: r.protocolo });
           return;
         }
@@ -275,7 +272,8 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
   /** The archived bytes of a signed document (or event) of this kind. */
   protected async assinado(sha256: string, id: string): Promise<string> {
     const doc = await this.deps.documents.get(sha256);
-    if (!doc) throw new Error(`signed XML ${sha256} of ${this.tipo.nome} ${id} is not readable; the issue retries from its checkpoint`);
+    if (!doc)
+      throw new Error(`signed XML ${sha256} of ${this.doc.fiscal.nome} ${id} is not readable; the issue retries from its checkpoint`);
     return doc.content.toString('utf8');
   }
 
@@ -294,7 +292,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     const signed = xml ?? emEspera ?? (await this.assinado(sha256, id));
     let r: RetornoAutorizacao;
     try {
-      r = await this.tipo.autorizar(this.deps.autoridade, signed, { companyId });
+      r = await this.doc.autorizar(this.deps.autoridade, signed, { companyId });
     } catch (error) {
       // The channel refused the company's certificate before reading anything: the document was not sent, and can be
       // issued again (same number) once the certificate is replaced. Any other failure is retried from the checkpoint.
@@ -302,7 +300,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
       await passo({ tipo: 'rejeitado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: motivoDaRecusa(error) });
       return;
     }
-    const denegado = this.tipo.denegacao;
+    const denegado = this.doc.fiscal.denegacao;
     switch (r.tipo) {
       case 'autorizado':
         await this.autorizado(companyId, id, cause, sha256, r.protocolo, signed, requestId);
@@ -340,7 +338,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent,
     signed?: string,
     requestId: string | null = null,
   ): Promise<void> {
-    const proc = this.tipo.proc(signed ?? (await this.assinado(sha256, id)), protocolo);
+    const proc = this.doc.proc(signed ?? (await this.assinado(sha256, id)), protocolo);
     const procSha = await this.deps.documents.put(Buffer.from(proc, 'utf8'), 'application/xml');
     await this.passo(companyId, id, cause, { tipo: 'autorizado', protocolo, proc, sha256: procSha }, requestId);
   }

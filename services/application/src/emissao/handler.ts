@@ -1,14 +1,12 @@
 import { type Pool } from 'pg';
 import { type RejeicaoPrevista, Rejection } from '@frete/domain';
-import { configuracaoOf, type ConfiguracaoRow } from '@frete/projections';
-import { type Environment } from '@frete/contracts';
-import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
-import { type EstadoEmitido } from './emissor';
+import { configuracaoOf } from '@frete/projections';
+import { type DomainEvent, type Environment } from '@frete/contracts';
+import { type CommandDeps, type ContextoEmpresa, execute, load } from '../commands/execute';
+import { type DocumentoEmitido } from './documento';
+import { type EmissorDocumento, type EstadoEmitido } from './emissor';
 
-export interface Pendencia {
-  campo: string;
-  mensagem: string;
-}
+export { type Pendencia } from './documento';
 
 type Ctx = ContextoEmpresa;
 
@@ -28,42 +26,44 @@ export interface DocumentoHandlerDeps extends CommandDeps {
   environment: Environment;
 }
 
-/** How a kind of issued document is asked for an issue and polled (CT-e, MDF-e). */
-export interface PedidoDeEmissao<S extends EstadoEmitido> {
-  estado: (id: string) => Promise<S>;
-  /** What the document or the company still lacks before an issue (configuration, certificate, the draft's data). */
-  pendencias: (ctx: Ctx, id: string, state: S) => Promise<Pendencia[]>;
-  incompleto: (pendencias: Pendencia[]) => Rejection;
-  /** Refuses a document that is past its issue; null leaves the answer to the decider. */
-  naoEmitivel: (state: S) => Rejection | null;
-  /** The series the company issues this kind in (0 when the configuration has none). */
-  serie: (configuracao: ConfiguracaoRow) => number | null;
-  solicitar: (ctx: Ctx, id: string, serie: number) => Promise<unknown>;
-  nuncaEmitido: () => Rejection;
-  /** Asks the authority while the result is unknown (the emitter sends the same signed XML if it never got it). */
-  consultar: (companyId: string, id: string, cause: string) => Promise<void>;
-}
-
 /**
- * The one way a route requests an issue and polls it, whatever the document: a draft (or a rejected document) is
- * issued only once nothing is missing, in the company's series; asking again while in issue issues nothing more.
+ * The one way a route requests an issue and polls it, whatever the document (`CTE_EMITIDO`, `MDFE_EMITIDO`): a draft
+ * (or a rejected document) is issued only once nothing is missing and no rule of the authority would refuse it, in the
+ * company's series of that kind; asking again while in issue issues nothing more; a document past its issue is refused.
  */
-export const pedidoDeEmissao = <S extends EstadoEmitido>(pool: Pool, p: PedidoDeEmissao<S>) => ({
-  solicitarEmissao: async (ctx: Ctx, id: string): Promise<void> => {
-    const state = await p.estado(id);
-    if (state.situacao === 'rascunho' || state.situacao === 'rejeitado') {
-      const pendencias = await p.pendencias(ctx, id, state);
-      if (pendencias.length > 0) throw p.incompleto(pendencias);
-    } else {
-      const recusa = p.naoEmitivel(state);
-      if (recusa) throw recusa;
-    }
-    await p.solicitar(ctx, id, p.serie(await configuracaoOf(pool, ctx.companyId)) ?? 0);
-  },
-  /** `POST .../consulta`: one never issued is refused; while the result is unknown the authority is asked. */
-  consultar: async (ctx: Ctx, id: string): Promise<void> => {
-    const state = await p.estado(id);
-    if (state.situacao === 'rascunho') throw p.nuncaEmitido();
-    if (state.situacao === 'em_processamento') await p.consultar(ctx.companyId, id, ctx.correlationId);
-  },
-});
+export const pedidoDeEmissao = <C, S extends EstadoEmitido, E extends DomainEvent>(
+  deps: DocumentoHandlerDeps,
+  doc: DocumentoEmitido<C, S, E>,
+  emissor: Pick<EmissorDocumento<C, S, E>, 'consultar'>,
+) => {
+  const { fiscal } = doc;
+  const estado = (id: string) => load(deps.store, fiscal.stream(id), doc.decider);
+  return {
+    solicitarEmissao: async (ctx: Ctx, id: string): Promise<void> => {
+      const state = await estado(id);
+      if (state.situacao === 'rascunho' || state.situacao === 'rejeitado') {
+        const { pendencias, rejeicoes } = await doc.preparar(deps, { id, companyId: ctx.companyId, state, now: ctx.now });
+        if (pendencias.length > 0) {
+          const campos = pendencias.map((x) => x.campo).join(', ');
+          throw new Rejection(fiscal.erros.pendencias, `the ${fiscal.nome} cannot be issued yet: ${campos}`, { pendencias });
+        }
+        // Nothing is sent that the authority would reject: the same rule set it runs, over the XML an issue would build.
+        if (rejeicoes.length > 0) throw rejeicaoPrevista(fiscal.nome, rejeicoes);
+      } else if (state.situacao !== 'em_processamento') {
+        // Issued, denied, closed, cancelled or delivered by the carrier: there is nothing to issue, and the carrier is told.
+        throw new Rejection(fiscal.erros.naoEditavel, `this ${fiscal.nome} is ${state.situacao}: there is nothing to issue`);
+      }
+      const serie = (await configuracaoOf(deps.pool, ctx.companyId))[fiscal.campoSerie] ?? 0;
+      await execute(deps, fiscal.stream(id), doc.decider, doc.solicitar({ id, companyId: ctx.companyId }, serie), ctx);
+    },
+    /** `POST .../consulta`: one never issued is refused; while the result is unknown the authority is asked. */
+    consultar: async (ctx: Ctx, id: string): Promise<void> => {
+      const state = await estado(id);
+      if (state.situacao === 'rascunho') {
+        throw new Rejection(fiscal.erros.naoEditavel, `this ${fiscal.nome} is a draft that was never issued: POST .../emissao first`);
+      }
+      // Asked by an API request (its correlation id): its caller's next reads see what the consultation recorded.
+      if (state.situacao === 'em_processamento') await emissor.consultar(ctx.companyId, id, ctx.correlationId, ctx.correlationId);
+    },
+  };
+};

@@ -4,36 +4,23 @@ import {
   type DetalheEventoMdfe,
   dhSaoPaulo,
   type MdfeCommand,
-  mdfeDecider,
   type MdfeEvent,
   type MdfeState,
-  mdfeStream,
   montarEventoMdfeXml,
-  numeracaoMdfeDecider,
-  type NumeracaoMdfeEvent,
-  numeracaoMdfeStream,
   proximoEventoMdfe,
-  type ReservarNumeroMdfe,
   ufBySigla,
 } from '@frete/domain';
 import { companyOf } from '@frete/projections';
-import { montarMdfeProc, montarProcEventoMdfe } from '@frete/adapters';
-import { EmissorDocumento, type EmissaoDeps, protocoloDe, type TipoDocumento, type XmlDaEmissao } from '../emissao/emissor';
+import { montarProcEventoMdfe } from '@frete/adapters';
+import { EmissorDocumento, type EmissaoDeps, protocoloDe } from '../emissao/emissor';
+import { MDFE_EMITIDO } from '../emissao/documentos/mdfe';
 import { type Assinado } from '../emissao/assinar';
 import { enviarEvento } from '../emissao/evento';
 
-export type MontarXmlDaEmissaoMdfe = (input: {
-  companyId: string;
-  mdfeId: string;
-  state: MdfeState;
-  serie: number;
-  numero: number;
-}) => Promise<XmlDaEmissao>;
 export type AssinarEventoMdfe = (companyId: string, xml: string) => Promise<Assinado>;
 
-export interface EmissorMdfeDeps extends EmissaoDeps {
+export interface EmissorMdfeDeps extends EmissaoDeps<MdfeState> {
   pool: Pool;
-  montarXml: MontarXmlDaEmissaoMdfe;
   assinarEvento: AssinarEventoMdfe;
   environment: Environment;
 }
@@ -44,53 +31,13 @@ export type ResultadoEventoMdfe =
   | { situacao: 'pendente'; n_seq: number; tp_evento: string; motivo: string }
   | { situacao: 'rejeitado'; n_seq: number; tp_evento: string; cstat: number; motivo: string };
 
-/** The MDF-e (model 58) as an issued document: no denied use (a denial answer is a rejection). */
-const mdfe = (
-  montarXml: MontarXmlDaEmissaoMdfe,
-): TipoDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> => ({
-  nome: 'MDF-e',
-  decider: mdfeDecider,
-  stream: mdfeStream,
-  numeracao: {
-    decider: numeracaoMdfeDecider,
-    stream: numeracaoMdfeStream,
-    reservar: (companyId, serie, id) => ({ type: 'ReservarNumeroMdfe', company_id: companyId, serie, mdfe_id: id }),
-    documento: (e) => e.data.mdfe_id,
-  },
-  denegacao: false,
-  montarXml: ({ id, ...input }) => montarXml({ ...input, mdfeId: id }),
-  autorizar: (autoridade, xml, remetente) => autoridade.autorizarMdfe(xml, remetente),
-  consultar: (autoridade, chave, remetente) => autoridade.consultarMdfe(chave, remetente),
-  proc: montarMdfeProc,
-  comando: ({ id, companyId }, passo) => {
-    const base = { mdfe_id: id, company_id: companyId };
-    switch (passo.tipo) {
-      case 'xml_assinado': {
-        const { tipo: _tipo, ...data } = passo;
-        return { type: 'RegistrarXmlAssinadoMdfe', data: { ...base, ...data } };
-      }
-      case 'autorizado':
-        return {
-          type: 'RegistrarAutorizacaoMdfe',
-          data: { ...base, chave: passo.protocolo.chave, protocolo: protocoloDe(passo.protocolo), sha256: passo.sha256 },
-        };
-      case 'rejeitado':
-        return { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: passo.cstat, motivo: passo.motivo } };
-      case 'denegado':
-        return { type: 'RegistrarRejeicaoMdfe', data: { ...base, cstat: passo.protocolo.cStat, motivo: passo.protocolo.xMotivo } };
-      case 'pendente':
-        return { type: 'RegistrarPendenciaMdfe', data: { ...base, chave: passo.chave, motivo: passo.motivo } };
-    }
-  },
-});
-
 /**
  * Issues MDF-e (the emission processor reacts to `mdfe.emissao_solicitada`) the same way as CT-e, and registers their
  * events.
  */
-export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEvent, ReservarNumeroMdfe, NumeracaoMdfeEvent> {
+export class EmissorMdfe extends EmissorDocumento<MdfeCommand, MdfeState, MdfeEvent> {
   constructor(private readonly mdfeDeps: EmissorMdfeDeps) {
-    super(mdfeDeps, mdfe(mdfeDeps.montarXml));
+    super(mdfeDeps, MDFE_EMITIDO);
   }
 
   /**

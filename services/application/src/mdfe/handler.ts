@@ -8,7 +8,6 @@ import {
   type VeiculoMdfe,
 } from '@frete/contracts';
 import {
-  codigoNumerico,
   cpfsDosCondutores,
   gruposAnttDoMdfe,
   type CteDoMdfeComInicio,
@@ -26,9 +25,9 @@ import { type ReadYourWrites } from '@frete/platform';
 import { cteOf, mdfesAtivosDoCte, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
 import { load, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { type DocumentoHandlerDeps, pedidoDeEmissao, rejeicaoPrevista } from '../emissao/handler';
+import { type DocumentoHandlerDeps, pedidoDeEmissao } from '../emissao/handler';
+import { MDFE_EMITIDO } from '../emissao/documentos/mdfe';
 import { type EmissorMdfe, type ResultadoEventoMdfe } from './emissor';
-import { prepararMdfe } from './montar-xml';
 
 export interface MdfeHandlerDeps extends DocumentoHandlerDeps {
   readYourWrites: ReadYourWrites;
@@ -42,30 +41,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const mdfeHandler = (deps: MdfeHandlerDeps) => {
   const run = handles(deps, mdfeDecider, (c: MdfeCommand) => mdfeStream('mdfe_id' in c ? c.mdfe_id : c.data.mdfe_id));
   const estado = (id: string) => load(deps.store, mdfeStream(id), mdfeDecider);
-  const emissao = pedidoDeEmissao(deps.pool, {
-    estado,
-    pendencias: async (ctx, id, state) => {
-      const preparado = await prepararMdfe(deps, {
-        companyId: ctx.companyId,
-        dados: state.dados,
-        numero: 1,
-        cMDF: codigoNumerico(id, 1),
-        now: ctx.now,
-      });
-      // Nothing is sent that the authority would reject: the same rule set it runs, over the XML an issue would build.
-      if (preparado.pendencias.length === 0 && preparado.rejeicoes.length > 0) throw rejeicaoPrevista('MDF-e', preparado.rejeicoes);
-      return preparado.pendencias;
-    },
-    incompleto: (pendencias) =>
-      new Rejection('regra_de_negocio', `the MDF-e cannot be issued yet: ${pendencias.map((x) => x.campo).join(', ')}`, { pendencias }),
-    // The decider refuses an MDF-e past its issue (`mdfe_nao_editavel`).
-    naoEmitivel: () => null,
-    serie: (configuracao) => configuracao.serie_mdfe,
-    solicitar: (ctx, id, serie) => run(ctx, { type: 'SolicitarEmissaoMdfe', mdfe_id: id, company_id: ctx.companyId, serie }),
-    nuncaEmitido: () => new Rejection('mdfe_nao_editavel', 'this MDF-e was never issued: POST .../emissao first'),
-    // Asked by an API request (`cause`): its caller's next reads see what the consultation recorded.
-    consultar: (companyId, id, cause) => deps.emissor.consultar(companyId, id, cause, cause),
-  });
+  const emissao = pedidoDeEmissao(deps, MDFE_EMITIDO, deps.emissor);
   /** The CT-e carried: own, authorized, and in no MDF-e still in force. */
   const ctesDoMdfe = async (companyId: string, ids: readonly string[]): Promise<CteDoMdfeComInicio[]> => {
     const ctes: CteDoMdfeComInicio[] = [];

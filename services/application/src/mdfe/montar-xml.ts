@@ -12,7 +12,7 @@ import {
 } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
 import { type FiscalRootSchema } from '@frete/documents';
-import { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor';
+import { CSTAT_ERRO_NAO_CATALOGADO, type MontarXmlDaEmissao } from '../emissao/emissor';
 import { assinarXml, type Assinado } from '../emissao/assinar';
 import { CSTAT_FALHA_SCHEMA, dataEmissaoDe, type MontarXmlDeps } from '../cte/montar-xml';
 
@@ -93,8 +93,8 @@ export const assinarMdfe =
 
 /** The MDF-e of a manifest with its number and a fresh cMDF, signed on `infMDFe` and checked against mdfe_v3.00.xsd. */
 export const montarXmlDaEmissaoMdfe =
-  (deps: MontarMdfeDeps) =>
-  async (input: { companyId: string; state: MdfeState; serie: number; numero: number }): Promise<XmlDaEmissao> => {
+  (deps: MontarMdfeDeps): MontarXmlDaEmissao<MdfeState> =>
+  async (input) => {
     const { companyId, state, serie, numero } = input;
     const built = await prepararMdfe(deps, {
       companyId,
