@@ -8,8 +8,7 @@ const swc = [
   '@swc/jest',
   {
     jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
+      parser: { syntax: 'typescript' },
       target: 'es2022',
     },
     module: { type: 'commonjs', ignoreDynamic: true },
@@ -25,7 +24,7 @@ const swcTsx = [
     jsc: {
       ...swc[1].jsc,
       parser: { ...swc[1].jsc.parser, tsx: true },
-      transform: { ...swc[1].jsc.transform, react: { runtime: 'automatic', importSource: 'preact' } },
+      transform: { react: { runtime: 'automatic', importSource: 'preact' } },
     },
   },
 ];
@@ -61,7 +60,6 @@ const common = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: Object.fromEntries(Object.entries(mapped).map(([name, dir]) => [`^@frete/${name}$`, `<rootDir>/${dir}/src`])),
-  setupFiles: ['reflect-metadata'],
 };
 module.exports = {
   projects: [

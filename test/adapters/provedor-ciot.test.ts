@@ -1,4 +1,5 @@
-import { type DeclaracaoCiotDados } from '@frete/contracts';
+import { Pool } from 'pg';
+import { type DeclaracaoCiotDados, type Environment } from '@frete/contracts';
 import { Rejection } from '@frete/domain';
 import {
   ciotSimulado,
@@ -7,8 +8,9 @@ import {
   type PedidoDeclaracaoCiot,
   ProvedorCiotIndisponivel,
   ProvedorCiotSimulado,
-  provedorCiotDoAmbiente,
 } from '@frete/adapters';
+import { adaptadoresDe } from '@frete/application';
+import { FiscalSchemas } from '@frete/documents';
 
 const municipio = { codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' };
 const declaracao: DeclaracaoCiotDados = {
@@ -85,6 +87,22 @@ describe('CIOT provider port: simulated adapter (homologação)', () => {
 });
 
 describe('CIOT provider port: production without a provider (ruling 7)', () => {
+  // The provider the process's one choice of adapters gives a deployment of that environment, no fiscal authority named.
+  const pool = new Pool();
+  const schemas = new FiscalSchemas();
+  afterAll(async () => {
+    await schemas.close();
+    await pool.end();
+  });
+  const provedorCiotDoAmbiente = (environment: Environment) =>
+    adaptadoresDe({
+      config: { environment, autoridadeFiscal: { tipo: environment === 'homologacao' ? 'simulada' : 'nenhuma' } },
+      pool,
+      clock: () => new Date(),
+      schemas,
+      credencial: () => Promise.resolve(null),
+    }).ciot;
+
   it('is unavailable and rejects every call with provedor_indisponivel, never inventing data', async () => {
     const p = provedorCiotDoAmbiente('producao');
     expect(p).toBeInstanceOf(ProvedorCiotIndisponivel);

@@ -17,7 +17,8 @@ describe('a payment racing its counter-CT-e cancellation', () => {
   /** The payout processor, started apart so that a test can hold it back. */
   let pagador: RunningServices;
   const rail = railGravado();
-  const iniciarPagador = async () => (pagador = await startServices({ ...app.config, services: ['payout-processor'] }, { rail }));
+  const iniciarPagador = async () =>
+    (pagador = await startServices({ ...app.config, services: ['payout-processor'] }, { adaptadores: { rail } }));
 
   beforeAll(async () => {
     app = await startTestApp({ ...LIMITES, SERVICES: 'api,projector,emission-processor' });

@@ -26,7 +26,7 @@ describeKafka('a payment racing its counter-CT-e cancellation, processors over K
       RATE_LIMIT_IP_PER_MIN: '1000000',
     });
     // The processors as another deployment on the same database and topic: their own memory and stream caches.
-    processadores = await startServices({ ...app.config, services: ['emission-processor', 'payout-processor'] }, { rail });
+    processadores = await startServices({ ...app.config, services: ['emission-processor', 'payout-processor'] }, { adaptadores: { rail } });
     sub = await subcontratadaPronta(app, 'SUBCONTRATADA TRANSPORTES LTDA', ['fiscal', 'operacao']);
   });
   afterAll(async () => {

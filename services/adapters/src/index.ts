@@ -1,7 +1,7 @@
 /**
  * The outside parties, one folder each: the port (what the product needs of the party) with its adapters side by
  * side — simulated (homologação), unavailable (production until a provider is contracted, ruling 7) and, where one
- * exists, the real one. `ambiente.ts` picks the adapter for the deployment's environment.
+ * exists, the real one. Which one a process uses is chosen in one place, `adaptadoresDe` (`@frete/application`).
  */
 export * from './provedor-indisponivel';
 export * from './autoridade';

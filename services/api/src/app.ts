@@ -32,7 +32,6 @@ import { consultasRoutes } from './routes/consultas';
 import { auditoriaRoutes } from './routes/auditoria';
 import { cadastrosRoutes } from './routes/cadastros';
 import { webhooksRoutes } from './routes/webhooks';
-import { consolePlugin } from '@frete/console';
 
 export const BODY_LIMIT = 2 * 1024 * 1024 + 64 * 1024;
 
@@ -154,6 +153,5 @@ export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {})
     },
     { prefix: '/v1' },
   );
-  await app.register(consolePlugin(deps), { prefix: '/console' });
   return app;
 }

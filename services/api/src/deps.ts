@@ -12,10 +12,9 @@ import {
 } from '@frete/platform';
 import { type FiscalSchemas } from '@frete/documents';
 import { type DiretorioPix, type ReguladorTransporte } from '@frete/adapters';
-import { type SessoesConsole } from '@frete/console';
 
 /**
- * What the API needs; the composition root (tsyringe) provides it. There is no event store here: a route changes
+ * What the API needs; the composition root (`@frete/server`) provides it. There is no event store here: a route changes
  * anything only through `handlers`, and reads the read models through `pool`.
  */
 export interface ApiDeps {
@@ -46,8 +45,6 @@ export interface ApiDeps {
   /** Auditors' reads of the event history (as recorded) and of its hash chain. */
   auditoria: Auditoria;
   clock: () => Date;
-  /** The company panel's (/console) sessions. */
-  sessoes: SessoesConsole;
   /** This process's Prometheus metrics: the HTTP hooks count into it, `GET /metrics` renders it. */
   metrics: Metrics;
   /** False until the service can answer (migrations done, subscriptions started). */

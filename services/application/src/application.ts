@@ -2,16 +2,11 @@ import { DesacordoCte } from './cte-subcontratacao/desacordo';
 import { LeitorDeAuditoria, type Platform, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
+  AutoridadeFiscalMedida,
   type DistribuicaoDFe,
-  DepositosIndisponiveis,
-  DepositosSimulados,
   type DiretorioPix,
-  diretorioPixDoAmbiente,
-  provedorCiotDoAmbiente,
-  ProvedorValePedagioIndisponivel,
-  ProvedorValePedagioSimulado,
+  type RailDePagamento,
   type ReguladorTransporte,
-  reguladorDoAmbiente,
 } from '@frete/adapters';
 import { FiscalSchemas } from '@frete/documents';
 import { EmissorCte } from './cte/emissor';
@@ -25,7 +20,9 @@ import { ServicoContraCte } from './contra-cte/servico';
 import { ProcessadorLote } from './lote/processador';
 import { Operator } from './operator/operator';
 import { createHandlers, type Handlers } from './handlers';
-import { autoridadeFiscalDe } from './autoridade/fabrica';
+import { type Adaptadores, adaptadoresDe } from './adaptadores';
+import { credencialTlsDe } from './autoridade/credencial-tls';
+import { tracedAutoridade } from './autoridade/traced-autoridade';
 import { StatusDaAutoridade } from './autoridade/status';
 import { Auditoria } from './auditoria/servico';
 import { EntregasWebhook } from './webhook/entregas';
@@ -33,14 +30,13 @@ import { SegredosWebhook } from './webhook/segredos';
 import { webhookHandler } from './webhook/handler';
 import { DespachanteWebhooks } from './webhook/despachante';
 import { usuarioHandler } from './usuario/handler';
-import { distribuicaoDFeDe } from './distribuicao/fabrica';
 import { recebedorDistribuicao } from './distribuicao/recebedor';
 import { ProcessadorDistribuicao } from './distribuicao/processador';
 import { AgendaDistribuicao } from './distribuicao/agenda';
 
 /**
- * The use cases of this process over its platform, with the adapters the deployment's environment picks: simulated
- * in homologação (ruling 12), unavailable in production until a provider is contracted (ruling 7).
+ * The use cases of this process over its platform, with the outside parties `adaptadoresDe` chooses (by the
+ * deployment's environment and configuration) or the caller gives.
  */
 export interface Application {
   /** One command handler per aggregate. */
@@ -65,6 +61,8 @@ export interface Application {
   lote: ProcessadorLote;
   regulador: ReguladorTransporte;
   diretorioPix: DiretorioPix;
+  /** The bank rail the payout processor settles through. */
+  rail: RailDePagamento;
   /** Companies and credentials, for the operator tool. */
   operator: Operator;
   /** The auditors' read-only use cases: histories, the company's log, the chain's verification. */
@@ -83,12 +81,14 @@ export interface Application {
   close(): Promise<void>;
 }
 
-export function createApplication(platform: Platform): Application {
+/** `proprios`: the outside parties the caller brings its own of (a deployment's, a test's); the rest are chosen. */
+export function createApplication(platform: Platform, proprios: Partial<Adaptadores> = {}): Application {
   const { config, pool, store, readYourWrites, certificates, documents, clock } = platform;
   const environment = config.environment;
-  const homologacao = environment === 'homologacao';
   const schemas = new FiscalSchemas();
-  const autoridade = autoridadeFiscalDe(platform, schemas);
+  const adaptadores = adaptadoresDe({ config, pool, clock, schemas, credencial: credencialTlsDe(platform) }, proprios);
+  // Traced and measured whichever adapter it is (the `autoridade <operacao>` spans, the `frete_autoridade_*` metrics).
+  const autoridade = tracedAutoridade(new AutoridadeFiscalMedida(adaptadores.autoridade, platform.metrics, config.autoridadeFiscal.tipo));
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
   const emissorCte = new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) });
@@ -105,12 +105,14 @@ export function createApplication(platform: Platform): Application {
   });
   const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
   const desacordoCte = new DesacordoCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });
-  const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: provedorCiotDoAmbiente(environment, { clock }) });
-  const valePedagio = new ServicoValePedagio(
-    homologacao
-      ? { store, pool, readYourWrites, provedor: new ProvedorValePedagioSimulado(), depositos: new DepositosSimulados() }
-      : { store, pool, readYourWrites, provedor: new ProvedorValePedagioIndisponivel(), depositos: new DepositosIndisponiveis() },
-  );
+  const ciot = new ServicoCiot({ store, readYourWrites, clock, environment, provedor: adaptadores.ciot });
+  const valePedagio = new ServicoValePedagio({
+    store,
+    pool,
+    readYourWrites,
+    provedor: adaptadores.valePedagio,
+    depositos: adaptadores.depositos,
+  });
   const entregasWebhook = new EntregasWebhook(pool);
   const segredosWebhook = new SegredosWebhook(pool, platform.cipher);
   const usuario = usuarioHandler({ store, readYourWrites, pool, cipher: platform.cipher, clock });
@@ -123,7 +125,7 @@ export function createApplication(platform: Platform): Application {
     environment,
     publicUrl: config.publicUrl,
   });
-  const distribuicaoPorta = distribuicaoDFeDe(platform);
+  const distribuicaoPorta = adaptadores.distribuicao;
   const handlers = createHandlers({
     webhook,
     usuario,
@@ -163,8 +165,9 @@ export function createApplication(platform: Platform): Application {
     valePedagio,
     contraCte,
     lote: new ProcessadorLote({ store, contraCte, emissor: emissorCte, clock, readYourWrites }),
-    regulador: reguladorDoAmbiente(environment),
-    diretorioPix: diretorioPixDoAmbiente(environment),
+    regulador: adaptadores.regulador,
+    diretorioPix: adaptadores.diretorioPix,
+    rail: adaptadores.rail,
     operator: new Operator(store, pool, platform.projections, environment, clock),
     auditoria: new Auditoria(
       // By kind, not class: the recorded store may be wrapped (the measured and the traced stores).

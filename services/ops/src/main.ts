@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { criarPapelAnalista, LeitorDeAuditoria, loadConfig, startPlatform, verificarCadeia } from '@frete/platform';
 import { createApplication, reconciliarLotes, transcreverCriacoesDeLotes } from '@frete/application';
 import { UsageError, describeError, executeOps, exitCodeOf, parseOpsCommand, USAGE } from './cli';

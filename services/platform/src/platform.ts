@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { type Pool } from 'pg';
 import { READ_MODEL_PROJECTORS } from '@frete/projections';
 import { type AppConfig } from './config/config';

@@ -1,4 +1,4 @@
 export * from './services';
-export * from './container';
+export * from './composition';
 export * from './demo';
 export * from './ops-server';

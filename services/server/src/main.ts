@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import closeWithGrace from 'close-with-grace';
 import {
   announceRunningService,

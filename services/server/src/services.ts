@@ -1,6 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { Kafka, logLevel } from 'kafkajs';
-import { buildApi, type ApiDeps } from '@frete/api';
+import { buildApi } from '@frete/api';
+import { consolePlugin } from '@frete/console';
 import {
   type AppConfig,
   DEFAULT_PROCESSOR_CONCURRENCY,
@@ -14,7 +15,6 @@ import {
   startTracing,
   type Platform,
   type PlatformOptions,
-  type Processor,
   type ProcessorTransport,
   type Readiness,
   readinessProbe,
@@ -23,9 +23,8 @@ import {
   startPlatform,
 } from '@frete/platform';
 import { linhasDeLotePorStatus } from '@frete/projections';
-import { type Application, createApplication } from '@frete/application';
-import { type RailDePagamento } from '@frete/adapters';
-import { compose, TOKENS } from './container';
+import { type Adaptadores, type Application, createApplication } from '@frete/application';
+import { compose } from './composition';
 import { type OpsServer, startOpsServer } from './ops-server';
 import { closeDraining } from './close-draining';
 
@@ -64,8 +63,8 @@ export async function startServices(
   config: AppConfig,
   options: PlatformOptions & {
     logger?: boolean | Logger;
-    /** The bank rail the payout processor settles through (the internal one unless a deployment or a test gives its own). */
-    rail?: RailDePagamento;
+    /** The outside parties a deployment or a test gives its own of (a recording bank rail); the others are chosen by `adaptadoresDe`. */
+    adaptadores?: Partial<Adaptadores>;
   } = {},
 ): Promise<RunningServices> {
   // `logger`: true logs the API's requests too (the process's entry point), a Logger takes every line (tests read
@@ -97,7 +96,7 @@ export async function startServices(
     throw err;
   });
   started = platform;
-  const application = createApplication(platform);
+  const application = createApplication(platform, options.adaptadores);
   let ready = false;
   const has = (s: AppConfig['services'][number]) => config.services.includes(s);
   // The read models' lag matters where they are read (the API) or filled (the projector).
@@ -108,7 +107,7 @@ export async function startServices(
     maxLagS: config.readyMaxLagS,
     clock: platform.clock,
   });
-  const di = compose(platform, application, () => ready, readiness, options.rail);
+  const composition = compose(platform, application, () => ready, readiness);
   const stops: { name: string; stop: () => Promise<void> }[] = [];
   probe = readiness;
 
@@ -134,7 +133,7 @@ export async function startServices(
     platform.metrics.watchRelay(relay.checkpointName, relayLag(platform.store, platform.pool, relay.checkpointName));
     stops.push({ name: 'relay', stop: () => relay.stop() });
   }
-  const processors = di.resolve<Processor[]>(TOKENS.Processors).filter((p) => has(`${p.name}-processor` as AppConfig['services'][number]));
+  const processors = composition.processors.filter((p) => has(`${p.name}-processor` as AppConfig['services'][number]));
   for (const processor of processors) {
     const concurrency =
       config.processorConcurrency[processor.name as keyof AppConfig['processorConcurrency']] ?? DEFAULT_PROCESSOR_CONCURRENCY;
@@ -166,7 +165,9 @@ export async function startServices(
   let api: FastifyInstance | null = null;
   let url: string | null = null;
   if (has('api')) {
-    api = await buildApi(di.resolve<ApiDeps>(TOKENS.ApiDeps), options.logger ? { logger } : {});
+    api = await buildApi(composition.api, options.logger ? { logger } : {});
+    // The panel is served by the same HTTP server (its address, limits and request ids), but the API knows nothing of it.
+    await api.register(consolePlugin(composition.console), { prefix: '/console' });
     url = await api.listen({ host: config.host, port: config.port });
     const a = api;
     stops.push({ name: 'api', stop: () => closeDraining(a) });

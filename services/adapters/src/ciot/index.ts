@@ -2,4 +2,3 @@ export * from './port';
 export * from './sentinelas';
 export * from './simulado';
 export * from './indisponivel';
-export * from './ambiente';

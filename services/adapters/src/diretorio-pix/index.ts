@@ -1,4 +1,3 @@
 export * from './port';
 export * from './simulado';
 export * from './indisponivel';
-export * from './ambiente';

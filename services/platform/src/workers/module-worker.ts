@@ -18,7 +18,7 @@ if (entry.endsWith('.ts')) {
   require.extensions['.ts'] = (module, filename) => {
     const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
       filename,
-      jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true }, target: 'es2022' },
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
       module: { type: 'commonjs', ignoreDynamic: true },
     });
     module._compile(code, filename);
