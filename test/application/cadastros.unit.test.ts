@@ -161,7 +161,14 @@ describe('regra de tributação handler (registroHandler over registroRegrasTrib
       .given()
       .when((h, ctx) => h.cadastrar(ctx, minima))
       .then({ stream, ...criada });
-    expect(row).toMatchObject({ regra_id: 1, uf_origem: 'SP', uf_destino: 'RJ', cadastrado_em: AGORA });
+    expect(row).toMatchObject({
+      regra_id: 1,
+      uf_origem: 'SP',
+      uf_destino: 'RJ',
+      icms_aliquota: 1200,
+      criada_em: AGORA,
+      atualizada_em: AGORA,
+    });
   });
 
   it('422 regra_tributacao_duplicada for the same UF pair and service type; removing frees the key', async () => {
