@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type FastifyRequest } from 'fastify';
 import { DataEnvelope, type ErrorCode } from '@frete/contracts';
-import { type ContextoEmpresa } from '@frete/application';
+import { type EspecieDocumento } from '@frete/domain';
 import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -31,116 +31,113 @@ export async function consultarEmissao<R extends { situacao: string }, E extends
   return { status: envelope.conclusivo || o.conhecido?.(after) ? 200 : 202, envelope };
 }
 
-/** The columns of a document's read model that its issue envelope shows. */
-interface LinhaEmitida<S extends string> {
-  situacao: S;
+/** The columns of a document's read model that its issue envelope shows, and its id under the kind's column. */
+type LinhaEmitida = {
+  situacao: string;
   chave: string | null;
   serie: number | null;
   numero: string | null;
   retorno: { cstat: number | null; motivo: string } | null;
-}
+} & { [K in EspecieDocumento['campoId']]?: string };
+
+/** The document's id, under its kind's column (`cte_id`, `mdfe_id`). */
+const idDe = (documento: EspecieDocumento, row: LinhaEmitida): string => row[documento.campoId] ?? '';
 
 /**
  * Where a document's issue stands (`CteIssueEnvelope`, `MdfeIssueEnvelope`) and where to poll it: conclusive once in
  * one of the kind's final situations.
  */
 export const envelopeDaEmissao =
-  (documento: 'cte' | 'mdfe', conclusivas: readonly string[]) =>
-  <S extends string>(id: string, r: LinhaEmitida<S>) => ({
-    id,
-    situacao: r.situacao,
-    access_key: r.chave,
-    serie: r.serie,
-    numero: r.numero === null ? null : Number(r.numero),
-    conclusivo: conclusivas.includes(r.situacao),
-    retorno: r.retorno,
-    consulta: `/v1/fiscal/${documento}/${id}/consulta`,
-  });
+  (documento: EspecieDocumento) =>
+  <R extends LinhaEmitida>(r: R) => {
+    const id = idDe(documento, r);
+    return {
+      id,
+      situacao: r.situacao,
+      access_key: r.chave,
+      serie: r.serie,
+      numero: r.numero === null ? null : Number(r.numero),
+      conclusivo: documento.conclusivas.includes(r.situacao),
+      retorno: r.retorno,
+      consulta: `/v1/fiscal/${documento.recurso}/${id}/consulta`,
+    };
+  };
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
-/** What each kind of document gives the routes of its issue. */
-export interface DocumentoEmitido<R extends LinhaEmitida<string>, E extends { conclusivo: boolean }> {
-  /** The document's resource (`/cte/:cte_uuid`) and the path parameter that names it. */
-  recurso: string;
-  parametro: string;
+/** What the routes of an issue need besides the kind's description: the API's own schemas, texts and read. */
+export interface RotasDaEmissao<R extends LinhaEmitida> {
+  /** The path parameter's schema and the issue envelope's (`CteIssueEnvelope`, `MdfeIssueEnvelope`). */
   params: TSchema;
-  /** The issue envelope's schema (`CteIssueEnvelope`, `MdfeIssueEnvelope`). */
   envelopeSchema: TSchema;
-  tags: string[];
-  emissao: { operationId: string; summary: string; description: string; erros: ErrorCode[] };
+  emissao: { summary: string; description: string; erros: ErrorCode[] };
   /** What `consulta` says of this kind (its summary is the same for all). */
-  consulta: { operationId: string; description: string; erros: ErrorCode[] };
+  consulta: { description: string; erros: ErrorCode[] };
   /** One own document by the id of the path (not found otherwise). */
   ler: (companyId: string, uuid: string) => Promise<R>;
-  id: (row: R) => string;
-  handler: {
-    solicitarEmissao: (ctx: ContextoEmpresa, id: string) => Promise<void>;
-    consultar: (ctx: ContextoEmpresa, id: string) => Promise<void>;
-  };
-  envelope: (row: R) => E;
-  conhecido?: (row: R) => boolean;
 }
 
 /**
- * The two routes of an issue, the same for every kind of document: `POST .../emissao` requests it (202 with the
- * envelope) and `POST .../consulta` polls it (200 once the result is known, 202 while it is not).
+ * The two routes of an issue, the same for every kind of document (`CTE`, `MDFE`): `POST .../emissao` requests it
+ * (202 with the envelope) and `POST .../consulta` polls it (200 once the result is known, 202 while it is not). The
+ * kind names the path, the tag, the operation ids (`emitirCte`, `consultarEmissaoCte`), the handler and the envelope.
  */
-export function rotasDeEmissao<R extends LinhaEmitida<string>, E extends { conclusivo: boolean }>(
-  app: App,
-  deps: ApiDeps,
-  d: DocumentoEmitido<R, E>,
-): void {
+export function rotasDeEmissao<R extends LinhaEmitida>(app: App, deps: ApiDeps, documento: EspecieDocumento, r: RotasDaEmissao<R>): void {
   const env = deps.config.environment;
-  const uuidOf = (request: FastifyRequest) => (request.params as Record<string, string>)[d.parametro] ?? '';
+  const uuidOf = (request: FastifyRequest) => (request.params as Record<string, string>)[documento.parametro] ?? '';
+  const recurso = `/${documento.recurso}/:${documento.parametro}`;
+  const sufixo = documento.recurso.charAt(0).toUpperCase() + documento.recurso.slice(1);
+  const tags = [documento.nome];
+  const handler = deps.handlers[documento.recurso];
+  const envelope = envelopeDaEmissao(documento);
 
   app.post(
-    `${d.recurso}/emissao`,
+    `${recurso}/emissao`,
     {
       schema: {
-        operationId: d.emissao.operationId,
-        tags: d.tags,
-        summary: d.emissao.summary,
-        description: d.emissao.description,
-        params: d.params,
-        response: { 202: DataEnvelope(Type.Ref(d.envelopeSchema)), ...errors(404, ...d.emissao.erros) },
+        operationId: `emitir${sufixo}`,
+        tags,
+        summary: r.emissao.summary,
+        description: r.emissao.description,
+        params: r.params,
+        response: { 202: DataEnvelope(Type.Ref(r.envelopeSchema)), ...errors(404, ...r.emissao.erros) },
       },
     },
     async (request, reply) => {
       const p = principalOf(request);
       await deps.readYourWrites.waitFor(p.companyId);
-      const row = await d.ler(p.companyId, uuidOf(request));
-      await d.handler.solicitarEmissao(commandContext(request, deps), d.id(row));
+      const id = idDe(documento, await r.ler(p.companyId, uuidOf(request)));
+      await handler.solicitarEmissao(commandContext(request, deps), id);
       await deps.readYourWrites.waitFor(p.companyId);
-      return reply.status(202).send({ data: d.envelope(await d.ler(p.companyId, d.id(row))), environment: env });
+      return reply.status(202).send({ data: envelope(await r.ler(p.companyId, id)), environment: env });
     },
   );
 
   app.post(
-    `${d.recurso}/consulta`,
+    `${recurso}/consulta`,
     {
       schema: {
-        operationId: d.consulta.operationId,
-        tags: d.tags,
+        operationId: `consultarEmissao${sufixo}`,
+        tags,
         summary: 'Polls the result of an issue: 200 when it is known, 202 while it is not',
-        description: d.consulta.description,
-        params: d.params,
+        description: r.consulta.description,
+        params: r.params,
         response: {
-          200: DataEnvelope(Type.Ref(d.envelopeSchema)),
-          202: DataEnvelope(Type.Ref(d.envelopeSchema)),
-          ...errors(404, ...d.consulta.erros),
+          200: DataEnvelope(Type.Ref(r.envelopeSchema)),
+          202: DataEnvelope(Type.Ref(r.envelopeSchema)),
+          ...errors(404, ...r.consulta.erros),
         },
       },
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const { status, envelope } = await consultarEmissao(deps, p.companyId, {
-        ler: () => d.ler(p.companyId, uuidOf(request)),
-        consultar: (row) => d.handler.consultar(commandContext(request, deps), d.id(row)),
-        envelope: d.envelope,
-        conhecido: d.conhecido,
+      const { status, envelope: data } = await consultarEmissao(deps, p.companyId, {
+        ler: () => r.ler(p.companyId, uuidOf(request)),
+        consultar: (row) => handler.consultar(commandContext(request, deps), idDe(documento, row)),
+        envelope,
+        conhecido: (row) => documento.conhecidas.includes(row.situacao),
       });
-      return reply.status(status).send({ data: envelope, environment: env });
+      return reply.status(status).send({ data, environment: env });
     },
   );
 }

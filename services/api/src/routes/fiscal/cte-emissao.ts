@@ -1,27 +1,21 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam, CteIssueEnvelope } from '@frete/contracts';
-import { type CteRow } from '@frete/projections';
+import { CTE } from '@frete/domain';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
 
-const TAGS = ['CT-e'];
-const envelope = envelopeDaEmissao('cte', ['autorizado', 'rejeitado', 'denegado', 'cancelado']);
-
-export const envelopeOf = (r: CteRow) => envelope(r.cte_id, r);
+/** A CT-e's issue envelope (also what a counter-CT-e's creation answers). */
+export const envelopeOf = envelopeDaEmissao(CTE);
 
 /** Issue of a draft and polling of its result (spec section 3: never issue again while the result is unknown). */
 export const cteEmissaoRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    rotasDeEmissao(app, deps, {
-      recurso: '/cte/:cte_uuid',
-      parametro: 'cte_uuid',
+    rotasDeEmissao(app, deps, CTE, {
       params: CteIdParam,
       envelopeSchema: CteIssueEnvelope,
-      tags: TAGS,
       emissao: {
-        operationId: 'emitirCte',
         erros: ['cte_com_pendencias', 'rejeicao_prevista', 'cte_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of a draft; poll `consulta` for the result',
         description:
@@ -34,7 +28,6 @@ export const cteEmissaoRoutes =
           "sandbox, `observacoes` may carry the simulated authority's sentinels.",
       },
       consulta: {
-        operationId: 'consultarEmissaoCte',
         erros: ['cte_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown (no answer from the authority, still processing) this asks the authority about the key; if the authority ' +
@@ -42,9 +35,5 @@ export const cteEmissaoRoutes =
           'recovered. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` for a draft that was never issued.',
       },
       ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
-      id: (row) => row.cte_id,
-      handler: deps.handlers.cte,
-      envelope: envelopeOf,
-      conhecido: (row) => row.situacao === 'sem_protocolo',
     });
   };

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DataEnvelope, type Environment, ListEnvelope, Mdfe, MdfeIdParam, MdfeInput, MdfeIssueEnvelope, MdfeQuery } from '@frete/contracts';
-import { kgDeGramas, reaisDeCentavos, type TotaisMdfe, totaisMdfe } from '@frete/domain';
+import { kgDeGramas, MDFE, reaisDeCentavos, type TotaisMdfe, totaisMdfe } from '@frete/domain';
 import { mdfeList, mdfeOf, type MdfeRow } from '@frete/projections';
 import { ApiError } from '../../errors';
-import { envelopeDaEmissao, rotasDeEmissao } from './consulta-emissao';
+import { rotasDeEmissao } from './consulta-emissao';
 import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
@@ -71,9 +71,6 @@ export const mdfeView = (r: MdfeRow, env: Environment) => ({
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
 });
-
-const envelope = envelopeDaEmissao('mdfe', ['autorizado', 'rejeitado', 'encerrado', 'cancelado']);
-const envelopeOf = (r: MdfeRow) => envelope(r.mdfe_id, r);
 
 /** MDF-e (road, model 58) of own authorized CT-e: create, list, read, issue, poll, XML. */
 export const mdfeRoutes =
@@ -166,14 +163,10 @@ export const mdfeRoutes =
       },
     );
 
-    rotasDeEmissao(app, deps, {
-      recurso: '/mdfe/:mdfe_uuid',
-      parametro: 'mdfe_uuid',
+    rotasDeEmissao(app, deps, MDFE, {
       params: MdfeIdParam,
       envelopeSchema: MdfeIssueEnvelope,
-      tags: TAGS,
       emissao: {
-        operationId: 'emitirMdfe',
         erros: ['regra_de_negocio', 'rejeicao_prevista', 'mdfe_nao_editavel', 'provedor_indisponivel'],
         summary: 'Starts the issue of an MDF-e; poll `consulta` for the result',
         description:
@@ -186,16 +179,12 @@ export const mdfeRoutes =
           "sandbox, `observacoes` (`infCpl`) may carry the simulated authority's sentinels.",
       },
       consulta: {
-        operationId: 'consultarEmissaoMdfe',
         erros: ['mdfe_nao_editavel', 'provedor_indisponivel', 'autoridade_indisponivel'],
         description:
           'While the result is unknown this asks the authority about the key; if it never got the MDF-e, the same signed XML is sent ' +
           'again (never a new one). 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one never issued.',
       },
       ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
-      id: (row) => row.mdfe_id,
-      handler: deps.handlers.mdfe,
-      envelope: envelopeOf,
     });
 
     app.get(
