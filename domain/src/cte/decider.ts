@@ -171,6 +171,20 @@ export const CSTAT_AUTORIZADO = [100, 150];
 
 export const cteStream = (cteId: string) => `cte-${cteId}`;
 
+/** A CT-e's first state as a draft, written by hand or as a counter-CT-e (`contra_cte`). */
+const rascunhoNovo = (company_id: string, dados: CteRascunho, contra_cte: ContraCteVinculo | null): CteState => ({
+  existe: true,
+  company_id,
+  chave: null,
+  situacao: 'rascunho',
+  sha256: null,
+  dados,
+  emissao: null,
+  autorizacao: null,
+  eventos: {},
+  contra_cte,
+});
+
 export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
   initialState: {
     existe: false,
@@ -366,31 +380,9 @@ export const cteDecider: Decider<CteCommand, CteState, CteEvent> = {
           contra_cte: null,
         };
       case 'cte.rascunho_criado':
-        return {
-          existe: true,
-          company_id: event.data.company_id,
-          chave: null,
-          situacao: 'rascunho',
-          sha256: null,
-          dados: event.data.dados,
-          emissao: null,
-          autorizacao: null,
-          eventos: {},
-          contra_cte: null,
-        };
+        return rascunhoNovo(event.data.company_id, event.data.dados, null);
       case 'cte.contra_cte_criado':
-        return {
-          existe: true,
-          company_id: event.data.company_id,
-          chave: null,
-          situacao: 'rascunho',
-          sha256: null,
-          dados: event.data.dados,
-          emissao: null,
-          autorizacao: null,
-          eventos: {},
-          contra_cte: event.data.vinculo,
-        };
+        return rascunhoNovo(event.data.company_id, event.data.dados, event.data.vinculo);
       case 'cte.rascunho_alterado':
         return { ...state, situacao: 'rascunho', dados: event.data.dados };
       case 'cte.emissao_solicitada':

@@ -189,16 +189,14 @@ const duplicada = (regra: RegraTributacaoDados, id: number) =>
     { regra_id: id },
   );
 
+/** The rule's scope and ICMS, field by field in one order: what the read model stores in columns of their own. */
+export const camposDaRegra = (r: RegraTributacaoDados) =>
+  [r.uf_origem, r.uf_destino, r.tp_serv, r.cfop, r.icms.cst, r.icms.aliquota_centesimos, r.icms.reducao_base_centesimos] as const;
+
 /** Field by field: the stored event data may come back from the log with its keys in another order. */
 const canonica = (r: RegraTributacaoDados) =>
   JSON.stringify([
-    r.uf_origem,
-    r.uf_destino,
-    r.tp_serv,
-    r.cfop,
-    r.icms.cst,
-    r.icms.aliquota_centesimos,
-    r.icms.reducao_base_centesimos,
+    ...camposDaRegra(r),
     r.ibs_cbs && [
       r.ibs_cbs.cst,
       r.ibs_cbs.cclass_trib,

@@ -1,97 +1,70 @@
 import { type Projector } from '../projector';
 
+/** What every movement carries (`Movimento` in the contract). */
+interface Movimento {
+  company_id: string;
+  sequencia: number;
+  saldo_apos_centavos: number;
+  registrado_em: string;
+}
+
+/** The columns only some movements fill; the others are null. */
+interface Detalhe {
+  pedagio?: number;
+  taxa?: number;
+  referencia?: string;
+  origem?: string;
+  vale?: string;
+  motivo?: string;
+}
+
+/** A debit and its refund name the same toll pass, toll and fee. */
+const doVale = (d: { vale_pedagio_id: string; valor_pedagio_centavos: number; taxa_centavos: number }): Detalhe => ({
+  pedagio: d.valor_pedagio_centavos,
+  taxa: d.taxa_centavos,
+  vale: d.vale_pedagio_id,
+});
+
 /** rm.conta_operacional_movimentos: every movement of the operational account's ledger, in ledger order. */
 export const contaOperacionalProjector: Projector = {
   name: 'conta-operacional',
   tables: ['rm.conta_operacional_movimentos'],
   async apply(sql, event) {
-    const insert = (row: {
-      company_id: string;
-      sequencia: number;
-      tipo: string;
-      valor: number;
-      pedagio: number | null;
-      taxa: number | null;
-      saldo: number;
-      referencia: string | null;
-      origem: string | null;
-      vale: string | null;
-      motivo: string | null;
-      em: string;
-    }) =>
+    const insert = (d: Movimento, tipo: string, valor: number, detalhe: Detalhe) =>
       sql.query(
         `INSERT INTO rm.conta_operacional_movimentos (company_id, sequencia, tipo, valor_centavos, valor_pedagio_centavos, taxa_centavos,
          saldo_apos_centavos, referencia, origem_credito, vale_pedagio_id, motivo_estorno, registrado_em, event_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (company_id, sequencia) DO NOTHING`,
         [
-          row.company_id,
-          row.sequencia,
-          row.tipo,
-          row.valor,
-          row.pedagio,
-          row.taxa,
-          row.saldo,
-          row.referencia,
-          row.origem,
-          row.vale,
-          row.motivo,
-          row.em,
+          d.company_id,
+          d.sequencia,
+          tipo,
+          valor,
+          detalhe.pedagio ?? null,
+          detalhe.taxa ?? null,
+          d.saldo_apos_centavos,
+          detalhe.referencia ?? null,
+          detalhe.origem ?? null,
+          detalhe.vale ?? null,
+          detalhe.motivo ?? null,
+          d.registrado_em,
           event.id,
         ],
       );
     switch (event.type) {
       case 'conta_operacional.credito_registrado': {
         const d = event.data;
-        await insert({
-          company_id: d.company_id,
-          sequencia: d.sequencia,
-          tipo: 'credito',
-          valor: d.valor_centavos,
-          pedagio: null,
-          taxa: null,
-          saldo: d.saldo_apos_centavos,
-          referencia: d.referencia,
-          origem: d.origem,
-          vale: null,
-          motivo: null,
-          em: d.registrado_em,
-        });
+        await insert(d, 'credito', d.valor_centavos, { referencia: d.referencia, origem: d.origem });
         return;
       }
       case 'conta_operacional.debito_registrado': {
         const d = event.data;
-        await insert({
-          company_id: d.company_id,
-          sequencia: d.sequencia,
-          tipo: 'debito',
-          valor: -d.valor_centavos,
-          pedagio: d.valor_pedagio_centavos,
-          taxa: d.taxa_centavos,
-          saldo: d.saldo_apos_centavos,
-          referencia: null,
-          origem: null,
-          vale: d.vale_pedagio_id,
-          motivo: null,
-          em: d.registrado_em,
-        });
+        await insert(d, 'debito', -d.valor_centavos, doVale(d));
         return;
       }
       case 'conta_operacional.estorno_registrado': {
         const d = event.data;
-        await insert({
-          company_id: d.company_id,
-          sequencia: d.sequencia,
-          tipo: 'estorno',
-          valor: d.valor_centavos,
-          pedagio: d.valor_pedagio_centavos,
-          taxa: d.taxa_centavos,
-          saldo: d.saldo_apos_centavos,
-          referencia: null,
-          origem: null,
-          vale: d.vale_pedagio_id,
-          motivo: d.motivo,
-          em: d.registrado_em,
-        });
+        await insert(d, 'estorno', d.valor_centavos, { ...doVale(d), motivo: d.motivo });
         return;
       }
     }

@@ -40,16 +40,9 @@ const servicoPadrao = (servico: ServicoDistribuicao): DistribuicaoServicoRow => 
   ultima_falha: null,
 });
 
-interface LinhaDistribuicao {
-  servico: ServicoDistribuicao;
+/** The row as read: the consultation in progress and the last failure in columns of their own. */
+interface LinhaDistribuicao extends Omit<DistribuicaoServicoRow, 'consulta_em_andamento' | 'ultima_falha'> {
   habilitada: boolean | null;
-  ultimo_nsu: string;
-  max_nsu: string | null;
-  proxima_consulta: Date | null;
-  bloqueado_ate: Date | null;
-  ultimo_cstat: number | null;
-  ultimo_motivo: string | null;
-  ultima_consulta_em: Date | null;
   consulta_id: string | null;
   consulta_origem: 'agenda' | 'manual' | null;
   consulta_solicitada_em: Date | null;

@@ -1,3 +1,4 @@
+import { camposDaRegra } from '@frete/domain';
 import { type Projector } from '../projector';
 
 /** Tax rules: a row per live rule; a change replaces the row's fields, a removal deletes the row. */
@@ -18,19 +19,7 @@ export const regraTributacaoProjector: Projector = {
              uf_origem = EXCLUDED.uf_origem, uf_destino = EXCLUDED.uf_destino, tp_serv = EXCLUDED.tp_serv, cfop = EXCLUDED.cfop,
              icms_cst = EXCLUDED.icms_cst, icms_aliquota = EXCLUDED.icms_aliquota, icms_reducao_base = EXCLUDED.icms_reducao_base,
              ibs_cbs = EXCLUDED.ibs_cbs, atualizada_em = EXCLUDED.atualizada_em`,
-          [
-            d.company_id,
-            d.regra_id,
-            r.uf_origem,
-            r.uf_destino,
-            r.tp_serv,
-            r.cfop,
-            r.icms.cst,
-            r.icms.aliquota_centesimos,
-            r.icms.reducao_base_centesimos,
-            r.ibs_cbs === null ? null : JSON.stringify(r.ibs_cbs),
-            event.recordedAt,
-          ],
+          [d.company_id, d.regra_id, ...camposDaRegra(r), r.ibs_cbs === null ? null : JSON.stringify(r.ibs_cbs), event.recordedAt],
         );
         return;
       }

@@ -1,10 +1,11 @@
 import { type ServicoDistribuicao } from '@frete/contracts';
 import { MAX_XML_LENGTH, Rejection } from '@frete/domain';
-import { AutoridadeIndisponivel, CertificadoRecusadoPelaAutoridade, type Remetente } from '../autoridade/port';
+import { type Remetente } from '../autoridade/port';
+import { conteudoDaResposta, ESPERA_FALHA_MS, respostaDoEnvio } from '../autoridade/sefaz/envio';
 import { tpAmbDe } from '../autoridade/sefaz/autorizadores';
 import { destinoAn } from '../autoridade/sefaz/roteamento';
 import { type AutoridadeSefazOptions } from '../autoridade/sefaz/adapter';
-import { lerEnvelope, primeiroNoNamespace } from '../autoridade/sefaz/soap';
+import { primeiroNoNamespace } from '../autoridade/sefaz/soap';
 import { TransporteSefaz } from '../autoridade/sefaz/transporte';
 import {
   abrirDocZip,
@@ -24,9 +25,6 @@ export type DistribuicaoSefazOptions = Omit<AutoridadeSefazOptions, 'pausaBaseMs
   /** The largest document a `docZip` may unzip to (10 MB by default); a larger one is that document's `erro`. */
   maxDocumentoBytes?: number;
 };
-
-/** After an HTTP failure or a broken connection: a hint for the caller, as the authority adapter gives. */
-const ESPERA_FALHA_MS = 30_000;
 
 /**
  * The national environment's distribution services (`CTeDistribuicaoDFe` 1.00, `NFeDistribuicaoDFe` 1.01) behind the
@@ -72,15 +70,9 @@ export class DistribuicaoDFeSefaz implements DistribuicaoDFe {
       );
     const r = await this.transporte.enviar(destino.url, envelope, credencial, s.acao);
     const depois = () => new Date(this.clock().getTime() + ESPERA_FALHA_MS);
-    switch (r.tipo) {
-      case 'certificado_recusado':
-        throw new CertificadoRecusadoPelaAutoridade(r.motivo);
-      case 'nao_enviado':
-        throw new AutoridadeIndisponivel(r.servidorNaoConfiavel ? 'servidor_nao_confiavel' : 'sem_conexao', null, r.motivo, depois());
-      case 'sem_resposta':
-        return { tipo: 'sem_resposta', motivo: r.motivo };
-    }
-    return retornoDistribuicao(pedido.servico, r, { maxDocumentoBytes: this.options.maxDocumentoBytes, tentarApos: depois() });
+    const resposta = respostaDoEnvio(r, depois);
+    if (resposta.tipo === 'sem_resposta') return resposta;
+    return retornoDistribuicao(pedido.servico, resposta, { maxDocumentoBytes: this.options.maxDocumentoBytes, tentarApos: depois() });
   }
 }
 
@@ -95,12 +87,8 @@ export async function retornoDistribuicao(
   o: { maxDocumentoBytes?: number; tentarApos: Date },
 ): Promise<RetornoDistribuicao> {
   const s = SOAP_DISTRIBUICAO[servico];
-  const lido = lerEnvelope(resposta.corpo);
-  if (resposta.status >= 300 || lido.tipo === 'falha') {
-    const detalhe = lido.tipo === 'falha' ? `SOAP fault ${lido.codigo}: ${lido.motivo}` : resposta.corpo.slice(0, 200);
-    throw new AutoridadeIndisponivel('falha_no_servidor', null, `HTTP ${resposta.status} ${detalhe}`.trim(), o.tentarApos);
-  }
-  if (lido.tipo === 'ilegivel') return { tipo: 'sem_resposta', motivo: `unreadable answer: ${lido.motivo}` };
+  const lido = conteudoDaResposta(resposta, o.tentarApos);
+  if (lido.tipo === 'sem_resposta') return lido;
   const ret = primeiroNoNamespace(lido.conteudo, s.portal);
   if (!ret || ret.localName !== 'retDistDFeInt') return { tipo: 'sem_resposta', motivo: 'the answer carries no retDistDFeInt' };
   const lidoRet = lerRetDistDFeInt(ret);

@@ -15,6 +15,7 @@ import {
   planejarContraCte,
   type PedidoContraCte,
   Rejection,
+  type SubcontratacaoCommand,
   subcontratacaoDecider,
   type SubcontratacaoState,
   subcontratacaoStream,
@@ -269,41 +270,38 @@ export class ServicoContraCte {
    * either mode (batch rule 7). `cause` is the event that says so; a redelivery appends nothing.
    */
   async liberar(cteId: string, motivo: 'rejeitado' | 'cancelado', cause: string): Promise<void> {
-    const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
-    if (!cte.contra_cte || !cte.company_id) return;
-    await execute(
-      this.deps,
-      subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original),
-      subcontratacaoDecider,
-      {
-        type: 'LiberarSubcontratacao',
-        company_id: cte.company_id,
-        chave: cte.contra_cte.chave_original,
-        cte_id: cteId,
-        motivo,
-      },
-      this.ctx(cte.company_id, cause),
-      { eventId: () => derivedEventId(cause, 'subcontratacao-liberada'), cache: this.reservas },
-    );
+    await this.naReserva(cteId, cause, 'subcontratacao-liberada', (reserva) => ({ ...reserva, type: 'LiberarSubcontratacao', motivo }));
   }
 
   /** An installment of this counter-CT-e was paid: a full one keeps its key from becoming legs (ruling 8). */
   async marcarPaga(cteId: string, cause: string): Promise<void> {
+    await this.naReserva(cteId, cause, 'subcontratacao-paga', (reserva, modo) => ({
+      ...reserva,
+      type: 'MarcarSubcontratacaoPaga',
+      modo,
+    }));
+  }
+
+  /**
+   * A command on the reservation of the key the counter-CT-e `cteId` stands against, as the processor's act on `cause`
+   * (whose id, with `passo`, is the event's: a redelivery appends nothing); none when the CT-e is not a counter-CT-e.
+   */
+  private async naReserva(
+    cteId: string,
+    cause: string,
+    passo: string,
+    comando: (reserva: { company_id: string; chave: string; cte_id: string }, modo: ModoSubcontratacao) => SubcontratacaoCommand,
+  ): Promise<void> {
     const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
     if (!cte.contra_cte || !cte.company_id) return;
+    const chave = cte.contra_cte.chave_original;
     await execute(
       this.deps,
-      subcontratacaoStream(cte.company_id, cte.contra_cte.chave_original),
+      subcontratacaoStream(cte.company_id, chave),
       subcontratacaoDecider,
-      {
-        type: 'MarcarSubcontratacaoPaga',
-        company_id: cte.company_id,
-        chave: cte.contra_cte.chave_original,
-        cte_id: cteId,
-        modo: cte.contra_cte.modo,
-      },
+      comando({ company_id: cte.company_id, chave, cte_id: cteId }, cte.contra_cte.modo),
       this.ctx(cte.company_id, cause),
-      { eventId: () => derivedEventId(cause, 'subcontratacao-paga'), cache: this.reservas },
+      { eventId: () => derivedEventId(cause, passo), cache: this.reservas },
     );
   }
 

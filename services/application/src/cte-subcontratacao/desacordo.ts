@@ -1,5 +1,4 @@
-import { type Pool } from 'pg';
-import { type Environment, type TipoDesacordo } from '@frete/contracts';
+import { type TipoDesacordo } from '@frete/contracts';
 import {
   cteSubcontratacaoDecider,
   type CteSubcontratacaoState,
@@ -15,23 +14,12 @@ import {
   TP_EVENTO_DESACORDO,
 } from '@frete/domain';
 import { certificadoOf, companyOf } from '@frete/projections';
-import { type CertificateVault, type DocumentStore, type EventStore, type ReadYourWrites } from '@frete/platform';
-import { type FiscalSchemas } from '@frete/documents';
-import { type AutoridadeFiscal, montarProcEventoCte, type ProtocoloEvento } from '@frete/adapters';
+import { montarProcEventoCte, type ProtocoloEvento } from '@frete/adapters';
 import { execute, load, type CommandContext } from '../commands/execute';
+import { contextoDoSolicitante, type EventoFiscalDeps, instante, type Solicitante } from '../commands/evento-fiscal';
 import { arquivarProcEvento, assinarEventoCte, enviarEvento, estadoDoEventoPendente } from '../emissao/evento';
 
-export interface DesacordoDeps {
-  store: EventStore;
-  pool: Pool;
-  documents: DocumentStore;
-  autoridade: AutoridadeFiscal;
-  certificates: CertificateVault;
-  schemas: FiscalSchemas;
-  environment: Environment;
-  readYourWrites?: ReadYourWrites;
-  clock: () => Date;
-}
+export type DesacordoDeps = EventoFiscalDeps;
 
 /** What the taker asks for (already shape-checked at the edge). */
 export type PedidoDesacordo = { tipo: 'desacordo'; observacao: string } | { tipo: 'cancelamento_desacordo' };
@@ -43,15 +31,9 @@ export interface ResultadoDesacordo {
   desacordo: ReturnType<typeof situacaoDoDesacordo>;
 }
 
-/** Who asks: the API request and its credential. */
-export type SolicitanteDesacordo = Pick<CommandContext, 'correlationId' | 'requestId' | 'actor'>;
+export type SolicitanteDesacordo = Solicitante;
 
 /** cStat 215 "Rejeição: Falha no schema XML": what the authority would answer, said before sending. */
-
-const instante = (dh: string): string => {
-  const d = new Date(dh);
-  return Number.isNaN(d.getTime()) ? dh : d.toISOString();
-};
 
 /**
  * The taker's events about a CT-e in its inbox (610110 desacordo, 610111 its cancellation), in the inbox key's stream:
@@ -64,14 +46,7 @@ export class DesacordoCte {
   constructor(private readonly deps: DesacordoDeps) {}
 
   private ctx(companyId: string, quem: SolicitanteDesacordo): CommandContext {
-    return {
-      companyId,
-      correlationId: quem.correlationId,
-      causationId: null,
-      requestId: quem.requestId,
-      actor: quem.actor,
-      now: this.deps.clock(),
-    };
+    return contextoDoSolicitante(companyId, quem, this.deps.clock());
   }
 
   private stream = (companyId: string, chave: string) => cteSubcontratacaoStream(companyId, chave);

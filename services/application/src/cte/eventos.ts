@@ -1,5 +1,3 @@
-import { type Pool } from 'pg';
-import { type Environment } from '@frete/contracts';
 import {
   campoVedadoNaCce,
   cartaCumulativa,
@@ -21,12 +19,8 @@ import {
 } from '@frete/domain';
 import { certificadoOf, companyOf } from '@frete/projections';
 import { execute, load, type CommandContext } from '../commands/execute';
-import { type EventStore } from '@frete/platform';
-import { type ReadYourWrites } from '@frete/platform';
-import { type DocumentStore } from '@frete/platform';
-import { type CertificateVault } from '@frete/platform';
-import { type FiscalSchemas } from '@frete/documents';
-import { type AutoridadeFiscal, type ProtocoloEvento } from '@frete/adapters';
+import { contextoDoSolicitante, type EventoFiscalDeps, instante, type Solicitante } from '../commands/evento-fiscal';
+import { type ProtocoloEvento } from '@frete/adapters';
 import { montarProcEventoCte } from '@frete/adapters';
 import { decidirRepasseDoCancelamento, type RepasseNoCancelamento, TP_CANCELAMENTO } from '../repasse/cancelamento';
 import { arquivarProcEvento, assinarEventoCte, enviarEvento, estadoDoEventoPendente } from '../emissao/evento';
@@ -59,22 +53,9 @@ export interface ResultadoEventoCte {
   repasse: RepasseNoCancelamento | null;
 }
 
-export interface EventosCteDeps {
-  store: EventStore;
-  pool: Pool;
-  documents: DocumentStore;
-  autoridade: AutoridadeFiscal;
-  certificates: CertificateVault;
-  schemas: FiscalSchemas;
-  environment: Environment;
-  readYourWrites?: ReadYourWrites;
-  clock: () => Date;
-}
+export type EventosCteDeps = EventoFiscalDeps;
 
-const instante = (dh: string): string => {
-  const d = new Date(dh);
-  return Number.isNaN(d.getTime()) ? dh : d.toISOString();
-};
+export type { Solicitante };
 
 const recusaLocal = (cstat: number, motivo: string) => new Rejection('regra_de_negocio', motivo, { cstat, motivo });
 
@@ -84,22 +65,11 @@ const recusaLocal = (cstat: number, motivo: string) => new Rejection('regra_de_n
  * verdict or the silence. A pending event is reconciled by asking the authority and, if it never got the event, by
  * sending the same signed bytes again — never a new event for the same key.
  */
-/** Who asks for a CT-e event: the API request and its credential. */
-export type Solicitante = Pick<CommandContext, 'correlationId' | 'requestId' | 'actor'>;
-
 export class EventosCte {
   constructor(private readonly deps: EventosCteDeps) {}
 
-  /** Recorded as the caller's act: its request, its credential as actor. */
   private ctx(companyId: string, quem: Solicitante): CommandContext {
-    return {
-      companyId,
-      correlationId: quem.correlationId,
-      causationId: null,
-      requestId: quem.requestId,
-      actor: quem.actor,
-      now: this.deps.clock(),
-    };
+    return contextoDoSolicitante(companyId, quem, this.deps.clock());
   }
 
   private async record(

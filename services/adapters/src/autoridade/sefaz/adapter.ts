@@ -3,9 +3,7 @@ import { type Environment } from '@frete/contracts';
 import { Rejection, ufByCode } from '@frete/domain';
 import { type XmlElement } from '@frete/documents';
 import {
-  AutoridadeIndisponivel,
   type AutoridadeFiscal,
-  CertificadoRecusadoPelaAutoridade,
   type ModeloFiscal,
   type Remetente,
   type RetornoAutorizacao,
@@ -19,7 +17,8 @@ import { cStatDoCanal } from '../codigos';
 import { semDeclaracao } from '../proc';
 import { type ServicoSefaz, tpAmbDe } from './autorizadores';
 import { type Destino, destinoDaChave, destinoSefaz, type EnderecosConfigurados } from './roteamento';
-import { envelopeDoPedido, lerEnvelope, PORTAL_NS, primeiroNoNamespace } from './soap';
+import { envelopeDoPedido, PORTAL_NS, primeiroNoNamespace } from './soap';
+import { conteudoDaResposta, ESPERA_FALHA_MS, respostaDoEnvio } from './envio';
 import { type CredencialTls, TransporteSefaz } from './transporte';
 import { PausasDoCanal } from './canal';
 import {
@@ -58,9 +57,6 @@ export interface AutoridadeSefazOptions {
   /** `SEFAZ_CONEXOES`: connections open at once per company certificate. */
   conexoes?: number;
 }
-
-/** After an HTTP failure or a broken connection: a hint for the caller, not a pause of the channel. */
-const ESPERA_FALHA_MS = 30_000;
 
 const SERVICOS: Record<ModeloFiscal, { recepcao: ServicoSefaz; consulta: ServicoSefaz; evento: ServicoSefaz; status: ServicoSefaz }> = {
   cte: { recepcao: 'CTeRecepcaoSincV4', consulta: 'CTeConsultaV4', evento: 'CTeRecepcaoEventoV4', status: 'CTeStatusServicoV4' },
@@ -133,24 +129,13 @@ export class AutoridadeFiscalSefaz implements AutoridadeFiscal {
     const envelope = envelopeDoPedido({ servico, cUF, versaoDados, dados });
     const r = await this.transporte.enviar(destino.url, envelope, credencial);
     const depois = () => new Date(this.clock().getTime() + ESPERA_FALHA_MS);
-    switch (r.tipo) {
-      case 'certificado_recusado':
-        throw new CertificadoRecusadoPelaAutoridade(r.motivo);
-      case 'nao_enviado':
-        throw new AutoridadeIndisponivel(r.servidorNaoConfiavel ? 'servidor_nao_confiavel' : 'sem_conexao', null, r.motivo, depois());
-      case 'sem_resposta':
-        return { tipo: 'sem_resposta', motivo: r.motivo };
-    }
-    const lido = lerEnvelope(r.corpo);
-    if (r.status >= 300 || lido.tipo === 'falha') {
-      const detalhe = lido.tipo === 'falha' ? `SOAP fault ${lido.codigo}: ${lido.motivo}` : r.corpo.slice(0, 200);
-      throw new AutoridadeIndisponivel('falha_no_servidor', null, `HTTP ${r.status} ${detalhe}`.trim(), depois());
-    }
-    // A 2xx the adapter cannot read may still be a processed request: the caller consults before anything else.
-    if (lido.tipo === 'ilegivel') return { tipo: 'sem_resposta', motivo: `unreadable answer: ${lido.motivo}` };
+    const resposta = respostaDoEnvio(r, depois);
+    if (resposta.tipo === 'sem_resposta') return resposta;
+    const lido = conteudoDaResposta(resposta, depois());
+    if (lido.tipo === 'sem_resposta') return lido;
     const ret = primeiroNoNamespace(lido.conteudo, PORTAL_NS[modelo]);
     if (!ret) return { tipo: 'sem_resposta', motivo: 'the answer carries no element of the portal namespace' };
-    return { tipo: 'retorno', ret, texto: r.corpo };
+    return { tipo: 'retorno', ret, texto: resposta.corpo };
   }
 
   private canal(destino: Destino, remetente: Remetente, cStat: number, xMotivo: string): never {

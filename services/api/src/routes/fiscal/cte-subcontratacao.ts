@@ -16,6 +16,7 @@ import { isValidAccessKey } from '@frete/domain';
 import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { enviarXmlArquivado, respostasXmlArquivado } from './xml-arquivado';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -253,10 +254,7 @@ export const cteSubcontratacaoRoutes =
             '`application/xml`; the encoding is the one the XML declares. 503 `xml_indisponivel` when the archive cannot be read (retry).',
           params: AccessKeyParam,
           produces: ['application/xml'],
-          response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }),
-            ...errors(404, 503, 'xml_indisponivel'),
-          },
+          response: respostasXmlArquivado(),
         },
       },
       async (request, reply) => {
@@ -264,9 +262,7 @@ export const cteSubcontratacaoRoutes =
         const key = request.params.access_key;
         const row = isValidAccessKey(key) ? await cteSubcontratacaoOf(deps.pool, p.companyId, key) : null;
         if (!row) throw notFound();
-        const doc = await deps.documents.get(row.xml_sha256);
-        if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-        return reply.type('application/xml').header('Content-Disposition', `inline; filename="${key}.xml"`).send(doc.content);
+        return enviarXmlArquivado(deps, reply, row.xml_sha256, 'inline', `${key}.xml`);
       },
     );
   };

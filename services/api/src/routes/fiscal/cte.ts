@@ -5,6 +5,7 @@ import { commandContext } from '../../command-context';
 import { cteList, cteOf, type CteRow } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { enviarXmlArquivado, respostasXmlArquivado } from './xml-arquivado';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -150,22 +151,14 @@ export const cteRoutes =
             '404 before authorization (or for a CT-e delivered without its protocol); 503 `xml_indisponivel` when the archive cannot be read.',
           params: CteIdParam,
           produces: ['application/xml'],
-          response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The cteProc XML' }),
-            ...errors(404, 503, 'xml_indisponivel'),
-          },
+          response: respostasXmlArquivado('The cteProc XML'),
         },
       },
       async (request, reply) => {
         const row = await ownCte(deps, principalOf(request).companyId, request.params.cte_uuid);
         if (!['autorizado', 'cancelado'].includes(row.situacao) || !row.xml_sha256)
           throw new ApiError('nao_encontrado', `no authorized XML for this CT-e (situacao ${row.situacao})`);
-        const doc = await deps.documents.get(row.xml_sha256);
-        if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-        return reply
-          .type('application/xml')
-          .header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`)
-          .send(doc.content);
+        return enviarXmlArquivado(deps, reply, row.xml_sha256, 'attachment', `${row.chave}-cteProc.xml`);
       },
     );
   };

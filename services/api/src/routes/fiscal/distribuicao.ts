@@ -15,6 +15,7 @@ import { Rejection } from '@frete/domain';
 import { distribuicaoDe, distribuicaoDocumentoDe, type DistribuicaoDocumentoRow, distribuicaoDocumentos } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
+import { enviarXmlArquivado, respostasXmlArquivado } from './xml-arquivado';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
@@ -216,10 +217,7 @@ export const distribuicaoRoutes =
             'when the archive cannot be read (retry).',
           params: DocumentoDistribuicaoParams,
           produces: ['application/xml'],
-          response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', description: 'The XML document' }),
-            ...errors(404, 503, 'xml_indisponivel'),
-          },
+          response: respostasXmlArquivado(),
         },
       },
       async (request, reply) => {
@@ -229,9 +227,7 @@ export const distribuicaoRoutes =
         if (!row) throw new ApiError('nao_encontrado', `no ${servico} document with NSU ${nsu} was distributed to this company`);
         if (row.sha256 === null)
           throw new ApiError('nao_encontrado', `the ${servico} document with NSU ${nsu} was unreadable: no bytes were kept`);
-        const doc = await deps.documents.get(row.sha256);
-        if (!doc) throw new ApiError('xml_indisponivel', 'the archived XML cannot be read now; retry later');
-        return reply.type('application/xml').header('Content-Disposition', `inline; filename="${servico}-${nsu}.xml"`).send(doc.content);
+        return enviarXmlArquivado(deps, reply, row.sha256, 'inline', `${servico}-${nsu}.xml`);
       },
     );
   };
