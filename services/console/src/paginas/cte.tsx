@@ -1,31 +1,34 @@
-import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type CteSituation, type EventoAuditado } from '@frete/contracts';
-import { type CteLido, tipoDoTpEvento } from '@frete/domain';
+import { type FastifyInstance } from 'fastify';
+import { type EventoAuditado } from '@frete/contracts';
+import { CTE, type CteLido, tipoDoTpEvento } from '@frete/domain';
 import { cteByKey, cteList, cteOf, type CteRow } from '@frete/projections';
 import { decodeXml, readCteDocument, renderDacte } from '@frete/documents';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
-import { Campo, CampoData, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
-import { paginaDeErro } from '../erros';
+import { Campo, CampoData, Selecao, Tabela } from '../html/componentes';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
 import { Fatos, dataHora, lugar, opcoesDe, parteTexto, reais, rotuloOrigem, rotuloSituacao, SITUACOES_CTE } from './documentos/formato';
 import { Historico, historicoDe } from './documentos/historico';
-import { Arquivos, indisponivel, itensDoDocumento, numeroDe, UUID } from './documentos/comum';
-
-const AREA = '/console/cte';
-/** The situations in which the authority's XML (and so the DACTE) exists, as the API's downloads decide. */
-const COM_XML: readonly CteSituation[] = ['autorizado', 'cancelado'];
-
-const naoEncontrado = (request: FastifyRequest, reply: FastifyReply, mensagem = 'Este CT-e não existe ou não é da sua empresa.') =>
-  paginaDeErro(request, reply, 404, 'CT-e não encontrado', mensagem);
-
-/** One own CT-e of the session's company; a malformed id or another company's CT-e is simply not found. */
-const cteDaEmpresa = (deps: ConsoleDeps, companyId: string, id: string) =>
-  UUID.test(id) ? cteOf(deps.pool, companyId, id.toLowerCase()) : Promise.resolve(null);
+import { itensDoDocumento, numeroDe } from './documentos/comum';
+import { CabecalhoDoDocumento, listaDoDocumento, paginasDoDocumento, tituloDoDocumento } from './documentos/documento-fiscal';
 
 /** The CT-e of the company (own issues, delivered ones and counter-CT-e), its documents and history. */
 export function cte(app: FastifyInstance, deps: ConsoleDeps) {
+  const { area, naoEncontrado, daEmpresa, comXml } = paginasDoDocumento(app, deps, CTE, {
+    ler: cteOf,
+    imprimir: async (request, row, xml) => {
+      let lido: CteLido;
+      try {
+        lido = await readCteDocument(decodeXml(xml));
+      } catch (err) {
+        request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
+        return null;
+      }
+      return renderDacte(lido, { environment: deps.config.environment, cancelado: row.situacao === 'cancelado' });
+    },
+  });
+
   app.get('/cte', async (request, reply) => {
     const sessao = sessaoDe(request);
     const f = new Filtros(request.query);
@@ -49,60 +52,50 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
       },
       vazio,
     );
-    return html(
+    return listaDoDocumento({
+      especie: CTE,
+      request,
       reply,
-      <Pagina titulo="CT-e" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
-        <form method="get" action={AREA} class="filtros" aria-label="Filtrar CT-e">
+      filtros: f,
+      lista,
+      colunas: [
+        { titulo: 'Série/Número', celula: (r) => <a href={`${area}/${r.cte_id}`}>{numeroDe(r)}</a> },
+        { titulo: 'Situação', celula: (r) => rotuloSituacao(r.situacao) },
+        { titulo: 'Origem', celula: (r) => rotuloOrigem(r.origem) },
+        { titulo: 'Chave', celula: (r) => (r.chave ? <code class="chave">{r.chave}</code> : '—') },
+        { titulo: 'Tomador', celula: (r) => parteTexto(r.cte?.tomador.parte) },
+        { titulo: 'Emissão', celula: (r) => dataHora(r.cte?.data_emissao ?? r.created_at) },
+        { titulo: 'Valor', numero: true, celula: (r) => (r.cte ? reais(r.cte.valor_prestacao_centavos) : '—') },
+      ],
+      children: (
+        <>
           <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(SITUACOES_CTE, 'Todas')} valor={f.valores.status ?? ''} />
           <CampoData nome="de" rotulo="Emitidos a partir de" valor={f.valores.de} />
           <CampoData nome="ate" rotulo="Emitidos até" valor={f.valores.ate} />
           <Campo nome="chave" rotulo="Chave de acesso" valor={f.valores.chave} atributos={{ inputmode: 'numeric' }} />
-          <button type="submit">Filtrar</button>
-        </form>
-        <Erros erros={f.erros} />
-        {f.erros.length === 0 && <p>{lista.total === 1 ? '1 CT-e encontrado.' : `${lista.total} CT-e encontrados.`}</p>}
-        <Tabela
-          legenda="CT-e da empresa"
-          vazio="Nenhum CT-e encontrado."
-          linhas={lista.rows}
-          colunas={[
-            { titulo: 'Série/Número', celula: (r) => <a href={`${AREA}/${r.cte_id}`}>{numeroDe(r)}</a> },
-            { titulo: 'Situação', celula: (r) => rotuloSituacao(r.situacao) },
-            { titulo: 'Origem', celula: (r) => rotuloOrigem(r.origem) },
-            { titulo: 'Chave', celula: (r) => (r.chave ? <code class="chave">{r.chave}</code> : '—') },
-            { titulo: 'Tomador', celula: (r) => parteTexto(r.cte?.tomador.parte) },
-            { titulo: 'Emissão', celula: (r) => dataHora(r.cte?.data_emissao ?? r.created_at) },
-            { titulo: 'Valor', numero: true, celula: (r) => (r.cte ? reais(r.cte.valor_prestacao_centavos) : '—') },
-          ]}
-        />
-        <ProximaPagina href={f.proxima(AREA, lista.next_cursor)} />
-      </Pagina>,
-      f.erros.length > 0 ? 400 : 200,
-    );
+        </>
+      ),
+    });
   });
 
   app.get<{ Params: { id: string } }>('/cte/:id', async (request, reply) => {
     const sessao = sessaoDe(request);
-    const row = await cteDaEmpresa(deps, sessao.company_id, request.params.id);
+    const row = await daEmpresa(sessao.company_id, request.params.id);
     if (!row) return naoEncontrado(request, reply);
     const historico = await historicoDe(request, deps, sessao.company_id, 'cte', row.cte_id);
     const c = row.cte;
     return html(
       reply,
-      <Pagina titulo={`CT-e ${numeroDe(row)}`} sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
-        <p>
-          <a href={AREA}>Voltar à lista de CT-e</a>
-        </p>
-        <Fatos
-          rotulo="Dados do CT-e"
+      <Pagina titulo={tituloDoDocumento(CTE, row)} sessao={sessao} csrf={csrfDe(reply)} area={area} aviso={avisoDe(request)}>
+        <CabecalhoDoDocumento
+          especie={CTE}
+          id={row.cte_id}
+          comArquivos={comXml(row) && row.xml_sha256 !== null}
           itens={itensDoDocumento(row, c?.protocolo, c?.data_emissao ?? null, [
             ['Origem', rotuloOrigem(row.origem)],
             ['Tipo de serviço', String(c?.tipo_servico ?? row.service_type)],
           ])}
         />
-        {COM_XML.includes(row.situacao) && row.xml_sha256 && (
-          <Arquivos base={`${AREA}/${row.cte_id}`} pdf="dacte" rotuloPdf="Baixar DACTE (PDF)" />
-        )}
         {c && <Documento c={c} />}
         {row.contra_cte && (
           <section aria-labelledby="contra">
@@ -127,34 +120,6 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
         </section>
       </Pagina>,
     );
-  });
-
-  app.get<{ Params: { id: string } }>('/cte/:id/xml', async (request, reply) => {
-    const row = await cteDaEmpresa(deps, sessaoDe(request).company_id, request.params.id);
-    if (!row) return naoEncontrado(request, reply);
-    if (!COM_XML.includes(row.situacao) || !row.xml_sha256)
-      return naoEncontrado(request, reply, 'Este CT-e não tem XML autorizado (só um CT-e autorizado ou cancelado tem).');
-    const doc = await deps.documents.get(row.xml_sha256);
-    if (!doc) return indisponivel(request, reply);
-    return reply.type('application/xml').header('Content-Disposition', `attachment; filename="${row.chave}-cteProc.xml"`).send(doc.content);
-  });
-
-  app.get<{ Params: { id: string } }>('/cte/:id/dacte', async (request, reply) => {
-    const row = await cteDaEmpresa(deps, sessaoDe(request).company_id, request.params.id);
-    if (!row) return naoEncontrado(request, reply);
-    if (!COM_XML.includes(row.situacao)) return naoEncontrado(request, reply, 'O DACTE existe só para um CT-e autorizado ou cancelado.');
-    if (!row.xml_sha256) return indisponivel(request, reply);
-    const doc = await deps.documents.get(row.xml_sha256);
-    if (!doc) return indisponivel(request, reply);
-    let lido: CteLido;
-    try {
-      lido = await readCteDocument(decodeXml(doc.content));
-    } catch (err) {
-      request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
-      return indisponivel(request, reply);
-    }
-    const pdf = await renderDacte(lido, { environment: deps.config.environment, cancelado: row.situacao === 'cancelado' });
-    return reply.type('application/pdf').header('Content-Disposition', `inline; filename="${lido.chave}-dacte.pdf"`).send(pdf);
   });
 }
 
