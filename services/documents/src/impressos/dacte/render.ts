@@ -1,5 +1,5 @@
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
-import { qrCodeText } from '@frete/domain';
+import { CTE, qrCodeText } from '@frete/domain';
 import {
   BAND_H,
   BOTTOM,
@@ -8,19 +8,16 @@ import {
   CW,
   GAP,
   LABEL,
-  PdfLayout,
   ROW_H,
   TEXT_LINE_H,
   TEXT_SIZE,
   VALUE,
   X0,
-  code128Png,
   gridFlow,
   paginate,
-  qrCodePng,
-  renderPdf,
   textFlow,
 } from '../layout';
+import { type Codigos, DocumentoAuxiliar, renderDocumentoAuxiliar } from '../documento-auxiliar';
 import { cep, dateTime, decimal, document, groupedKey, money, phone, printableText } from '../format';
 
 /**
@@ -164,33 +161,28 @@ function observationText(cte: CteLido): string[] {
 }
 
 /** Draws one DACTE into a pdfkit document. */
-class DacteWriter extends PdfLayout {
-  private readonly sandbox: boolean;
+class DacteWriter extends DocumentoAuxiliar {
   private page = 0;
+
+  private readonly barcode: Buffer;
+  private readonly qr: Buffer | null;
 
   constructor(
     doc: PDFKit.PDFDocument,
     private readonly cte: CteLido,
-    private readonly options: DacteOptions,
-    private readonly barcode: Buffer,
-    private readonly qr: Buffer | null,
+    options: DacteOptions,
+    { barcode, qr }: Codigos,
   ) {
-    super(doc);
-    this.sandbox = options.environment === 'homologacao' || cte.ambiente === 'homologacao';
+    super(doc, CTE, options.environment === 'homologacao' || cte.ambiente === 'homologacao', options.cancelado ? 'CANCELADO' : null);
+    this.barcode = barcode;
+    this.qr = qr;
   }
 
   // ---- sections ----------------------------------------------------------------------------------------------
 
-  private marks() {
-    const aviso = AVISO_CONTINGENCIA[tipoEmissao(this.cte)];
-    this.notices(
-      [
-        // MOC CT-e 4.00 Anexo II §2.20: "EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO – SEM VALOR FISCAL" (dash as a hyphen).
-        this.sandbox ? 'EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL' : null,
-        aviso ?? null,
-        this.options.cancelado ? 'CT-E CANCELADO' : null,
-      ].filter((n): n is string => n !== null),
-    );
+  protected marks() {
+    // MOC CT-e 4.00 Anexo II §2.20: "EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO – SEM VALOR FISCAL" (dash as a hyphen).
+    this.avisos('EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL', AVISO_CONTINGENCIA[tipoEmissao(this.cte)]);
   }
 
   private receipt(y: number): number {
@@ -522,10 +514,11 @@ class DacteWriter extends PdfLayout {
   }
 
   /** The compact header of a continuation sheet. */
-  private continuationHeader(y: number): number {
+  protected continuationHeader(y: number, folha: number): number {
     const c = this.cte;
+    this.page = folha;
     return this.compactHeader(y, {
-      title: 'DACTE',
+      title: this.especie.impresso.nome,
       issuer: c.emitente.nome ?? '',
       issuerLine: `CNPJ/CPF: ${document(c.emitente.documento)}`,
       modelo: c.modelo,
@@ -601,19 +594,12 @@ class DacteWriter extends PdfLayout {
     y = this.textBox('OBSERVAÇÕES', obsShown, obsTop, obsRows) + GAP;
     y = this.modal(y) + GAP;
     this.reserved(y, reservedH);
-    this.watermarks(this.options.cancelado ? 'CANCELADO' : null, this.sandbox);
+    this.watermarks(this.status, this.sandbox);
 
-    for (const placed of continuation) {
-      doc.addPage({ size: 'A4', margin: 0 });
-      this.page++;
-      this.marks();
-      this.continuationHeader(CONTENT_TOP);
-      for (const p of placed) {
-        if (p.block.kind === 'docs') this.docsGrid(p.block.title, p.block.rows.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / 2));
-        else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
-      }
-      this.watermarks(this.options.cancelado ? 'CANCELADO' : null, this.sandbox);
-    }
+    this.folhasDeContinuacao(continuation, (p) => {
+      if (p.block.kind === 'docs') this.docsGrid(p.block.title, p.block.rows.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / 2));
+      else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
+    });
 
     // "FL n/N" on every sheet, now that N is known (the document buffers its pages).
     for (const slot of this.sheetSlots) {
@@ -624,10 +610,6 @@ class DacteWriter extends PdfLayout {
 }
 
 /** The DACTE of a CT-e as a PDF. */
-export async function renderDacte(cte: CteLido, options: DacteOptions): Promise<Buffer> {
-  const qrText = qrCodeText(cte);
-  const [barcode, qr] = await Promise.all([code128Png(cte.chave), qrText ? qrCodePng(qrText) : Promise.resolve(null)]);
-  return renderPdf({ Title: `DACTE ${cte.chave}`, Subject: `CT-e ${cte.serie}/${cte.numero}` }, (doc) =>
-    new DacteWriter(doc, cte, options, barcode, qr).draw(),
-  );
+export function renderDacte(cte: CteLido, options: DacteOptions): Promise<Buffer> {
+  return renderDocumentoAuxiliar(CTE, cte, qrCodeText(cte), (doc, codigos) => new DacteWriter(doc, cte, options, codigos).draw());
 }

@@ -1,4 +1,6 @@
 import { type Environment } from '@frete/contracts';
+import { MDFE } from '@frete/domain';
+import { type Codigos, DocumentoAuxiliar, renderDocumentoAuxiliar } from '../documento-auxiliar';
 import { dateTime, decimal, document, groupedKey } from '../format';
 import {
   BAND_H,
@@ -7,17 +9,13 @@ import {
   CONTENT_TOP,
   CW,
   GAP,
-  PdfLayout,
   ROW_H,
   TEXT_LINE_H,
   TEXT_SIZE,
   X0,
-  code128Png,
   gridFlow,
   paginate,
   type Placed,
-  qrCodePng,
-  renderPdf,
   textFlow,
 } from '../layout';
 
@@ -98,20 +96,21 @@ interface Plan {
 }
 
 /** Draws one DAMDFE into a pdfkit document. */
-class DamdfeWriter extends PdfLayout {
-  private readonly sandbox: boolean;
-  private readonly status: string | null;
+class DamdfeWriter extends DocumentoAuxiliar {
+  private readonly barcode: Buffer;
+  private readonly qr: Buffer | null;
+  /** Sheets in all, known once planned (`draw`), for the "FL n/N" of each. */
+  private folhas = 1;
 
   constructor(
     doc: PDFKit.PDFDocument,
     private readonly d: DamdfeDados,
-    private readonly options: DamdfeOptions,
-    private readonly barcode: Buffer,
-    private readonly qr: Buffer | null,
+    options: DamdfeOptions,
+    { barcode, qr }: Codigos,
   ) {
-    super(doc);
-    this.sandbox = options.environment === 'homologacao';
-    this.status = options.situacao === 'cancelado' ? 'CANCELADO' : options.situacao === 'encerrado' ? 'ENCERRADO' : null;
+    super(doc, MDFE, options.environment === 'homologacao', options.situacao ? options.situacao.toUpperCase() : null);
+    this.barcode = barcode;
+    this.qr = qr;
   }
 
   // ---- plan ---------------------------------------------------------------------------------------------------
@@ -171,10 +170,8 @@ class DamdfeWriter extends PdfLayout {
 
   // ---- sections -----------------------------------------------------------------------------------------------
 
-  private marks() {
-    this.notices(
-      [this.sandbox ? SANDBOX_NOTICE : null, this.status ? `MDF-E ${this.status}` : null].filter((n): n is string => n !== null),
-    );
+  protected marks() {
+    this.avisos(SANDBOX_NOTICE);
   }
 
   private header(y: number): number {
@@ -322,10 +319,11 @@ class DamdfeWriter extends PdfLayout {
     });
   }
 
-  private continuationHeader(y: number, sheet: string): number {
+  protected continuationHeader(y: number, folha: number): number {
     const d = this.d;
+    const sheet = `${folha}/${this.folhas}`;
     return this.compactHeader(y, {
-      title: 'DAMDFE',
+      title: this.especie.impresso.nome,
       issuer: d.emitente.nome,
       issuerLine: `CNPJ: ${document(d.emitente.cnpj)}`,
       modelo: MODELO,
@@ -342,6 +340,7 @@ class DamdfeWriter extends PdfLayout {
   draw() {
     const plan = this.plan();
     const pages = 1 + plan.continuation.length;
+    this.folhas = pages;
 
     this.doc.addPage({ size: 'A4', margin: 0 });
     this.marks();
@@ -365,24 +364,15 @@ class DamdfeWriter extends PdfLayout {
     this.textBox('OBSERVAÇÕES', obs, plan.obsTop, OBS_ROWS);
     this.watermarks(this.status, this.sandbox);
 
-    plan.continuation.forEach((placed, i) => {
-      this.doc.addPage({ size: 'A4', margin: 0 });
-      this.marks();
-      this.continuationHeader(CONTENT_TOP, `${i + 2}/${pages}`);
-      for (const p of placed) {
-        if (p.block.kind === 'keys')
-          this.keysGrid(p.block.title, p.block.keys.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / KEY_SIDES));
-        else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
-      }
-      this.watermarks(this.status, this.sandbox);
+    this.folhasDeContinuacao(plan.continuation, (p) => {
+      if (p.block.kind === 'keys')
+        this.keysGrid(p.block.title, p.block.keys.slice(p.from, p.to), p.y, Math.ceil((p.to - p.from) / KEY_SIDES));
+      else this.textBox(p.block.title, p.block.lines.slice(p.from, p.to), p.y, p.to - p.from);
     });
   }
 }
 
 /** The DAMDFE of an MDF-e as a PDF. */
-export async function renderDamdfe(d: DamdfeDados, o: DamdfeOptions): Promise<Buffer> {
-  const [barcode, qr] = await Promise.all([code128Png(d.chave), d.qr_code ? qrCodePng(d.qr_code) : Promise.resolve(null)]);
-  return renderPdf({ Title: `DAMDFE ${d.chave}`, Subject: `MDF-e ${d.serie}/${d.numero}` }, (doc) =>
-    new DamdfeWriter(doc, d, o, barcode, qr).draw(),
-  );
+export function renderDamdfe(d: DamdfeDados, o: DamdfeOptions): Promise<Buffer> {
+  return renderDocumentoAuxiliar(MDFE, d, d.qr_code || null, (doc, codigos) => new DamdfeWriter(doc, d, o, codigos).draw());
 }
