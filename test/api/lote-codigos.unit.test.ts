@@ -1,4 +1,4 @@
-import { CODIGOS_LINHA_LOTE, type CteLido, ehCodigoLinhaLote, ErrorCodes } from '@frete/contracts';
+import { BLOQUEIOS_CONTRA_CTE, CODIGOS_LINHA_LOTE, type CteLido, ehCodigoLinhaLote, ErrorCodes } from '@frete/contracts';
 import { documentoOpenApi } from '@frete/api';
 import { planejarContraCte, readCte, Rejection, recusaDoBloqueio, subcontratacaoDecider, type SubcontratacaoState } from '@frete/domain';
 import { buildCteXml } from '../support/cte-xml';
@@ -54,15 +54,7 @@ describe('batch row codes: one list, in the OpenAPI document', () => {
       const plano = planejarContraCte(original, sub, p, r);
       if (!plano.ok) produzidos.add(plano.code);
     }
-    for (const b of [
-      'cte_proprio',
-      'vinculado_multimodal',
-      'nao_e_cte_de_carga',
-      'cte_nao_normal',
-      'ambiente_homologacao',
-      'dados_invalidos',
-    ] as const)
-      produzidos.add(recusaDoBloqueio(b, '1'.repeat(44)).code);
+    for (const b of BLOQUEIOS_CONTRA_CTE) produzidos.add(recusaDoBloqueio(b, '1'.repeat(44)).code);
 
     const reservar = (modo: '1a1' | 'pernas', cte_id: string, fim = 'B') =>
       ({ type: 'ReservarSubcontratacao', company_id: 'c', chave: 'k', modo, cte_id, inicio_ibge: 'A', fim_ibge: fim }) as const;

@@ -97,13 +97,18 @@ export const IbsCbsLido = Type.Object({
 });
 export type IbsCbsLido = Static<typeof IbsCbsLido>;
 
-export const CteLido = Type.Object({
+/** The identification every fiscal document read carries (`ide` and the key), CT-e and NF-e alike. */
+export const IdentificacaoLida = {
   chave: Type.String(),
   versao: Type.String(),
   modelo: Type.String(),
   serie: Type.Integer(),
   numero: Type.Integer(),
   codigo_numerico: Type.String(),
+};
+
+export const CteLido = Type.Object({
+  ...IdentificacaoLida,
   cfop: Type.String(),
   natureza_operacao: Type.String(),
   data_emissao: Type.String(),

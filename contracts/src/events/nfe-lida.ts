@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ParteLida, ProtocoloLido } from './cte-lido';
+import { IdentificacaoLida, ParteLida, ProtocoloLido } from './cte-lido';
 
 /**
  * What the service reads from an NF-e XML (layout 4.00, `nfeProc` or bare `NFe`). The events that record an
@@ -17,12 +17,7 @@ export const CargaNfeLida = Type.Object({
 export type CargaNfeLida = Static<typeof CargaNfeLida>;
 
 export const NfeLida = Type.Object({
-  chave: Type.String(),
-  versao: Type.String(),
-  modelo: Type.String(),
-  serie: Type.Integer(),
-  numero: Type.Integer(),
-  codigo_numerico: Type.String(),
+  ...IdentificacaoLida,
   natureza_operacao: Type.String(),
   tipo_operacao: Type.Union([Type.Literal('entrada'), Type.Literal('saida')], { description: '`ide/tpNF` 0 entrada, 1 saída' }),
   finalidade: Type.Integer({ description: '`ide/finNFe`: 1 normal, 2 complementar, 3 ajuste, 4 devolução' }),

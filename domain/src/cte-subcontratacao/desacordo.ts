@@ -1,7 +1,7 @@
 import { type TipoDesacordo } from '@frete/contracts';
 import { Rejection } from '../decider';
 import { normalizeCnpj } from '../fiscal/documents';
-import { elementoEvento, eventoCteXml, idEventoCte } from '../cte/eventos/montar';
+import { elementoEvento, type EnvioEventoCte, eventoCteXml, idEventoCte } from '../cte/eventos/montar';
 import { textoFiscal } from '../cte/xml/montar';
 
 /**
@@ -43,16 +43,9 @@ export const REJEICOES_DESACORDO = {
 
 export type DetalheDesacordo = { tpEvento: '610110'; xObs: string } | { tpEvento: '610111'; nProtEvPrestDes: string };
 
-export interface MontarEventoDesacordoInput {
-  chave: string;
+export interface MontarEventoDesacordoInput extends EnvioEventoCte {
   /** The taker's CNPJ (14) or CPF (11): the author. */
   documentoAutor: string;
-  tpAmb: 1 | 2;
-  /** The key's cUF: the CT-e's authorizer receives the event. */
-  cOrgao: string;
-  nSeqEvento: number;
-  /** `AAAA-MM-DDThh:mm:ss-03:00`. */
-  dhEvento: string;
   detalhe: DetalheDesacordo;
 }
 

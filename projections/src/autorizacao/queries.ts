@@ -1,5 +1,6 @@
 import { type RecordedEvent } from '@frete/contracts';
 import { asProjected, type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 /** A row of rm.autorizacoes (one per grant; revoked ones are kept). */
 export interface AutorizacaoRow {
@@ -19,8 +20,7 @@ const COLUMNS = `autorizacao_id, subcontratada_id, subcontratada_cnpj, subcontra
   contratante_nome, status, concedida_em, revogada_em`;
 
 export async function autorizacaoPorId(sql: Sql, autorizacaoId: string): Promise<AutorizacaoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.autorizacoes WHERE autorizacao_id = $1`, [autorizacaoId]);
-  return (rows[0] as unknown as AutorizacaoRow | undefined) ?? null;
+  return umaLinha<AutorizacaoRow>(sql, `SELECT ${COLUMNS} FROM rm.autorizacoes WHERE autorizacao_id = $1`, [autorizacaoId]);
 }
 
 /** Active grants a subcontractor gave, oldest first. */
@@ -50,12 +50,12 @@ export async function autorizacaoAtiva(
   subcontratadaCompanyId: string,
   contratanteCompanyId: string,
 ): Promise<AutorizacaoRow | null> {
-  const { rows } = await sql.query(
+  return umaLinha<AutorizacaoRow>(
+    sql,
     `SELECT ${COLUMNS} FROM rm.autorizacoes WHERE subcontratada_id = $1 AND contratante_id = $2 AND status = 'ativa'
       ORDER BY concedida_em DESC LIMIT 1`,
     [subcontratadaCompanyId, contratanteCompanyId],
   );
-  return (rows[0] as unknown as AutorizacaoRow | undefined) ?? null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type ChavePix, type Repasse, type TipoDocumento, type TipoVeiculo } fro
 import { ListQuery } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 export type EstadoConviteRow = 'pendente' | 'aceito' | 'expirado';
 
@@ -28,12 +29,11 @@ const CONVITE_COLUMNS = (now: string) => `convite_id, company_id, cnpj, razao_so
   ${ESTADO(now)} AS estado, enviado_em, expira_em, aceito_em, ${EXPIRADO_EM(now)} AS expirado_em`;
 
 export async function conviteDaEmpresa(sql: Sql, companyId: string, conviteId: string, now: Date): Promise<ConviteRow | null> {
-  const { rows } = await sql.query(`SELECT ${CONVITE_COLUMNS('$3')} FROM rm.convites WHERE company_id = $1 AND convite_id = $2`, [
+  return umaLinha<ConviteRow>(sql, `SELECT ${CONVITE_COLUMNS('$3')} FROM rm.convites WHERE company_id = $1 AND convite_id = $2`, [
     companyId,
     conviteId,
     now,
   ]);
-  return (rows[0] as unknown as ConviteRow | undefined) ?? null;
 }
 
 /** The company's invitations, newest first; `estado` as of `now`, `cnpj` normalized. */

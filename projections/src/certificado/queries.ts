@@ -1,4 +1,5 @@
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 export interface CertificadoRow {
   blob_id: string;
@@ -14,6 +15,5 @@ export interface CertificadoRow {
 }
 
 export async function certificadoOf(sql: Sql, companyId: string): Promise<CertificadoRow | null> {
-  const { rows } = await sql.query(`SELECT * FROM rm.certificados WHERE company_id = $1`, [companyId]);
-  return (rows[0] as unknown as CertificadoRow | undefined) ?? null;
+  return umaLinha<CertificadoRow>(sql, `SELECT * FROM rm.certificados WHERE company_id = $1`, [companyId]);
 }

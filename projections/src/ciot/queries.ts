@@ -2,6 +2,7 @@ import { type CiotStatus, type DeclaracaoCiotDados } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 import { newestFirst } from '../list-cursor';
+import { umaLinha } from '../uma-linha';
 
 export interface CiotRow {
   ciot_id: string;
@@ -37,8 +38,7 @@ const COLUMNS = `ciot_id, company_id, ambiente, origem, cte_id, cte_chave, cte_s
 
 /** One CIOT operation of the company; another company's is not found. */
 export async function ciotOf(sql: Sql, companyId: string, ciotId: string): Promise<CiotRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ciots WHERE company_id = $1 AND ciot_id = $2`, [companyId, ciotId]);
-  return (rows[0] as unknown as CiotRow | undefined) ?? null;
+  return umaLinha<CiotRow>(sql, `SELECT ${COLUMNS} FROM rm.ciots WHERE company_id = $1 AND ciot_id = $2`, [companyId, ciotId]);
 }
 
 /** The CIOT operations anchored on an own CT-e, the latest (highest sequence) first. */

@@ -1,4 +1,5 @@
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 /** A row of rm.companies as callers see it. */
 export interface CompanyRow {
@@ -14,8 +15,7 @@ export const COMPANY_COLUMNS = 'company_id, cnpj, razao_social, carrier, fiscal_
 
 /** A company by id or by normalized CNPJ. */
 export async function companyOf(sql: Sql, idOrCnpj: string, cnpj: string): Promise<CompanyRow | null> {
-  const { rows } = await sql.query(`SELECT ${COMPANY_COLUMNS} FROM rm.companies WHERE company_id = $1 OR cnpj = $2`, [idOrCnpj, cnpj]);
-  return (rows[0] as unknown as CompanyRow | undefined) ?? null;
+  return umaLinha<CompanyRow>(sql, `SELECT ${COMPANY_COLUMNS} FROM rm.companies WHERE company_id = $1 OR cnpj = $2`, [idOrCnpj, cnpj]);
 }
 
 export async function allCompanies(sql: Sql): Promise<CompanyRow[]> {

@@ -1,5 +1,6 @@
 import { type AutorizadorContingencia, type TpEmisContingencia, type Uf } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 /** A UF in contingency, as the CT-e builder and the operator tool read it. */
 export interface ContingenciaRow {
@@ -16,8 +17,7 @@ const COLUMNS = 'uf, autorizador, tp_emis, dh_cont, justificativa, ativada_por, 
 
 /** The contingency of the UF, or null when the UF issues through its normal authorizer. */
 export async function contingenciaOf(sql: Sql, uf: string): Promise<ContingenciaRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.contingencias WHERE uf = $1`, [uf]);
-  return (rows[0] as unknown as ContingenciaRow | undefined) ?? null;
+  return umaLinha<ContingenciaRow>(sql, `SELECT ${COLUMNS} FROM rm.contingencias WHERE uf = $1`, [uf]);
 }
 
 /** Every UF in contingency, by UF. */

@@ -1,5 +1,6 @@
 import { type CredentialKind, type Environment, type Scope } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 /** A credential as its company sees it: never its secret's hash. */
 export interface CredencialRow {
@@ -28,9 +29,8 @@ export async function credenciaisDaEmpresa(sql: Sql, companyId: string): Promise
 
 /** The company's credential, or null: another company's id is not found either. */
 export async function credencialDaEmpresa(sql: Sql, companyId: string, credentialId: string): Promise<CredencialRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.credentials WHERE credential_id = $1 AND company_id = $2`, [
+  return umaLinha<CredencialRow>(sql, `SELECT ${COLUMNS} FROM rm.credentials WHERE credential_id = $1 AND company_id = $2`, [
     credentialId,
     companyId,
   ]);
-  return (rows[0] as unknown as CredencialRow | undefined) ?? null;
 }

@@ -5,6 +5,7 @@ import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 import { ListQuery } from '../list-query';
 import { newestFirst } from '../list-cursor';
+import { umaLinha } from '../uma-linha';
 
 export interface CteSubcontratacaoRow {
   company_id: string;
@@ -55,8 +56,10 @@ const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, co
   cte`;
 
 export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: string): Promise<CteSubcontratacaoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
-  return (rows[0] as unknown as CteSubcontratacaoRow | undefined) ?? null;
+  return umaLinha<CteSubcontratacaoRow>(sql, `SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2`, [
+    companyId,
+    chave,
+  ]);
 }
 
 /** The inbox rows of several keys of one company in one query (a batch block's), by key; a key not received is absent. */

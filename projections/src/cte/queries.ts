@@ -9,6 +9,7 @@ import {
 import { asProjected, type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 import { newestFirst } from '../list-cursor';
+import { umaLinha } from '../uma-linha';
 
 export interface CteRow {
   cte_id: string;
@@ -50,13 +51,11 @@ const COLUMNS =
 
 /** One own CT-e of the company, by id; another company's is not found. */
 export async function cteOf(sql: Sql, companyId: string, cteId: string): Promise<CteRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND cte_id = $2`, [companyId, cteId]);
-  return (rows[0] as unknown as CteRow | undefined) ?? null;
+  return umaLinha<CteRow>(sql, `SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND cte_id = $2`, [companyId, cteId]);
 }
 
 export async function cteByKey(sql: Sql, companyId: string, chave: string): Promise<CteRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
-  return (rows[0] as unknown as CteRow | undefined) ?? null;
+  return umaLinha<CteRow>(sql, `SELECT ${COLUMNS} FROM rm.ctes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
 }
 
 /** Own CT-e, newest first. */

@@ -2,6 +2,7 @@ import { type DocumentoDistribuicao, type Environment, type ServicoDistribuicao 
 import { habilitadaPorPadrao, NSU_INICIAL, SERVICOS_DISTRIBUICAO } from '@frete/domain';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { umaLinha } from '../uma-linha';
 
 /** One service's state, as the events left it (the defaults before any). */
 export interface DistribuicaoServicoRow {
@@ -149,9 +150,9 @@ export async function distribuicaoDocumentoDe(
   servico: ServicoDistribuicao,
   nsu: string,
 ): Promise<DistribuicaoDocumentoRow | null> {
-  const { rows } = await sql.query(
+  return umaLinha<DistribuicaoDocumentoRow>(
+    sql,
     `SELECT ${COLUNAS_DOCUMENTO} FROM rm.distribuicao_documentos WHERE company_id = $1 AND servico = $2 AND nsu = $3`,
     [companyId, servico, nsu],
   );
-  return (rows[0] as unknown as DistribuicaoDocumentoRow | undefined) ?? null;
 }

@@ -2,6 +2,7 @@ import { type CondutorMdfe, type MdfeDados, type MdfeSituacao } from '@frete/con
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
 import { newestFirst } from '../list-cursor';
+import { umaLinha } from '../uma-linha';
 
 export interface MdfeEventoRow {
   tipo: 'cancelamento' | 'encerramento' | 'condutor';
@@ -38,14 +39,12 @@ const COLUMNS =
 
 /** One MDF-e of the company; another company's is not found. */
 export async function mdfeOf(sql: Sql, companyId: string, mdfeId: string): Promise<MdfeRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND mdfe_id = $2`, [companyId, mdfeId]);
-  return (rows[0] as unknown as MdfeRow | undefined) ?? null;
+  return umaLinha<MdfeRow>(sql, `SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND mdfe_id = $2`, [companyId, mdfeId]);
 }
 
 /** One MDF-e of the company, by access key (none before its issue); another company's is not found. */
 export async function mdfeByKey(sql: Sql, companyId: string, chave: string): Promise<MdfeRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
-  return (rows[0] as unknown as MdfeRow | undefined) ?? null;
+  return umaLinha<MdfeRow>(sql, `SELECT ${COLUMNS} FROM rm.mdfes WHERE company_id = $1 AND chave = $2`, [companyId, chave]);
 }
 
 /** The company's MDF-e, newest first. */

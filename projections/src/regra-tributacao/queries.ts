@@ -1,6 +1,7 @@
 import { type RegraTributacaoDados } from '@frete/contracts';
 import { type Sql } from '../projector';
 import { ListQuery } from '../list-query';
+import { umaLinha } from '../uma-linha';
 
 /** A row of rm.regras_tributacao. Rates are integer hundredths of a percentage point. */
 export interface RegraTributacaoRow {
@@ -32,11 +33,10 @@ const COLUMNS = `company_id, regra_id, uf_origem, uf_destino, tp_serv, cfop, icm
 
 /** One rule of the company; another company's is not found. */
 export async function regraTributacaoPorId(sql: Sql, companyId: string, regraId: number): Promise<RegraTributacaoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2`, [
+  return umaLinha<RegraTributacaoRow>(sql, `SELECT ${COLUMNS} FROM rm.regras_tributacao WHERE company_id = $1 AND regra_id = $2`, [
     companyId,
     regraId,
   ]);
-  return (rows[0] as unknown as RegraTributacaoRow | undefined) ?? null;
 }
 
 /** The company's rules by origin UF, destination UF, then general rule before the service types, then id. */

@@ -1,5 +1,6 @@
 import { type PapelUsuario } from '@frete/contracts';
 import { type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 export interface UsuarioRow {
   usuario_id: string;
@@ -27,6 +28,5 @@ export async function usuariosDaEmpresa(sql: Sql, companyId: string): Promise<Us
 /** The company's user, or null: another company's id is not found either. */
 export async function usuarioPorId(sql: Sql, companyId: string, usuarioId: string): Promise<UsuarioRow | null> {
   if (!UUID.test(usuarioId)) return null;
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.usuarios WHERE usuario_id = $1 AND company_id = $2`, [usuarioId, companyId]);
-  return (rows[0] as unknown as UsuarioRow | undefined) ?? null;
+  return umaLinha<UsuarioRow>(sql, `SELECT ${COLUMNS} FROM rm.usuarios WHERE usuario_id = $1 AND company_id = $2`, [usuarioId, companyId]);
 }

@@ -2,6 +2,7 @@ import { type VeiculoDados } from '@frete/contracts';
 import { ListQuery } from '../list-query';
 import { type Sql } from '../projector';
 import { containsPattern } from '../search';
+import { umaLinha } from '../uma-linha';
 
 /** An active vehicle of rm.veiculos. */
 export type VeiculoRow = VeiculoDados & {
@@ -14,23 +15,19 @@ export type VeiculoRow = VeiculoDados & {
 const COLUMNS = `company_id, id, placa, renavam, rntrc, uf, tara_kg, capacidade_kg, capacidade_m3, tipo_rodado, tipo_carroceria, tipo,
   proprietario, cadastrado_em, atualizado_em`;
 
-const first = (rows: Record<string, unknown>[]): VeiculoRow | null => (rows[0] as unknown as VeiculoRow | undefined) ?? null;
-
 export async function veiculoPorId(sql: Sql, companyId: string, id: number): Promise<VeiculoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [
+  return umaLinha<VeiculoRow>(sql, `SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND id = $2 AND removido_em IS NULL`, [
     companyId,
     id,
   ]);
-  return first(rows);
 }
 
 /** The active vehicle with the plate (normalized: upper case, no hyphen), or null. */
 export async function veiculoPorPlaca(sql: Sql, companyId: string, placa: string): Promise<VeiculoRow | null> {
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND placa = $2 AND removido_em IS NULL`, [
+  return umaLinha<VeiculoRow>(sql, `SELECT ${COLUMNS} FROM rm.veiculos WHERE company_id = $1 AND placa = $2 AND removido_em IS NULL`, [
     companyId,
     placa,
   ]);
-  return first(rows);
 }
 
 /** Active vehicles by id; `search` matches part of the plate (case, spaces and hyphen ignored). */

@@ -1,5 +1,6 @@
 import { type RecordedEvent } from '@frete/contracts';
 import { asProjected, type Sql } from '../projector';
+import { umaLinha } from '../uma-linha';
 
 export interface WebhookRow {
   webhook_id: string;
@@ -24,11 +25,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The company's endpoint (not removed), or null: another company's id is not found either. */
 export async function webhookPorId(sql: Sql, companyId: string, webhookId: string): Promise<WebhookRow | null> {
   if (!UUID.test(webhookId)) return null;
-  const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.webhooks WHERE webhook_id = $1 AND company_id = $2 AND removido_em IS NULL`, [
+  return umaLinha<WebhookRow>(sql, `SELECT ${COLUMNS} FROM rm.webhooks WHERE webhook_id = $1 AND company_id = $2 AND removido_em IS NULL`, [
     webhookId,
     companyId,
   ]);
-  return (rows[0] as unknown as WebhookRow | undefined) ?? null;
 }
 
 /** The company's endpoints, oldest first. */

@@ -1,4 +1,6 @@
 import { textoFiscal } from '../xml/montar';
+import { type Environment } from '@frete/contracts';
+import { dhSaoPaulo } from '../../fiscal/datas';
 
 /**
  * The `eventoCTe` 4.00 of an own CT-e (MOC 4.00 Visão Geral §6, eventoCTe_v4.00.xsd), unsigned and compact:
@@ -55,15 +57,28 @@ export type DetalheEventoCte =
     }
   | { tpEvento: '110181'; nProt: string; nProtCE: string };
 
-export interface MontarEventoCteInput {
+/** Where and when an event of the CT-e `chave` goes, whoever its author (the emitter's events and the taker's alike). */
+export interface EnvioEventoCte {
   chave: string;
-  cnpjAutor: string;
   tpAmb: 1 | 2;
-  /** The key's cUF. */
+  /** The key's cUF: the CT-e's authorizer receives every event of it (MOC §5.1.1 IP05). */
   cOrgao: string;
   nSeqEvento: number;
   /** `AAAA-MM-DDThh:mm:ss-03:00`. */
   dhEvento: string;
+}
+
+/** The envelope's fields of the `nSeqEvento`-th event of the CT-e `chave`, sent now to the environment's authorizer. */
+export const envioEventoCte = (ambiente: Environment, chave: string, nSeqEvento: number, agora: Date): EnvioEventoCte => ({
+  chave,
+  tpAmb: ambiente === 'producao' ? 1 : 2,
+  cOrgao: chave.slice(0, 2),
+  nSeqEvento,
+  dhEvento: dhSaoPaulo(agora),
+});
+
+export interface MontarEventoCteInput extends EnvioEventoCte {
+  cnpjAutor: string;
   detalhe: DetalheEventoCte;
 }
 
@@ -114,16 +129,9 @@ function detalheXml(d: DetalheEventoCte): string {
 }
 
 /** The `eventoCTe` 4.00 envelope around a detail, whoever its author (the emitter's events and the taker's alike). */
-export interface EnvelopeEventoCte {
-  chave: string;
+export interface EnvelopeEventoCte extends EnvioEventoCte {
   /** The author's CNPJ (14, numeric or alphanumeric) or CPF (11). */
   documentoAutor: string;
-  tpAmb: 1 | 2;
-  /** The key's cUF: the CT-e's authorizer receives every event of it. */
-  cOrgao: string;
-  nSeqEvento: number;
-  /** `AAAA-MM-DDThh:mm:ss-03:00`. */
-  dhEvento: string;
   tpEvento: string;
   /** The detail's own element (`evCancCTe`, `evPrestDesacordo`…), already written. */
   detalheXml: string;

@@ -4,7 +4,7 @@ import {
   type CteSubcontratacaoState,
   cteSubcontratacaoStream,
   type DetalheDesacordo,
-  dhSaoPaulo,
+  envioEventoCte,
   type EventoDesacordoEstado,
   montarEventoDesacordo,
   observacaoDesacordo,
@@ -78,16 +78,9 @@ export class DesacordoCte {
       pedido.tipo === 'desacordo'
         ? { tpEvento: TP_EVENTO_DESACORDO.desacordo, xObs: pedido.observacao }
         : { tpEvento: TP_EVENTO_DESACORDO.cancelamento_desacordo, nProtEvPrestDes: plano.n_prot_desacordo ?? '' };
-    const { xml } = montarEventoDesacordo({
-      chave,
-      documentoAutor: cnpj,
-      tpAmb: this.deps.environment === 'producao' ? 1 : 2,
-      // §5.1.1 IP05 / N02: the receiving authority's code is the key's cUF (the CT-e's authorizer), not the taker's UF.
-      cOrgao: chave.slice(0, 2),
-      nSeqEvento: plano.n_seq_evento,
-      dhEvento: dhSaoPaulo(now),
-      detalhe,
-    });
+    // §5.1.1 IP05 / N02: the receiving authority's code is the key's cUF (the CT-e's authorizer), not the taker's UF.
+    const envio = envioEventoCte(this.deps.environment, chave, plano.n_seq_evento, now);
+    const { xml } = montarEventoDesacordo({ ...envio, documentoAutor: cnpj, detalhe });
     const assinado = await assinarEventoCte(this.deps, {
       companyId,
       certificadoBlobId: company && certificado ? certificado.blob_id : null,

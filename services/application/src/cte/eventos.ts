@@ -12,6 +12,7 @@ import {
   type DetalheEventoCte,
   type EventoCteEstado,
   dhSaoPaulo,
+  envioEventoCte,
   montarEventoCte,
   planejarEventoCte,
   Rejection,
@@ -139,15 +140,8 @@ export class EventosCte {
     const detalhe = await this.detalhe(cteId, carta ? { tipo: 'carta_correcao', correcoes: carta } : pedido, plano.nProt, plano.n_prot_ce);
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
     const chave = state.chave!;
-    const { xml } = montarEventoCte({
-      chave,
-      cnpjAutor: company?.cnpj ?? '',
-      tpAmb: this.deps.environment === 'producao' ? 1 : 2,
-      cOrgao: chave.slice(0, 2),
-      nSeqEvento: plano.n_seq_evento,
-      dhEvento: dhSaoPaulo(now),
-      detalhe,
-    });
+    const envio = envioEventoCte(this.deps.environment, chave, plano.n_seq_evento, now);
+    const { xml } = montarEventoCte({ ...envio, cnpjAutor: company?.cnpj ?? '', detalhe });
     const assinado = await assinarEventoCte(this.deps, {
       companyId,
       certificadoBlobId: company && certificado ? certificado.blob_id : null,

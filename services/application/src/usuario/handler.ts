@@ -31,15 +31,8 @@ export interface UsuarioHandlerDeps extends CommandDeps {
   clock: () => Date;
 }
 
-/** Who logged in (or is half-way: a new password or a code still to give). */
-export interface UsuarioAutenticado {
-  usuario_id: string;
-  company_id: string;
-  email: string;
-  papel: PapelUsuario;
-  senha_temporaria: boolean;
-  totp: boolean;
-}
+/** Who logged in (or is half-way: a new password or a code still to give): the user's state, less its status. */
+export type UsuarioAutenticado = Omit<Exclude<UsuarioState, { status: 'none' }>, 'status'>;
 
 /** A login step's outcome. Unknown e-mail and wrong password are the same `recusado`, on purpose. */
 export type ResultadoLogin =
@@ -73,6 +66,7 @@ function senhaValida(senha: string, campo = 'nova'): void {
   if (problema) throw invalido(campo, problema);
 }
 
+/** Field by field, so that what the state may gain later does not leave with a login by itself. */
 const autenticado = (s: Exclude<UsuarioState, { status: 'none' }>): UsuarioAutenticado => ({
   usuario_id: s.usuario_id,
   company_id: s.company_id,

@@ -32,6 +32,19 @@ const DESACORDO_RESPOSTAS = {
   202: DataEnvelope(Type.Ref(DesacordoResultado), 'No verdict yet (105 or no answer): repeat the same request to reconcile'),
 };
 
+/** What both requests to the authority may answer besides their own refusals. */
+const DESACORDO_ERROS = [
+  404,
+  409,
+  422,
+  503,
+  'regra_de_negocio',
+  'desacordo_nao_tomador',
+  'desacordo_pendente',
+  'provedor_indisponivel',
+  'autoridade_indisponivel',
+] as const;
+
 const DESACORDO_AUTORIDADE =
   "Only the CT-e's taker (`toma3` party or `toma4`: the company's CNPJ) may ask: otherwise 422 `desacordo_nao_tomador` (the authority's " +
   '755). The eventoCTe 4.00 is built with the company as author, signed with its A1, validated against eventoCTe_v4.00.xsd and its ' +
@@ -128,20 +141,7 @@ export const cteSubcontratacaoRoutes =
           body: DesacordoInput,
           response: {
             ...DESACORDO_RESPOSTAS,
-            ...errors(
-              400,
-              404,
-              409,
-              422,
-              503,
-              'regra_de_negocio',
-              'desacordo_nao_tomador',
-              'desacordo_fora_do_prazo',
-              'desacordo_ja_registrado',
-              'desacordo_pendente',
-              'provedor_indisponivel',
-              'autoridade_indisponivel',
-            ),
+            ...errors(400, 'desacordo_fora_do_prazo', 'desacordo_ja_registrado', ...DESACORDO_ERROS),
           },
         },
       },
@@ -170,18 +170,7 @@ export const cteSubcontratacaoRoutes =
           params: AccessKeyParam,
           response: {
             ...DESACORDO_RESPOSTAS,
-            ...errors(
-              404,
-              409,
-              422,
-              503,
-              'regra_de_negocio',
-              'desacordo_nao_tomador',
-              'desacordo_inexistente',
-              'desacordo_pendente',
-              'provedor_indisponivel',
-              'autoridade_indisponivel',
-            ),
+            ...errors('desacordo_inexistente', ...DESACORDO_ERROS),
           },
         },
       },
