@@ -14,6 +14,6 @@ export const CTE: EspecieDocumento = {
   denegacao: true,
   conclusivas: ['autorizado', 'rejeitado', 'denegado', 'cancelado'],
   conhecidas: ['sem_protocolo'],
-  erros: { pendencias: 'cte_com_pendencias', naoEditavel: 'cte_nao_editavel' },
+  erros: { pendencias: 'cte_com_pendencias', naoEditavel: 'cte_nao_editavel', naoAutorizado: 'cte_nao_autorizado' },
   impresso: { nome: 'DACTE', proc: 'cteProc', situacoes: ['autorizado', 'cancelado'] },
 };

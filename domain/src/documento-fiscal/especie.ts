@@ -39,6 +39,8 @@ export interface EspecieDocumento {
     pendencias: ErrorCode;
     /** The document is past its issue (or was never issued, when polled). */
     naoEditavel: ErrorCode;
+    /** What needs an authorized document (its printed form, its events) asked of one that is not. */
+    naoAutorizado: ErrorCode;
   };
   /** The archived document with its protocol (`cteProc`) and the printed one (`DACTE`), and when it exists. */
   impresso: { nome: 'DACTE' | 'DAMDFE'; proc: 'cteProc' | 'mdfeProc'; situacoes: readonly string[] };

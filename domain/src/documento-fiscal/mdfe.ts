@@ -14,6 +14,6 @@ export const MDFE: EspecieDocumento = {
   denegacao: false,
   conclusivas: ['autorizado', 'rejeitado', 'encerrado', 'cancelado'],
   conhecidas: [],
-  erros: { pendencias: 'regra_de_negocio', naoEditavel: 'mdfe_nao_editavel' },
+  erros: { pendencias: 'regra_de_negocio', naoEditavel: 'mdfe_nao_editavel', naoAutorizado: 'mdfe_nao_autorizado' },
   impresso: { nome: 'DAMDFE', proc: 'mdfeProc', situacoes: ['autorizado', 'encerrado', 'cancelado'] },
 };
