@@ -10,53 +10,22 @@ import {
   type SolicitarDesacordo,
 } from '../src';
 import { scenario } from './given-when-then';
+import { CHAVE_CTE_LIDO, cteLido, parteLida } from './cte-lido';
 
 /** The taker's events about a received CT-e (MOC 4.00 Visão Geral §6.5, §6.6): given / when / then. */
 
 const TOMADOR = '44555666000181';
 const OUTRA = '99888777000100';
-const parte = (documento: string) => ({
-  documento,
-  tipo_documento: 'CNPJ' as const,
-  ie: null,
-  nome: 'X',
-  fantasia: null,
-  telefone: null,
-  email: null,
-  endereco: null,
-});
-const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
-const CHAVE = '35261111222333000181570010000000011000000010';
-const cte: CteLido = {
-  chave: CHAVE,
-  versao: '4.00',
-  modelo: '57',
-  serie: 1,
-  numero: 1,
-  codigo_numerico: '00000001',
+const parte = (documento: string) => parteLida(documento);
+const CHAVE = CHAVE_CTE_LIDO;
+const cte: CteLido = cteLido({
   cfop: '6353',
-  natureza_operacao: 'FRETE',
   data_emissao: '2026-11-01T10:00:00-03:00',
-  ambiente: 'homologacao',
-  tipo_cte: 0,
-  tipo_servico: 0,
-  modal: '01',
-  emitente: parte('11222333000181'),
   remetente: parte('22333444000181'),
-  expedidor: null,
-  recebedor: null,
   destinatario: parte('33444555000181'),
   tomador: { codigo: 4, papel: 'outros', parte: parte(TOMADOR) },
-  inicio: local,
-  fim: local,
-  valor_prestacao_centavos: 100,
-  valor_receber_centavos: 100,
-  componentes: [],
-  icms: null,
-  nfe_chaves: [],
-  cte_anteriores: [],
   protocolo: { numero: '135260000000001', recebido_em: '2026-11-01T10:05:00-03:00', status: 100, motivo: 'Autorizado', chave: CHAVE },
-};
+});
 const recebido: CteSubcontratacaoEvent = {
   type: 'cte_subcontratacao.recebido',
   data: {

@@ -12,58 +12,28 @@ import {
   recusaContraCte,
 } from '../src';
 import { scenario } from './given-when-then';
+import { cteLido, parteLida } from './cte-lido';
 
-const parte = (documento: string | null) => ({
-  documento,
-  tipo_documento: 'CNPJ' as const,
-  ie: null,
-  nome: 'X',
-  fantasia: null,
-  telefone: null,
-  email: null,
-  endereco: {
-    logradouro: 'RUA A',
-    numero: '1',
-    complemento: null,
-    bairro: 'CENTRO',
-    codigo_municipio: '3550308',
-    municipio: 'SAO PAULO',
-    uf: 'SP',
-    cep: '01001000',
-    pais: null,
-  },
-});
-const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
-const cte: CteLido = {
-  chave: '35261111222333000181570010000000011000000010',
-  versao: '4.00',
-  modelo: '57',
-  serie: 1,
-  numero: 1,
-  codigo_numerico: '00000001',
+const ENDERECO = {
+  logradouro: 'RUA A',
+  numero: '1',
+  complemento: null,
+  bairro: 'CENTRO',
+  codigo_municipio: '3550308',
+  municipio: 'SAO PAULO',
+  uf: 'SP',
+  cep: '01001000',
+  pais: null,
+};
+const parte = (documento: string | null) => ({ ...parteLida(documento), endereco: ENDERECO });
+const cte: CteLido = cteLido({
   cfop: '6353',
-  natureza_operacao: 'FRETE',
-  data_emissao: '2026-11-20T10:00:00-03:00',
-  ambiente: 'homologacao',
-  tipo_cte: 0,
-  tipo_servico: 0,
-  modal: '01',
   emitente: parte('11222333000181'),
   remetente: parte('22333444000181'),
-  expedidor: null,
   recebedor: parte('33444555000181'),
   destinatario: parte('44555666000181'),
   tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000181') },
-  inicio: local,
-  fim: local,
-  valor_prestacao_centavos: 100,
-  valor_receber_centavos: 100,
-  componentes: [],
-  icms: null,
-  nfe_chaves: [],
-  cte_anteriores: [],
-  protocolo: null,
-};
+});
 const receber: ReceberCteSubcontratacao = {
   type: 'ReceberCteSubcontratacao',
   company_id: 'sub',

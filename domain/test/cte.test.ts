@@ -1,19 +1,9 @@
 import { type CteLido } from '@frete/contracts';
 import { cteDecider, type CteEvent, type ReceberCteEmitido } from '../src';
 import { scenario } from './given-when-then';
+import { CHAVE_CTE_LIDO, cteLido } from './cte-lido';
 
-const parte = (documento: string) => ({
-  documento,
-  tipo_documento: 'CNPJ' as const,
-  ie: null,
-  nome: 'X',
-  fantasia: null,
-  telefone: null,
-  email: null,
-  endereco: null,
-});
-const local = { codigo_ibge: '3550308', municipio: 'SAO PAULO', uf: 'SP' };
-const chave = '35261111222333000181570010000000011000000010';
+const chave = CHAVE_CTE_LIDO;
 const protocolo = {
   numero: '135260000000001',
   recebido_em: '2026-11-20T10:00:05-03:00',
@@ -21,36 +11,7 @@ const protocolo = {
   motivo: 'Autorizado o uso do CT-e',
   chave,
 };
-const cte: CteLido = {
-  chave,
-  versao: '4.00',
-  modelo: '57',
-  serie: 1,
-  numero: 1,
-  codigo_numerico: '00000001',
-  cfop: '5353',
-  natureza_operacao: 'FRETE',
-  data_emissao: '2026-11-20T10:00:00-03:00',
-  ambiente: 'homologacao',
-  tipo_cte: 0,
-  tipo_servico: 0,
-  modal: '01',
-  emitente: parte('11222333000181'),
-  remetente: null,
-  expedidor: null,
-  recebedor: null,
-  destinatario: parte('44555666000100'),
-  tomador: { codigo: 3, papel: 'destinatario', parte: parte('44555666000100') },
-  inicio: local,
-  fim: local,
-  valor_prestacao_centavos: 100,
-  valor_receber_centavos: 100,
-  componentes: [],
-  icms: null,
-  nfe_chaves: [],
-  cte_anteriores: [],
-  protocolo,
-};
+const cte: CteLido = cteLido({ protocolo });
 const receber: ReceberCteEmitido = {
   type: 'ReceberCteEmitido',
   cte_id: 'id1',

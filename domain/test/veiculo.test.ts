@@ -11,24 +11,12 @@ import {
 } from '../src';
 import { type VeiculoDados } from '@frete/contracts';
 import { scenario } from './given-when-then';
+import { veiculoDados } from './veiculo-dados';
 
 const { given } = scenario(veiculoDecider);
 const C = 'company-1';
 
-const dados = (over: Partial<VeiculoDados> = {}): VeiculoDados => ({
-  placa: 'ABC1D23',
-  renavam: null,
-  rntrc: null,
-  uf: null,
-  tara_kg: null,
-  capacidade_kg: null,
-  capacidade_m3: null,
-  tipo_rodado: null,
-  tipo_carroceria: null,
-  tipo: 'tracao',
-  proprietario: null,
-  ...over,
-});
+const dados = veiculoDados;
 const cadastrado = (id: number, over: Partial<VeiculoDados> = {}): VeiculoEvent => ({
   type: 'veiculo.cadastrado',
   data: { company_id: C, veiculo_id: id, dados: dados(over) },

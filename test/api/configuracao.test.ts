@@ -1,4 +1,4 @@
-import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
+import { expectError, type TestApp, type TestCarrier, appComDuasEmpresas } from '../support/app';
 
 const endereco = { logradouro: 'Rua das Flores', numero: '100', bairro: 'Centro', municipio: 'SAO PAULO', uf: 'SP', cep: '01001000' };
 
@@ -6,11 +6,7 @@ describe('GET/PUT /fiscal/configuracao', () => {
   let app: TestApp;
   let a: TestCarrier;
   let b: TestCarrier;
-  beforeAll(async () => {
-    app = await startTestApp();
-    a = await app.carrier();
-    b = await app.carrier();
-  });
+  beforeAll(async () => ({ app, a, b } = await appComDuasEmpresas()));
   afterAll(() => app?.close());
 
   it('starts empty, with what is missing for issuing', async () => {

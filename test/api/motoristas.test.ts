@@ -1,5 +1,5 @@
 import { motoristaPorCpf } from '@frete/projections';
-import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { expectError, type TestApp, type TestCarrier, appComDuasEmpresas } from '../support/app';
 
 const PATH = '/v1/fiscal/motoristas';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -16,11 +16,7 @@ describe('/fiscal/motoristas', () => {
   let smallId: number;
   let fullId: number;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-    a = await app.carrier();
-    b = await app.carrier();
-  });
+  beforeAll(async () => ({ app, a, b } = await appComDuasEmpresas()));
   afterAll(() => app?.close());
 
   it('201 for the smallest body { cpf, nome } (masked CPF): automatic mode, no own rule', async () => {

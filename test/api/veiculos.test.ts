@@ -1,5 +1,5 @@
 import { veiculoPorPlaca } from '@frete/projections';
-import { expectError, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { expectError, type TestApp, type TestCarrier, appComDuasEmpresas } from '../support/app';
 
 const PATH = '/v1/fiscal/veiculos';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -27,11 +27,7 @@ describe('/fiscal/veiculos', () => {
   let smallId: number;
   let fullId: number;
 
-  beforeAll(async () => {
-    app = await startTestApp();
-    a = await app.carrier();
-    b = await app.carrier();
-  });
+  beforeAll(async () => ({ app, a, b } = await appComDuasEmpresas()));
   afterAll(() => app?.close());
 
   it('201 for the smallest body { placa }, with id 1 and every other field null', async () => {

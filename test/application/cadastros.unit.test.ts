@@ -2,6 +2,7 @@ import { registroHandler } from '../../services/application/src/cadastros/handle
 import { motoristasStream, registroMotoristas, registroRegrasTributacao, registroVeiculos, veiculosStream } from '@frete/domain';
 import { motoristaLinha, regraTributacaoLinha, veiculoLinha } from '@frete/projections';
 import { AGORA, EMPRESA, especificacaoDeHandler, naStream } from '../support/especificacao';
+import { veiculoDados } from '../../domain/test/veiculo-dados';
 
 /**
  * The registries' handler (`registroHandler`) at the handler level: the same facts as test/api/motoristas,
@@ -96,21 +97,9 @@ describe('motorista handler (registroHandler over registroMotoristas)', () => {
 
 describe('veiculo handler (registroHandler over registroVeiculos)', () => {
   const spec = especificacaoDeHandler(({ store }) => registroHandler({ store }, registroVeiculos, veiculoLinha));
-  const vazio = {
-    renavam: null,
-    rntrc: null,
-    uf: null,
-    tara_kg: null,
-    capacidade_kg: null,
-    capacidade_m3: null,
-    tipo_rodado: null,
-    tipo_carroceria: null,
-    tipo: 'tracao' as const,
-    proprietario: null,
-  };
   const veiculo = (id: number, placa = 'ABC1D23') => ({
     type: 'veiculo.cadastrado' as const,
-    data: { company_id: EMPRESA, veiculo_id: id, dados: { placa, ...vazio } },
+    data: { company_id: EMPRESA, veiculo_id: id, dados: veiculoDados({ placa }) },
   });
 
   it('registers a plate normalized, on the company’s registry stream, and answers the row', async () => {

@@ -121,6 +121,12 @@ export async function startTestApp(
   };
 }
 
+/** A fresh app and two carriers on it: `b` is the other company, which must not see what `a` registers. */
+export async function appComDuasEmpresas(): Promise<{ app: TestApp; a: TestCarrier; b: TestCarrier }> {
+  const app = await startTestApp();
+  return { app, a: await app.carrier(), b: await app.carrier() };
+}
+
 /** Asserts the error envelope of spec section 7 and returns it. */
 export function expectError(res: ApiResponse, status: number, code: string): ApiResponse['body'] {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
