@@ -15,5 +15,7 @@ export const CTE: EspecieDocumento = {
   conclusivas: ['autorizado', 'rejeitado', 'denegado', 'cancelado'],
   conhecidas: ['sem_protocolo'],
   erros: { pendencias: 'cte_com_pendencias', naoEditavel: 'cte_nao_editavel', naoAutorizado: 'cte_nao_autorizado' },
+  xml: { raiz: 'CTe', inf: 'infCte', numero: 'nCT', esquema: 'cte_v4.00.xsd' },
+  comPrevia: ['rascunho'],
   impresso: { nome: 'DACTE', proc: 'cteProc', situacoes: ['autorizado', 'cancelado'] },
 };

@@ -42,6 +42,10 @@ export interface EspecieDocumento {
     /** What needs an authorized document (its printed form, its events) asked of one that is not. */
     naoAutorizado: ErrorCode;
   };
+  /** The kind's XML: its root, the signed element, its number's tag and its official schema. */
+  xml: { raiz: 'CTe' | 'MDFe'; inf: 'infCte' | 'infMDFe'; numero: 'nCT' | 'nMDF'; esquema: 'cte_v4.00.xsd' | 'mdfe_v3.00.xsd' };
+  /** Situations in which a document has a preview: not issued yet. */
+  comPrevia: readonly string[];
   /** The archived document with its protocol (`cteProc`) and the printed one (`DACTE`), and when it exists. */
   impresso: { nome: 'DACTE' | 'DAMDFE'; proc: 'cteProc' | 'mdfeProc'; situacoes: readonly string[] };
 }

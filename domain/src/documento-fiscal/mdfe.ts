@@ -15,5 +15,7 @@ export const MDFE: EspecieDocumento = {
   conclusivas: ['autorizado', 'rejeitado', 'encerrado', 'cancelado'],
   conhecidas: [],
   erros: { pendencias: 'regra_de_negocio', naoEditavel: 'mdfe_nao_editavel', naoAutorizado: 'mdfe_nao_autorizado' },
+  xml: { raiz: 'MDFe', inf: 'infMDFe', numero: 'nMDF', esquema: 'mdfe_v3.00.xsd' },
+  comPrevia: ['rascunho', 'rejeitado'],
   impresso: { nome: 'DAMDFE', proc: 'mdfeProc', situacoes: ['autorizado', 'encerrado', 'cancelado'] },
 };

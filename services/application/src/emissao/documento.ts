@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type DomainEvent, type Environment } from '@frete/contracts';
-import { type Decider, type EspecieDocumento, type RejeicaoPrevista } from '@frete/domain';
+import { type Decider, type EspecieDocumento, type Pendencia, type RejeicaoPrevista } from '@frete/domain';
 import {
   type AutoridadeFiscal,
   type ProtocoloDocumento,
@@ -10,9 +10,13 @@ import {
 } from '@frete/adapters';
 import { type EstadoEmitido, type PassoDaEmissao } from './emissor';
 
-export interface Pendencia {
-  campo: string;
-  mensagem: string;
+/** What `preparar` finds of a document not issued yet. */
+export interface Preparado {
+  pendencias: Pendencia[];
+  /** Unsigned; null while what it is built from is missing. */
+  xml: string | null;
+  chave: string | null;
+  rejeicoes: RejeicaoPrevista[];
 }
 
 /**
@@ -27,13 +31,14 @@ export interface DocumentoEmitido<C, S extends EstadoEmitido, E extends DomainEv
   /** The command asking for the issue in a series. */
   solicitar: (documento: { id: string; companyId: string }, serie: number) => C;
   /**
-   * What a draft still lacks (configuration, certificate, its data) and which rules of the authority the XML an issue
-   * would build breaks, with a provisional number: an issue is requested only when both are empty.
+   * The unsigned XML an issue would build with a provisional number, what the document still lacks (configuration,
+   * certificate, its data) and which rules of the authority that XML breaks: an issue is requested only when nothing
+   * is lacking nor broken, and a preview shows all of it.
    */
   preparar: (
     deps: { pool: Pool; environment: Environment },
-    documento: { id: string; companyId: string; state: S; now: Date },
-  ) => Promise<{ pendencias: Pendencia[]; rejeicoes: RejeicaoPrevista[] }>;
+    documento: { id: string; companyId: string; dados: S['dados']; numero: number; now: Date },
+  ) => Promise<Preparado>;
   autorizar: (autoridade: AutoridadeFiscal, xml: string, remetente: Remetente) => Promise<RetornoAutorizacao>;
   consultar: (autoridade: AutoridadeFiscal, chave: string, remetente: Remetente) => Promise<RetornoConsulta>;
   /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */

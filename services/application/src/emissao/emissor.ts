@@ -57,6 +57,8 @@ export type PassoDaEmissao =
 /** The part of a document's state the issue reads. */
 export interface EstadoEmitido {
   situacao: string | null;
+  /** The document's data as created or last changed (a draft's, a manifest's). */
+  dados: unknown;
   emissao: { chave: string; sha256: string } | null;
 }
 

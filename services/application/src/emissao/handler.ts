@@ -6,8 +6,6 @@ import { type CommandDeps, type ContextoEmpresa, execute, load } from '../comman
 import { type DocumentoEmitido } from './documento';
 import { type EmissorDocumento, type EstadoEmitido } from './emissor';
 
-export { type Pendencia } from './documento';
-
 type Ctx = ContextoEmpresa;
 
 /** 422 `rejeicao_prevista`: the authority would reject the document by these rules (the first names the error). */
@@ -42,7 +40,13 @@ export const pedidoDeEmissao = <C, S extends EstadoEmitido, E extends DomainEven
     solicitarEmissao: async (ctx: Ctx, id: string): Promise<void> => {
       const state = await estado(id);
       if (state.situacao === 'rascunho' || state.situacao === 'rejeitado') {
-        const { pendencias, rejeicoes } = await doc.preparar(deps, { id, companyId: ctx.companyId, state, now: ctx.now });
+        const { pendencias, rejeicoes } = await doc.preparar(deps, {
+          id,
+          companyId: ctx.companyId,
+          dados: state.dados,
+          numero: 1,
+          now: ctx.now,
+        });
         if (pendencias.length > 0) {
           const campos = pendencias.map((x) => x.campo).join(', ');
           throw new Rejection(fiscal.erros.pendencias, `the ${fiscal.nome} cannot be issued yet: ${campos}`, { pendencias });

@@ -1,16 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CteIdParam, DataEnvelope, type CteRascunho } from '@frete/contracts';
-import { codigoNumerico } from '@frete/domain';
-import { prepararCte } from '@frete/application';
-import { ApiError } from '../../errors';
-import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { CteIdParam } from '@frete/contracts';
+import { CTE_EMITIDO } from '@frete/application';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
-import { erroEsperadoNaPrevia, NUMERO_PROVISORIO, RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
-
-const TAGS = ['CT-e'];
+import { RejeicaoPrevistaView, rejeicoesDescricao, rotaDePrevia } from './previa';
 
 const CtePrevia = Type.Object(
   {
@@ -166,70 +160,24 @@ export function campoDoErro(path: string | undefined): string {
   }
 }
 
-const esperado = erroEsperadoNaPrevia('CTe', '/CTe/infCte/ide/nCT');
-
 /** `POST /fiscal/cte/{cte_uuid}/previa`: what an issue of this draft would send, and what it still needs. */
 export const ctePreviaRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const env = deps.config.environment;
-
-    app.post(
-      '/cte/:cte_uuid/previa',
-      {
-        schema: {
-          operationId: 'gerarPreviaCte',
-          tags: TAGS,
-          summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
-          description:
-            'Builds the XML from the draft, the fiscal configuration, the company and the applicable tax rule, and validates it against ' +
-            'cte_v4.00.xsd (the road modal included). `pendencias` names draft fields (`remetente.nome`), configuration fields ' +
-            '(`configuracao.rntrc`), `certificado`, or the XML path for schema errors with no draft field. A missing ICMS with no tax rule ' +
-            "for the route reads `sem_regra_tributacao`. The number is provisional (0: the series' next number is reserved only on issue) and " +
-            "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
-            'for a CT-e that is no longer a draft. `rejeicoes` lists every business rule of the authority the XML fails, with the cStat ' +
-            'and text the authority would answer (the rule set the simulated authority runs); `pronto` is false while any.',
-          params: CteIdParam,
-          response: { 200: DataEnvelope(CtePrevia), ...errors(404, 422, 'sem_regra_tributacao', 'cte_nao_editavel') },
-        },
-      },
-      async (request) => {
-        const p = principalOf(request);
-        await deps.readYourWrites.waitFor(p.companyId);
-        const row = await ownCte(deps, p.companyId, request.params.cte_uuid);
-        if (row.situacao !== 'rascunho') throw new ApiError('cte_nao_editavel', `only a draft has a preview; this CT-e is ${row.situacao}`);
-        const dados: CteRascunho = row.dados ?? {};
-        const { pendencias, xml, chave, rejeicoes } = await prepararCte(
-          { pool: deps.pool, environment: env },
-          {
-            companyId: p.companyId,
-            dados,
-            numero: NUMERO_PROVISORIO,
-            cCT: codigoNumerico(row.cte_id, NUMERO_PROVISORIO),
-            now: deps.clock(),
-          },
-        );
-        if (xml) {
-          const validation = await deps.schemas.validate(xml, 'cte_v4.00.xsd');
-          const seen = new Set(pendencias.map((x) => x.campo));
-          for (const e of validation.errors.filter((x) => !esperado(x))) {
-            const campo = campoDoErro(e.path);
-            if (seen.has(campo)) continue;
-            seen.add(campo);
-            pendencias.push({ campo, mensagem: e.message.trim() });
-          }
-        }
-        return {
-          data: {
-            pronto: xml !== null && pendencias.length === 0 && rejeicoes.length === 0,
-            pendencias,
-            xml,
-            chave_provisoria: chave,
-            numero_provisorio: NUMERO_PROVISORIO,
-            rejeicoes: rejeicoesView(rejeicoes),
-          },
-          environment: env,
-        };
-      },
-    );
+    rotaDePrevia(app, deps, CTE_EMITIDO, {
+      params: CteIdParam,
+      schema: CtePrevia,
+      summary: 'Preview of a draft: the unsigned CT-e 4.00 XML and everything an issue still needs',
+      description:
+        'Builds the XML from the draft, the fiscal configuration, the company and the applicable tax rule, and validates it against ' +
+        'cte_v4.00.xsd (the road modal included). `pendencias` names draft fields (`remetente.nome`), configuration fields ' +
+        '(`configuracao.rntrc`), `certificado`, or the XML path for schema errors with no draft field. A missing ICMS with no tax rule ' +
+        "for the route reads `sem_regra_tributacao`. The number is provisional (0: the series' next number is reserved only on issue) and " +
+        "so is the key's cCT (derived from the draft id). Nothing is stored. 404 for a CT-e that is not yours; 422 `cte_nao_editavel` " +
+        'for a CT-e that is no longer a draft. `rejeicoes` lists every business rule of the authority the XML fails, with the cStat ' +
+        'and text the authority would answer (the rule set the simulated authority runs); `pronto` is false while any.',
+      erros: ['sem_regra_tributacao'],
+      ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
+      campoDoErro,
+    });
   };

@@ -1,16 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DataEnvelope, MdfeIdParam } from '@frete/contracts';
-import { codigoNumerico } from '@frete/domain';
-import { prepararMdfe } from '@frete/application';
-import { ApiError } from '../../errors';
-import { errors } from '../../schemas';
-import { principalOf } from '../../command-context';
+import { MdfeIdParam } from '@frete/contracts';
+import { MDFE_EMITIDO } from '@frete/application';
 import { type ApiDeps } from '../../deps';
 import { ownMdfe } from './mdfe';
-import { erroEsperadoNaPrevia, NUMERO_PROVISORIO, RejeicaoPrevistaView, rejeicoesDescricao, rejeicoesView } from './previa';
-
-const TAGS = ['MDF-e'];
+import { RejeicaoPrevistaView, rejeicoesDescricao, rotaDePrevia } from './previa';
 
 const MdfePrevia = Type.Object(
   {
@@ -36,64 +30,20 @@ const MdfePrevia = Type.Object(
   { $id: 'MdfePrevia' },
 );
 
-const esperado = erroEsperadoNaPrevia('MDFe', '/MDFe/infMDFe/ide/nMDF');
-
 /** `POST /fiscal/mdfe/{mdfe_uuid}/previa`: what an issue of this MDF-e would send, and what the authority would say of it. */
 export const mdfePreviaRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const env = deps.config.environment;
-
-    app.post(
-      '/mdfe/:mdfe_uuid/previa',
-      {
-        schema: {
-          operationId: 'gerarPreviaMdfe',
-          tags: TAGS,
-          summary:
-            'Preview of an MDF-e not yet issued: the unsigned MDF-e 3.00 XML, what it still needs and what the authority would reject',
-          description:
-            'Builds the XML an issue would send (created MDF-e, company, fiscal configuration), validates it against mdfe_v3.00.xsd and runs ' +
-            "the authority's business rules over it. `rejeicoes` lists every rule that fails with the cStat and text the authority would " +
-            'answer (the rule set the simulated authority runs); `pronto` is false while anything is pending or rejected. The number is ' +
-            "provisional (0) and so is the key's cMDF. Nothing is stored. 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one " +
-            'already issued (only a `rascunho` or a `rejeitado` MDF-e has a preview).',
-          params: MdfeIdParam,
-          response: { 200: DataEnvelope(MdfePrevia), ...errors(404, 422, 'mdfe_nao_editavel') },
-        },
-      },
-      async (request) => {
-        const p = principalOf(request);
-        await deps.readYourWrites.waitFor(p.companyId);
-        const row = await ownMdfe(deps, p.companyId, request.params.mdfe_uuid);
-        if (row.situacao !== 'rascunho' && row.situacao !== 'rejeitado')
-          throw new ApiError('mdfe_nao_editavel', `only an MDF-e not yet issued has a preview; this MDF-e is ${row.situacao}`);
-        const { pendencias, xml, chave, rejeicoes } = await prepararMdfe(
-          { pool: deps.pool, environment: env },
-          {
-            companyId: p.companyId,
-            dados: row.dados,
-            numero: NUMERO_PROVISORIO,
-            cMDF: codigoNumerico(row.mdfe_id, NUMERO_PROVISORIO),
-            now: deps.clock(),
-          },
-        );
-        if (xml) {
-          const validation = await deps.schemas.validate(xml, 'mdfe_v3.00.xsd');
-          for (const e of validation.errors.filter((x) => !esperado(x)))
-            pendencias.push({ campo: e.path ?? '(xml)', mensagem: e.message.trim() });
-        }
-        return {
-          data: {
-            pronto: xml !== null && pendencias.length === 0 && rejeicoes.length === 0,
-            pendencias,
-            xml,
-            chave_provisoria: chave,
-            numero_provisorio: NUMERO_PROVISORIO,
-            rejeicoes: rejeicoesView(rejeicoes),
-          },
-          environment: env,
-        };
-      },
-    );
+    rotaDePrevia(app, deps, MDFE_EMITIDO, {
+      params: MdfeIdParam,
+      schema: MdfePrevia,
+      summary: 'Preview of an MDF-e not yet issued: the unsigned MDF-e 3.00 XML, what it still needs and what the authority would reject',
+      description:
+        'Builds the XML an issue would send (created MDF-e, company, fiscal configuration), validates it against mdfe_v3.00.xsd and runs ' +
+        "the authority's business rules over it. `rejeicoes` lists every rule that fails with the cStat and text the authority would " +
+        'answer (the rule set the simulated authority runs); `pronto` is false while anything is pending or rejected. The number is ' +
+        "provisional (0) and so is the key's cMDF. Nothing is stored. 404 for an MDF-e that is not yours; 422 `mdfe_nao_editavel` for one " +
+        'already issued (only a `rascunho` or a `rejeitado` MDF-e has a preview).',
+      ler: (companyId, uuid) => ownMdfe(deps, companyId, uuid),
+    });
   };

@@ -10,8 +10,8 @@ export const CTE_EMITIDO: DocumentoEmitido<CteCommand, CteState, CteEvent> = {
   fiscal: CTE,
   decider: cteDecider,
   solicitar: ({ id, companyId }, serie) => ({ type: 'SolicitarEmissao', cte_id: id, company_id: companyId, serie }),
-  preparar: (deps, { id, companyId, state, now }) =>
-    prepararCte(deps, { companyId, dados: state.dados ?? {}, numero: 1, cCT: codigoNumerico(id, 1), now }),
+  preparar: (deps, { id, companyId, dados, numero, now }) =>
+    prepararCte(deps, { companyId, dados: dados ?? {}, numero, cCT: codigoNumerico(id, numero), now }),
   autorizar: (autoridade, xml, remetente) => autoridade.autorizarCte(xml, remetente),
   consultar: (autoridade, chave, remetente) => autoridade.consultarCte(chave, remetente),
   proc: montarCteProc,

@@ -9,8 +9,8 @@ export const MDFE_EMITIDO: DocumentoEmitido<MdfeCommand, MdfeState, MdfeEvent> =
   fiscal: MDFE,
   decider: mdfeDecider,
   solicitar: ({ id, companyId }, serie) => ({ type: 'SolicitarEmissaoMdfe', mdfe_id: id, company_id: companyId, serie }),
-  preparar: (deps, { id, companyId, state, now }) =>
-    prepararMdfe(deps, { companyId, dados: state.dados, numero: 1, cMDF: codigoNumerico(id, 1), now }),
+  preparar: (deps, { id, companyId, dados, numero, now }) =>
+    prepararMdfe(deps, { companyId, dados, numero, cMDF: codigoNumerico(id, numero), now }),
   autorizar: (autoridade, xml, remetente) => autoridade.autorizarMdfe(xml, remetente),
   consultar: (autoridade, chave, remetente) => autoridade.consultarMdfe(chave, remetente),
   proc: montarMdfeProc,
