@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { documentoOpenApi } from '@frete/api';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
-import { request, startTestApp, type TestApp } from '../support/app';
+import { expectError, request, startTestApp, type TestApp } from '../support/app';
 
 describe('OpenAPI, docs and health', () => {
   let app: TestApp;
@@ -17,6 +17,23 @@ describe('OpenAPI, docs and health', () => {
     const res = await request(`${app.url}/health`, 'GET');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', environment: 'homologacao' });
+  });
+
+  it("compiles each route's validator on its first request, and every one of them compiles", async () => {
+    const validation = app.running.api!.validation;
+    // A schema Ajv refuses would fail only its route's first request: every route part's schema is compiled here.
+    const total = validation.compileAll();
+    expect(total).toBeGreaterThan(150);
+    expect(validation.compileAll()).toBe(total);
+    // Validated as before: the list's query and the draft's body, with the fields named.
+    const a = await app.carrier();
+    const fieldsOf = (body: { error: { details: { fields: { field: string }[] } } }) => body.error.details.fields.map((f) => f.field);
+    expect(fieldsOf(expectError(await a.call('GET', '/v1/fiscal/motoristas?per_page=0'), 400, 'validacao'))).toEqual([
+      'querystring.per_page',
+    ]);
+    expect(fieldsOf(expectError(await a.call('POST', '/v1/fiscal/motoristas', { cpf: '1234', nome: 'JOSE' }), 400, 'validacao'))).toEqual([
+      'cpf',
+    ]);
   });
 
   it('documents every route that exists, generated from the schemas', async () => {

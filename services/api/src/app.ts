@@ -10,6 +10,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ApiError, envelope, errorHandler } from './errors';
 import { requestId } from './request-id';
 import { buildSerializer } from './serializer';
+import { ValidationOnDemand } from './validator';
 import { SHARED_SCHEMAS } from './schemas';
 import { completarDocumento, OPENAPI_COMPONENTS, OPENAPI_TAGS } from './openapi';
 import { type ApiDeps } from './deps';
@@ -45,6 +46,7 @@ export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {})
         childLoggerFactory: (parent, bindings, opts) => requestChildLogger(parent as Logger, bindings, opts) as FastifyBaseLogger,
       }
     : { logger: false };
+  const validation = new ValidationOnDemand();
   const app = Fastify({
     ...logging,
     genReqId: requestId,
@@ -69,9 +71,10 @@ export async function buildApi(deps: ApiDeps, options: { logger?: Logger } = {})
       },
     },
     serializerOpts: { ajv: { multipleOfPrecision: 6 } },
-    schemaController: { compilersFactory: { buildSerializer } },
+    schemaController: { compilersFactory: { buildSerializer, buildValidator: validation.buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.decorate('validation', validation);
   app.decorateRequest('principal', null);
   // Hooks that never wait are written with `done`: an async one costs every request a promise and a turn.
   app.addHook('onRequest', (request, reply, done) => {

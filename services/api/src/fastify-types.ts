@@ -1,6 +1,7 @@
 import { type Principal } from '@frete/platform';
 import { type Scope } from '@frete/contracts';
 import { type IdempotencyState } from './plugins/idempotency';
+import { type ValidationOnDemand } from './validator';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,6 +11,10 @@ declare module 'fastify' {
     scope?: Scope;
     /** Set by the `idempotency` plugin on the routes that take `Idempotency-Key`; `false` on a route opts it out. */
     idempotency?: boolean;
+  }
+  interface FastifyInstance {
+    /** The routes' validators, each compiled on its route's first request (`compileAll` compiles the rest). */
+    validation: ValidationOnDemand;
   }
   interface FastifyRequest {
     principal: Principal | null;
