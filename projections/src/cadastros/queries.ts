@@ -1,5 +1,5 @@
 import { type ChavePix, type Repasse, type TipoDocumento, type TipoVeiculo } from '@frete/contracts';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { type Sql } from '../projector';
 import { umaLinha } from '../uma-linha';
@@ -40,7 +40,7 @@ export async function conviteDaEmpresa(sql: Sql, companyId: string, conviteId: s
 export async function convitesList(
   sql: Sql,
   companyId: string,
-  f: { estado?: EstadoConviteRow; cnpj?: string; now: Date; page: number; per_page: number; cursor?: string },
+  f: PageRequest & { estado?: EstadoConviteRow; cnpj?: string; now: Date },
 ): Promise<{ rows: ConviteRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   // A literal, not a parameter: the count query does not select the columns, and an unused parameter has no type.

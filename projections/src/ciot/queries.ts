@@ -1,6 +1,6 @@
 import { type CiotStatus, type DeclaracaoCiotDados } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { umaLinha } from '../uma-linha';
 
@@ -68,7 +68,7 @@ export async function mdfeAutorizadoDoCte(
 export async function listarCiots(
   sql: Sql,
   companyId: string,
-  f: { page: number; per_page: number; cursor?: string },
+  f: PageRequest,
 ): Promise<{ rows: CiotRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   const { rows, total, next_cursor } = await q.keysetPage<Record<string, unknown>>(

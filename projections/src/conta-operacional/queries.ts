@@ -1,5 +1,5 @@
 import { type MotivoEstorno, type OrigemCredito, type TipoMovimento } from '@frete/contracts';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { type Sql } from '../projector';
 
 export interface MovimentoContaRow {
@@ -75,11 +75,7 @@ export async function movimentoContaOperacional(sql: Sql, companyId: string, seq
   return rows[0] ? toMovimento(rows[0]) : null;
 }
 
-export interface ExtratoFiltro {
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
+export interface ExtratoFiltro extends PageRequest {
   tipo?: TipoMovimento;
   from?: string;
   to?: string;

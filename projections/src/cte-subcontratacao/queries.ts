@@ -3,7 +3,7 @@ import { recusaDoRecebimento } from './recusa';
 import { type OrigemCaixa, origemDoCanal } from './origem';
 import { asProjected, type Sql } from '../projector';
 import { containsPattern, searchable, startsWithPattern } from '../search';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { umaLinha } from '../uma-linha';
 
@@ -38,17 +38,13 @@ export interface CancelamentoCaixa {
   xml_sha256: string;
 }
 
-export interface CteSubcontratacaoFilter {
+export interface CteSubcontratacaoFilter extends PageRequest {
   search?: string;
   carrier_role?: string;
   status?: string;
   /** Receipt dates, `YYYY-MM-DD`, inclusive, in Brasília time. */
   from?: string;
   to?: string;
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
 }
 
 const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, counter_cte_blocked_reason, counter_cte_refusal, received_count,

@@ -7,7 +7,7 @@ import {
   type RecordedEvent,
 } from '@frete/contracts';
 import { asProjected, type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { umaLinha } from '../uma-linha';
 
@@ -35,15 +35,11 @@ export interface CteRow {
   updated_at: Date;
 }
 
-export interface CteFilter {
+export interface CteFilter extends PageRequest {
   status?: string;
   /** Issue dates (`dhEmi`; a draft's creation), `YYYY-MM-DD`, inclusive, in Brasília time. */
   from?: string;
   to?: string;
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
 }
 
 const COLUMNS =

@@ -1,7 +1,7 @@
 import { type DocumentoDistribuicao, type Environment, type ServicoDistribuicao } from '@frete/contracts';
 import { habilitadaPorPadrao, NSU_INICIAL, SERVICOS_DISTRIBUICAO } from '@frete/domain';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { umaLinha } from '../uma-linha';
 
 /** One service's state, as the events left it (the defaults before any). */
@@ -105,14 +105,10 @@ export interface DistribuicaoDocumentoRow {
   recebido_em: Date;
 }
 
-export interface DistribuicaoDocumentosFilter {
+export interface DistribuicaoDocumentosFilter extends PageRequest {
   servico?: ServicoDistribuicao;
   destino?: DocumentoDistribuicao['destino'];
   chave?: string;
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
 }
 
 const COLUNAS_DOCUMENTO = 'servico, nsu, schema, chave, sha256, destino, erro, consulta_id, recebido_em';

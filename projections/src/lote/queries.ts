@@ -1,6 +1,6 @@
 import { type LinhaLoteStatus, type LoteStatus, type ModoSubcontratacao } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { type ContagemLote } from './progresso';
 
@@ -121,7 +121,7 @@ export type LoteResumoRow = LoteRow & { contagem: ContagemLote };
 export async function lotesList(
   sql: Sql,
   companyId: string,
-  f: { status?: string; from?: string; to?: string; page: number; per_page: number; cursor?: string },
+  f: PageRequest & { status?: string; from?: string; to?: string },
 ): Promise<{ rows: LoteResumoRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery(['l.company_id', 'l.solicitante_company_id'], companyId);
   if (f.status) q.and(`l.status = ${q.param(f.status)}`);

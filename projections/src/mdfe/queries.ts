@@ -1,6 +1,6 @@
 import { type CondutorMdfe, type MdfeDados, type MdfeSituacao } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { umaLinha } from '../uma-linha';
 
@@ -51,7 +51,7 @@ export async function mdfeByKey(sql: Sql, companyId: string, chave: string): Pro
 export async function mdfeList(
   sql: Sql,
   companyId: string,
-  f: { status?: string; page: number; per_page: number; cursor?: string },
+  f: PageRequest & { status?: string },
 ): Promise<{ rows: MdfeRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.status) q.and(`situacao = ${q.param(f.status)}`);

@@ -1,5 +1,5 @@
 import { type MotoristaDados } from '@frete/contracts';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { type Sql } from '../projector';
 import { containsPattern, searchable } from '../search';
 
@@ -46,7 +46,7 @@ export async function motoristaPorCpf(sql: Sql, companyId: string, cpf: string):
 export async function motoristasList(
   sql: Sql,
   companyId: string,
-  f: { search?: string; page: number; per_page: number; cursor?: string },
+  f: PageRequest & { search?: string },
 ): Promise<{ rows: MotoristaRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.trim();

@@ -1,6 +1,6 @@
 import { type NfeArquivoRecebido, type NfeLida, type NfeStatus } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { containsPattern, searchable, startsWithPattern } from '../search';
 
@@ -33,13 +33,9 @@ export interface NfeRow {
   atualizada_em: Date;
 }
 
-export interface NfeFilter {
+export interface NfeFilter extends PageRequest {
   search?: string;
   status?: NfeStatus;
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
 }
 
 /** `vinculada` is not stored: an own CT-e carrying the key (rm.cte_nfe) makes it so, whatever else is known. */

@@ -1,6 +1,6 @@
 import { type SituacaoParcela } from '@frete/contracts';
 import { type Sql } from '../projector';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { type OrderKey } from '../list-cursor';
 import { type ParcelaRepasseRow, toParcela } from './queries';
 
@@ -13,10 +13,7 @@ export interface ParcelaListadaRow extends ParcelaRepasseRow {
   motorista_cpf: string;
 }
 
-export interface ParcelasFiltro {
-  page: number;
-  per_page: number;
-  cursor?: string;
+export interface ParcelasFiltro extends PageRequest {
   situacao?: SituacaoParcela;
   /** Due on or before this day (AAAA-MM-DD): an installment without a due date is left out. */
   vencimento_ate?: string;

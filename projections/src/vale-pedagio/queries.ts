@@ -1,5 +1,5 @@
 import { type CategoriaVeicular, type PracaValePedagio, type SituacaoValePedagio, type TipoValePedagio } from '@frete/contracts';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { type Sql } from '../projector';
 
@@ -77,11 +77,7 @@ export async function valePedagioOf(sql: Sql, companyId: string, valePedagioId: 
   return rows[0] ? toRow(rows[0]) : null;
 }
 
-export interface ValesPedagioFiltro {
-  page: number;
-  per_page: number;
-  /** The list's `cursor`: the rows after the one it names (instead of `page`). */
-  cursor?: string;
+export interface ValesPedagioFiltro extends PageRequest {
   situacao?: SituacaoValePedagio;
   placa?: string;
   from?: string;

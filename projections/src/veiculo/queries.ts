@@ -1,5 +1,5 @@
 import { type VeiculoDados } from '@frete/contracts';
-import { ListQuery } from '../list-query';
+import { ListQuery, type PageRequest } from '../list-query';
 import { type Sql } from '../projector';
 import { containsPattern } from '../search';
 import { umaLinha } from '../uma-linha';
@@ -34,7 +34,7 @@ export async function veiculoPorPlaca(sql: Sql, companyId: string, placa: string
 export async function veiculosList(
   sql: Sql,
   companyId: string,
-  f: { search?: string; page: number; per_page: number; cursor?: string },
+  f: PageRequest & { search?: string },
 ): Promise<{ rows: VeiculoRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId).and('removido_em IS NULL');
   const term = f.search?.replace(/[\s-]/g, '').toUpperCase();

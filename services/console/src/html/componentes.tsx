@@ -105,6 +105,27 @@ export function Selecao(props: { nome: string; rotulo: string; opcoes: OpcaoProp
   );
 }
 
+/** A group of checkboxes of one repeated field (`nome`): each option's `valor`, those in `marcados` checked. */
+export function Marcacoes(props: { nome: string; legenda: string; opcoes: OpcaoProps[]; marcados: string[] }) {
+  return (
+    <fieldset>
+      <legend>{props.legenda}</legend>
+      {props.opcoes.map((o) => (
+        <div class="opcao" key={o.valor}>
+          <input
+            type="checkbox"
+            id={`${props.nome}-${o.valor}`}
+            name={props.nome}
+            value={o.valor}
+            checked={props.marcados.includes(o.valor)}
+          />
+          <label for={`${props.nome}-${o.valor}`}>{o.rotulo}</label>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
 /** A summary of what a form got wrong, announced on load. */
 /** `detalhe`: a refusal's code and the handler's own (English) message, for support: small, after the list. */
 export function Erros({ erros, detalhe }: { erros: string[]; detalhe?: string | null }) {

@@ -85,6 +85,17 @@ function Resultado({ l }: { l: LoteLinhaRow }) {
   return <span>—</span>;
 }
 
+/** The live part of a found batch, at the page the request asks for. */
+const progressoDoLote = ({ lote, linhas }: NonNullable<Awaited<ReturnType<typeof loteDe>>>, request: FastifyRequest) => (
+  <Progresso
+    batchId={lote.batch_id}
+    status={lote.status}
+    progresso={progressoDeContagem(lote, lote.contagem)}
+    linhas={linhas}
+    pagina={paginaDe(request)}
+  />
+);
+
 /**
  * The live part of a batch's page. While the batch's decider has not finished it (`concluido_em`), htmx fetches it
  * again every 2 s and swaps it whole; the finished one carries no trigger, so the polling stops by itself.
@@ -198,7 +209,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
     const sessao = sessaoDe(request);
     const achado = await doLote(sessao.company_id, request.params.id);
     if (!achado) return naoEncontrada(request, reply, 'O lote');
-    const { lote, linhas } = achado;
+    const { lote } = achado;
     return html(
       reply,
       <Pagina titulo="Lote de contra-CT-e" sessao={sessao} csrf={csrfDe(reply)} area={AREA} aviso={avisoDe(request)}>
@@ -224,13 +235,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
           </a>{' '}
           · na API: <code>GET /v1/fiscal/cte-subcontratacao/lote/{lote.batch_id}</code>
         </p>
-        <Progresso
-          batchId={lote.batch_id}
-          status={lote.status}
-          progresso={progressoDeContagem(lote, lote.contagem)}
-          linhas={linhas}
-          pagina={paginaDe(request)}
-        />
+        {progressoDoLote(achado, request)}
         <p>
           <a href={AREA}>Voltar aos lotes</a>
         </p>
@@ -242,20 +247,7 @@ export function lotes(app: FastifyInstance, deps: ConsoleDeps) {
     const sessao = sessaoDe(request);
     const achado = await doLote(sessao.company_id, request.params.id);
     if (!achado) return naoEncontrada(request, reply, 'O lote');
-    const { lote, linhas } = achado;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        fragmento(
-          <Progresso
-            batchId={lote.batch_id}
-            status={lote.status}
-            progresso={progressoDeContagem(lote, lote.contagem)}
-            linhas={linhas}
-            pagina={paginaDe(request)}
-          />,
-        ),
-      );
+    return reply.type('text/html; charset=utf-8').send(fragmento(progressoDoLote(achado, request)));
   });
 
   // The API's report, for a user of the panel (the API's own route takes an API credential, not the panel's session).

@@ -6,7 +6,7 @@ import { avisoDe, contextoDe, csrfDe, html, redirecionar, sessaoDe } from '../..
 import { type ConsoleDeps } from '../../deps';
 import { type SessaoConsole } from '../../sessao/sessao';
 import { paginaDeErro } from '../../erros';
-import { Erros, Formulario, Selecao, Tabela } from '../../html/componentes';
+import { Erros, Formulario, Marcacoes, Selecao, Tabela } from '../../html/componentes';
 import { Segredo } from './segredo';
 import { Pagina } from '../../html/layout';
 import { lista, NOMES_AMBIENTE, quando, statusDaRecusa, texto } from './formulario';
@@ -94,15 +94,12 @@ export function credenciais(app: FastifyInstance, deps: ConsoleDeps) {
           <Selecao nome="tipo" rotulo="Tipo" opcoes={TIPOS} valor={form.tipo} obrigatorio />
           {/* A deployment serves one environment: its credentials are the only ones it can issue. */}
           <Selecao nome="ambiente" rotulo="Ambiente" opcoes={[{ valor: ambiente, rotulo: NOMES_AMBIENTE[ambiente] }]} valor={ambiente} />
-          <fieldset>
-            <legend>Escopos</legend>
-            {SCOPES.map((s) => (
-              <div class="opcao" key={s}>
-                <input type="checkbox" id={`escopo-${s}`} name="escopos" value={s} checked={form.escopos.includes(s)} />
-                <label for={`escopo-${s}`}>{ESCOPOS[s]}</label>
-              </div>
-            ))}
-          </fieldset>
+          <Marcacoes
+            nome="escopos"
+            legenda="Escopos"
+            opcoes={SCOPES.map((s) => ({ valor: s, rotulo: ESCOPOS[s] }))}
+            marcados={form.escopos}
+          />
           <button type="submit">Criar credencial</button>
         </Formulario>
       </Pagina>,

@@ -5,7 +5,7 @@ import { webhookPorId, type WebhookRow, webhooksList } from '@frete/projections'
 import { avisoDe, contextoDe, csrfDe, html, redirecionar, sessaoDe } from '../../contexto';
 import { type ConsoleDeps } from '../../deps';
 import { paginaDeErro } from '../../erros';
-import { Campo, Erros, Formulario, ProximaPagina, Tabela } from '../../html/componentes';
+import { Campo, Erros, Formulario, Marcacoes, ProximaPagina, Tabela } from '../../html/componentes';
 import { Pagina } from '../../html/layout';
 import { fragmento } from '../../html/render';
 import { type SessaoConsole } from '../../sessao/sessao';
@@ -76,15 +76,12 @@ export function webhooks(app: FastifyInstance, deps: ConsoleDeps) {
             atributos={{ maxlength: WEBHOOK_URL_MAX, inputmode: 'url' }}
           />
           <Campo nome="descricao" rotulo="Descrição (opcional)" valor={form.descricao} atributos={{ maxlength: DESCRICAO_MAX }} />
-          <fieldset>
-            <legend>Eventos</legend>
-            {WEBHOOK_EVENT_TYPES.map((t) => (
-              <div class="opcao" key={t}>
-                <input type="checkbox" id={`evento-${t}`} name="eventos" value={t} checked={form.eventos.includes(t)} />
-                <label for={`evento-${t}`}>{t}</label>
-              </div>
-            ))}
-          </fieldset>
+          <Marcacoes
+            nome="eventos"
+            legenda="Eventos"
+            opcoes={WEBHOOK_EVENT_TYPES.map((t) => ({ valor: t, rotulo: t }))}
+            marcados={form.eventos}
+          />
           <button type="submit">Criar endpoint</button>
         </Formulario>
       </Pagina>,
