@@ -1,4 +1,4 @@
-import { type CteLido, type DeclaracaoCiot, type DeclaracaoCiotDados } from '@frete/contracts';
+import { type CteLido, type DeclaracaoCiotDados } from '@frete/contracts';
 import {
   aplicarRetificacao,
   avaliarCiotDoCte,
@@ -15,6 +15,7 @@ import {
   Rejection,
 } from '../src';
 import { scenario } from './given-when-then';
+import { declaracaoCiot } from './declaracao-ciot';
 
 const { given } = scenario(ciotDecider);
 const C = 'company-1';
@@ -22,22 +23,7 @@ const CNPJ = '11222333000181';
 const ID = '0b7c4c35-8f5e-4d1e-9a43-0d3a4f1b2c3d';
 const NFE = '35240911222333000181550010000000011000000010';
 
-const input = (over: Partial<DeclaracaoCiot> = {}): DeclaracaoCiot => ({
-  contratado: { documento: '11.222.333/0001-81' },
-  carga: { tipo: 'lotacao', peso_kg: 12000.5 },
-  rota: { origem: { municipio: 'sao paulo', uf: 'SP' }, destino: { municipio: 'RIO DE JANEIRO', uf: 'RJ' } },
-  veiculos: [{ placa: 'abc-1d23' }],
-  documentos_fiscais: [
-    {
-      numero: '123',
-      remetente: { documento: '11222333000181', nome: 'REMETENTE' },
-      destinatario: { documento: '529.982.247-25', nome: 'JOSE' },
-    },
-  ],
-  valores: { frete: 1500.5 },
-  motorista: { cpf: '529.982.247-25', nome: 'JOAO  MOTORISTA' },
-  ...over,
-});
+const input = declaracaoCiot;
 
 const dados: DeclaracaoCiotDados = normalizarDeclaracaoCiot(input());
 const fracionada: DeclaracaoCiotDados = {

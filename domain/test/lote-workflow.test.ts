@@ -1,33 +1,14 @@
 import { type EventData, type LinhaPlanejada } from '@frete/contracts';
 import { BLOCO_DO_LOTE, type ComandoDoFluxo, type EntradaDoLote, fold, loteDecider, type LoteEvent, reagirAoLote } from '../src';
+import { linhaPlanejada, loteCriado, LOTE } from './lote-planejado';
 
 /**
  * The batch as a workflow: given the batch's events, when an input arrives, then the commands the processor runs.
  * The rows' states and the batch's end are the decider's (domain/test/lote.test.ts); these are the steps between.
  */
-const plano = (linha: number): LinhaPlanejada => ({
-  linha,
-  chave: `chave-${Math.floor(linha / 5)}`,
-  perna: null,
-  tipo_servico: 1,
-  origem: null,
-  destino: null,
-  valor_centavos: 100,
-  motorista_cpf: '52998224725',
-  placa: 'ABC1D23',
-});
-const base = { batch_id: 'b-1', company_id: 'sub' };
-const criado = (linhas: number, solicitante: string | null = null): LoteEvent => ({
-  type: 'lote.criado',
-  data: {
-    ...base,
-    solicitante_company_id: solicitante,
-    ambiente: 'homologacao',
-    modo: '1a1',
-    parcelas: null,
-    linhas: Array.from({ length: linhas }, (_, i) => plano(i)),
-  },
-});
+const plano = (linha: number): LinhaPlanejada => linhaPlanejada(linha, `chave-${Math.floor(linha / 5)}`);
+const base = LOTE;
+const criado = (linhas: number, solicitante: string | null = null): LoteEvent => loteCriado(linhas, plano, solicitante);
 const processada = (linha: number, status: 'pending' | 'duplicated' | 'failed' = 'pending'): EventData<'lote.linha_processada'> => ({
   ...base,
   linha,

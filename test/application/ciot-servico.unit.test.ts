@@ -3,6 +3,7 @@ import { type PedidoDeclaracaoCiot, type ProvedorCiot, type RetornoDeclaracaoCio
 import { ciotStream, normalizarDeclaracaoCiot } from '@frete/domain';
 import { type DeclaracaoCiotPedida, ServicoCiot } from '../../services/application/src/ciot/servico';
 import { AGORA, EMPRESA, especificacaoDeHandler, naStream } from '../support/especificacao';
+import { declaracaoCiot } from '../../domain/test/declaracao-ciot';
 
 /**
  * CIOT operations through the provider port (test/api/ciot asserts the same over HTTP with the simulated provider):
@@ -11,21 +12,7 @@ import { AGORA, EMPRESA, especificacaoDeHandler, naStream } from '../support/esp
  */
 const CNPJ = '11222333000181';
 const ID = '0b7c4c35-8f5e-4d1e-9a43-0d3a4f1b2c3d';
-const declaracao: DeclaracaoCiotDados = normalizarDeclaracaoCiot({
-  contratado: { documento: '11.222.333/0001-81' },
-  carga: { tipo: 'lotacao', peso_kg: 12000.5 },
-  rota: { origem: { municipio: 'sao paulo', uf: 'SP' }, destino: { municipio: 'RIO DE JANEIRO', uf: 'RJ' } },
-  veiculos: [{ placa: 'abc-1d23' }],
-  documentos_fiscais: [
-    {
-      numero: '123',
-      remetente: { documento: '11222333000181', nome: 'REMETENTE' },
-      destinatario: { documento: '529.982.247-25', nome: 'JOSE' },
-    },
-  ],
-  valores: { frete: 1500.5 },
-  motorista: { cpf: '529.982.247-25', nome: 'JOAO MOTORISTA' },
-});
+const declaracao: DeclaracaoCiotDados = normalizarDeclaracaoCiot(declaracaoCiot());
 const pedido: DeclaracaoCiotPedida = {
   ciot_id: ID,
   company_id: EMPRESA,

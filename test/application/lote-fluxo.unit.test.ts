@@ -1,6 +1,7 @@
 import { type EventData, type LinhaPlanejada } from '@frete/contracts';
 import { type ComandoDoFluxo, fold, loteDecider, type LoteEvent, reagirAoLote } from '@frete/domain';
 import { AGORA, especificacaoDeFluxo } from '../support/especificacao';
+import { linhaPlanejada, loteCriado, LOTE } from '../../domain/test/lote-planejado';
 
 /**
  * The batch workflow fed by other aggregates' outcomes (the authority's refusal of a counter-CT-e, the payout's
@@ -8,29 +9,9 @@ import { AGORA, especificacaoDeFluxo } from '../support/especificacao';
  * returns: the steps the emission and payout processors run between them (test/api/lote-financeiro asserts the same
  * over PostgreSQL). The workflow's own steps, block by block, are domain/test/lote-workflow.
  */
-const base = { batch_id: 'b-1', company_id: 'sub' };
-const plano = (linha: number): LinhaPlanejada => ({
-  linha,
-  chave: `chave-${linha}`,
-  perna: null,
-  tipo_servico: 1,
-  origem: null,
-  destino: null,
-  valor_centavos: 100,
-  motorista_cpf: '52998224725',
-  placa: 'ABC1D23',
-});
-const criado = (linhas: number, solicitante: string | null = null): LoteEvent => ({
-  type: 'lote.criado',
-  data: {
-    ...base,
-    solicitante_company_id: solicitante,
-    ambiente: 'homologacao',
-    modo: '1a1',
-    parcelas: null,
-    linhas: Array.from({ length: linhas }, (_, i) => plano(i)),
-  },
-});
+const base = LOTE;
+const plano = (linha: number): LinhaPlanejada => linhaPlanejada(linha, `chave-${linha}`);
+const criado = (linhas: number, solicitante: string | null = null): LoteEvent => loteCriado(linhas, plano, solicitante);
 const pendente = (linha: number): LoteEvent => ({
   type: 'lote.linha_processada',
   data: {

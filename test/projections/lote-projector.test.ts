@@ -3,6 +3,7 @@ import { type DomainEvent, type LinhaPlanejada } from '@frete/contracts';
 import { type LoteCommand, type LoteEvent, loteDecider } from '@frete/domain';
 import { loteDe, loteProjector, loteRelatorioView, type ProjectedEvent } from '@frete/projections';
 import { freshDatabase, type TestDatabase } from '../support/db';
+import { linhaPlanejada } from '../../domain/test/lote-planejado';
 
 /**
  * The batch report's projector on events the HTTP tests cannot provoke (the simulated authority refuses or denies a
@@ -44,18 +45,7 @@ describe('lote projector: rows as the batch recorded them', () => {
     return id;
   };
 
-  const plano = (n: number): LinhaPlanejada[] =>
-    Array.from({ length: n }, (_, linha) => ({
-      linha,
-      chave: `K${linha}`,
-      perna: null,
-      tipo_servico: 1,
-      origem: null,
-      destino: null,
-      valor_centavos: 100,
-      motorista_cpf: '52998224725',
-      placa: 'ABC1D23',
-    }));
+  const plano = (n: number): LinhaPlanejada[] => Array.from({ length: n }, (_, linha) => linhaPlanejada(linha, `K${linha}`));
   const criado = async (companyId: string, n: number) => {
     const batch_id = randomUUID();
     await apply({
