@@ -34,6 +34,8 @@ export function emissionHandlers(
     handle: async (e) => lote?.aoEvento(e),
     keyOf: ProcessadorLote.chaveDe,
   };
+  // Each kind's issue request goes to its emitter (`EmissorDocumento.solicitacao`).
+  const emissao = (emissor: EmissorCte | EmissorMdfe): [string, EventHandler] => [emissor.solicitacao, (e) => emissor.aoSolicitar(e)];
   return new Map<string, EventHandler | SelectiveHandler>([
     ['cte.rejeitado', recusado],
     ['cte.denegado', recusado],
@@ -50,13 +52,7 @@ export function emissionHandlers(
         await contraCte?.marcarPaga((e.data as { cte_id: string }).cte_id, e.id);
       },
     ],
-    [
-      'cte.emissao_solicitada',
-      async (e) => {
-        const d = e.data as { cte_id: string; company_id: string; serie: number };
-        await emissorCte.emitir(d.company_id, d.cte_id, d.serie, e.id, e.revision);
-      },
-    ],
+    emissao(emissorCte),
     // A counter-CT-e batch walks its rows in blocks (its creation starts the first, each block's last row the next);
     // its rows' payout outcomes tell it they were emitted; its end goes to a requester's own log.
     ...ProcessadorLote.EVENTOS.filter((tipo) => tipo !== 'cte.rejeitado' && tipo !== 'cte.denegado').map((tipo) => [tipo, doLote] as const),
@@ -68,12 +64,6 @@ export function emissionHandlers(
         await ciot?.acompanhar(d.company_id, d.ciot_id, e.id);
       },
     ],
-    [
-      'mdfe.emissao_solicitada',
-      async (e) => {
-        const d = e.data as { mdfe_id: string; company_id: string; serie: number };
-        await emissorMdfe?.emitir(d.company_id, d.mdfe_id, d.serie, e.id);
-      },
-    ],
+    ...(emissorMdfe ? [emissao(emissorMdfe)] : []),
   ]);
 }

@@ -1,6 +1,7 @@
-import { type DomainEvent } from '@frete/contracts';
+import { type DomainEvent, type RecordedEvent } from '@frete/contracts';
 import {
   documentoReservado,
+  type EspecieDocumento,
   emSequencia,
   numeracaoDecider,
   type NumeracaoState,
@@ -82,6 +83,7 @@ export interface EmissaoDeps<S> {
   autoridade: AutoridadeFiscal;
   readYourWrites?: ReadYourWrites;
   clock: () => Date;
+  /** The kind's XML engine, chosen where the application is composed. */
   montarXml: MontarXmlDaEmissao<S>;
 }
 
@@ -126,6 +128,17 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent>
 
   private passo(companyId: string, id: string, cause: string, passo: PassoDaEmissao, requestId: string | null = null) {
     return this.record(companyId, id, cause, this.doc.comando({ id, companyId }, passo), requestId);
+  }
+
+  /** The event the emission processor hands to `aoSolicitar`: the kind's `<recurso>.emissao_solicitada`. */
+  get solicitacao(): string {
+    return `${this.doc.fiscal.recurso}.emissao_solicitada`;
+  }
+
+  /** The emission processor's reaction to `solicitacao`: the document its data names, in the series it asks for. */
+  aoSolicitar(e: RecordedEvent): Promise<void> {
+    const d = e.data as { company_id: string; serie: number } & { [K in EspecieDocumento['campoId']]?: string };
+    return this.emitir(d.company_id, d[this.doc.fiscal.campoId] ?? '', d.serie, e.id, e.revision);
   }
 
   /**
