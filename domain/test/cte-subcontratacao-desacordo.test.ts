@@ -1,7 +1,7 @@
 import { type CteLido } from '@frete/contracts';
 import {
-  cteSubcontratacaoDecider,
-  type CteSubcontratacaoEvent,
+  caixaCteDecider,
+  type CaixaCteEvent,
   fold,
   idEventoCte,
   montarEventoDesacordo,
@@ -26,7 +26,7 @@ const cte: CteLido = cteLido({
   tomador: { codigo: 4, papel: 'outros', parte: parte(TOMADOR) },
   protocolo: { numero: '135260000000001', recebido_em: '2026-11-01T10:05:00-03:00', status: 100, motivo: 'Autorizado', chave: CHAVE },
 });
-const recebido: CteSubcontratacaoEvent = {
+const recebido: CaixaCteEvent = {
   type: 'cte_subcontratacao.recebido',
   data: {
     company_id: 'toma',
@@ -46,35 +46,31 @@ const K2 = idEventoCte('610110', CHAVE, 2);
 const C1 = idEventoCte('610111', CHAVE, 1);
 const OBS = 'CARGA ENTREGUE COM AVARIA, VALOR DIVERGENTE';
 
+/** What every record of one of the taker's events carries: whose, which CT-e, which event. */
+const doEvento = (event_key: string, tipo: 'desacordo' | 'cancelamento_desacordo') =>
+  ({ company_id: 'toma', chave: CHAVE, event_key, tipo, tp_evento: tipo === 'desacordo' ? '610110' : '610111' }) as const;
+
 const solicitado = (event_key: string, tipo: 'desacordo' | 'cancelamento_desacordo', n: number, nProt: string | null = null) =>
   ({
     type: 'cte_subcontratacao.desacordo_solicitado',
     data: {
-      company_id: 'toma',
-      chave: CHAVE,
-      event_key,
-      tipo,
-      tp_evento: tipo === 'desacordo' ? '610110' : '610111',
+      ...doEvento(event_key, tipo),
       n_seq_evento: n,
       sha256: `sig-${event_key}`,
       observacao: tipo === 'desacordo' ? OBS : null,
       n_prot_desacordo: nProt,
     },
-  }) as const satisfies CteSubcontratacaoEvent;
+  }) as const satisfies CaixaCteEvent;
 const registrado = (event_key: string, tipo: 'desacordo' | 'cancelamento_desacordo', numero: string) =>
   ({
     type: 'cte_subcontratacao.desacordo_registrado',
     data: {
-      company_id: 'toma',
-      chave: CHAVE,
-      event_key,
-      tipo,
-      tp_evento: tipo === 'desacordo' ? '610110' : '610111',
+      ...doEvento(event_key, tipo),
       protocolo: { numero, registrado_em: '2026-11-20T10:00:00-03:00', cstat: 135, motivo: 'Evento registrado e vinculado a CT-e' },
       sha256: `proc-${event_key}`,
       registrado_em: '2026-11-20T13:00:00.000Z',
     },
-  }) as const satisfies CteSubcontratacaoEvent;
+  }) as const satisfies CaixaCteEvent;
 const pedir = (e: ReturnType<typeof solicitado>, cnpj = TOMADOR): SolicitarDesacordo => ({
   type: 'SolicitarDesacordo',
   company_cnpj: cnpj,
@@ -82,9 +78,9 @@ const pedir = (e: ReturnType<typeof solicitado>, cnpj = TOMADOR): SolicitarDesac
 });
 
 describe('cte_subcontratacao: the taker’s desacordo (610110) and its cancellation (610111)', () => {
-  const dentro = scenario(cteSubcontratacaoDecider, { now: new Date('2026-11-20T12:00:00Z') });
+  const dentro = scenario(caixaCteDecider, { now: new Date('2026-11-20T12:00:00Z') });
   // 45 days after the authorization (2026-11-01T13:05Z) and one minute.
-  const depois = scenario(cteSubcontratacaoDecider, { now: new Date('2026-12-16T13:06:00Z') });
+  const depois = scenario(caixaCteDecider, { now: new Date('2026-12-16T13:06:00Z') });
 
   it('given a CT-e whose taker is the company, when it asks for a desacordo, then desacordo_solicitado (sequence 1)', () => {
     const e = solicitado(K1, 'desacordo', 1);
@@ -103,7 +99,7 @@ describe('cte_subcontratacao: the taker’s desacordo (610110) and its cancellat
       .given(recebido)
       .when(pedir(solicitado(K1, 'desacordo', 1)))
       .thenRejects('desacordo_fora_do_prazo');
-    scenario(cteSubcontratacaoDecider, { now: new Date('2026-12-16T13:04:00Z') })
+    scenario(caixaCteDecider, { now: new Date('2026-12-16T13:04:00Z') })
       .given(recebido)
       .when(pedir(solicitado(K1, 'desacordo', 1)))
       .then(solicitado(K1, 'desacordo', 1));
@@ -135,7 +131,7 @@ describe('cte_subcontratacao: the taker’s desacordo (610110) and its cancellat
       .when(pedir(canc))
       .then(canc);
     const cancelado = [...historia, canc, registrado(C1, 'cancelamento_desacordo', '135260000000112')];
-    const state = fold(cteSubcontratacaoDecider, cancelado);
+    const state = fold(caixaCteDecider, cancelado);
     expect(state.eventos[K1]!.situacao).toBe('cancelado');
     expect(situacaoDoDesacordo(state)).toBe('cancelado');
     const plano = planejarDesacordo(state, TOMADOR, 'desacordo', new Date('2026-11-21T12:00:00Z'));
@@ -159,7 +155,7 @@ describe('cte_subcontratacao: the taker’s desacordo (610110) and its cancellat
   });
 
   it('a pending desacordo asked again is reconciled, not a new event (plan: pendente)', () => {
-    const state = fold(cteSubcontratacaoDecider, [recebido, solicitado(K1, 'desacordo', 1)]);
+    const state = fold(caixaCteDecider, [recebido, solicitado(K1, 'desacordo', 1)]);
     expect(planejarDesacordo(state, TOMADOR, 'desacordo', new Date('2026-11-20T12:00:00Z'))).toMatchObject({
       tipo: 'pendente',
       evento: { event_key: K1 },

@@ -3,9 +3,9 @@ import {
   accessKeyCheckDigit,
   bloqueioContraCte,
   CteReadError,
-  cteSubcontratacaoDecider,
+  caixaCteDecider,
   lerProcEventoCte,
-  type CteSubcontratacaoEvent,
+  type CaixaCteEvent,
   papelNoCte,
   planejarContraCte,
   type ReceberCteSubcontratacao,
@@ -13,6 +13,7 @@ import {
 } from '../src';
 import { scenario } from './given-when-then';
 import { cteLido, parteLida } from './cte-lido';
+import { PEDIDO_CONTRA_CTE } from './lote-planejado';
 
 const ENDERECO = {
   logradouro: 'RUA A',
@@ -46,7 +47,7 @@ const receber: ReceberCteSubcontratacao = {
   cte,
 };
 const recebimento = { company_id: 'sub', chave: cte.chave, sha256: 'v1', tamanho_bytes: 10, canal: 'api' as const, repassado_por: null };
-const recebido: CteSubcontratacaoEvent = {
+const recebido: CaixaCteEvent = {
   type: 'cte_subcontratacao.recebido',
   data: {
     ...recebimento,
@@ -59,7 +60,7 @@ const recebido: CteSubcontratacaoEvent = {
 };
 
 describe('cte_subcontratacao decider (the inbox)', () => {
-  const { given } = scenario(cteSubcontratacaoDecider);
+  const { given } = scenario(caixaCteDecider);
   it('records the first receipt with the role and whether a counter-CT-e is possible', () => given().when(receber).then(recebido));
   it('the same bytes again are a resubmission only', () =>
     given(recebido).when(receber).then({ type: 'cte_subcontratacao.reenviado', data: recebimento }));
@@ -87,9 +88,9 @@ describe('cte_subcontratacao decider (the inbox)', () => {
 });
 
 describe('what a receipt says of a counter-CT-e (issue 28): the refusal a batch row of the key would end with', () => {
-  const { given } = scenario(cteSubcontratacaoDecider);
+  const { given } = scenario(caixaCteDecider);
   const leitura = (c: CteLido, company_cnpj = '99888777000100') => {
-    const [e] = cteSubcontratacaoDecider.decide({ ...receber, company_cnpj, cte: c }, cteSubcontratacaoDecider.initialState, {
+    const [e] = caixaCteDecider.decide({ ...receber, company_cnpj, cte: c }, caixaCteDecider.initialState, {
       now: new Date(),
     } as never);
     return e!.data as { permite_contra_cte: boolean; bloqueio_contra_cte: string | null; recusa_contra_cte: unknown };
@@ -140,14 +141,7 @@ describe('what a receipt says of a counter-CT-e (issue 28): the refusal a batch 
   });
 
   it('the receipt and the plan decide by one function: what the inbox refuses, planejarContraCte refuses with the same code', () => {
-    const pedido = {
-      tipo_servico: 1 as const,
-      origem: null,
-      destino: null,
-      valor_centavos: 100,
-      motorista_cpf: '52998224725',
-      placa: 'ABC1D23',
-    };
+    const pedido = PEDIDO_CONTRA_CTE;
     const regras = [{ uf_origem: 'SP', uf_destino: 'SP', tp_serv: null, cfop: null }];
     for (const c of [{ ...cte, remetente: parte('22333444000100') }, { ...cte, tipo_servico: 4 as const }, cte]) {
       const recusa = recusaContraCte(c, '99888777000100', 'homologacao');
@@ -182,7 +176,7 @@ describe('role of the company in a CT-e', () => {
 });
 
 describe('issue 30: a distributed receipt and the contractor cancellation of an inbox CT-e', () => {
-  const { given } = scenario(cteSubcontratacaoDecider);
+  const { given } = scenario(caixaCteDecider);
   const nsu = '000000000000042';
   const cancelar = {
     type: 'RegistrarCancelamentoCte' as const,
@@ -198,7 +192,7 @@ describe('issue 30: a distributed receipt and the contractor cancellation of an 
     message: `the contractor cancelled CT-e ${cte.chave} (protocol 135260000000123 of 2026-11-21T09:00:00-03:00): it admits no counter-CT-e`,
   };
   const { type: _t, ...dadosCancelamento } = cancelar;
-  const canceladoEvento: CteSubcontratacaoEvent = {
+  const canceladoEvento: CaixaCteEvent = {
     type: 'cte_subcontratacao.cancelado',
     data: { ...dadosCancelamento, recusa_contra_cte: recusa },
   };
@@ -206,9 +200,9 @@ describe('issue 30: a distributed receipt and the contractor cancellation of an 
   it('a receipt by distribution is the same decision, with its channel and NSU', () =>
     given()
       .when({ ...receber, canal: 'distribuicao', nsu })
-      .then({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CteSubcontratacaoEvent));
+      .then({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CaixaCteEvent));
   it('an upload after a distributed receipt is a resubmission', () =>
-    given({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CteSubcontratacaoEvent)
+    given({ ...recebido, data: { ...recebido.data, canal: 'distribuicao', nsu } } as CaixaCteEvent)
       .when(receber)
       .then({ type: 'cte_subcontratacao.reenviado', data: recebimento }));
   it('the cancellation of a key in the inbox is recorded with the refusal of every counter-CT-e', () =>
@@ -232,14 +226,7 @@ describe('issue 30: a distributed receipt and the contractor cancellation of an 
         },
       }));
   it('a counter-CT-e of a cancelled contractor CT-e is refused by its plan, whatever the request', () => {
-    const pedido = {
-      tipo_servico: 1 as const,
-      origem: null,
-      destino: null,
-      valor_centavos: 100,
-      motorista_cpf: '52998224725',
-      placa: 'ABC1D23',
-    };
+    const pedido = PEDIDO_CONTRA_CTE;
     const regras = [{ uf_origem: 'SP', uf_destino: 'SP', tp_serv: null, cfop: null }];
     const emitente = { cnpj: '99888777000100', uf: 'SP', environment: 'homologacao' as const };
     expect(planejarContraCte(cte, emitente, pedido, regras).ok).toBe(true);

@@ -1,18 +1,18 @@
 import { type LinhaPlanejada } from '@frete/contracts';
 import { type LoteEvent } from '../src';
 
-/** A planned row of a batch: a full counter-CT-e of R$ 1.00 against `chave`, by the demo driver and plate. */
-export const linhaPlanejada = (linha: number, chave: string): LinhaPlanejada => ({
-  linha,
-  chave,
-  perna: null,
-  tipo_servico: 1,
+/** A counter-CT-e asked for: a full one (tipo_servico 1) of R$ 1.00, by the demo driver and plate. */
+export const PEDIDO_CONTRA_CTE = {
+  tipo_servico: 1 as const,
   origem: null,
   destino: null,
   valor_centavos: 100,
   motorista_cpf: '52998224725',
   placa: 'ABC1D23',
-});
+};
+
+/** A planned row of a batch: `PEDIDO_CONTRA_CTE` against `chave`. */
+export const linhaPlanejada = (linha: number, chave: string): LinhaPlanejada => ({ linha, chave, perna: null, ...PEDIDO_CONTRA_CTE });
 
 /** The batch the workflow tests follow. */
 export const LOTE = { batch_id: 'b-1', company_id: 'sub' };

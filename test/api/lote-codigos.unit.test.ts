@@ -1,7 +1,8 @@
 import { BLOQUEIOS_CONTRA_CTE, CODIGOS_LINHA_LOTE, type CteLido, ehCodigoLinhaLote, ErrorCodes } from '@frete/contracts';
 import { documentoOpenApi } from '@frete/api';
-import { planejarContraCte, readCte, Rejection, recusaDoBloqueio, subcontratacaoDecider, type SubcontratacaoState } from '@frete/domain';
+import { planejarContraCte, readCte, Rejection, recusaDoBloqueio, chaveSubcontratadaDecider, type ChaveSubcontratadaState } from '@frete/domain';
 import { buildCteXml } from '../support/cte-xml';
+import { PEDIDO_CONTRA_CTE } from '../../domain/test/lote-planejado';
 
 type Schema = { anyOf?: Schema[]; const?: string; enum?: string[]; properties?: Record<string, Schema>; $ref?: string };
 
@@ -31,14 +32,7 @@ describe('batch row codes: one list, in the OpenAPI document', () => {
     const produzidos = new Set<string>();
     const contratante = '11222333000181';
     const sub = { cnpj: '45723174000110', uf: 'SP', environment: 'homologacao' as const };
-    const pedido = {
-      tipo_servico: 1 as const,
-      origem: null,
-      destino: null,
-      valor_centavos: 100,
-      motorista_cpf: '52998224725',
-      placa: 'ABC1D23',
-    };
+    const pedido = PEDIDO_CONTRA_CTE;
     const regras = [{ uf_origem: 'SP', uf_destino: 'RJ', tp_serv: null, cfop: null }];
     const cte = (o: Partial<Parameters<typeof buildCteXml>[0]> = {}): CteLido =>
       readCte(buildCteXml({ emitenteCnpj: contratante, ...o }).xml);
@@ -58,17 +52,17 @@ describe('batch row codes: one list, in the OpenAPI document', () => {
 
     const reservar = (modo: '1a1' | 'pernas', cte_id: string, fim = 'B') =>
       ({ type: 'ReservarSubcontratacao', company_id: 'c', chave: 'k', modo, cte_id, inicio_ibge: 'A', fim_ibge: fim }) as const;
-    const ativo = (modo: '1a1' | 'pernas', cte_id: string): SubcontratacaoState => ({
+    const ativo = (modo: '1a1' | 'pernas', cte_id: string): ChaveSubcontratadaState => ({
       ativos: [{ cte_id, modo, inicio_ibge: 'A', fim_ibge: 'B' }],
       paga: false,
     });
     for (const [comando, estado] of [
       [reservar('1a1', 'y'), ativo('pernas', 'x')],
       [reservar('pernas', 'y', 'C'), ativo('1a1', 'x')],
-      [reservar('pernas', 'y', 'C'), { ativos: [], paga: true } as SubcontratacaoState],
+      [reservar('pernas', 'y', 'C'), { ativos: [], paga: true } as ChaveSubcontratadaState],
     ] as const) {
       try {
-        subcontratacaoDecider.decide(comando, estado, { now: new Date() } as never);
+        chaveSubcontratadaDecider.decide(comando, estado, { now: new Date() } as never);
       } catch (e) {
         if (!(e instanceof Rejection)) throw e;
         produzidos.add(e.code);
