@@ -10,10 +10,9 @@ import {
 } from '@frete/adapters';
 import { FiscalSchemas } from '@frete/documents';
 import { EmissorCte } from './cte/emissor';
-import { montarXmlDaEmissao } from './cte/montar-xml';
 import { EventosCte } from './cte/eventos';
 import { EmissorMdfe } from './mdfe/emissor';
-import { assinarMdfe, montarXmlDaEmissaoMdfe } from './mdfe/montar-xml';
+import { assinarMdfe } from './mdfe/montar-xml';
 import { ServicoCiot } from './ciot/servico';
 import { ServicoValePedagio } from './vale-pedagio/servico';
 import { ServicoContraCte } from './contra-cte/servico';
@@ -91,7 +90,7 @@ export function createApplication(platform: Platform, proprios: Partial<Adaptado
   const autoridade = tracedAutoridade(new AutoridadeFiscalMedida(adaptadores.autoridade, platform.metrics, config.autoridadeFiscal.tipo));
   const xmlDeps = { pool, environment, certificates, schemas, clock, random: Math.random };
   const contraCte = new ServicoContraCte({ store, pool, readYourWrites, environment, clock });
-  const emissorCte = new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, montarXml: montarXmlDaEmissao(xmlDeps) });
+  const emissorCte = new EmissorCte({ store, pool, documents, autoridade, readYourWrites, clock, xml: xmlDeps });
   const emissorMdfe = new EmissorMdfe({
     store,
     pool,
@@ -100,7 +99,7 @@ export function createApplication(platform: Platform, proprios: Partial<Adaptado
     readYourWrites,
     clock,
     environment,
-    montarXml: montarXmlDaEmissaoMdfe(xmlDeps),
+    xml: xmlDeps,
     assinarEvento: (companyId, xml) => assinarMdfe(xmlDeps)(companyId, xml, 'eventoMDFe/infEvento', 'eventoMDFe_v3.00.xsd'),
   });
   const eventosCte = new EventosCte({ store, pool, documents, autoridade, certificates, schemas, environment, readYourWrites, clock });

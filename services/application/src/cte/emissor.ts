@@ -8,7 +8,7 @@ import { CTE_EMITIDO } from '../emissao/documentos/cte';
 
 export { CSTAT_ERRO_NAO_CATALOGADO, type XmlDaEmissao } from '../emissao/emissor';
 
-export interface EmissorDeps extends EmissaoDeps<CteState> {
+export interface EmissorDeps extends EmissaoDeps {
   pool: Pool;
 }
 

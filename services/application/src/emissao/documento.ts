@@ -8,7 +8,8 @@ import {
   type RetornoAutorizacao,
   type RetornoConsulta,
 } from '@frete/adapters';
-import { type EstadoEmitido, type PassoDaEmissao } from './emissor';
+import { type MontarXmlDeps } from '../cte/montar-xml';
+import { type EstadoEmitido, type PassoDaEmissao, type PedidoDeXml, type XmlDaEmissao } from './emissor';
 
 /** What `preparar` finds of a document not issued yet. */
 export interface Preparado {
@@ -21,9 +22,8 @@ export interface Preparado {
 
 /**
  * One kind of issued document as the application issues it: the domain's description (`CTE`, `MDFE`) plus only what
- * is this layer's — its decider and commands, the check an issue request runs, and which calls of the authority issue
- * and consult it. `EmissorDocumento` and the issue handler (`pedidoDeEmissao`) both take it; the XML engine is the
- * emitter's dependency (`EmissaoDeps.montarXml`), chosen where the application is composed.
+ * is this layer's — its decider and commands, the check an issue request runs, its XML engine, and which calls of the
+ * authority issue and consult it. `EmissorDocumento` and the issue handler (`pedidoDeEmissao`) both take it.
  */
 export interface DocumentoEmitido<C, S extends EstadoEmitido, E extends DomainEvent> {
   fiscal: EspecieDocumento;
@@ -39,6 +39,8 @@ export interface DocumentoEmitido<C, S extends EstadoEmitido, E extends DomainEv
     deps: { pool: Pool; environment: Environment },
     documento: { id: string; companyId: string; dados: S['dados']; numero: number; now: Date },
   ) => Promise<Preparado>;
+  /** The XML an issue sends, with its number: built, signed with the company's certificate and validated. */
+  montarXml: (deps: MontarXmlDeps, pedido: PedidoDeXml<S>) => Promise<XmlDaEmissao>;
   autorizar: (autoridade: AutoridadeFiscal, xml: string, remetente: Remetente) => Promise<RetornoAutorizacao>;
   consultar: (autoridade: AutoridadeFiscal, chave: string, remetente: Remetente) => Promise<RetornoConsulta>;
   /** The archived document with its protocol, byte for byte (`montarCteProc`, `montarMdfeProc`). */

@@ -22,6 +22,7 @@ import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { StateCache } from '../commands/state-cache';
 import { todasEmVoltas } from '../commands/todas';
 import { type DocumentoEmitido } from './documento';
+import { type MontarXmlDeps } from '../cte/montar-xml';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
 export type XmlDaEmissao =
@@ -63,11 +64,8 @@ export interface EstadoEmitido {
   emissao: { chave: string; sha256: string } | null;
 }
 
-/**
- * The document engine of a kind: its XML with a given number, built, signed and validated (builder, certificate,
- * official schema), or why it cannot be. Behind a function so that issuing depends on the engine's result, not its parts.
- */
-export type MontarXmlDaEmissao<S> = (input: {
+/** What the XML engine of a kind is given to build one document's XML with its number. */
+export interface PedidoDeXml<S> {
   companyId: string;
   id: string;
   state: S;
@@ -75,16 +73,22 @@ export type MontarXmlDaEmissao<S> = (input: {
   numero: number;
   /** The company's reads a batch block's documents share; fresh ones when absent. */
   leituras?: LeiturasDaEmpresa;
-}) => Promise<XmlDaEmissao>;
+}
 
-export interface EmissaoDeps<S> {
+/**
+ * The document engine of a kind: its XML with a given number, built, signed and validated (builder, certificate,
+ * official schema), or why it cannot be. Behind a function so that issuing depends on the engine's result, not its parts.
+ */
+export type MontarXmlDaEmissao<S> = (input: PedidoDeXml<S>) => Promise<XmlDaEmissao>;
+
+export interface EmissaoDeps {
   store: EventStore;
   documents: DocumentStore;
   autoridade: AutoridadeFiscal;
   readYourWrites?: ReadYourWrites;
   clock: () => Date;
-  /** The kind's XML engine, chosen where the application is composed. */
-  montarXml: MontarXmlDaEmissao<S>;
+  /** What the kind's XML engine (`DocumentoEmitido.montarXml`) builds and signs with. */
+  xml: MontarXmlDeps;
 }
 
 /**
@@ -106,7 +110,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent>
   private readonly assinadosEmEspera = new Map<string, string>();
 
   constructor(
-    protected readonly deps: EmissaoDeps<S>,
+    protected readonly deps: EmissaoDeps,
     private readonly doc: DocumentoEmitido<C, S, E>,
   ) {}
 
@@ -164,7 +168,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent>
         { eventId: () => derivedEventId(cause, 'numero'), cache: this.series },
       );
       const numero = numeroReservado(reservado.state.reservas, id)!;
-      const made = await this.deps.montarXml({ companyId, id, state, serie, numero });
+      const made = await this.doc.montarXml(this.deps.xml, { companyId, id, state, serie, numero });
       if (made.tipo === 'recusado') {
         await this.passo(companyId, id, cause, { tipo: 'rejeitado', cstat: made.cstat, motivo: made.motivo });
         return;
@@ -220,7 +224,7 @@ export class EmissorDocumento<C, S extends EstadoEmitido, E extends DomainEvent>
     await todasEmVoltas(rascunhos, async (id) => {
       const state = estados[ids.indexOf(id)]!;
       const numero = numeroReservado(reservado.state.reservas, id)!;
-      const made = await this.deps.montarXml({ companyId, id, state, serie, numero, ...(leituras ? { leituras } : {}) });
+      const made = await this.doc.montarXml(this.deps.xml, { companyId, id, state, serie, numero, ...(leituras ? { leituras } : {}) });
       const documento = { id, companyId };
       let passo: C;
       if (made.tipo === 'recusado') {

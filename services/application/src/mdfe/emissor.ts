@@ -19,7 +19,7 @@ import { enviarEvento } from '../emissao/evento';
 
 export type AssinarEventoMdfe = (companyId: string, xml: string) => Promise<Assinado>;
 
-export interface EmissorMdfeDeps extends EmissaoDeps<MdfeState> {
+export interface EmissorMdfeDeps extends EmissaoDeps {
   pool: Pool;
   assinarEvento: AssinarEventoMdfe;
   environment: Environment;
