@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { request, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, rascunhoEmitivel } from '../support/emissora';
+import { AMBIENTE_COM_WEBHOOKS } from '../support/receptor-webhooks';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXEMPLO = path.join(ROOT, 'examples/cliente');
@@ -57,11 +58,7 @@ describe('the example client (examples/cliente), generated from the served OpenA
   let tsc: ReturnType<typeof node>;
 
   beforeAll(async () => {
-    app = await startTestApp({
-      SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
-      WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
-      WEBHOOKS_POLL_MS: '25',
-    });
+    app = await startTestApp(AMBIENTE_COM_WEBHOOKS);
     c = await emissora(app, 'EXEMPLO TRANSPORTES LTDA', ['fiscal', 'webhooks']);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-cliente-'));
     // The types from the document this service serves, and the example compiled against them (the CLI the tests run).

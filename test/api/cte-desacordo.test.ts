@@ -4,7 +4,7 @@ import { expectEventIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 import { AUTORIDADES, expectError, startTestApp, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, ENDERECO_RJ, pollUntil, rascunhoEmitivel } from '../support/emissora';
-import { iniciarReceptor, type Receptor, verificar } from '../support/receptor-webhooks';
+import { iniciarReceptor, type Receptor, verificar, AMBIENTE_COM_WEBHOOKS } from '../support/receptor-webhooks';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 const OBS = 'MERCADORIA ENTREGUE COM AVARIA E FRETE COBRADO EM DOBRO';
@@ -32,14 +32,7 @@ describe.each(AUTORIDADES)('POST /fiscal/cte-subcontratacao/{access_key}/desacor
 
   beforeAll(async () => {
     receptor = await iniciarReceptor();
-    app = await startTestApp(
-      {
-        SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
-        WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
-        WEBHOOKS_POLL_MS: '25',
-      },
-      { autoridade },
-    );
+    app = await startTestApp(AMBIENTE_COM_WEBHOOKS, { autoridade });
     emitente = await emissora(app, 'EMISSORA PAULISTA LTDA');
     tomadora = await emissora(app, NOME_TOMADORA, ['fiscal', 'auditoria', 'webhooks'], ENDERECO_RJ);
     terceira = await emissora(app, 'TERCEIRA TRANSPORTES LTDA', ['fiscal']);

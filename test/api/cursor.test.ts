@@ -1,5 +1,6 @@
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { rascunhoEmitivel } from '../support/rascunho';
+import { cpfValido } from '../support/cpf';
 
 /**
  * Cursor paging (issue 16, point 4) on the lists that can grow large: `cursor` in the query, `meta.next_cursor` in
@@ -8,18 +9,7 @@ import { rascunhoEmitivel } from '../support/rascunho';
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v), 'utf8').toString('base64url');
 
-/** A valid CPF from a small number. */
-function cpf(n: number): string {
-  const base = String(200_000_000 + n).slice(-9);
-  const dv = (s: string) => {
-    let sum = 0;
-    for (let i = 0; i < s.length; i++) sum += Number(s[i]) * (s.length + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  const d1 = dv(base);
-  return base + d1 + dv(base + d1);
-}
+const cpf = (n: number) => cpfValido(n, 200_000_000);
 
 describe('cursor paging on the large lists', () => {
   let app: TestApp;

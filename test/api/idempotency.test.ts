@@ -2,6 +2,7 @@ import { type PoolClient } from 'pg';
 import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { rascunhoEmitivel } from '../support/rascunho';
+import { cpfValido } from '../support/cpf';
 
 /**
  * `Idempotency-Key` on every POST (IETF draft-ietf-httpapi-idempotency-key-header), over real HTTP: a retry replays
@@ -10,18 +11,7 @@ import { rascunhoEmitivel } from '../support/rascunho';
  * key), the inbox (multipart), the operational account.
  */
 
-/** A valid CPF from a small number: nine digits and their two check digits. */
-function cpf(n: number): string {
-  const base = String(100_000_000 + n).slice(-9);
-  const dv = (s: string) => {
-    let sum = 0;
-    for (let i = 0; i < s.length; i++) sum += Number(s[i]) * (s.length + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  const d1 = dv(base);
-  return base + d1 + dv(base + d1);
-}
+const cpf = (n: number) => cpfValido(n);
 
 const motorista = (n: number) => ({ cpf: cpf(n), nome: `MOTORISTA ${n}` });
 const key = (name: string) => ({ 'idempotency-key': `${name}-${Date.now().toString(36)}` });

@@ -2,7 +2,7 @@ import { DirectTransport } from '@frete/platform';
 import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
 import { railInterno } from '@frete/adapters';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { MOTORISTA_CPF, postarLote1a1, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
 
 /**
  * Spec section 3: the provider accepted the counter-CT-e, a later step failed → the row is `emitted` with
@@ -27,12 +27,7 @@ describe('batch row emitted with financeiro failed', () => {
   it('the authorized rows stay pending without the financial step, then become emitted with financeiro failed', async () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
-    const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj },
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      ctes: chaves.map((chave) => ({ chave, valor: 300 })),
-    });
+    const posted = await postarLote1a1(sub, chaves, 300);
     expect(posted.status).toBe(202);
     const batch = posted.body.data.batch_id as string;
     const report = () => sub.call('GET', `/v1/fiscal/cte-subcontratacao/lote/${batch}`);

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { danfePdf, nfeSample } from '../support/nfe-files';
-import { iniciarReceptor, type Receptor, type Recebido, verificar } from '../support/receptor-webhooks';
+import { iniciarReceptor, type Receptor, type Recebido, verificar, AMBIENTE_COM_WEBHOOKS } from '../support/receptor-webhooks';
 
 const S_HML = '41170706117473000150550010000463202612756525-procNFe.xml';
 const K_HML = '41170706117473000150550010000463202612756525';
@@ -34,11 +34,7 @@ describe('webhooks inbox.cte_recebido and nfe.recebida', () => {
 
   beforeAll(async () => {
     receptor = await iniciarReceptor();
-    app = await startTestApp({
-      SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
-      WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
-      WEBHOOKS_POLL_MS: '25',
-    });
+    app = await startTestApp(AMBIENTE_COM_WEBHOOKS);
     c = await app.carrier({ name: 'TRANSPORTES RECEBEDORA LTDA', scopes: ['fiscal', 'webhooks'] });
     const hook = await c.call('POST', '/v1/webhooks', {
       url: `${receptor.url}/recebidos`,

@@ -1,6 +1,6 @@
 import { ProcessadorLote, reconciliarLotes } from '@frete/application';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { postarLote1a1, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
 
 /** What a batch learns from other streams; a history written before `lote.concluido` existed has none of these. */
 const APRENDIDOS = ['lote.linha_emitida', 'lote.linha_rejeitada', 'lote.financeiro_registrado', 'lote.concluido'];
@@ -18,12 +18,7 @@ describe('reconciling batches whose history predates lote.concluido', () => {
   it('gives an ended batch its outcomes and end once, and a rebuild shows it done with the rows it had', async () => {
     const contratante = randomCnpj();
     const chaves = [await receberCteDoContratante(sub, contratante), await receberCteDoContratante(sub, contratante)];
-    const posted = await sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
-      subcontratada: { cnpj: sub.cnpj },
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      ctes: chaves.map((chave) => ({ chave, valor: 300 })),
-    });
+    const posted = await postarLote1a1(sub, chaves, 300);
     expect(posted.status).toBe(202);
     const batch = posted.body.data.batch_id as string;
     expect((await relatorioFinal(sub, batch)).body.data.status).toBe('done');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Rejection } from '@frete/domain';
 import { request, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { type NavegadorHttp, sessaoDe } from '../support/console';
-import { iniciarReceptor, type Receptor, verificar } from '../support/receptor-webhooks';
+import { iniciarReceptor, type Receptor, verificar, AMBIENTE_COM_WEBHOOKS } from '../support/receptor-webhooks';
 
 const BASE = '/console/integracao';
 
@@ -35,11 +35,7 @@ describe('the panel: integration settings (/console/integracao)', () => {
 
   beforeAll(async () => {
     receptor = await iniciarReceptor();
-    app = await startTestApp({
-      SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
-      WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
-      WEBHOOKS_POLL_MS: '25',
-    });
+    app = await startTestApp(AMBIENTE_COM_WEBHOOKS);
     carrier = await app.carrier({ scopes: ['fiscal', 'webhooks'] });
     outra = await app.carrier({ scopes: ['fiscal', 'webhooks'] });
     admin = await sessaoDe(app, carrier, 'admin');

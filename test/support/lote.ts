@@ -52,13 +52,13 @@ export async function lotePreparadoEmSp(app: TestApp, n: number): Promise<{ sub:
   return { sub, chaves };
 }
 
-/** POSTs a 1:1 batch of `chaves` (R$ 1.00 each) for `sub`, with the default driver and plate; the answer as it came. */
-export function postarLote1a1(sub: TestCarrier, chaves: string[]): Promise<ApiResponse> {
+/** POSTs a 1:1 batch of `chaves` (`valor` reais each, R$ 100.00 unless given) for `sub`, with the default driver and plate; the answer as it came. */
+export function postarLote1a1(sub: TestCarrier, chaves: string[], valor = 100): Promise<ApiResponse> {
   return sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
     subcontratada: { cnpj: sub.cnpj },
     motorista: { cpf: MOTORISTA_CPF },
     placa: PLACA,
-    ctes: chaves.map((chave) => ({ chave, valor: 100 })),
+    ctes: chaves.map((chave) => ({ chave, valor })),
   });
 }
 

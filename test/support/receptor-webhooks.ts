@@ -3,6 +3,13 @@ import { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 /** One request as the receiver saw it. */
+/** An app that delivers webhooks to this machine's receiver, looking for due deliveries every 25 ms. */
+export const AMBIENTE_COM_WEBHOOKS = {
+  SERVICES: 'api,projector,emission-processor,payout-processor,webhooks-processor',
+  WEBHOOKS_ALLOWED_HOSTS: '127.0.0.1',
+  WEBHOOKS_POLL_MS: '25',
+};
+
 export interface Recebido {
   path: string;
   headers: Record<string, string>;
