@@ -8,7 +8,7 @@ export * from './http/autorizacao';
 export * from './http/status';
 export * from './http/oauth';
 export * from './http/cte-documento';
-export * from './http/cte-subcontratacao';
+export * from './http/caixa-cte';
 export * from './http/cte-rascunho';
 export * from './http/cte';
 export * from './http/cte-eventos';

@@ -5,8 +5,8 @@ import {
   type PedidoContraCte,
   readCte,
   type RegraContraCte,
-  type SubcontratacaoEvent,
-  subcontratacaoDecider,
+  type ChaveSubcontratadaEvent,
+  chaveSubcontratadaDecider,
 } from '../src';
 import { buildCteXml, nfeKey } from '../../test/support/cte-xml';
 import { type CteContratante, cteContratanteXml } from '../../test/support/cte-contratante';
@@ -263,7 +263,7 @@ describe('planejarContraCte', () => {
 });
 
 describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
-  const { given } = scenario(subcontratacaoDecider);
+  const { given } = scenario(chaveSubcontratadaDecider);
   const C = 'company-1';
   const K = '35261111222333000181570010000000011000000010';
   const reservada = (
@@ -271,7 +271,7 @@ describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
     modo: '1a1' | 'pernas',
     inicio = CAMPINAS.codigo_ibge,
     fim = RIO.codigo_ibge,
-  ): SubcontratacaoEvent => ({
+  ): ChaveSubcontratadaEvent => ({
     type: 'subcontratacao.reservada',
     data: { company_id: C, chave: K, modo, cte_id, inicio_ibge: inicio, fim_ibge: fim },
   });
@@ -284,7 +284,7 @@ describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
     inicio_ibge: inicio,
     fim_ibge: fim,
   });
-  const liberada = (cte_id: string): SubcontratacaoEvent => ({
+  const liberada = (cte_id: string): ChaveSubcontratadaEvent => ({
     type: 'subcontratacao.liberada',
     data: { company_id: C, chave: K, cte_id, motivo: 'cancelado' },
   });
@@ -316,7 +316,7 @@ describe('subcontratacao: one mode per contractor key (batch rule 7)', () => {
       .thenRejects('duplicated');
   });
   it('a paid full counter-CT-e, even cancelled, keeps the key from becoming legs (ruling 8); paying a leg changes nothing', () => {
-    const paga: SubcontratacaoEvent = { type: 'subcontratacao.paga', data: { company_id: C, chave: K, cte_id: 'a' } };
+    const paga: ChaveSubcontratadaEvent = { type: 'subcontratacao.paga', data: { company_id: C, chave: K, cte_id: 'a' } };
     given(reservada('a', '1a1')).when({ type: 'MarcarSubcontratacaoPaga', company_id: C, chave: K, cte_id: 'a', modo: '1a1' }).then(paga);
     given(reservada('a', '1a1'), paga, liberada('a'))
       .when(reservar('b', 'pernas', SAO_PAULO.codigo_ibge))

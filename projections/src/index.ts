@@ -5,7 +5,7 @@ import { configuracaoProjector } from './configuracao/projector';
 import { certificadoProjector } from './certificado/projector';
 import { nfeProjector } from './nfe/projector';
 import { atividadeProjector } from './atividade/projector';
-import { cteSubcontratacaoProjector } from './cte-subcontratacao/projector';
+import { caixaCteProjector } from './caixa-cte/projector';
 import { cteProjector } from './cte/projector';
 import { operacaoProjector } from './operacao/projector';
 import { autorizacaoProjector } from './autorizacao/projector';
@@ -37,7 +37,7 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   certificadoProjector,
   nfeProjector,
   autorizacaoProjector,
-  cteSubcontratacaoProjector,
+  caixaCteProjector,
   cteProjector,
   operacaoProjector,
   atividadeProjector,
@@ -56,9 +56,9 @@ export const READ_MODEL_PROJECTORS: Projector[] = [
   usuarioProjector,
   distribuicaoProjector,
 ];
-export { cteSubcontratacaoProjector, cteProjector, operacaoProjector };
+export { caixaCteProjector, cteProjector, operacaoProjector };
 export * from './search';
-export * from './cte-subcontratacao/queries';
+export * from './caixa-cte/queries';
 export * from './cte/queries';
 export * from './configuracao/queries';
 export * from './certificado/queries';

@@ -1,4 +1,4 @@
-import { CTE, MDFE, numeracaoStream, subcontratacaoStream } from '@frete/domain';
+import { CTE, MDFE, numeracaoStream, chaveSubcontratadaStream } from '@frete/domain';
 import { WrongExpectedRevision } from '@frete/platform';
 import { startServices, type RunningServices } from '@frete/server';
 import { startTestApp, expectError, randomCnpj, request, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
@@ -103,7 +103,7 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       expect(statuses(rs)).toEqual(umEDemais(10, 202, 200));
       const [id] = unicos(rs.map((r) => r.body.data.id));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
-      expect(await eventos(subcontratacaoStream(c.companyId, chave), 'subcontratacao.reservada')).toHaveLength(1);
+      expect(await eventos(chaveSubcontratadaStream(c.companyId, chave), 'subcontratacao.reservada')).toHaveLength(1);
       expect((await c.call('GET', `/v1/fiscal/cte/${id}`)).body.data.contra_cte).toMatchObject({ chave_original: chave });
     });
 
@@ -210,7 +210,7 @@ describe('identical requests at once on the idempotent routes (issue 11, defect 
       const [id] = unicos(rs.map((r) => r.body.data.id as string));
       expect(unicos(rs.map((r) => r.body.data.id))).toHaveLength(1);
       expect(await eventos(`cte-${id}`, 'cte.contra_cte_criado')).toHaveLength(1);
-      expect(await eventos(subcontratacaoStream(c.companyId, chave), 'subcontratacao.reservada')).toHaveLength(1);
+      expect(await eventos(chaveSubcontratadaStream(c.companyId, chave), 'subcontratacao.reservada')).toHaveLength(1);
     });
 
     it('POST /fiscal/cte-subcontratacao/lote ×10: 202 each with the same batch, one batch', async () => {

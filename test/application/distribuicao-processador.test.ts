@@ -53,7 +53,7 @@ describe('distribution processor: crash between the answer and its record, and t
 
     const real = recebedorDistribuicao({
       documents: platform.documents,
-      handlers: { cteSubcontratacao: application.handlers.cteSubcontratacao, nfe: application.handlers.nfe },
+      handlers: { caixaCte: application.handlers.caixaCte, nfe: application.handlers.nfe },
       clock: platform.clock,
     });
     let registrados = 0;

@@ -1,5 +1,12 @@
 import { type NewEvent, type RecordedEvent } from '@frete/contracts';
-import { CTE, numeracaoDecider, numeracaoStream, numeroReservado, subcontratacaoDecider, subcontratacaoStream } from '@frete/domain';
+import {
+  CTE,
+  numeracaoDecider,
+  numeracaoStream,
+  numeroReservado,
+  chaveSubcontratadaDecider,
+  chaveSubcontratadaStream,
+} from '@frete/domain';
 import {
   type AppendResult,
   type EventStore,
@@ -100,12 +107,12 @@ describe('execute with the stream as the caller just read it (`lido`)', () => {
   });
 
   it('a contractor key taken before, decided on as if taken for the first time, is read and refused as the log says', async () => {
-    const stream = subcontratacaoStream('company-1', 'K1');
+    const stream = chaveSubcontratadaStream('company-1', 'K1');
     const reservar = (cte_id: string) =>
       execute(
         { store: es.store },
         stream,
-        subcontratacaoDecider,
+        chaveSubcontratadaDecider,
         {
           type: 'ReservarSubcontratacao',
           company_id: 'company-1',
@@ -116,7 +123,7 @@ describe('execute with the stream as the caller just read it (`lido`)', () => {
           fim_ibge: '3550308',
         },
         ctx,
-        { lido: { state: subcontratacaoDecider.initialState, revision: null } },
+        { lido: { state: chaveSubcontratadaDecider.initialState, revision: null } },
       );
     await reservar('cte-x');
     await expect(reservar('cte-y')).rejects.toMatchObject({ code: 'duplicated', details: { counter_cte_id: 'cte-x' } });

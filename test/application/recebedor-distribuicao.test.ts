@@ -55,7 +55,7 @@ describe('RecebedorDistribuicao', () => {
     const { platform, application } = app.running;
     recebedor = recebedorDistribuicao({
       documents: platform.documents,
-      handlers: { cteSubcontratacao: application.handlers.cteSubcontratacao, nfe: application.handlers.nfe },
+      handlers: { caixaCte: application.handlers.caixaCte, nfe: application.handlers.nfe },
       clock: () => new Date(),
     });
     sub = await subcontratadaPronta(app);

@@ -117,7 +117,7 @@ describe('console: the distribution block of the inbox', () => {
     const distribuido = buildCteXml({ emitenteCnpj: randomCnpj(), emitenteNome: 'CONTRATANTE DISTRIBUIDA SA', nfeChaves: [nfeKey()] });
     const recebedor = recebedorDistribuicao({
       documents: app.running.platform.documents,
-      handlers: { cteSubcontratacao: app.running.application.handlers.cteSubcontratacao, nfe: app.running.application.handlers.nfe },
+      handlers: { caixaCte: app.running.application.handlers.caixaCte, nfe: app.running.application.handlers.nfe },
       clock: () => new Date(),
     });
     const r = await recebedor.registrar(

@@ -3,7 +3,7 @@ import { type DomainEvent } from '@frete/contracts';
 import { readCte } from '@frete/domain';
 import {
   cteProjector,
-  cteSubcontratacaoProjector,
+  caixaCteProjector,
   operacaoProjector,
   type ProjectedEvent,
   type Projector,
@@ -171,7 +171,7 @@ describe('projection in layers: a batch gives the rows of its events one by one'
     return out;
   };
 
-  const PROJETORES: Projector[] = [cteProjector, operacaoProjector, cteSubcontratacaoProjector, repasseProjector];
+  const PROJETORES: Projector[] = [cteProjector, operacaoProjector, caixaCteProjector, repasseProjector];
 
   it('interleaved lives of twelve documents, in one batch and one by one, give the same rows', async () => {
     const events = intercaladas(Array.from({ length: 12 }, (_, i) => vida(i))).map(evento);

@@ -4,7 +4,7 @@ import { papelNoCte } from './papel';
 import { type CancelamentoDoContratante, recusaContraCte, recusaDoCancelamento } from '../contra-cte/contratante';
 import { type CteParaDesacordo, type EventoDesacordoEstado, planejarDesacordo } from './desacordo';
 
-export type CteSubcontratacaoEvent =
+export type CaixaCteEvent =
   | DomainEventOf<'cte_subcontratacao.recebido'>
   | DomainEventOf<'cte_subcontratacao.reenviado'>
   | DomainEventOf<'cte_subcontratacao.substituido'>
@@ -54,7 +54,7 @@ export interface SolicitarDesacordo {
   data: DomainEventOf<'cte_subcontratacao.desacordo_solicitado'>['data'];
 }
 
-export type CteSubcontratacaoCommand =
+export type CaixaCteCommand =
   | ReceberCteSubcontratacao
   | RegistrarCancelamentoCte
   | SolicitarDesacordo
@@ -62,7 +62,7 @@ export type CteSubcontratacaoCommand =
   | { type: 'RegistrarDesacordoRejeitado'; data: DomainEventOf<'cte_subcontratacao.desacordo_rejeitado'>['data'] }
   | { type: 'RegistrarDesacordoPendente'; data: DomainEventOf<'cte_subcontratacao.desacordo_pendente'>['data'] };
 
-export interface CteSubcontratacaoState extends CteParaDesacordo {
+export interface CaixaCteState extends CteParaDesacordo {
   recebido: boolean;
   sha256: string | null;
   recebimentos: number;
@@ -71,13 +71,13 @@ export interface CteSubcontratacaoState extends CteParaDesacordo {
 }
 
 /** The verdict on a pending event is recorded once: a second one for the same key is a no-op. */
-const semVeredito = (state: CteSubcontratacaoState, eventKey: string): EventoDesacordoEstado => {
+const semVeredito = (state: CaixaCteState, eventKey: string): EventoDesacordoEstado => {
   const e = state.eventos[eventKey];
   if (!e) throw new Rejection('nao_encontrado', `no desacordo event ${eventKey} of this CT-e`, { event_key: eventKey });
   return e;
 };
 
-function evoluirDesacordo(state: CteSubcontratacaoState, event: CteSubcontratacaoEvent): CteSubcontratacaoState {
+function evoluirDesacordo(state: CaixaCteState, event: CaixaCteEvent): CaixaCteState {
   const eventos = { ...state.eventos };
   switch (event.type) {
     case 'cte_subcontratacao.desacordo_solicitado': {
@@ -137,9 +137,10 @@ function evoluirDesacordo(state: CteSubcontratacaoState, event: CteSubcontrataca
 }
 
 /** Stream of one key in one company's inbox: the inbox is per company, so two companies may hold the same CT-e. */
-export const cteSubcontratacaoStream = (companyId: string, chave: string) => `cte_subcontratacao-${companyId}-${chave}`;
+// Records `cte_subcontratacao.*` on streams `cte_subcontratacao-…`: recorded names are history.
+export const caixaCteStream = (companyId: string, chave: string) => `cte_subcontratacao-${companyId}-${chave}`;
 
-export const cteSubcontratacaoDecider: Decider<CteSubcontratacaoCommand, CteSubcontratacaoState, CteSubcontratacaoEvent> = {
+export const caixaCteDecider: Decider<CaixaCteCommand, CaixaCteState, CaixaCteEvent> = {
   initialState: {
     recebido: false,
     sha256: null,

@@ -6,7 +6,7 @@ import { type Decider, Rejection } from '../decider';
  * the key and in which mode. One stream per (subcontractor, key), so two batches racing for the same key serialize
  * on its revision: one full counter-CT-e, or legs, never both.
  */
-export type SubcontratacaoEvent =
+export type ChaveSubcontratadaEvent =
   | DomainEventOf<'subcontratacao.reservada'>
   | DomainEventOf<'subcontratacao.liberada'>
   | DomainEventOf<'subcontratacao.paga'>;
@@ -40,7 +40,7 @@ export interface MarcarSubcontratacaoPaga {
   modo: ModoSubcontratacao;
 }
 
-export type SubcontratacaoCommand = ReservarSubcontratacao | LiberarSubcontratacao | MarcarSubcontratacaoPaga;
+export type ChaveSubcontratadaCommand = ReservarSubcontratacao | LiberarSubcontratacao | MarcarSubcontratacaoPaga;
 
 export interface ContraCteAtivo {
   cte_id: string;
@@ -49,14 +49,15 @@ export interface ContraCteAtivo {
   fim_ibge: string;
 }
 
-export interface SubcontratacaoState {
+export interface ChaveSubcontratadaState {
   ativos: ContraCteAtivo[];
   paga: boolean;
 }
 
-export const subcontratacaoStream = (companyId: string, chave: string) => `subcontratacao-${companyId}-${chave}`;
+// Records `subcontratacao.*` on streams `subcontratacao-…`: recorded names are history.
+export const chaveSubcontratadaStream = (companyId: string, chave: string) => `subcontratacao-${companyId}-${chave}`;
 
-export const subcontratacaoDecider: Decider<SubcontratacaoCommand, SubcontratacaoState, SubcontratacaoEvent> = {
+export const chaveSubcontratadaDecider: Decider<ChaveSubcontratadaCommand, ChaveSubcontratadaState, ChaveSubcontratadaEvent> = {
   initialState: { ativos: [], paga: false },
   decide(c, state) {
     switch (c.type) {

@@ -11,7 +11,7 @@ import {
 } from '@frete/contracts';
 import { municipioDoDocumento } from '../ibge/municipios';
 import { validarRascunho } from '../cte/rascunho';
-import { bloqueioContraCte, papelNoCte } from '../cte-subcontratacao/papel';
+import { bloqueioContraCte, papelNoCte } from '../caixa-cte/papel';
 
 /** Why no counter-CT-e can ever be made of a received CT-e: the row code a batch row would end with, and why. */
 export interface RecusaDoCte {

@@ -3,7 +3,7 @@ import {
   autorizacaoStream,
   ciotStream,
   cteStream,
-  cteSubcontratacaoStream,
+  caixaCteStream,
   loteStream,
   mdfeStream,
   solicitacaoLoteStream,
@@ -44,7 +44,7 @@ export async function streamsDoRecurso(
     case 'cte-subcontratacao':
       // An access key is digits and (alphanumeric CNPJ) capitals: the id arrives lower-cased.
       return um('SELECT 1 FROM rm.cte_subcontratacao WHERE chave = upper($1) AND company_id = $2', () =>
-        cteSubcontratacaoStream(companyId, id.toUpperCase()),
+        caixaCteStream(companyId, id.toUpperCase()),
       );
     case 'autorizacao':
       return um(

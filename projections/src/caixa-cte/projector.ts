@@ -104,7 +104,8 @@ async function reservadas(sql: Sql, events: EventoDo<'subcontratacao.reservada'>
  * rm.cte_subcontratacao: the inbox of CT-e issued by other companies, one row per company and key; and
  * rm.subcontratacoes: every counter-CT-e that took a key, in its mode, active until cancelled or refused.
  */
-export const cteSubcontratacaoProjector: Projector = {
+export const caixaCteProjector: Projector = {
+  // The checkpoint's name and the tables are recorded (analysts query them): history, not the code's word.
   name: 'cte_subcontratacao',
   tables: ['rm.cte_subcontratacao', 'rm.subcontratacoes'],
   // Every event of a key is on its rows: the inbox's, and the reservations the status is read from.

@@ -7,7 +7,7 @@ import { ListQuery, type PageRequest } from '../list-query';
 import { newestFirst } from '../list-cursor';
 import { umaLinha } from '../uma-linha';
 
-export interface CteSubcontratacaoRow {
+export interface CaixaCteRow {
   company_id: string;
   chave: string;
   status: string;
@@ -38,7 +38,7 @@ export interface CancelamentoCaixa {
   xml_sha256: string;
 }
 
-export interface CteSubcontratacaoFilter extends PageRequest {
+export interface CaixaCteFilter extends PageRequest {
   search?: string;
   carrier_role?: string;
   status?: string;
@@ -51,32 +51,28 @@ const COLUMNS = `company_id, chave, status, carrier_role, allows_counter_cte, co
   content_updated, first_received_at, last_received_at, last_channel, delivered_by, origem, cancelamento, xml_sha256, xml_size_bytes, autorizado,
   cte`;
 
-export async function cteSubcontratacaoOf(sql: Sql, companyId: string, chave: string): Promise<CteSubcontratacaoRow | null> {
-  return umaLinha<CteSubcontratacaoRow>(sql, `SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2`, [
+export async function caixaCteOf(sql: Sql, companyId: string, chave: string): Promise<CaixaCteRow | null> {
+  return umaLinha<CaixaCteRow>(sql, `SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = $2`, [
     companyId,
     chave,
   ]);
 }
 
 /** The inbox rows of several keys of one company in one query (a batch block's), by key; a key not received is absent. */
-export async function cteSubcontratacaoDe(
-  sql: Sql,
-  companyId: string,
-  chaves: readonly string[],
-): Promise<Map<string, CteSubcontratacaoRow>> {
+export async function caixaCteDe(sql: Sql, companyId: string, chaves: readonly string[]): Promise<Map<string, CaixaCteRow>> {
   const { rows } = await sql.query(`SELECT ${COLUMNS} FROM rm.cte_subcontratacao WHERE company_id = $1 AND chave = ANY($2::text[])`, [
     companyId,
     chaves,
   ]);
-  return new Map((rows as unknown as CteSubcontratacaoRow[]).map((r) => [r.chave, r]));
+  return new Map((rows as unknown as CaixaCteRow[]).map((r) => [r.chave, r]));
 }
 
 /** The company's inbox, newest receipt first; `search` matches the key, the issuer's CNPJ or its corporate name. */
-export async function cteSubcontratacaoList(
+export async function caixaCteList(
   sql: Sql,
   companyId: string,
-  f: CteSubcontratacaoFilter,
-): Promise<{ rows: CteSubcontratacaoRow[]; total: number; next_cursor: string | null }> {
+  f: CaixaCteFilter,
+): Promise<{ rows: CaixaCteRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
   if (f.search && f.search.trim() !== '') {
     const term = f.search.trim();
@@ -87,7 +83,7 @@ export async function cteSubcontratacaoList(
   if (f.carrier_role) q.and(`carrier_role = ${q.param(f.carrier_role)}`);
   if (f.status) q.and(`status = ${q.param(f.status)}`);
   q.days('first_received_at', f.from, f.to);
-  return q.keysetPage<CteSubcontratacaoRow>(
+  return q.keysetPage<CaixaCteRow>(
     sql,
     {
       from: 'rm.cte_subcontratacao',
@@ -116,8 +112,8 @@ export async function statusDaCaixa(sql: Sql, companyId: string, chave: string):
  * read from the table: what a receipt answers, so that the answer never waits for, nor fails on, the projection.
  * `status` follows other aggregates (the counter-CT-e taking the key): the caller gives it (`statusDaCaixa`).
  */
-export function cteSubcontratacaoDoLog(events: readonly RecordedEvent[], status: string): CteSubcontratacaoRow | null {
-  let row: CteSubcontratacaoRow | null = null;
+export function caixaCteDoLog(events: readonly RecordedEvent[], status: string): CaixaCteRow | null {
+  let row: CaixaCteRow | null = null;
   for (const recorded of events) {
     const event = asProjected(recorded);
     if (!event) continue;

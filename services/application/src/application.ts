@@ -1,4 +1,4 @@
-import { DesacordoCte } from './cte-subcontratacao/desacordo';
+import { DesacordoCte } from './caixa-cte/desacordo';
 import { LeitorDeAuditoria, type Platform, verificarCadeia } from '@frete/platform';
 import {
   type AutoridadeFiscal,
@@ -148,7 +148,7 @@ export function createApplication(platform: Platform, proprios: Partial<Adaptado
     handler: handlers.distribuicao,
     porta: distribuicaoPorta,
     // What arrives goes where an upload would: through the inbox's and the NF-e list's own handlers.
-    recebedor: recebedorDistribuicao({ documents, handlers: { cteSubcontratacao: handlers.cteSubcontratacao, nfe: handlers.nfe }, clock }),
+    recebedor: recebedorDistribuicao({ documents, handlers: { caixaCte: handlers.caixaCte, nfe: handlers.nfe }, clock }),
     environment,
     clock,
   });

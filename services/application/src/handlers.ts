@@ -17,7 +17,7 @@ import { type ServicoValePedagio } from './vale-pedagio/servico';
 import { cteHandler, type CteHandlerDeps } from './cte/handler';
 import { mdfeHandler } from './mdfe/handler';
 import { type EmissorMdfe } from './mdfe/emissor';
-import { type CteSubcontratacaoHandlerDeps, cteSubcontratacaoHandler } from './cte-subcontratacao/handler';
+import { type CaixaCteHandlerDeps, caixaCteHandler } from './caixa-cte/handler';
 import { type ContraCteHandlerDeps, contraCteHandler } from './contra-cte/handler';
 import { type LoteHandlerDeps, loteHandler } from './lote/handler';
 import { type NfeHandlerDeps, nfeHandler } from './nfe/handler';
@@ -53,7 +53,7 @@ export type EmissaoHandlerDeps = Pick<CteHandlerDeps, 'pool' | 'environment'> & 
 export const createHandlers = (
   deps: HandlerDeps &
     EmissaoHandlerDeps &
-    CteSubcontratacaoHandlerDeps &
+    CaixaCteHandlerDeps &
     ContraCteHandlerDeps &
     LoteHandlerDeps &
     NfeHandlerDeps &
@@ -70,7 +70,7 @@ export const createHandlers = (
   ciot: ciotHandler(deps),
   cte: cteHandler({ ...deps, emissor: deps.emissorCte, eventos: deps.eventosCte }),
   mdfe: mdfeHandler({ ...deps, emissor: deps.emissorMdfe }),
-  cteSubcontratacao: cteSubcontratacaoHandler(deps),
+  caixaCte: caixaCteHandler(deps),
   contraCte: contraCteHandler(deps),
   lote: loteHandler(deps),
   nfe: nfeHandler(deps),

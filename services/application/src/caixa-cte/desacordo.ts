@@ -1,8 +1,8 @@
 import { type TipoDesacordo } from '@frete/contracts';
 import {
-  cteSubcontratacaoDecider,
-  type CteSubcontratacaoState,
-  cteSubcontratacaoStream,
+  caixaCteDecider,
+  type CaixaCteState,
+  caixaCteStream,
   type DetalheDesacordo,
   envioEventoCte,
   type EventoDesacordoEstado,
@@ -49,25 +49,25 @@ export class DesacordoCte {
     return contextoDoSolicitante(companyId, quem, this.deps.clock());
   }
 
-  private stream = (companyId: string, chave: string) => cteSubcontratacaoStream(companyId, chave);
+  private stream = (companyId: string, chave: string) => caixaCteStream(companyId, chave);
 
   private async record(
     companyId: string,
     chave: string,
     cause: SolicitanteDesacordo,
-    command: Parameters<typeof cteSubcontratacaoDecider.decide>[0],
-  ): Promise<CteSubcontratacaoState> {
-    return (await execute(this.deps, this.stream(companyId, chave), cteSubcontratacaoDecider, command, this.ctx(companyId, cause))).state;
+    command: Parameters<typeof caixaCteDecider.decide>[0],
+  ): Promise<CaixaCteState> {
+    return (await execute(this.deps, this.stream(companyId, chave), caixaCteDecider, command, this.ctx(companyId, cause))).state;
   }
 
-  private resultado(chave: string, state: CteSubcontratacaoState, eventKey: string): ResultadoDesacordo {
+  private resultado(chave: string, state: CaixaCteState, eventKey: string): ResultadoDesacordo {
     return { evento: state.eventos[eventKey]!, chave, desacordo: situacaoDoDesacordo(state) };
   }
 
   /** `POST .../desacordo` and `.../desacordo/cancelamento`. */
   async solicitar(companyId: string, chave: string, pedido: PedidoDesacordo, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
     const now = this.deps.clock();
-    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    const state = await load(this.deps.store, this.stream(companyId, chave), caixaCteDecider);
     if (!state.recebido) throw new Rejection('nao_encontrado', "CT-e not found in this company's inbox");
     const [company, certificado] = await Promise.all([companyOf(this.deps.pool, companyId, ''), certificadoOf(this.deps.pool, companyId)]);
     const cnpj = company?.cnpj ?? '';
@@ -110,7 +110,7 @@ export class DesacordoCte {
 
   /** A pending event: ask the authority; if it has no trace of it, send the same signed XML again. */
   async reconciliar(companyId: string, chave: string, eventKey: string, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
-    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    const state = await load(this.deps.store, this.stream(companyId, chave), caixaCteDecider);
     const evento = state.eventos[eventKey];
     if (!evento) throw new Rejection('nao_encontrado', `no desacordo event ${eventKey} of this CT-e`, { event_key: eventKey });
     if (evento.situacao !== 'pendente') return this.resultado(chave, state, eventKey);
@@ -136,7 +136,7 @@ export class DesacordoCte {
   }
 
   private async enviar(companyId: string, chave: string, eventKey: string, cause: SolicitanteDesacordo): Promise<ResultadoDesacordo> {
-    const state = await load(this.deps.store, this.stream(companyId, chave), cteSubcontratacaoDecider);
+    const state = await load(this.deps.store, this.stream(companyId, chave), caixaCteDecider);
     const evento = state.eventos[eventKey]!;
     const signed = await this.assinado(evento);
     const r = await enviarEvento(

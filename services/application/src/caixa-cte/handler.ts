@@ -5,20 +5,20 @@ import {
   Rejection,
   cteDecider,
   cteStream,
-  cteSubcontratacaoDecider,
-  cteSubcontratacaoStream,
+  caixaCteDecider,
+  caixaCteStream,
   isValidCnpj,
   type RegistrarCancelamentoCte,
   normalizeCnpj,
 } from '@frete/domain';
-import { companyOf, type CteSubcontratacaoRow, cteSubcontratacaoDoLog, statusDaCaixa } from '@frete/projections';
+import { companyOf, type CaixaCteRow, caixaCteDoLog, statusDaCaixa } from '@frete/projections';
 import { type DocumentStore } from '@frete/platform';
 import { decodeXml, readCteDocument } from '@frete/documents';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
 import { type DesacordoCte, type PedidoDesacordo, type ResultadoDesacordo } from './desacordo';
 
-export interface CteSubcontratacaoHandlerDeps extends Required<CommandDeps> {
+export interface CaixaCteHandlerDeps extends Required<CommandDeps> {
   pool: Pool;
   documents: DocumentStore;
   environment: Environment;
@@ -63,7 +63,7 @@ export interface Repasse {
   novo: boolean;
   subcontratada: { company_id: string; cnpj: string; razao_social: string };
   /** The receipt in the subcontractor's inbox, as recorded. */
-  recebimento: CteSubcontratacaoRow;
+  recebimento: CaixaCteRow;
 }
 
 /** The archived XML is the authority's or the carrier's bytes: a decoding failure is the document's fault, not ours. */
@@ -79,13 +79,13 @@ async function lerCte(content: Buffer): Promise<CteLido> {
 }
 
 /** The inbox of CT-e issued by other companies, and the hand-off of an own CT-e into a subcontractor's inbox. */
-export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => {
-  const receberNaCaixa = handles(deps, cteSubcontratacaoDecider, (c) =>
+export const caixaCteHandler = (deps: CaixaCteHandlerDeps) => {
+  const receberNaCaixa = handles(deps, caixaCteDecider, (c) =>
     c.type === 'ReceberCteSubcontratacao'
-      ? cteSubcontratacaoStream(c.company_id, c.cte.chave)
+      ? caixaCteStream(c.company_id, c.cte.chave)
       : c.type === 'RegistrarCancelamentoCte'
-        ? cteSubcontratacaoStream(c.company_id, c.chave)
-        : cteSubcontratacaoStream(c.data.company_id, c.data.chave),
+        ? caixaCteStream(c.company_id, c.chave)
+        : caixaCteStream(c.data.company_id, c.data.chave),
   );
   const runCte = handles(deps, cteDecider, (c) => cteStream('cte_id' in c ? c.cte_id : c.data.cte_id));
   /**
@@ -93,9 +93,9 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
    * the projection. A first receipt is `recebido` (as the projector inserts it); a later one keeps the standing the
    * counter-CT-e gave the key, which only that read model knows.
    */
-  const recebimento = async (companyId: string, chave: string, novo: boolean): Promise<CteSubcontratacaoRow> => {
+  const recebimento = async (companyId: string, chave: string, novo: boolean): Promise<CaixaCteRow> => {
     const status = novo ? 'recebido' : await statusDaCaixa(deps.pool, companyId, chave);
-    const row = cteSubcontratacaoDoLog(await deps.store.readStream(cteSubcontratacaoStream(companyId, chave)), status);
+    const row = caixaCteDoLog(await deps.store.readStream(caixaCteStream(companyId, chave)), status);
     if (!row) throw new Error(`inbox stream of ${chave} has no receipt after its write`);
     return row;
   };
@@ -108,11 +108,7 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
       deps.desacordoCte.solicitar(ctx.companyId, chave, pedido, ctx),
 
     /** Archives the bytes as received and records the receipt in the caller's inbox; the receipt as recorded. */
-    receber: async (
-      ctx: Contexto,
-      companyCnpj: string,
-      upload: CteRecebido,
-    ): Promise<{ novo: boolean; recebimento: CteSubcontratacaoRow }> => {
+    receber: async (ctx: Contexto, companyCnpj: string, upload: CteRecebido): Promise<{ novo: boolean; recebimento: CaixaCteRow }> => {
       const sha256 = await deps.documents.put(upload.bytes, 'application/xml');
       const { events } = await receberNaCaixa(ctx, {
         type: 'ReceberCteSubcontratacao',
@@ -139,7 +135,7 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
       companyCnpj: string,
       distribuido: CteDistribuido,
       eventId: string,
-    ): Promise<{ novo: boolean; recebimento: CteSubcontratacaoRow }> => {
+    ): Promise<{ novo: boolean; recebimento: CaixaCteRow }> => {
       const { events } = await receberNaCaixa(
         ctx,
         {
@@ -247,4 +243,4 @@ export const cteSubcontratacaoHandler = (deps: CteSubcontratacaoHandlerDeps) => 
     },
   };
 };
-export type CteSubcontratacaoHandler = ReturnType<typeof cteSubcontratacaoHandler>;
+export type CaixaCteHandler = ReturnType<typeof caixaCteHandler>;

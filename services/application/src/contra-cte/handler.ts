@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Pool } from 'pg';
 import { type PedidoContraCte, Rejection, normalizePlaca, valorSugeridoContraCte } from '@frete/domain';
-import { configuracaoOf, cteSubcontratacaoOf, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
+import { configuracaoOf, caixaCteOf, motoristaPorCpf, veiculoPorPlaca } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { type ContextoEmpresa } from '../commands/execute';
 import { type ResultadoContraCte, type ServicoContraCte } from './servico';
@@ -24,10 +24,7 @@ export const contraCteHandler = (deps: ContraCteHandlerDeps) => {
   /** The value asked for, or the pricing rule's share of the contractor's CT-e in the caller's inbox. */
   const valorDo = async (companyId: string, pedido: PedidoContraCteAvulso): Promise<number> => {
     if (pedido.valor_centavos !== null) return pedido.valor_centavos;
-    const [inbox, configuracao] = await Promise.all([
-      cteSubcontratacaoOf(deps.pool, companyId, pedido.chave),
-      configuracaoOf(deps.pool, companyId),
-    ]);
+    const [inbox, configuracao] = await Promise.all([caixaCteOf(deps.pool, companyId, pedido.chave), configuracaoOf(deps.pool, companyId)]);
     if (!inbox)
       throw new Rejection(
         'cte_nao_recebido',

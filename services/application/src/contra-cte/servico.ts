@@ -15,10 +15,10 @@ import {
   planejarContraCte,
   type PedidoContraCte,
   Rejection,
-  type SubcontratacaoCommand,
-  subcontratacaoDecider,
-  type SubcontratacaoState,
-  subcontratacaoStream,
+  type ChaveSubcontratadaCommand,
+  chaveSubcontratadaDecider,
+  type ChaveSubcontratadaState,
+  chaveSubcontratadaStream,
 } from '@frete/domain';
 import { execute, load, MAX_ATTEMPTS, toDomainEvent, type CommandContext, type CommandDeps } from '../commands/execute';
 import { StateCache } from '../commands/state-cache';
@@ -69,7 +69,7 @@ export class ServicoContraCte {
   /** Requests for one key in this process, one after another: see `preparar`. */
   private readonly porChave = new KeyedLock();
   /** The keys this process took or read lately, as it left them. */
-  private readonly reservas = new StateCache<SubcontratacaoState>(5000);
+  private readonly reservas = new StateCache<ChaveSubcontratadaState>(5000);
 
   constructor(private readonly deps: ServicoContraCteDeps) {}
 
@@ -83,7 +83,7 @@ export class ServicoContraCte {
     ctx: CommandContext,
     leituras = new LeiturasDaEmpresa(this.deps.pool, l.company_id),
   ): Promise<ResultadoContraCte> {
-    return this.porChave.run(subcontratacaoStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx, leituras));
+    return this.porChave.run(chaveSubcontratadaStream(l.company_id, l.chave), () => this.prepararNaVez(l, ctx, leituras));
   }
 
   private async prepararNaVez(l: LinhaContraCte, ctx: CommandContext, leituras: LeiturasDaEmpresa): Promise<ResultadoContraCte> {
@@ -190,8 +190,8 @@ export class ServicoContraCte {
       // The contractor's XML gave data the layout refuses: the key must not stay taken by a document that never existed.
       await execute(
         this.deps,
-        subcontratacaoStream(l.company_id, l.chave),
-        subcontratacaoDecider,
+        chaveSubcontratadaStream(l.company_id, l.chave),
+        chaveSubcontratadaDecider,
         {
           type: 'LiberarSubcontratacao',
           company_id: l.company_id,
@@ -216,17 +216,17 @@ export class ServicoContraCte {
    */
   private async reservar(l: LinhaContraCte, inicioIbge: string, fimIbge: string, ctx: CommandContext): Promise<Rejection | null> {
     const tentativas = new Backoff({ max: MAX_ATTEMPTS });
-    const stream = subcontratacaoStream(l.company_id, l.chave);
+    const stream = chaveSubcontratadaStream(l.company_id, l.chave);
     for (;;) {
       // A key is mostly taken for the first time: one this process has not seen is decided on as if its stream were
       // empty, without reading it (its append expects no stream: a key taken before fails it and is read as usual);
       // one it has seen (a batch's next leg of the key) is decided on as this process left it.
-      const novo = this.reservas.get(stream) ? {} : { lido: { state: subcontratacaoDecider.initialState, revision: null } };
+      const novo = this.reservas.get(stream) ? {} : { lido: { state: chaveSubcontratadaDecider.initialState, revision: null } };
       try {
         await execute(
           this.deps,
           stream,
-          subcontratacaoDecider,
+          chaveSubcontratadaDecider,
           {
             type: 'ReservarSubcontratacao',
             company_id: l.company_id,
@@ -290,15 +290,15 @@ export class ServicoContraCte {
     cteId: string,
     cause: string,
     passo: string,
-    comando: (reserva: { company_id: string; chave: string; cte_id: string }, modo: ModoSubcontratacao) => SubcontratacaoCommand,
+    comando: (reserva: { company_id: string; chave: string; cte_id: string }, modo: ModoSubcontratacao) => ChaveSubcontratadaCommand,
   ): Promise<void> {
     const cte = await load(this.deps.store, cteStream(cteId), cteDecider);
     if (!cte.contra_cte || !cte.company_id) return;
     const chave = cte.contra_cte.chave_original;
     await execute(
       this.deps,
-      subcontratacaoStream(cte.company_id, chave),
-      subcontratacaoDecider,
+      chaveSubcontratadaStream(cte.company_id, chave),
+      chaveSubcontratadaDecider,
       comando({ company_id: cte.company_id, chave, cte_id: cteId }, cte.contra_cte.modo),
       this.ctx(cte.company_id, cause),
       { eventId: () => derivedEventId(cause, passo), cache: this.reservas },

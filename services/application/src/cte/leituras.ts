@@ -8,9 +8,9 @@ import {
   configuracaoOf,
   type ConfiguracaoRow,
   contingenciaOf,
-  cteSubcontratacaoDe,
-  cteSubcontratacaoOf,
-  type CteSubcontratacaoRow,
+  caixaCteDe,
+  caixaCteOf,
+  type CaixaCteRow,
   regrasDaRota,
   type RegraTributacaoRow,
 } from '@frete/projections';
@@ -71,15 +71,15 @@ export class LeiturasDaEmpresa {
   }
 
   /** A contractor's CT-e in the company's inbox: the one asked for with the block's (`inboxDoBloco`), or read now. */
-  inbox(chave: string): Promise<CteSubcontratacaoRow | null> {
-    return this.uma(`inbox:${chave}`, () => cteSubcontratacaoOf(this.pool, this.companyId, chave));
+  inbox(chave: string): Promise<CaixaCteRow | null> {
+    return this.uma(`inbox:${chave}`, () => caixaCteOf(this.pool, this.companyId, chave));
   }
 
   /** The inbox rows of a block's keys in one query, each kept for its row's `inbox`. */
   inboxDoBloco(chaves: readonly string[]): void {
     const novas = chaves.filter((c) => !this.lidas.has(`inbox:${c}`));
     if (novas.length === 0) return;
-    const lidas = cteSubcontratacaoDe(this.pool, this.companyId, novas);
+    const lidas = caixaCteDe(this.pool, this.companyId, novas);
     for (const c of novas) this.uma(`inbox:${c}`, () => lidas.then((porChave) => porChave.get(c) ?? null));
   }
 }

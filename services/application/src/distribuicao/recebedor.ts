@@ -4,7 +4,7 @@ import { CteReadError, NfeReadError, Rejection, TP_EVENTO_CANCELAMENTO_CTE, lerP
 import { CONTENT_TYPES, decodeXml, readCteDocument, readNfeDocument } from '@frete/documents';
 import { type DocumentStore, derivedEventId } from '@frete/platform';
 import { type ContextoEmpresa } from '../commands/execute';
-import { type CteSubcontratacaoHandler } from '../cte-subcontratacao/handler';
+import { type CaixaCteHandler } from '../caixa-cte/handler';
 import { type NfeHandler } from '../nfe/handler';
 
 /** Whose distribution it is: the interested party (the company's CNPJ) in the deployment's environment. */
@@ -23,7 +23,7 @@ export interface CausaRecebimento {
 export interface RecebedorDistribuicaoDeps {
   documents: DocumentStore;
   /** The inbox and the NF-e list, through their own handlers: the same deciders as an upload. */
-  handlers: { cteSubcontratacao: CteSubcontratacaoHandler; nfe: NfeHandler };
+  handlers: { caixaCte: CaixaCteHandler; nfe: NfeHandler };
   clock: () => Date;
 }
 
@@ -126,12 +126,7 @@ export function recebedorDistribuicao(deps: RecebedorDistribuicaoDeps): Recebedo
         // CT-e, and the inbox holds other companies' CT-e, so it is kept only.
         if (normalizeCnpj(cte.emitente.documento ?? '') === normalizeCnpj(ctx.cnpj)) return guardado(cte.chave);
         const recebido = await recusado(() =>
-          handlers.cteSubcontratacao.receberDistribuido(
-            contexto,
-            ctx.cnpj,
-            { sha256, tamanho_bytes: doc.xml.length, nsu: doc.nsu, cte },
-            eventId,
-          ),
+          handlers.caixaCte.receberDistribuido(contexto, ctx.cnpj, { sha256, tamanho_bytes: doc.xml.length, nsu: doc.nsu, cte }, eventId),
         );
         if (recebido instanceof Rejection) return guardado(cte.chave, recebido.message);
         return saida({ chave: cte.chave, sha256, destino: 'caixa_cte', erro: null });
@@ -149,7 +144,7 @@ export function recebedorDistribuicao(deps: RecebedorDistribuicaoDeps): Recebedo
         if (evento.tp_evento !== TP_EVENTO_CANCELAMENTO_CTE || !evento.registro) return guardado(evento.chave);
         const registro = evento.registro;
         const r = await recusado(() =>
-          handlers.cteSubcontratacao.registrarCancelamento(
+          handlers.caixaCte.registrarCancelamento(
             contexto,
             { chave: evento.chave, protocolo: registro.protocolo, cancelado_em: registro.registrado_em, sha256, nsu: doc.nsu },
             eventId,

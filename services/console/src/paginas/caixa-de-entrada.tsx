@@ -1,7 +1,7 @@
 import { type FastifyInstance } from 'fastify';
 import { InboundCteCarrierRole, InboundCteStatus } from '@frete/contracts';
 import { isValidAccessKey } from '@frete/domain';
-import { cteSubcontratacaoList, cteSubcontratacaoOf, type CteSubcontratacaoRow, distribuicaoDe, nfeList } from '@frete/projections';
+import { caixaCteList, caixaCteOf, type CaixaCteRow, distribuicaoDe, nfeList } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
 import { Campo, CampoData, Erros, ProximaPagina, Selecao, Tabela } from '../html/componentes';
@@ -48,7 +48,7 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
       listar(
         f,
         () =>
-          cteSubcontratacaoList(deps.pool, sessao.company_id, {
+          caixaCteList(deps.pool, sessao.company_id, {
             search,
             status,
             carrier_role: papel,
@@ -58,7 +58,7 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
             per_page: 20,
             cursor: f.cursor(),
           }),
-        { rows: [] as CteSubcontratacaoRow[], total: 0, next_cursor: null as string | null },
+        { rows: [] as CaixaCteRow[], total: 0, next_cursor: null as string | null },
       ),
       nfeList(deps.pool, sessao.company_id, { page: 1, per_page: 20 }),
       distribuicaoDe(deps.pool, sessao.company_id, deps.config.environment),
@@ -145,7 +145,7 @@ export function caixaDeEntrada(app: FastifyInstance, deps: ConsoleDeps) {
 
   app.get<{ Params: { chave: string } }>('/caixa-de-entrada/:chave/xml', async (request, reply) => {
     const chave = request.params.chave;
-    const row = isValidAccessKey(chave) ? await cteSubcontratacaoOf(deps.pool, sessaoDe(request).company_id, chave) : null;
+    const row = isValidAccessKey(chave) ? await caixaCteOf(deps.pool, sessaoDe(request).company_id, chave) : null;
     if (!row) return paginaDeErro(request, reply, 404, 'CT-e não encontrado', 'Este CT-e não está na caixa de entrada da sua empresa.');
     const doc = await deps.documents.get(row.xml_sha256);
     if (!doc)

@@ -13,7 +13,7 @@ import {
 import { type PedidoDesacordo, type ResultadoDesacordo } from '@frete/application';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { isValidAccessKey } from '@frete/domain';
-import { cteSubcontratacaoList, cteSubcontratacaoOf } from '@frete/projections';
+import { caixaCteList, caixaCteOf } from '@frete/projections';
 import { ApiError } from '../../errors';
 import { errors } from '../../schemas';
 import { enviarXmlArquivado, respostasXmlArquivado } from './xml-arquivado';
@@ -68,7 +68,7 @@ const desacordoView = (r: ResultadoDesacordo) => ({
 });
 
 /** The inbox of CT-e issued by other companies (spec section 4, "Inbox of third-party CT-e and subcontracting"). */
-export const cteSubcontratacaoRoutes =
+export const caixaCteRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const env = deps.config.environment;
@@ -101,7 +101,7 @@ export const cteSubcontratacaoRoutes =
       async (request, reply) => {
         const p = principalOf(request);
         const { bytes, cte } = await readCteUpload(request);
-        const { novo, recebimento } = await deps.handlers.cteSubcontratacao.receber(commandContext(request, deps), p.company.cnpj, {
+        const { novo, recebimento } = await deps.handlers.caixaCte.receber(commandContext(request, deps), p.company.cnpj, {
           bytes,
           cte,
         });
@@ -115,7 +115,7 @@ export const cteSubcontratacaoRoutes =
     const desacordo = async (request: FastifyRequest, reply: FastifyReply, key: string, pedido: PedidoDesacordo) => {
       const p = principalOf(request);
       if (!isValidAccessKey(key)) throw notFound();
-      const r = await deps.handlers.cteSubcontratacao.desacordo(commandContext(request, deps), key, pedido);
+      const r = await deps.handlers.caixaCte.desacordo(commandContext(request, deps), key, pedido);
       const e = r.evento;
       if (e.situacao === 'rejeitado') {
         const motivo = e.retorno?.motivo ?? 'refused by the authority';
@@ -194,7 +194,7 @@ export const cteSubcontratacaoRoutes =
         const q = request.query;
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
-        const { rows, total, next_cursor } = await cteSubcontratacaoList(deps.pool, p.companyId, {
+        const { rows, total, next_cursor } = await caixaCteList(deps.pool, p.companyId, {
           search: q.search,
           carrier_role: q.carrier_role,
           status: q.status,
@@ -226,7 +226,7 @@ export const cteSubcontratacaoRoutes =
       async (request) => {
         const p = principalOf(request);
         const key = request.params.access_key;
-        const row = isValidAccessKey(key) ? await cteSubcontratacaoOf(deps.pool, p.companyId, key) : null;
+        const row = isValidAccessKey(key) ? await caixaCteOf(deps.pool, p.companyId, key) : null;
         if (!row) throw notFound();
         return { data: inboundView(row, true), environment: env };
       },
@@ -249,7 +249,7 @@ export const cteSubcontratacaoRoutes =
       async (request, reply) => {
         const p = principalOf(request);
         const key = request.params.access_key;
-        const row = isValidAccessKey(key) ? await cteSubcontratacaoOf(deps.pool, p.companyId, key) : null;
+        const row = isValidAccessKey(key) ? await caixaCteOf(deps.pool, p.companyId, key) : null;
         if (!row) throw notFound();
         return enviarXmlArquivado(deps, reply, row.xml_sha256, 'inline', `${key}.xml`);
       },

@@ -17,7 +17,7 @@ const MOTIVOS_INVALIDO = new Set(['redespacho_exige_rota', 'origem_incompativel_
 const validacao = (fields: FieldError[]) => new ApiError('validacao', fields.map((f) => `${f.field}: ${f.message}`).join('; '), { fields });
 
 /** `POST /fiscal/cte/contra`: one counter-CT-e against a contractor's CT-e in the inbox (spec sections 2 and 4). */
-export const cteContraRoutes =
+export const contraCteRoutes =
   (deps: ApiDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const env = deps.config.environment;

@@ -52,7 +52,7 @@ export const cteRepasseRoutes =
           novo,
           subcontratada: sub,
           recebimento: receipt,
-        } = await deps.handlers.cteSubcontratacao.repassar(
+        } = await deps.handlers.caixaCte.repassar(
           commandContext(request, deps),
           { cnpj: p.company.cnpj, nome: p.company.razao_social },
           own,

@@ -1,6 +1,6 @@
 import { type CteLido, type Environment, type ParteLida } from '@frete/contracts';
 import { reaisDeCentavos } from '@frete/domain';
-import { type CteRow, type CteSubcontratacaoRow } from '@frete/projections';
+import { type CteRow, type CaixaCteRow } from '@frete/projections';
 
 function parte(p: ParteLida | null, withAddress: boolean) {
   if (!p) return null;
@@ -57,7 +57,7 @@ export function documentView(c: CteLido, xml: { sha256: string; size_bytes: numb
   };
 }
 
-export function inboundView(r: CteSubcontratacaoRow, withAddresses: boolean) {
+export function inboundView(r: CaixaCteRow, withAddresses: boolean) {
   return {
     status: r.status as 'recebido',
     carrier_role: r.carrier_role as 'terceiro',

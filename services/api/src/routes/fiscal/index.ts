@@ -6,7 +6,7 @@ import { statusRoutes } from './status';
 import { configuracaoRoutes } from './configuracao';
 import { certificadoRoutes } from './certificado';
 import { nfeRoutes } from './nfe';
-import { cteSubcontratacaoRoutes } from './cte-subcontratacao';
+import { caixaCteRoutes } from './caixa-cte';
 import { cteEmitidosRoutes } from './cte-emitidos';
 import { cteRoutes } from './cte';
 import { dacteRoutes } from './dacte';
@@ -24,7 +24,7 @@ import { cteCiotRoutes } from './cte-ciot';
 import { mdfeEventosRoutes } from './mdfe-eventos';
 import { damdfeRoutes } from './damdfe';
 import { cteEventosRoutes } from './cte-eventos';
-import { cteContraRoutes } from './cte-contra';
+import { contraCteRoutes } from './contra-cte';
 import { loteRoutes } from './lote';
 import { distribuicaoRoutes } from './distribuicao';
 
@@ -68,7 +68,7 @@ export const fiscalRoutes =
     await app.register(configuracaoRoutes(deps));
     await app.register(certificadoRoutes(deps));
     await app.register(nfeRoutes(deps));
-    await app.register(cteSubcontratacaoRoutes(deps));
+    await app.register(caixaCteRoutes(deps));
     await app.register(cteEmitidosRoutes(deps));
     await app.register(cteRoutes(deps));
     await app.register(dacteRoutes(deps));
@@ -84,7 +84,7 @@ export const fiscalRoutes =
     await app.register(mdfeEventosRoutes(deps));
     await app.register(damdfeRoutes(deps));
     await app.register(cteEventosRoutes(deps));
-    await app.register(cteContraRoutes(deps));
+    await app.register(contraCteRoutes(deps));
     await app.register(loteRoutes(deps));
     await app.register(ciotRoutes(deps));
     await app.register(cteCiotRoutes(deps));
