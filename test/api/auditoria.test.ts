@@ -12,6 +12,7 @@ import {
   receberCteDoContratante,
   relatorioFinal,
   subcontratadaPronta,
+  criarLoteSolicitado,
 } from '../support/lote';
 
 const ESCOPOS = ['fiscal', 'operacao', 'auditoria'] as const;
@@ -280,22 +281,14 @@ describe('/v1/auditoria: the event history for auditors', () => {
     async function criadoSemRegistro(batchId: string, chave: string): Promise<void> {
       const plano = resolverLote(pedido(chave), { motoristas: new Set([MOTORISTA_CPF]), placas: new Set([PLACA]) });
       const { store, readYourWrites, clock } = app.running.platform;
-      await execute(
-        { store, readYourWrites },
-        loteStream(batchId),
-        loteDecider,
-        {
-          type: 'CriarLote',
-          batch_id: batchId,
-          company_id: sub.companyId,
-          solicitante_company_id: con.companyId,
-          ambiente: 'homologacao',
-          modo: plano.modo,
-          parcelas: plano.parcelas,
-          linhas: plano.linhas,
-        },
-        { companyId: sub.companyId, correlationId: batchId, causationId: null, requestId: null, actor: 'system', now: clock() },
-      );
+      await execute({ store, readYourWrites }, loteStream(batchId), loteDecider, criarLoteSolicitado(batchId, sub, con, plano), {
+        companyId: sub.companyId,
+        correlationId: batchId,
+        causationId: null,
+        requestId: null,
+        actor: 'system',
+        now: clock(),
+      });
     }
 
     it("the subcontractor's log and chain hold the whole batch; the contractor's, its request and outcome without the subcontractor's ids", async () => {

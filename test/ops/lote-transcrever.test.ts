@@ -2,7 +2,7 @@ import { type CommandContext, execute } from '@frete/application';
 import { loteDecider, loteStream, resolverLote } from '@frete/domain';
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { type ApiResponse, request } from '../support/http';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, subcontratadaPronta } from '../support/lote';
+import { MOTORISTA_CPF, PLACA, receberCteDoContratante, subcontratadaPronta, criarLoteSolicitado } from '../support/lote';
 import { builtEntry, runNode } from '../support/processes';
 
 // The operator tool runs as its own Node process (about 2 s each on two cores), beside a running service.
@@ -68,16 +68,7 @@ describe('pnpm ops lote transcrever: batches requested under a grant before issu
         deps,
         loteStream(batchId),
         loteDecider,
-        {
-          type: 'CriarLote',
-          batch_id: batchId,
-          company_id: sub.companyId,
-          solicitante_company_id: con.companyId,
-          ambiente: 'homologacao',
-          modo: plano.modo,
-          parcelas: plano.parcelas,
-          linhas: plano.linhas,
-        },
+        criarLoteSolicitado(batchId, sub, con, plano),
         ctx(con.companyId, `credential:${con.credentialId}`, `req-${batchId}`, `req-${batchId}`),
       );
     }

@@ -1,4 +1,5 @@
 import { type Scope } from '@frete/contracts';
+import { type CriarLote } from '@frete/domain';
 import { type ApiResponse, randomCnpj, type TestApp, type TestCarrier } from './app';
 import { emissora } from './emissora';
 import { buildCteXml, type CteXmlOptions, nfeKey } from './cte-xml';
@@ -52,7 +53,7 @@ export async function lotePreparadoEmSp(app: TestApp, n: number): Promise<{ sub:
   return { sub, chaves };
 }
 
-/** POSTs a 1:1 batch of `chaves` (`valor` reais each, R$ 100.00 unless given) for `sub`, with the default driver and plate; the answer as it came. */
+/** POSTs a 1:1 batch of `chaves` (`valor` reais each, R$ 100.00 unless given) for `sub`, default driver and plate: the answer. */
 export function postarLote1a1(sub: TestCarrier, chaves: string[], valor = 100): Promise<ApiResponse> {
   return sub.call('POST', '/v1/fiscal/cte-subcontratacao/lote', {
     subcontratada: { cnpj: sub.cnpj },
@@ -83,3 +84,20 @@ export async function relatorioFinal(c: TestCarrier, batchId: string, timeoutMs 
     await new Promise((res) => setTimeout(res, 100));
   }
 }
+
+/** The command that creates the batch `plano` on `sub`'s account at `con`'s request, in homologação. */
+export const criarLoteSolicitado = (
+  batchId: string,
+  sub: TestCarrier,
+  con: TestCarrier,
+  plano: Pick<CriarLote, 'modo' | 'parcelas' | 'linhas'>,
+): CriarLote => ({
+  type: 'CriarLote',
+  batch_id: batchId,
+  company_id: sub.companyId,
+  solicitante_company_id: con.companyId,
+  ambiente: 'homologacao',
+  modo: plano.modo,
+  parcelas: plano.parcelas,
+  linhas: plano.linhas,
+});
