@@ -36,7 +36,8 @@ export interface CteRow {
 }
 
 export interface CteFilter extends PageRequest {
-  status?: string;
+  /** The HTTP query calls it `status` (the spec's word); the row and the table say `situacao`. */
+  situacao?: string;
   /** Issue dates (`dhEmi`; a draft's creation), `YYYY-MM-DD`, inclusive, in Brasília time. */
   from?: string;
   to?: string;
@@ -61,7 +62,7 @@ export async function cteList(
   f: CteFilter,
 ): Promise<{ rows: CteRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
-  if (f.status) q.and(`situacao = ${q.param(f.status)}`);
+  if (f.situacao) q.and(`situacao = ${q.param(f.situacao)}`);
   q.days('COALESCE(emitido_em, created_at)', f.from, f.to);
   return q.keysetPage<CteRow>(
     sql,

@@ -51,10 +51,10 @@ export async function mdfeByKey(sql: Sql, companyId: string, chave: string): Pro
 export async function mdfeList(
   sql: Sql,
   companyId: string,
-  f: PageRequest & { status?: string },
+  f: PageRequest & { situacao?: string },
 ): Promise<{ rows: MdfeRow[]; total: number; next_cursor: string | null }> {
   const q = new ListQuery('company_id', companyId);
-  if (f.status) q.and(`situacao = ${q.param(f.status)}`);
+  if (f.situacao) q.and(`situacao = ${q.param(f.situacao)}`);
   return q.keysetPage<MdfeRow>(
     sql,
     {

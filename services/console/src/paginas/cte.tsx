@@ -48,7 +48,7 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
           const passa = r && (!status || r.situacao === status);
           return { rows: passa ? [r] : [], total: passa ? 1 : 0, next_cursor: null };
         }
-        return cteList(deps.pool, sessao.company_id, { status, from: de, to: ate, page: 1, per_page: 20, cursor: f.cursor() });
+        return cteList(deps.pool, sessao.company_id, { situacao: status, from: de, to: ate, page: 1, per_page: 20, cursor: f.cursor() });
       },
       vazio,
     );

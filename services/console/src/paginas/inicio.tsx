@@ -40,8 +40,8 @@ export function inicio(app: FastifyInstance, deps: ConsoleDeps) {
     const empresa = sessao.company_id;
     const [painel, ctes, mdfes] = await Promise.all([
       painelDe(deps, empresa),
-      porSituacao(SITUACOES_CTE, async (status) => (await cteList(deps.pool, empresa, { status, page: 1, per_page: 1 })).total),
-      porSituacao(SITUACOES_MDFE, async (status) => (await mdfeList(deps.pool, empresa, { status, page: 1, per_page: 1 })).total),
+      porSituacao(SITUACOES_CTE, async (situacao) => (await cteList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
+      porSituacao(SITUACOES_MDFE, async (situacao) => (await mdfeList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
     ]);
     const dias = painel.certificado.dias_para_expirar;
     return html(

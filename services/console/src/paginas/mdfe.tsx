@@ -29,11 +29,15 @@ export function mdfe(app: FastifyInstance, deps: ConsoleDeps) {
     const sessao = sessaoDe(request);
     const f = new Filtros(request.query);
     const status = f.opcao('status', 'Situação', SITUACOES_MDFE);
-    const lista = await listar(f, () => mdfeList(deps.pool, sessao.company_id, { status, page: 1, per_page: 20, cursor: f.cursor() }), {
-      rows: [] as MdfeRow[],
-      total: 0,
-      next_cursor: null as string | null,
-    });
+    const lista = await listar(
+      f,
+      () => mdfeList(deps.pool, sessao.company_id, { situacao: status, page: 1, per_page: 20, cursor: f.cursor() }),
+      {
+        rows: [] as MdfeRow[],
+        total: 0,
+        next_cursor: null as string | null,
+      },
+    );
     return listaDoDocumento({
       especie: MDFE,
       request,

@@ -9,19 +9,14 @@ import { enviarXmlArquivado, respostasXmlArquivado } from './xml-arquivado';
 import { checkDateRange, listOf, pageOf } from '../../paging';
 import { principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
+import { CTE } from '@frete/domain';
 import { cteView } from './cte-views';
+import { documentoProprio } from './documento-proprio';
 
 const TAGS = ['CT-e'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const cteNotFound = () => new ApiError('nao_encontrado', 'CT-e not found');
-
-/** One own CT-e of the caller; a malformed id or another company's CT-e is simply not found. */
-export async function ownCte(deps: ApiDeps, companyId: string, cteId: string) {
-  const row = UUID.test(cteId) ? await cteOf(deps.pool, companyId, cteId.toLowerCase()) : null;
-  if (!row) throw cteNotFound();
-  return row;
-}
+/** One own CT-e of the caller. */
+export const ownCte = documentoProprio(CTE, cteOf);
 
 /**
  * Rows whose XML size the read model does not hold, with the archive's: an authorization recorded before its event
@@ -58,7 +53,12 @@ export const cteRoutes =
         const q = request.query;
         checkDateRange(q.from, q.to);
         const paging = pageOf(q);
-        const { rows, total, next_cursor } = await cteList(deps.pool, p.companyId, { status: q.status, from: q.from, to: q.to, ...paging });
+        const { rows, total, next_cursor } = await cteList(deps.pool, p.companyId, {
+          situacao: q.status,
+          from: q.from,
+          to: q.to,
+          ...paging,
+        });
         return listOf(
           (await comTamanhos(deps, rows)).map((r) => cteView(r, env, false)),
           paging,

@@ -9,16 +9,12 @@ import { errors } from '../../schemas';
 import { listOf, pageOf } from '../../paging';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
+import { documentoProprio } from './documento-proprio';
 
 const TAGS = ['MDF-e'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One MDF-e of the caller; a malformed id or another company's MDF-e is simply not found. */
-export async function ownMdfe(deps: ApiDeps, companyId: string, mdfeId: string): Promise<MdfeRow> {
-  const row = UUID.test(mdfeId) ? await mdfeOf(deps.pool, companyId, mdfeId.toLowerCase()) : null;
-  if (!row) throw new ApiError('nao_encontrado', 'MDF-e not found');
-  return row;
-}
+/** One own MDF-e of the caller. */
+export const ownMdfe = documentoProprio(MDFE, mdfeOf);
 
 /** The domain's totals (cents, grams) in the API's units (reais, kg). */
 const totaisView = (t: TotaisMdfe) => ({
@@ -135,7 +131,7 @@ export const mdfeRoutes =
       async (request) => {
         const p = principalOf(request);
         const paging = pageOf(request.query);
-        const { rows, total, next_cursor } = await mdfeList(deps.pool, p.companyId, { status: request.query.status, ...paging });
+        const { rows, total, next_cursor } = await mdfeList(deps.pool, p.companyId, { situacao: request.query.status, ...paging });
         return listOf(
           rows.map((r) => mdfeView(r, env)),
           paging,
