@@ -12,7 +12,7 @@ import { FiscalSchemas } from '@frete/documents';
 import { EmissorCte } from './cte/emissor';
 import { EventosCte } from './cte/eventos';
 import { EmissorMdfe } from './mdfe/emissor';
-import { assinarMdfe } from './mdfe/montar-xml';
+import { assinarMdfe } from './mdfe/preparar';
 import { ServicoCiot } from './ciot/servico';
 import { ServicoValePedagio } from './vale-pedagio/servico';
 import { ServicoContraCte } from './contra-cte/servico';

@@ -8,7 +8,7 @@ import {
   type RetornoAutorizacao,
   type RetornoConsulta,
 } from '@frete/adapters';
-import { type MontarXmlDeps } from '../cte/montar-xml';
+import { type MontarXmlDeps } from './montar-xml';
 import { type EstadoEmitido, type PassoDaEmissao, type PedidoDeXml, type XmlDaEmissao } from './emissor';
 
 /** What `preparar` finds of a document not issued yet. */

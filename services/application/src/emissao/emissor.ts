@@ -22,7 +22,7 @@ import { type LeiturasDaEmpresa } from '../cte/leituras';
 import { StateCache } from '../commands/state-cache';
 import { todasEmVoltas } from '../commands/todas';
 import { type DocumentoEmitido } from './documento';
-import { type MontarXmlDeps } from '../cte/montar-xml';
+import { type MontarXmlDeps } from './montar-xml';
 
 /** The signed XML the issue sends, or why it cannot be made (a refusal before anything is sent). */
 export type XmlDaEmissao =
@@ -74,12 +74,6 @@ export interface PedidoDeXml<S> {
   /** The company's reads a batch block's documents share; fresh ones when absent. */
   leituras?: LeiturasDaEmpresa;
 }
-
-/**
- * The document engine of a kind: its XML with a given number, built, signed and validated (builder, certificate,
- * official schema), or why it cannot be. Behind a function so that issuing depends on the engine's result, not its parts.
- */
-export type MontarXmlDaEmissao<S> = (input: PedidoDeXml<S>) => Promise<XmlDaEmissao>;
 
 export interface EmissaoDeps {
   store: EventStore;

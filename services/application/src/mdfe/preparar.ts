@@ -1,27 +1,18 @@
 import { type Pool } from 'pg';
 import { type Environment, type MdfeDados } from '@frete/contracts';
-import {
-  codigoNumerico,
-  montarMdfeXml,
-  type MdfeState,
-  type RejeicaoPrevista,
-  rejeicoesPrevistas,
-  tpAmbDoAmbiente,
-  ufBySigla,
-  dhSaoPaulo,
-} from '@frete/domain';
+import { montarMdfeXml, type RejeicaoPrevista, rejeicoesPrevistas, tpAmbDoAmbiente, ufBySigla, dhSaoPaulo } from '@frete/domain';
 import { certificadoOf, companyOf, configuracaoOf } from '@frete/projections';
 import { type FiscalRootSchema } from '@frete/documents';
-import { CSTAT_ERRO_NAO_CATALOGADO, type MontarXmlDaEmissao } from '../emissao/emissor';
 import { assinarXml, type Assinado } from '../emissao/assinar';
-import { CSTAT_FALHA_SCHEMA, dataEmissaoDe, type MontarXmlDeps } from '../cte/montar-xml';
+import { CSTAT_FALHA_SCHEMA, type MontarXmlDeps } from '../emissao/montar-xml';
 
-/** The same parts as the CT-e's engine: pool, environment, certificates, schemas, clock and randomness. */
-export type MontarMdfeDeps = MontarXmlDeps;
 export { type Assinado } from '../emissao/assinar';
 
-/** What an MDF-e issue still lacks from the company (fiscal configuration, certificate), as `campo: mensagem`. */
-export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ campo: string; mensagem: string }[]> {
+/**
+ * What an MDF-e issue still lacks from the company (fiscal configuration, certificate), as `campo: mensagem`, and the
+ * certificate's blob it would sign with.
+ */
+async function pendenciasMdfe(pool: Pool, companyId: string) {
   const [configuracao, certificado] = await Promise.all([configuracaoOf(pool, companyId), certificadoOf(pool, companyId)]);
   const p: { campo: string; mensagem: string }[] = [];
   if (!configuracao.inscricao_estadual)
@@ -29,7 +20,7 @@ export async function pendenciasMdfe(pool: Pool, companyId: string): Promise<{ c
   if (!configuracao.endereco || !ufBySigla(configuracao.endereco.uf))
     p.push({ campo: 'configuracao.endereco', mensagem: 'the fiscal configuration has no address' });
   if (!certificado) p.push({ campo: 'certificado', mensagem: 'no A1 certificate was sent (POST /fiscal/certificado)' });
-  return p;
+  return { pendencias: p, certificadoBlobId: certificado?.blob_id ?? null };
 }
 
 export interface MdfePreparado {
@@ -37,6 +28,8 @@ export interface MdfePreparado {
   /** Unsigned; null while the company's fiscal configuration or address is missing. */
   xml: string | null;
   chave: string | null;
+  /** The certificate's blob, to sign with. */
+  certificadoBlobId: string | null;
   /** Every authority rule the XML fails (domain/src/autoridade/regras), with the cStat and text the authority would answer. */
   rejeicoes: RejeicaoPrevista[];
 }
@@ -50,13 +43,13 @@ export async function prepararMdfe(
   input: { companyId: string; dados: MdfeDados | null; serie?: number; numero: number; cMDF: string; now: Date },
 ): Promise<MdfePreparado> {
   const { pool, environment } = deps;
-  const [pendencias, company, configuracao] = await Promise.all([
+  const [{ pendencias, certificadoBlobId }, company, configuracao] = await Promise.all([
     pendenciasMdfe(pool, input.companyId),
     companyOf(pool, input.companyId, ''),
     configuracaoOf(pool, input.companyId),
   ]);
   if (!company || !configuracao.endereco || !ufBySigla(configuracao.endereco.uf) || !input.dados)
-    return { pendencias, xml: null, chave: null, rejeicoes: [] };
+    return { pendencias, xml: null, chave: null, certificadoBlobId, rejeicoes: [] };
   const built = montarMdfeXml({
     dados: input.dados,
     emitente: {
@@ -73,12 +66,12 @@ export async function prepararMdfe(
     ambiente: environment,
   });
   const rejeicoes = rejeicoesPrevistas('mdfe', built.xml, { tpAmb: tpAmbDoAmbiente(environment), agora: input.now });
-  return { pendencias, xml: built.xml, chave: built.chave, rejeicoes };
+  return { pendencias, xml: built.xml, chave: built.chave, certificadoBlobId, rejeicoes };
 }
 
-/** Signs `element` with the company's A1 certificate and validates the result against `schema`. */
+/** Signs an MDF-e event's `element` with the company's A1 certificate and validates the result against `schema`. */
 export const assinarMdfe =
-  (deps: MontarMdfeDeps) =>
+  (deps: MontarXmlDeps) =>
   async (companyId: string, xml: string, element: string, schema: FiscalRootSchema): Promise<Assinado> => {
     const certificado = await certificadoOf(deps.pool, companyId);
     return assinarXml(deps, {
@@ -89,29 +82,4 @@ export const assinarMdfe =
       schema,
       falha: { cstat: CSTAT_FALHA_SCHEMA, texto: 'Rejeição: Falha no Schema XML' },
     });
-  };
-
-/** The MDF-e of a manifest with its number and a fresh cMDF, signed on `infMDFe` and checked against mdfe_v3.00.xsd. */
-export const montarXmlDaEmissaoMdfe =
-  (deps: MontarMdfeDeps): MontarXmlDaEmissao<MdfeState> =>
-  async (input) => {
-    const { companyId, state, serie, numero } = input;
-    const built = await prepararMdfe(deps, {
-      companyId,
-      dados: state.dados,
-      serie,
-      numero,
-      cMDF: codigoNumerico(deps.random, numero),
-      now: deps.clock(),
-    });
-    if (built.pendencias.length > 0 || !built.xml || !built.chave) {
-      const list = built.pendencias.map((p) => `${p.campo}: ${p.mensagem}`).join('; ') || 'the MDF-e could not be built';
-      return { tipo: 'recusado', cstat: CSTAT_ERRO_NAO_CATALOGADO, motivo: `Pendências: ${list}`.slice(0, 255) };
-    }
-    // With its real number and date, checked once more by the authority's rule set: refused here, never sent.
-    const [rejeicao] = built.rejeicoes;
-    if (rejeicao) return { tipo: 'recusado', cstat: rejeicao.cStat, motivo: rejeicao.xMotivo };
-    const signed = await assinarMdfe(deps)(companyId, built.xml, 'infMDFe', 'mdfe_v3.00.xsd');
-    if (signed.tipo === 'recusado') return signed;
-    return { tipo: 'assinado', chave: built.chave, xml: signed.xml, data_emissao: dataEmissaoDe(signed.xml) };
   };

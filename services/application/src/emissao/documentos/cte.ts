@@ -2,7 +2,7 @@ import { CTE, codigoNumerico, type CteCommand, cteDecider, type CteEvent, type C
 import { montarCteProc } from '@frete/adapters';
 import { lerCteEmitido } from '@frete/documents';
 import { prepararCte } from '../../cte/preparar';
-import { montarXmlDaEmissao } from '../../cte/montar-xml';
+import { montarXmlDaEmissao } from '../montar-xml';
 import { type DocumentoEmitido } from '../documento';
 import { protocoloDe } from '../emissor';
 
@@ -13,7 +13,9 @@ export const CTE_EMITIDO: DocumentoEmitido<CteCommand, CteState, CteEvent> = {
   solicitar: ({ id, companyId }, serie) => ({ type: 'SolicitarEmissao', cte_id: id, company_id: companyId, serie }),
   preparar: (deps, { id, companyId, dados, numero, now }) =>
     prepararCte(deps, { companyId, dados: dados ?? {}, numero, cCT: codigoNumerico(id, numero), now }),
-  montarXml: (deps, pedido) => montarXmlDaEmissao(deps)(pedido),
+  montarXml: montarXmlDaEmissao<CteState>(CTE, (deps, { companyId, state, serie, numero, leituras }, { codigo, now }) =>
+    prepararCte(deps, { companyId, dados: state.dados ?? {}, serie, numero, cCT: codigo, now }, leituras),
+  ),
   autorizar: (autoridade, xml, remetente) => autoridade.autorizarCte(xml, remetente),
   consultar: (autoridade, chave, remetente) => autoridade.consultarCte(chave, remetente),
   proc: montarCteProc,

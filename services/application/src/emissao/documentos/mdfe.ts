@@ -1,6 +1,7 @@
 import { codigoNumerico, MDFE, type MdfeCommand, mdfeDecider, type MdfeEvent, type MdfeState } from '@frete/domain';
 import { montarMdfeProc } from '@frete/adapters';
-import { montarXmlDaEmissaoMdfe, prepararMdfe } from '../../mdfe/montar-xml';
+import { prepararMdfe } from '../../mdfe/preparar';
+import { montarXmlDaEmissao } from '../montar-xml';
 import { type DocumentoEmitido } from '../documento';
 import { protocoloDe } from '../emissor';
 
@@ -11,7 +12,9 @@ export const MDFE_EMITIDO: DocumentoEmitido<MdfeCommand, MdfeState, MdfeEvent> =
   solicitar: ({ id, companyId }, serie) => ({ type: 'SolicitarEmissaoMdfe', mdfe_id: id, company_id: companyId, serie }),
   preparar: (deps, { id, companyId, dados, numero, now }) =>
     prepararMdfe(deps, { companyId, dados, numero, cMDF: codigoNumerico(id, numero), now }),
-  montarXml: (deps, pedido) => montarXmlDaEmissaoMdfe(deps)(pedido),
+  montarXml: montarXmlDaEmissao<MdfeState>(MDFE, (deps, { companyId, state, serie, numero }, { codigo, now }) =>
+    prepararMdfe(deps, { companyId, dados: state.dados, serie, numero, cMDF: codigo, now }),
+  ),
   autorizar: (autoridade, xml, remetente) => autoridade.autorizarMdfe(xml, remetente),
   consultar: (autoridade, chave, remetente) => autoridade.consultarMdfe(chave, remetente),
   proc: montarMdfeProc,
