@@ -49,6 +49,7 @@ const ROTAS_PROPRIAS: Record<string, string> = {
   damdfe: 'the printed MDF-e (the spec names it)',
   impresso: 'the printed form of any issued kind',
   previa: 'the preview of any issued kind',
+  'documento-proprio': 'the read of an own issued document of any kind',
   registro: 'the registries (motorista, veiculo, regra-tributacao) over one path shape',
   'registro-textos': 'the registries',
   status: "the authority's service status",
