@@ -9,11 +9,13 @@ import { eventosDaEmissao, ProtocoloAutoridade } from './emissao';
  * carrier issued elsewhere and delivered through `POST /fiscal/cte-emitidos` starts `autorizado` when its
  * `cteProc` carries the authorization protocol, and `sem_protocolo` when it came as a bare `CTe`.
  */
+export const SITUACOES_CTE = ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'denegado', 'cancelado', 'sem_protocolo'] as const;
 export const CteSituation = Type.Union(
-  ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'denegado', 'cancelado', 'sem_protocolo'].map((v) => Type.Literal(v)),
-  { $id: 'CteSituation', description: 'rascunho | em_processamento | autorizado | rejeitado | denegado | cancelado | sem_protocolo' },
+  // Each literal typed as string, as the schema's static type always was: rows and views carry the situation as a string.
+  SITUACOES_CTE.map((v: string) => Type.Literal(v)),
+  { $id: 'CteSituation', description: SITUACOES_CTE.join(' | ') },
 );
-export type CteSituation = 'rascunho' | 'em_processamento' | 'autorizado' | 'rejeitado' | 'denegado' | 'cancelado' | 'sem_protocolo';
+export type CteSituation = (typeof SITUACOES_CTE)[number];
 
 /** An own CT-e issued elsewhere, delivered by the carrier: it enters the service, delivery and receivable flow. */
 export const CteEmitidoRecebido = Type.Object({

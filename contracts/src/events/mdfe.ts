@@ -8,11 +8,13 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
  * `autorizado` (in force), `rejeitado` (refused; may be issued again with the same number), `encerrado` (closed by the
  * encerramento event), `cancelado` (cancelled by the cancelamento event).
  */
+export const SITUACOES_MDFE = ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'encerrado', 'cancelado'] as const;
 export const MdfeSituacao = Type.Union(
-  ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'encerrado', 'cancelado'].map((v) => Type.Literal(v)),
-  { $id: 'MdfeSituacao', description: 'rascunho | em_processamento | autorizado | rejeitado | encerrado | cancelado' },
+  // Each literal typed as string, as the schema's static type always was: rows and views carry the situation as a string.
+  SITUACOES_MDFE.map((v: string) => Type.Literal(v)),
+  { $id: 'MdfeSituacao', description: SITUACOES_MDFE.join(' | ') },
 );
-export type MdfeSituacao = 'rascunho' | 'em_processamento' | 'autorizado' | 'rejeitado' | 'encerrado' | 'cancelado';
+export type MdfeSituacao = (typeof SITUACOES_MDFE)[number];
 
 /** A municipality as the MDF-e writes it (`cMunCarrega`/`cMunDescarga`, names as in the IBGE table). */
 export const MunicipioMdfe = Type.Object({ codigo_ibge: Type.String(), municipio: Type.String(), uf: Type.String() });

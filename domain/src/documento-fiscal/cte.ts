@@ -1,3 +1,4 @@
+import { SITUACOES_CTE } from '@frete/contracts';
 import { cteStream } from '../cte/decider';
 import { type EspecieDocumento } from './especie';
 
@@ -11,6 +12,7 @@ export const CTE: EspecieDocumento = {
   stream: cteStream,
   numeracao: { evento: 'numeracao_cte.reservada', campo: 'cte_id', prefixo: 'numeracao_cte' },
   campoSerie: 'serie_cte',
+  situacoes: SITUACOES_CTE,
   denegacao: true,
   conclusivas: ['autorizado', 'rejeitado', 'denegado', 'cancelado'],
   conhecidas: ['sem_protocolo'],

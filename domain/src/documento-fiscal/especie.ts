@@ -30,6 +30,8 @@ export interface EspecieDocumento {
   campoSerie: 'serie_cte' | 'serie_mdfe';
   /** Whether the authority denies use of this kind (CT-e 301–306); where it does not, a denial answer is a rejection. */
   denegacao: boolean;
+  /** Every situation a document of this kind can be in, in the order of its life (the contracts' list): the lists' filters. */
+  situacoes: readonly string[];
   /** Situations after which polling the issue tells nothing new. */
   conclusivas: readonly string[];
   /** Situations a poll answers 200 besides the conclusive ones (known, though not final). */

@@ -1,3 +1,4 @@
+import { SITUACOES_MDFE } from '@frete/contracts';
 import { mdfeStream } from '../mdfe/decider';
 import { type EspecieDocumento } from './especie';
 
@@ -11,6 +12,7 @@ export const MDFE: EspecieDocumento = {
   stream: mdfeStream,
   numeracao: { evento: 'numeracao_mdfe.reservada', campo: 'mdfe_id', prefixo: 'numeracao_mdfe' },
   campoSerie: 'serie_mdfe',
+  situacoes: SITUACOES_MDFE,
   denegacao: false,
   conclusivas: ['autorizado', 'rejeitado', 'encerrado', 'cancelado'],
   conhecidas: [],

@@ -8,7 +8,7 @@ import { Pagina } from '../html/layout';
 import { Campo, CampoData, Selecao, Tabela } from '../html/componentes';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
-import { Fatos, dataHora, lugar, opcoesDe, parteTexto, reais, rotuloOrigem, rotuloSituacao, SITUACOES_CTE } from './documentos/formato';
+import { Fatos, dataHora, lugar, opcoesDe, parteTexto, reais, rotuloOrigem, rotuloSituacao } from './documentos/formato';
 import { Historico, historicoDe } from './documentos/historico';
 import { itensDoDocumento, numeroDe } from './documentos/comum';
 import { CabecalhoDoDocumento, listaDoDocumento, paginasDoDocumento, tituloDoDocumento } from './documentos/documento-fiscal';
@@ -32,7 +32,7 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
   app.get('/cte', async (request, reply) => {
     const sessao = sessaoDe(request);
     const f = new Filtros(request.query);
-    const status = f.opcao('status', 'Situação', SITUACOES_CTE);
+    const status = f.opcao('status', 'Situação', CTE.situacoes);
     const de = f.data('de', 'Emitidos a partir de');
     const ate = f.data('ate', 'Emitidos até');
     f.intervalo(de, ate);
@@ -69,7 +69,7 @@ export function cte(app: FastifyInstance, deps: ConsoleDeps) {
       ],
       children: (
         <>
-          <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(SITUACOES_CTE, 'Todas')} valor={f.valores.status ?? ''} />
+          <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(CTE.situacoes, 'Todas')} valor={f.valores.status ?? ''} />
           <CampoData nome="de" rotulo="Emitidos a partir de" valor={f.valores.de} />
           <CampoData nome="ate" rotulo="Emitidos até" valor={f.valores.ate} />
           <Campo nome="chave" rotulo="Chave de acesso" valor={f.valores.chave} atributos={{ inputmode: 'numeric' }} />

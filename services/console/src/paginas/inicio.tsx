@@ -1,11 +1,11 @@
 import { type FastifyInstance } from 'fastify';
-import { pendenciasConfiguracao } from '@frete/domain';
+import { CTE, MDFE, pendenciasConfiguracao } from '@frete/domain';
 import { atividadeOf, certificadoOf, configuracaoOf, cteList, mdfeList } from '@frete/projections';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { AREAS, Pagina } from '../html/layout';
 import { GraficoDeBarras } from '../html/grafico';
 import { type ConsoleDeps } from '../deps';
-import { dataHora, rotuloSituacao, SITUACOES_CTE, SITUACOES_MDFE } from './documentos/formato';
+import { dataHora, rotuloSituacao } from './documentos/formato';
 
 const DIA = 86_400_000;
 
@@ -40,8 +40,8 @@ export function inicio(app: FastifyInstance, deps: ConsoleDeps) {
     const empresa = sessao.company_id;
     const [painel, ctes, mdfes] = await Promise.all([
       painelDe(deps, empresa),
-      porSituacao(SITUACOES_CTE, async (situacao) => (await cteList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
-      porSituacao(SITUACOES_MDFE, async (situacao) => (await mdfeList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
+      porSituacao(CTE.situacoes, async (situacao) => (await cteList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
+      porSituacao(MDFE.situacoes, async (situacao) => (await mdfeList(deps.pool, empresa, { situacao, page: 1, per_page: 1 })).total),
     ]);
     const dias = painel.certificado.dias_para_expirar;
     return html(

@@ -7,7 +7,7 @@ import { Pagina } from '../html/layout';
 import { Selecao, Tabela } from '../html/componentes';
 import { type ConsoleDeps } from '../deps';
 import { Filtros, listar } from './documentos/filtros';
-import { dataHora, opcoesDe, reais, rotuloSituacao, SITUACOES_MDFE } from './documentos/formato';
+import { dataHora, opcoesDe, reais, rotuloSituacao } from './documentos/formato';
 import { Historico, historicoDe } from './documentos/historico';
 import { itensDoDocumento, numeroDe } from './documentos/comum';
 import { CabecalhoDoDocumento, listaDoDocumento, paginasDoDocumento, tituloDoDocumento } from './documentos/documento-fiscal';
@@ -28,7 +28,7 @@ export function mdfe(app: FastifyInstance, deps: ConsoleDeps) {
   app.get('/mdfe', async (request, reply) => {
     const sessao = sessaoDe(request);
     const f = new Filtros(request.query);
-    const status = f.opcao('status', 'Situação', SITUACOES_MDFE);
+    const status = f.opcao('status', 'Situação', MDFE.situacoes);
     const lista = await listar(
       f,
       () => mdfeList(deps.pool, sessao.company_id, { situacao: status, page: 1, per_page: 20, cursor: f.cursor() }),
@@ -52,7 +52,7 @@ export function mdfe(app: FastifyInstance, deps: ConsoleDeps) {
         { titulo: 'CT-e', numero: true, celula: (r) => r.dados.ctes.length },
         { titulo: 'Emissão', celula: (r) => dataHora(r.data_emissao ?? r.created_at) },
       ],
-      children: <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(SITUACOES_MDFE, 'Todas')} valor={f.valores.status ?? ''} />,
+      children: <Selecao nome="status" rotulo="Situação" opcoes={opcoesDe(MDFE.situacoes, 'Todas')} valor={f.valores.status ?? ''} />,
     });
   });
 

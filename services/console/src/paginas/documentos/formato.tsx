@@ -14,9 +14,6 @@ export function dataHora(v: string | Date | null | undefined): string {
   return Number.isNaN(d.getTime()) ? String(v) : DATA_HORA.format(d);
 }
 
-export const SITUACOES_CTE = ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'denegado', 'cancelado', 'sem_protocolo'] as const;
-export const SITUACOES_MDFE = ['rascunho', 'em_processamento', 'autorizado', 'rejeitado', 'encerrado', 'cancelado'] as const;
-
 const ROTULOS: Record<string, string> = {
   rascunho: 'Rascunho',
   em_processamento: 'Em processamento',
