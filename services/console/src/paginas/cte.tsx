@@ -2,7 +2,7 @@ import { type FastifyInstance } from 'fastify';
 import { type EventoAuditado } from '@frete/contracts';
 import { CTE, type CteLido, tipoDoTpEvento } from '@frete/domain';
 import { cteByKey, cteList, cteOf, type CteRow } from '@frete/projections';
-import { decodeXml, readCteDocument, renderDacte } from '@frete/documents';
+import { dacteDoArquivo } from '@frete/documents';
 import { avisoDe, csrfDe, html, sessaoDe } from '../contexto';
 import { Pagina } from '../html/layout';
 import { Campo, CampoData, Selecao, Tabela } from '../html/componentes';
@@ -17,16 +17,7 @@ import { CabecalhoDoDocumento, listaDoDocumento, paginasDoDocumento, tituloDoDoc
 export function cte(app: FastifyInstance, deps: ConsoleDeps) {
   const { area, naoEncontrado, daEmpresa, comXml } = paginasDoDocumento(app, deps, CTE, {
     ler: cteOf,
-    imprimir: async (request, row, xml) => {
-      let lido: CteLido;
-      try {
-        lido = await readCteDocument(decodeXml(xml));
-      } catch (err) {
-        request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
-        return null;
-      }
-      return renderDacte(lido, { environment: deps.config.environment, cancelado: row.situacao === 'cancelado' });
-    },
+    imprimir: (request, row, xml) => dacteDoArquivo(xml, row, deps.config.environment, request.log),
   });
 
   app.get('/cte', async (request, reply) => {

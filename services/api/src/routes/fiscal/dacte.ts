@@ -1,11 +1,10 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CteIdParam } from '@frete/contracts';
-import { CTE, type CteLido } from '@frete/domain';
-import { readCteDocument, renderDacte } from '@frete/documents';
+import { CTE } from '@frete/domain';
+import { dacteDoArquivo } from '@frete/documents';
 import { type ApiDeps } from '../../deps';
 import { ownCte } from './cte';
 import { rotaDoImpresso } from './impresso';
-import { xmlTextOf } from './xml-upload';
 
 /** The DACTE of an own CT-e, drawn from its archived XML (spec section 4, "CT-e"). */
 export const dacteRoutes =
@@ -18,15 +17,6 @@ export const dacteRoutes =
         'a cancelled CT-e carries "CANCELADO". 422 `cte_nao_autorizado` before authorization (or for a CT-e delivered without ' +
         'its protocol, or denied); 503 `xml_indisponivel` when the archive cannot be read.',
       ler: (companyId, uuid) => ownCte(deps, companyId, uuid),
-      imprimir: async (request, row, xml) => {
-        let cte: CteLido;
-        try {
-          cte = await readCteDocument(xmlTextOf(xml));
-        } catch (err) {
-          request.log.error({ err, cte_id: row.cte_id }, 'archived CT-e XML no longer readable');
-          return null;
-        }
-        return renderDacte(cte, { environment: deps.config.environment, cancelado: row.situacao === 'cancelado' });
-      },
+      imprimir: (request, row, xml) => dacteDoArquivo(xml, row, deps.config.environment, request.log),
     });
   };

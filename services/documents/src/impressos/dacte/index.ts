@@ -1,2 +1,3 @@
 export { renderDacte, type DacteOptions } from './render';
 export { qrCodePortal, qrCodeText } from './qr-code';
+export { dacteDoArquivo, type RegistroDeFalha } from './arquivado';
