@@ -1,6 +1,13 @@
 import { BLOQUEIOS_CONTRA_CTE, CODIGOS_LINHA_LOTE, type CteLido, ehCodigoLinhaLote, ErrorCodes } from '@frete/contracts';
 import { documentoOpenApi } from '@frete/api';
-import { planejarContraCte, readCte, Rejection, recusaDoBloqueio, chaveSubcontratadaDecider, type ChaveSubcontratadaState } from '@frete/domain';
+import {
+  planejarContraCte,
+  readCte,
+  Rejection,
+  recusaDoBloqueio,
+  chaveSubcontratadaDecider,
+  type ChaveSubcontratadaState,
+} from '@frete/domain';
 import { buildCteXml } from '../support/cte-xml';
 import { PEDIDO_CONTRA_CTE } from '../../domain/test/lote-planejado';
 
