@@ -7,10 +7,13 @@ import { registroMotoristas, registroRegrasTributacao, registroVeiculos } from '
 import { registroHandler } from './cadastros/handler';
 import { motoristaLinha, regraTributacaoLinha, veiculoLinha } from '@frete/projections';
 import { autorizacaoHandler } from './autorizacao/handler';
+import { leiturasAutorizacaoDoPool } from './autorizacao/leituras';
 import { certificadoHandler } from './certificado/handler';
 import { conviteHandler } from './convite/handler';
+import { leiturasConviteDoPool } from './convite/leituras';
 import { credentialHandler } from './credential/handler';
 import { repasseHandler } from './repasse/handler';
+import { leiturasRepasseDoPool } from './repasse/leituras';
 import { ciotHandler } from './ciot/handler';
 import { type ServicoCiot } from './ciot/servico';
 import { type ServicoValePedagio } from './vale-pedagio/servico';
@@ -61,12 +64,12 @@ export const createHandlers = (
     Pick<DistribuicaoHandlerDeps, 'distribuicaoDisponivel'> & { webhook: WebhookHandler; usuario: UsuarioHandler },
 ) => ({
   configuracao: configuracaoHandler(deps),
-  autorizacao: autorizacaoHandler(deps),
+  autorizacao: autorizacaoHandler({ ...deps, leituras: leiturasAutorizacaoDoPool(deps.pool) }),
   certificado: certificadoHandler(deps),
-  convite: conviteHandler(deps),
+  convite: conviteHandler({ ...deps, leituras: leiturasConviteDoPool(deps.pool) }),
   // The company's API keys and OAuth clients (the panel's admin; the operator tool builds its own over the same store).
   credential: credentialHandler(deps),
-  repasse: repasseHandler(deps),
+  repasse: repasseHandler({ ...deps, leituras: leiturasRepasseDoPool(deps.pool) }),
   ciot: ciotHandler(deps),
   cte: cteHandler({ ...deps, emissor: deps.emissorCte, eventos: deps.eventosCte }),
   mdfe: mdfeHandler({ ...deps, emissor: deps.emissorMdfe }),

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Pool } from 'pg';
 import { autorizacaoDecider, autorizacaoStream, isValidCnpj, normalizeCnpj, type ParteAutorizacao, Rejection } from '@frete/domain';
-import { type AutorizacaoRow, autorizacaoDoLog, companyOf } from '@frete/projections';
+import { type AutorizacaoRow, autorizacaoDoLog } from '@frete/projections';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
+import { type LeiturasAutorizacao } from './leituras';
 
 export interface AutorizacaoHandlerDeps extends Required<CommandDeps> {
-  pool: Pool;
+  leituras: LeiturasAutorizacao;
 }
 
 /** The grant a command left active (as recorded, in the read model's row shape), and whether this command created it. */
@@ -36,13 +36,13 @@ export const autorizacaoHandler = (deps: AutorizacaoHandlerDeps) => {
     conceder: async (ctx: ContextoEmpresa, subcontratada: ParteAutorizacao, contratanteCnpj: string): Promise<AutorizacaoConcedida> => {
       const cnpj = normalizeCnpj(contratanteCnpj);
       // Only a well-formed CNPJ is looked up (it can never match a company id); the decider judges the rest.
-      const found = isValidCnpj(cnpj) ? await companyOf(deps.pool, cnpj, cnpj) : null;
+      const found = isValidCnpj(cnpj) ? await deps.leituras.empresaPorCnpj(cnpj) : null;
       const { state, events, position } = await run(ctx, {
         type: 'ConcederAutorizacao',
         autorizacao_id: randomUUID(),
         subcontratada,
         contratante_cnpj: cnpj,
-        contratante: found && { company_id: found.company_id, cnpj: found.cnpj, nome: found.razao_social, carrier: found.carrier },
+        contratante: found,
       });
       if (position && found) await deps.readYourWrites.recordWrite(found.company_id, position);
       if (!position) {

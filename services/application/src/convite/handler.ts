@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Pool } from 'pg';
 import { type ConviteTransportadoraInput } from '@frete/contracts';
 import { conviteDecider, conviteStream, normalizarConvite } from '@frete/domain';
-import { type ConviteRow, companyOf } from '@frete/projections';
+import { type ConviteRow } from '@frete/projections';
 import { type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
+import { type LeiturasConvite } from './leituras';
 
 export interface ConviteHandlerDeps extends CommandDeps {
-  pool: Pool;
+  leituras: LeiturasConvite;
 }
 
 /** The invitation a command left pending (as recorded, in the read model's row shape), and whether this command sent it. */
@@ -24,14 +24,14 @@ export const conviteHandler = (deps: ConviteHandlerDeps) => {
     enviar: async (ctx: ContextoEmpresa, companyCnpj: string, dados: ConviteTransportadoraInput): Promise<ConviteEnviado> => {
       // 400 before anything else: the stream is named by the normalized CNPJ.
       const { cnpj } = normalizarConvite(dados);
-      const company = await companyOf(deps.pool, cnpj, cnpj);
+      const transportadoraCadastrada = await deps.leituras.transportadoraCadastrada(cnpj);
       const { events, state } = await run(ctx, {
         type: 'EnviarConvite',
         company_id: ctx.companyId,
         company_cnpj: companyCnpj,
         convite_id: randomUUID(),
         dados,
-        transportadora_cadastrada: company?.carrier === true,
+        transportadora_cadastrada: transportadoraCadastrada,
       });
       const atual = state.atual;
       if (!atual) throw new Error('invitation neither sent nor pending');

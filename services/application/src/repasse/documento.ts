@@ -1,7 +1,8 @@
 import { type Pool } from 'pg';
 import { type DocumentoEstado, Rejection } from '@frete/domain';
-import { type ReferenciaRepasse, type RepasseDocumentoRow, repasseDocumento } from '@frete/projections';
+import { type ReferenciaRepasse, type RepasseDocumentoRow } from '@frete/projections';
 import { type ReadYourWrites } from '@frete/platform';
+import { type LeiturasRepasse, leiturasRepasseDoPool } from './leituras';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Ruling 18: a key may carry letters (the tax-reform CNPJ), so 44 alphanumerics rather than 44 digits.
@@ -23,14 +24,18 @@ export interface DocumentoRepasseDeps {
 }
 
 /** The company's payout document (read models caught up with its last write); another company's is not found. */
-export async function documentoRepasseDaEmpresa(
-  deps: DocumentoRepasseDeps,
+export const documentoRepasseDaEmpresa = (deps: DocumentoRepasseDeps, companyId: string, documento: string): Promise<RepasseDocumentoRow> =>
+  documentoRepasseNasLeituras({ readYourWrites: deps.readYourWrites, leituras: leiturasRepasseDoPool(deps.pool) }, companyId, documento);
+
+/** The same, through the payout's read port (the handler's: a specification gives its own). */
+export async function documentoRepasseNasLeituras(
+  deps: { readYourWrites: ReadYourWrites; leituras: Pick<LeiturasRepasse, 'documento'> },
   companyId: string,
   documento: string,
 ): Promise<RepasseDocumentoRow> {
   await deps.readYourWrites.waitFor(companyId);
   const ref = referenciaDe(documento);
-  const row = ref ? await repasseDocumento(deps.pool, companyId, ref) : null;
+  const row = ref ? await deps.leituras.documento(companyId, ref) : null;
   if (!row) throw new Rejection('nao_encontrado', `installment document ${documento} not found`);
   return row;
 }

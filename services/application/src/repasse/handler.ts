@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Pool } from 'pg';
 import { type ErrorCode, ErrorCodes } from '@frete/contracts';
 import { type RepasseCommand, repasseDecider, repasseStream, Rejection } from '@frete/domain';
-import { mdfeParaRepasse, type RepasseDocumentoRow, repasseDocumentosDosCtes } from '@frete/projections';
+import { type RepasseDocumentoRow } from '@frete/projections';
 import { derivedEventId } from '@frete/platform';
 import { type CommandContext, type CommandDeps, type ContextoEmpresa } from '../commands/execute';
 import { handles } from '../commands/handles';
-import { documentoRepasseDaEmpresa, linhaDoDocumento } from './documento';
+import { documentoRepasseNasLeituras, linhaDoDocumento } from './documento';
+import { type LeiturasRepasse } from './leituras';
 
 export interface RepasseHandlerDeps extends Required<CommandDeps> {
-  pool: Pool;
+  leituras: LeiturasRepasse;
 }
 
 type SemAlvo<C> = C extends unknown ? Omit<C, 'company_id' | 'grupo' | 'cte_id'> : never;
@@ -109,7 +109,7 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
   return {
     /** One act on the company's document named by `documento`; 404 `nao_encontrado` for another company's. */
     agir: async (ctx: ContextoEmpresa, documento: string, pedido: PedidoRepasse): Promise<AtoRepasse> =>
-      agirNo(ctx, await documentoRepasseDaEmpresa(deps, ctx.companyId, documento), pedido).then(async (ato) => {
+      agirNo(ctx, await documentoRepasseNasLeituras(deps, ctx.companyId, documento), pedido).then(async (ato) => {
         // The reads after the answer see the act as usual; a wait that times out changes nothing in the answer itself.
         await deps.readYourWrites.waitFor(ctx.companyId);
         return ato;
@@ -125,10 +125,9 @@ export const repasseHandler = (deps: RepasseHandlerDeps) => {
       pedido: Extract<PedidoRepasse, { posicao: number }>,
     ): Promise<ResultadoRepasseDoCte[]> => {
       await deps.readYourWrites.waitFor(ctx.companyId);
-      const mdfe = UUID.test(mdfeId) ? await mdfeParaRepasse(deps.pool, ctx.companyId, mdfeId.toLowerCase()) : null;
+      const mdfe = UUID.test(mdfeId) ? await deps.leituras.mdfe(ctx.companyId, mdfeId.toLowerCase()) : null;
       if (!mdfe) throw new Rejection('nao_encontrado', `MDF-e ${mdfeId} not found`);
-      const docs = await repasseDocumentosDosCtes(
-        deps.pool,
+      const docs = await deps.leituras.documentosDosCtes(
         ctx.companyId,
         mdfe.ctes.map((c) => c.cte_id),
       );
