@@ -2,6 +2,7 @@ import { startTestApp, expectError, type ApiResponse, type TestApp, type TestCar
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { nfeKey } from '../support/cte-xml';
 import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
+import { TRACAO } from '../support/mdfe-frota';
 
 const CPF = '52998224725';
 const NFE = nfeKey('11222333000181', 4242);
@@ -504,19 +505,7 @@ describe('CIOT: /v1/fiscal/ciot and /v1/fiscal/cte/{cte_uuid}/ciot/* (simulated 
     it('an authorized MDF-e carrying the CT-e means the trip started: cancellation is 422 ciot_viagem_iniciada', async () => {
       const doMdfe = await cteAutorizado(c);
       expect((await c.call('POST', `/v1/fiscal/cte/${doMdfe.id}/ciot/emissao`, ANCORADO)).status).toBe(201);
-      expect(
-        (
-          await c.call('POST', '/v1/fiscal/veiculos', {
-            placa: 'ABC1D23',
-            tipo: 'tracao',
-            tara_kg: 8000,
-            capacidade_kg: 20000,
-            tipo_rodado: '03',
-            tipo_carroceria: '02',
-            uf: 'SP',
-          })
-        ).status,
-      ).toBe(201);
+      expect((await c.call('POST', '/v1/fiscal/veiculos', TRACAO)).status).toBe(201);
       const mdfe = await c.call('POST', '/v1/fiscal/mdfe', {
         ctes: [doMdfe.id],
         veiculo: { placa: 'ABC1D23' },

@@ -4,6 +4,7 @@ import { isValidAccessKey } from '@frete/domain';
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil } from '../support/emissora';
 import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
+import { prontaParaMdfe } from '../support/mdfe-frota';
 
 /**
  * `POST /fiscal/mdfe/{id}/previa` over real HTTP: the unsigned MDF-e an issue would send, what it lacks, and every
@@ -31,18 +32,7 @@ describe('POST /fiscal/mdfe/{mdfe_uuid}/previa', () => {
   beforeAll(async () => {
     app = await startTestApp();
     c = await emissora(app);
-    const veiculo = await c.call('POST', '/v1/fiscal/veiculos', {
-      placa: 'ABC1D23',
-      tipo: 'tracao',
-      tara_kg: 8000,
-      capacidade_kg: 20000,
-      tipo_rodado: '03',
-      tipo_carroceria: '02',
-      uf: 'SP',
-      renavam: null,
-    });
-    expect(veiculo.status).toBe(201);
-    expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: '52998224725', nome: 'JOAO MOTORISTA' })).status).toBe(201);
+    await prontaParaMdfe(c);
   });
   afterAll(async () => {
     await schemas.close();

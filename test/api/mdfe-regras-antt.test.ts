@@ -1,6 +1,7 @@
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora, pollUntil } from '../support/emissora';
 import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
+import { prontaParaMdfe } from '../support/mdfe-frota';
 
 /**
  * Issue 29, point 3: MDF-e NT 2025.001 v1.03, rules F55a/F55b/F113a/F113b (301–304). `POST /fiscal/mdfe` refuses
@@ -19,26 +20,7 @@ describe('MDF-e: the ANTT rules of NT 2025.001 v1.03 (301–304)', () => {
   beforeAll(async () => {
     app = await startTestApp();
     c = await emissora(app);
-    const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-      inscricao_estadual: '110042490114',
-      regime_tributario: 3,
-      rntrc: '12345678',
-      serie_cte: 1,
-      serie_mdfe: 7,
-      endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
-    });
-    expect(conf.status).toBe(200);
-    const veiculo = await c.call('POST', '/v1/fiscal/veiculos', {
-      placa: 'ABC1D23',
-      tipo: 'tracao',
-      tara_kg: 8000,
-      capacidade_kg: 20000,
-      tipo_rodado: '03',
-      tipo_carroceria: '02',
-      uf: 'SP',
-    });
-    expect(veiculo.status).toBe(201);
-    expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: '52998224725', nome: 'JOAO MOTORISTA' })).status).toBe(201);
+    await prontaParaMdfe(c, 7);
   });
   afterAll(() => app?.close());
 

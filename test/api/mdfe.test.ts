@@ -5,10 +5,11 @@ import { cteAutorizado as autorizadoDe, emissora, pollUntil, rascunhoEmitivel } 
 import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
+import { MOTORISTA, prontaParaMdfe } from '../support/mdfe-frota';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 
-const CPF_1 = '52998224725';
+const CPF_1 = MOTORISTA.cpf;
 const CPF_2 = '11144477735';
 const CPF_3 = '12345678909';
 
@@ -50,29 +51,7 @@ describe.each(AUTORIDADES)('MDF-e: /v1/fiscal/mdfe (authority: %s)', (autoridade
   beforeAll(async () => {
     app = await startTestApp({}, { autoridade });
     c = await emissora(app);
-    const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-      inscricao_estadual: '110042490114',
-      regime_tributario: 3,
-      rntrc: '12345678',
-      serie_cte: 1,
-      serie_mdfe: 7,
-      endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
-    });
-    expect(conf.status).toBe(200);
-    expect(
-      (
-        await c.call('POST', '/v1/fiscal/veiculos', {
-          placa: 'ABC1D23',
-          tipo: 'tracao',
-          tara_kg: 8000,
-          capacidade_kg: 20000,
-          tipo_rodado: '03',
-          tipo_carroceria: '02',
-          uf: 'SP',
-          renavam: null,
-        })
-      ).status,
-    ).toBe(201);
+    await prontaParaMdfe(c, 7);
     expect(
       (
         await c.call('POST', '/v1/fiscal/veiculos', {
@@ -86,7 +65,6 @@ describe.each(AUTORIDADES)('MDF-e: /v1/fiscal/mdfe (authority: %s)', (autoridade
       ).status,
     ).toBe(201);
     expect((await c.call('POST', '/v1/fiscal/veiculos', { placa: 'INC0M01' })).status).toBe(201);
-    expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF_1, nome: 'JOAO MOTORISTA' })).status).toBe(201);
     expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: CPF_2, nome: 'MARIA CONDUTORA' })).status).toBe(201);
   });
   afterAll(async () => {

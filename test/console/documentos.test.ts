@@ -3,6 +3,7 @@ import { type NavegadorHttp, sessaoDe } from '../support/console';
 import { cteAutorizado, emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { GRUPOS_LOTACAO } from '../support/mdfe-lotacao';
+import { prontaParaMdfe } from '../support/mdfe-frota';
 
 const UUID_DESCONHECIDO = '00000000-0000-4000-8000-000000000000';
 
@@ -181,34 +182,7 @@ describe('console: documents and indicators', () => {
     let mdfeId: string;
     let chaveMdfe: string;
     beforeAll(async () => {
-      const conf = await c.call('PUT', '/v1/fiscal/configuracao', {
-        inscricao_estadual: '110042490114',
-        regime_tributario: 3,
-        rntrc: '12345678',
-        serie_cte: 1,
-        serie_mdfe: 7,
-        endereco: {
-          logradouro: 'AVENIDA PAULISTA',
-          numero: '1000',
-          bairro: 'BELA VISTA',
-          municipio: 'São Paulo',
-          uf: 'SP',
-          cep: '01310100',
-        },
-      });
-      expect(conf.status).toBe(200);
-      const v = await c.call('POST', '/v1/fiscal/veiculos', {
-        placa: 'ABC1D23',
-        tipo: 'tracao',
-        tara_kg: 8000,
-        capacidade_kg: 20000,
-        tipo_rodado: '03',
-        tipo_carroceria: '02',
-        uf: 'SP',
-        renavam: null,
-      });
-      expect(v.status).toBe(201);
-      expect((await c.call('POST', '/v1/fiscal/motoristas', { cpf: '52998224725', nome: 'JOAO MOTORISTA' })).status).toBe(201);
+      await prontaParaMdfe(c, 7);
       const cte = await cteAutorizado(c);
       const created = await c.call('POST', '/v1/fiscal/mdfe', {
         ctes: [cte.id],

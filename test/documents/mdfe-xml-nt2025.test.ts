@@ -3,8 +3,9 @@ import { readPkcs12 } from '@frete/platform';
 import { type MdfeDados, type PagamentoMdfe } from '@frete/contracts';
 import { fatosDosDadosMdfe, montarMdfeXml, rejeicoesMdfeNt2025001, type MontarMdfeInput } from '@frete/domain';
 import { makeA1 } from '../support/certificates';
+import { dadosMdfe, EMITENTE_MDFE, entradaMdfe } from '../support/mdfe-dados';
 
-const CNPJ = '11222333000181';
+const CNPJ = EMITENTE_MDFE.cnpj;
 const SENHA = 'senha-do-a1';
 const a1 = makeA1({ cnpj: CNPJ, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName' });
 const { privateKeyPem, certificatePem } = readPkcs12(a1.pfx, SENHA);
@@ -26,53 +27,14 @@ const pagamento = (over: Partial<PagamentoMdfe> = {}): PagamentoMdfe => ({
   ...over,
 });
 
-const lotacao = (over: Partial<MdfeDados> = {}): MdfeDados => ({
-  ctes: [
-    {
-      cte_id: 'a',
-      chave: '35261111222333000181570010000000011403085211',
-      valor_carga_centavos: 2_500_000,
-      peso_gramas: 1_000_500,
-      descarga: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' },
-    },
-  ],
-  veiculo: {
-    placa: 'ABC1D23',
-    renavam: null,
-    tara_kg: 8000,
-    capacidade_kg: 20000,
-    capacidade_m3: null,
-    tipo_rodado: '03',
-    tipo_carroceria: '02',
-    uf: 'SP',
-  },
-  reboques: [],
-  motoristas: [{ cpf: '52998224725', nome: 'JOÃO MOTORISTA' }],
-  uf_inicio: 'SP',
-  uf_fim: 'RJ',
-  percurso: [],
-  carregamento: [{ codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }],
-  observacoes: null,
-  produto_predominante: { tipo_carga: '05', descricao: 'PECAS <AUTOMOTIVAS>', ncm: '87089990' },
-  pagamentos: [pagamento()],
-  ...over,
-});
+const lotacao = (over: Partial<MdfeDados> = {}): MdfeDados =>
+  dadosMdfe({
+    produto_predominante: { tipo_carga: '05', descricao: 'PECAS <AUTOMOTIVAS>', ncm: '87089990' },
+    pagamentos: [pagamento()],
+    ...over,
+  });
 
-const input = (dados: MdfeDados): MontarMdfeInput => ({
-  dados,
-  emitente: {
-    cnpj: CNPJ,
-    razao_social: 'TRANSPORTADORA EXEMPLO LTDA',
-    inscricao_estadual: '110042490114',
-    rntrc: '12345678',
-    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
-  },
-  serie: 1,
-  numero: 42,
-  cMDF: '40308521',
-  dhEmi: '2026-11-20T10:30:00-03:00',
-  ambiente: 'homologacao',
-});
+const input = (dados: MdfeDados): MontarMdfeInput => entradaMdfe(dados);
 
 const validar = async (dados: MdfeDados) => {
   const { xml } = montarMdfeXml(input(dados));

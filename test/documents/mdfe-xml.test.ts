@@ -3,84 +3,52 @@ import { readPkcs12 } from '@frete/platform';
 import { type MdfeDados } from '@frete/contracts';
 import { montarEventoMdfeXml, montarMdfeXml, type MontarMdfeInput } from '@frete/domain';
 import { makeA1 } from '../support/certificates';
+import { CTE_PARA_O_RIO, dadosMdfe, EMITENTE_MDFE, entradaMdfe, TRACAO_MDFE } from '../support/mdfe-dados';
 
-const CNPJ = '11222333000181';
+const CNPJ = EMITENTE_MDFE.cnpj;
 const SENHA = 'senha-do-a1';
 const a1 = makeA1({ cnpj: CNPJ, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName' });
 const { privateKeyPem, certificatePem } = readPkcs12(a1.pfx, SENHA);
 const schemas = new FiscalSchemas();
 afterAll(() => schemas.close());
 
-const CTE_1 = '35261111222333000181570010000000011403085211';
+const CTE_1 = CTE_PARA_O_RIO.chave;
 const CTE_2 = '35261111222333000181570010000000021403085218';
 
-const dados = (over: Partial<MdfeDados> = {}): MdfeDados => ({
-  ctes: [
-    {
-      cte_id: 'a',
-      chave: CTE_1,
-      valor_carga_centavos: 2_500_000,
-      peso_gramas: 1_000_500,
-      descarga: { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' },
-    },
-    {
-      cte_id: 'b',
-      chave: CTE_2,
-      valor_carga_centavos: 100,
-      peso_gramas: 0,
-      descarga: { codigo_ibge: '3303302', municipio: 'Niterói', uf: 'RJ' },
-    },
-  ],
-  veiculo: {
-    placa: 'ABC1D23',
-    renavam: '00123456789',
-    tara_kg: 8000,
-    capacidade_kg: 20000,
-    capacidade_m3: null,
-    tipo_rodado: '03',
-    tipo_carroceria: '02',
-    uf: 'SP',
-  },
-  reboques: [
-    {
-      placa: 'REB1A23',
-      renavam: null,
-      tara_kg: 5000,
-      capacidade_kg: 30000,
-      capacidade_m3: 90,
-      tipo_rodado: null,
-      tipo_carroceria: '02',
-      uf: 'SP',
-    },
-  ],
-  motoristas: [
-    { cpf: '52998224725', nome: 'JOÃO MOTORISTA' },
-    { cpf: '11144477735', nome: 'MARIA & FILHOS' },
-  ],
-  uf_inicio: 'SP',
-  uf_fim: 'RJ',
-  percurso: [],
-  carregamento: [{ codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }],
-  observacoes: 'ENTREGAR <DOCA> 2',
-  ...over,
-});
+const dados = (over: Partial<MdfeDados> = {}): MdfeDados =>
+  dadosMdfe({
+    ctes: [
+      CTE_PARA_O_RIO,
+      {
+        cte_id: 'b',
+        chave: CTE_2,
+        valor_carga_centavos: 100,
+        peso_gramas: 0,
+        descarga: { codigo_ibge: '3303302', municipio: 'Niterói', uf: 'RJ' },
+      },
+    ],
+    veiculo: { ...TRACAO_MDFE, renavam: '00123456789' },
+    reboques: [
+      {
+        placa: 'REB1A23',
+        renavam: null,
+        tara_kg: 5000,
+        capacidade_kg: 30000,
+        capacidade_m3: 90,
+        tipo_rodado: null,
+        tipo_carroceria: '02',
+        uf: 'SP',
+      },
+    ],
+    motoristas: [
+      { cpf: '52998224725', nome: 'JOÃO MOTORISTA' },
+      { cpf: '11144477735', nome: 'MARIA & FILHOS' },
+    ],
+    observacoes: 'ENTREGAR <DOCA> 2',
+    ...over,
+  });
 
-const input = (over: Partial<MontarMdfeInput> = {}): MontarMdfeInput => ({
-  dados: dados(),
-  emitente: {
-    cnpj: CNPJ,
-    razao_social: 'TRANSPORTADORA EXEMPLO LTDA',
-    inscricao_estadual: '110042490114',
-    rntrc: '12345678',
-    endereco: { logradouro: 'AVENIDA PAULISTA', numero: '1000', bairro: 'BELA VISTA', municipio: 'São Paulo', uf: 'SP', cep: '01310100' },
-  },
-  serie: 1,
-  numero: 42,
-  cMDF: '40308521',
-  dhEmi: '2026-11-20T10:30:00-03:00',
-  ambiente: 'homologacao',
-  ...over,
-});
+const input = (over: Partial<MontarMdfeInput> = {}): MontarMdfeInput => entradaMdfe(dados(), over);
 
 describe('montarMdfeXml against mdfe_v3.00.xsd (signed)', () => {
   it.each<[string, () => MontarMdfeInput]>([

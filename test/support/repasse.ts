@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type ContraCteVinculo,
-  type DomainEvent,
-  EventCatalog,
-  type MdfeDados,
-  type NewEvent,
-  type ParcelaRepasse,
-} from '@frete/contracts';
+import { type ContraCteVinculo, type DomainEvent, EventCatalog, type NewEvent, type ParcelaRepasse } from '@frete/contracts';
 import { readCte } from '@frete/domain';
 import { type TestApp, type TestCarrier } from './app';
 import { buildCteXml } from './cte-xml';
+import { CTE_PARA_O_RIO, dadosMdfe } from './mdfe-dados';
 
 /**
  * Counter-CT-e creation (`POST /fiscal/cte/contra` and the batch) is built elsewhere. The payout reacts to the events
@@ -145,27 +139,10 @@ export async function contraCteCancelado(app: TestApp, c: TestCarrier, cteId: st
 /** An MDF-e of `c` carrying these CT-e with these drivers, as `POST /fiscal/mdfe` records it. */
 export async function mdfeCom(app: TestApp, c: TestCarrier, ctes: { cte_id: string; chave: string }[], cpfs: string[]): Promise<string> {
   const mdfeId = randomUUID();
-  const rio = { codigo_ibge: '3304557', municipio: 'Rio de Janeiro', uf: 'RJ' };
-  const dados: MdfeDados = {
-    ctes: ctes.map((x) => ({ ...x, valor_carga_centavos: 2_500_000, peso_gramas: 1_000_000, descarga: rio })),
-    veiculo: {
-      placa: 'ABC1D23',
-      renavam: null,
-      tara_kg: 8000,
-      capacidade_kg: 20000,
-      capacidade_m3: null,
-      tipo_rodado: '03',
-      tipo_carroceria: '02',
-      uf: 'SP',
-    },
-    reboques: [],
+  const dados = dadosMdfe({
+    ctes: ctes.map((x) => ({ ...x, valor_carga_centavos: 2_500_000, peso_gramas: 1_000_000, descarga: CTE_PARA_O_RIO.descarga })),
     motoristas: cpfs.map((cpf) => ({ cpf, nome: `MOTORISTA ${cpf.slice(0, 3)}` })),
-    uf_inicio: 'SP',
-    uf_fim: 'RJ',
-    percurso: [],
-    carregamento: [{ codigo_ibge: '3509502', municipio: 'Campinas', uf: 'SP' }],
-    observacoes: null,
-  };
+  });
   await appendAll(
     app,
     c.companyId,
