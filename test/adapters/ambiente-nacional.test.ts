@@ -10,9 +10,7 @@ import {
   NfeNaoDistribuivel,
   type PedidoDistribuicao,
   type RespostaDistribuicao,
-  type RetornoAutorizacao,
   type RetornoDistribuicao,
-  type RetornoEvento,
 } from '@frete/adapters';
 import { FiscalSchemas } from '@frete/documents';
 import { isValidCnpj } from '@frete/domain';
@@ -20,6 +18,7 @@ import { readPkcs12 } from '@frete/platform';
 import { makeA1 } from '../support/certificates';
 import { freshDatabase, type TestDatabase } from '../support/db';
 import { EMITENTE, assinar, cteXml, evCancCTe, eventoCteXml, type Assinante, type CteOpcoes } from '../support/autoridade-xml';
+import { autorizado, registrado } from '../support/retorno-autoridade';
 
 const SENHA = 'senha-do-a1';
 const a1: Assinante = readPkcs12(
@@ -93,14 +92,6 @@ const pedido = (documento: string, ultNSU = ZERO, servico: 'cte' | 'nfe' = 'cte'
 function consultado(r: RetornoDistribuicao): RespostaDistribuicao {
   if (r.tipo !== 'consultado') throw new Error(`expected an answer with documents or none, got ${JSON.stringify(r)}`);
   return r;
-}
-function autorizado(r: RetornoAutorizacao) {
-  if (r.tipo !== 'autorizado') throw new Error(`expected an authorization, got ${JSON.stringify(r)}`);
-  return r.protocolo;
-}
-function registrado(r: RetornoEvento) {
-  if (r.tipo !== 'registrado') throw new Error(`expected a registered event, got ${JSON.stringify(r)}`);
-  return r.protocolo;
 }
 
 const comAutXml =

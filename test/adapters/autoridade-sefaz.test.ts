@@ -6,8 +6,6 @@ import {
   AutoridadeIndisponivel,
   CertificadoRecusadoPelaAutoridade,
   montarCteProc,
-  type RetornoAutorizacao,
-  type RetornoEvento,
 } from '@frete/adapters';
 import { FiscalSchemas } from '@frete/documents';
 import {
@@ -29,6 +27,7 @@ import {
 } from '../support/autoridade-xml';
 import { type A1, makeA1 } from '../support/certificates';
 import { envelope, falhaSoapDe, pedirHttps } from '../support/soap-cliente';
+import { autorizado, registrado } from '../support/retorno-autoridade';
 
 const consStatServCTe = (cUF: string) =>
   `<consStatServCTe xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00"><tpAmb>2</tpAmb><cUF>${cUF}</cUF><xServ>STATUS</xServ></consStatServCTe>`;
@@ -86,14 +85,6 @@ const cteAssinado = (o: Partial<CteOpcoes> = {}) => {
 };
 const eventoCte = (o: Parameters<typeof eventoCteXml>[0]) => assinar(eventoCteXml(o), 'infEvento', a1);
 
-function autorizado(r: RetornoAutorizacao) {
-  if (r.tipo !== 'autorizado') throw new Error(`expected an authorization, got ${JSON.stringify(r)}`);
-  return r.protocolo;
-}
-function registrado(r: RetornoEvento) {
-  if (r.tipo !== 'registrado') throw new Error(`expected a registered event, got ${JSON.stringify(r)}`);
-  return r.protocolo;
-}
 const atendidos = (servico: string) => local.atendidos()[`RS/${servico}`] ?? 0;
 
 describe('the sefaz adapter through SOAP over mutual TLS', () => {

@@ -5,7 +5,6 @@ import {
   ProvedorIndisponivel,
   type RetornoAutorizacao,
   type RetornoConsulta,
-  type RetornoEvento,
   lerSentinelaDocumento,
   montarCteProc,
   montarMdfeProc,
@@ -37,6 +36,7 @@ import {
   type CteOpcoes,
   type MdfeOpcoes,
 } from '../support/autoridade-xml';
+import { autorizado, registrado } from '../support/retorno-autoridade';
 
 const SENHA = 'senha-do-a1';
 const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
@@ -103,14 +103,6 @@ const eventoMdfe = (o: Parameters<typeof eventoMdfeXml>[0], assinante = a1) => a
 
 const digestOf = (xml: string) => /<DigestValue>([^<]+)<\/DigestValue>/.exec(xml)![1]!;
 
-function autorizado(r: RetornoAutorizacao) {
-  if (r.tipo !== 'autorizado') throw new Error(`expected an authorization, got ${JSON.stringify(r)}`);
-  return r.protocolo;
-}
-function registrado(r: RetornoEvento) {
-  if (r.tipo !== 'registrado') throw new Error(`expected a registered event, got ${JSON.stringify(r)}`);
-  return r.protocolo;
-}
 const rejeitado = (cStat: number, xMotivo?: string | RegExp) => ({
   tipo: 'rejeitado',
   cStat,

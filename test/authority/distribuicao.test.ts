@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { elementosBrutos, lerEnvelope } from '@frete/adapters';
-import { childElements, FiscalSchemas, type XmlElement } from '@frete/documents';
-import { iniciarAutoridadeLocalDeTeste, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
+import { childElements, type XmlElement } from '@frete/documents';
+import { clienteA1, iniciarAutoridadeLocalDeTeste, VALIDADE_A1, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
 import { EMITENTE, assinar, cteXml, evCancCTe, eventoCteXml } from '../support/autoridade-xml';
 import { makeA1 } from '../support/certificates';
 import { areaDeRecepcao, envelope, falhaSoapDe, pedirHttps, retornoDe, type OpcoesPedido } from '../support/soap-cliente';
@@ -13,9 +13,7 @@ import { areaDeRecepcao, envelope, falhaSoapDe, pedirHttps, retornoDe, type Opco
  * client: the request as sped-cte/sped-nfe `Tools::sefazDistDFe` build it, the answer read as written.
  */
 
-const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
-const a1 = makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: 'senha', cnpjIn: 'otherName', ...VALIDADE });
-const cliente = { key: a1.privateKeyPem, cert: a1.certificatePem };
+const { a1, cliente } = clienteA1(EMITENTE);
 /** A carrier named in an NF-e's transporta, with its own A1. */
 const TRANSPORTADORA = '07526557000100';
 const a1Transportadora = makeA1({
@@ -24,7 +22,7 @@ const a1Transportadora = makeA1({
   password: 'senha',
   cnpjIn: 'otherName',
   keyIndex: 1,
-  ...VALIDADE,
+  ...VALIDADE_A1,
 });
 const REMETENTE = '45997418000153';
 const AUTORIZADO = '33000167000101';
@@ -35,16 +33,12 @@ const HORA = 3_600_000;
 let agora = INICIO;
 const clock = () => agora;
 
-const schemas = new FiscalSchemas();
 let autoridade: AutoridadeLocalDeTeste;
 
 beforeAll(async () => {
-  autoridade = await iniciarAutoridadeLocalDeTeste({ clock, schemas });
+  autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
 });
-afterAll(async () => {
-  await autoridade?.close();
-  await schemas.close();
-});
+afterAll(() => autoridade?.close());
 beforeEach(() => {
   autoridade.falhas.limpar();
 });
@@ -110,7 +104,7 @@ async function consultar(s: Servico, dados: string, o: Partial<OpcoesPedido> = {
 }
 
 const esquemaValido = async (s: Servico, xml: string) =>
-  expect(await schemas.validate(xml, s === CTE ? 'retDistDFeInt_v1.00.xsd' : 'retDistDFeInt_v1.01.xsd')).toEqual({
+  expect(await autoridade.schemas.validate(xml, s === CTE ? 'retDistDFeInt_v1.00.xsd' : 'retDistDFeInt_v1.01.xsd')).toEqual({
     valid: true,
     errors: [],
   });
@@ -161,7 +155,7 @@ describe('CTeDistribuicaoDFe over mutual TLS', () => {
     }
     const cteProc = gunzipSync(Buffer.from(r.docZips[0]!.conteudo, 'base64')).toString('utf8');
     expect(cteProc).toContain(assinado.replace(/^<\?xml[^?]*\?>/, ''));
-    expect((await schemas.validate(cteProc, 'procCTe_v4.00.xsd')).valid).toBe(true);
+    expect((await autoridade.schemas.validate(cteProc, 'procCTe_v4.00.xsd')).valid).toBe(true);
 
     agora = new Date(INICIO.getTime() + 10 * 60_000);
     const bloqueio = await consultar(CTE, distDFeInt(CTE, EMITENTE, r.texto('ultNSU')!));

@@ -1,8 +1,7 @@
 import { type ServicoSefaz } from '@frete/adapters';
-import { type FiscalRootSchema, FiscalSchemas } from '@frete/documents';
-import { iniciarAutoridadeLocalDeTeste, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
+import { type FiscalRootSchema } from '@frete/documents';
+import { clienteA1, iniciarAutoridadeLocalDeTeste, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
 import { CTE_NS, EMITENTE, MDFE_NS, assinar, cteXml, evCancCTe, eventoCteXml } from '../support/autoridade-xml';
-import { makeA1 } from '../support/certificates';
 import { areaDeRecepcao, envelope, falhaSoapDe, pedirHttps, type OpcoesPedido, retornoDe } from '../support/soap-cliente';
 
 /**
@@ -10,20 +9,14 @@ import { areaDeRecepcao, envelope, falhaSoapDe, pedirHttps, type OpcoesPedido, r
  * SOAP fault and the channel statuses (108, 109, 678) without processing; programmatic and over `/_falhas`.
  */
 
-const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
-const a1 = makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: 'senha', cnpjIn: 'otherName', ...VALIDADE });
-const cliente = { key: a1.privateKeyPem, cert: a1.certificatePem };
+const { a1, cliente } = clienteA1(EMITENTE);
 const clock = () => new Date('2026-11-20T13:05:00Z');
 
-const schemas = new FiscalSchemas();
 let autoridade: AutoridadeLocalDeTeste;
 beforeAll(async () => {
-  autoridade = await iniciarAutoridadeLocalDeTeste({ clock, schemas });
+  autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
 });
-afterAll(async () => {
-  await autoridade?.close();
-  await schemas.close();
-});
+afterAll(() => autoridade?.close());
 afterEach(() => autoridade.falhas.limpar());
 
 let proximo = 3_000;
@@ -110,7 +103,7 @@ describe('faults without processing', () => {
       // MDF-e's 678 reads "Uso Indevido" (codigos.ts, CSTAT_CONSUMO_INDEVIDO).
       const esperado = codigo === 678 && servico.startsWith('MDFe') ? 'Rejeição: Uso Indevido' : xMotivo;
       expect({ servico, cStat: c, xMotivo: x }).toEqual({ servico, cStat: String(codigo), xMotivo: esperado });
-      expect({ servico, ...(await schemas.validate(r.bruto, schema)) }).toEqual({ servico, valid: true, errors: [] });
+      expect({ servico, ...(await autoridade.schemas.validate(r.bruto, schema)) }).toEqual({ servico, valid: true, errors: [] });
       expect(r.bruto).toContain(`xmlns="${servico.startsWith('CTe') ? CTE_NS : MDFE_NS}"`);
     }
     autoridade.falhas.limpar();

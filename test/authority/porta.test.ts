@@ -1,9 +1,10 @@
 import { gzipSync } from 'node:zlib';
-import { FiscalSchemas } from '@frete/documents';
 import {
   a1DeOutraAc,
   certificadoServidorNaoConfiavel,
+  clienteA1,
   iniciarAutoridadeLocalDeTeste,
+  VALIDADE_A1,
   type AutoridadeLocalDeTeste,
 } from '../support/autoridade-local';
 import { CTE_NS, EMITENTE, assinar, cteXml } from '../support/autoridade-xml';
@@ -23,20 +24,14 @@ import {
  * answered with the right status, and the server still serving after.
  */
 
-const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
-const a1 = makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: 'senha', cnpjIn: 'otherName', ...VALIDADE });
-const cliente = { key: a1.privateKeyPem, cert: a1.certificatePem };
+const { a1, cliente } = clienteA1(EMITENTE);
 const clock = () => new Date('2026-11-20T13:05:00Z');
 
-const schemas = new FiscalSchemas();
 let autoridade: AutoridadeLocalDeTeste;
 beforeAll(async () => {
-  autoridade = await iniciarAutoridadeLocalDeTeste({ clock, schemas });
+  autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
 });
-afterAll(async () => {
-  await autoridade?.close();
-  await schemas.close();
-});
+afterAll(() => autoridade?.close());
 
 let proximo = 2_000;
 const cteAssinado = () => {
@@ -81,7 +76,7 @@ describe('mutual TLS', () => {
       razao: 'TRANSPORTADORA EXEMPLO LTDA',
       password: 'senha',
       cnpjIn: 'otherName',
-      ...VALIDADE,
+      ...VALIDADE_A1,
     });
     await expect(receber(areaDeRecepcao(xml), { cliente: { key: alheio.privateKeyPem, cert: alheio.certificatePem } })).rejects.toThrow(
       RECUSA_TLS,
@@ -103,7 +98,12 @@ describe('mutual TLS', () => {
   });
 
   it('is refused by a client that does not trust its server certificate (helper for the adapter’s test)', async () => {
-    const naoConfiavel = await iniciarAutoridadeLocalDeTeste({ clock, schemas, pool: autoridade.pool, servidorNaoConfiavel: true });
+    const naoConfiavel = await iniciarAutoridadeLocalDeTeste({
+      clock,
+      schemas: autoridade.schemas,
+      pool: autoridade.pool,
+      servidorNaoConfiavel: true,
+    });
     try {
       const corpo = envelope('CTeConsultaV4', consSitCTe(cteAssinado().chave));
       // The client trusts the test server CA (caPem), which did not issue this server's certificate.

@@ -1,6 +1,6 @@
 import { AutoridadeFiscalSimulada, elementosBrutos, type ServicoSefaz } from '@frete/adapters';
-import { type FiscalRootSchema, FiscalSchemas } from '@frete/documents';
-import { iniciarAutoridadeLocalDeTeste, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
+import { type FiscalRootSchema } from '@frete/documents';
+import { clienteA1, iniciarAutoridadeLocalDeTeste, type AutoridadeLocalDeTeste } from '../support/autoridade-local';
 import {
   CTE_NS,
   EMITENTE,
@@ -15,7 +15,6 @@ import {
   mdfeXml,
   type CteOpcoes,
 } from '../support/autoridade-xml';
-import { makeA1 } from '../support/certificates';
 import { areaDeRecepcao, envelope, pedirHttps, type OpcoesPedido, retornoDe, type Retorno } from '../support/soap-cliente';
 
 /**
@@ -23,9 +22,7 @@ import { areaDeRecepcao, envelope, pedirHttps, type OpcoesPedido, retornoDe, typ
  * element, schema-valid, with what the simulated authority's rules wrote, byte for byte.
  */
 
-const VALIDADE = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
-const a1 = makeA1({ cnpj: EMITENTE, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: 'senha', cnpjIn: 'otherName', ...VALIDADE });
-const cliente = { key: a1.privateKeyPem, cert: a1.certificatePem };
+const { a1, cliente } = clienteA1(EMITENTE);
 
 /** 2026-11-20 10:05 in São Paulo: after the fixtures' dhEmi. */
 const INICIO = new Date('2026-11-20T13:05:00Z');
@@ -33,19 +30,15 @@ const HORA = 3_600_000;
 let agora = INICIO;
 const clock = () => agora;
 
-const schemas = new FiscalSchemas();
 let autoridade: AutoridadeLocalDeTeste;
 /** The same rules in process, on the same database: what the local server answers must be what they hold. */
 let emProcesso: AutoridadeFiscalSimulada;
 
 beforeAll(async () => {
-  autoridade = await iniciarAutoridadeLocalDeTeste({ clock, schemas });
-  emProcesso = new AutoridadeFiscalSimulada({ pool: autoridade.pool, clock, schemas });
+  autoridade = await iniciarAutoridadeLocalDeTeste({ clock });
+  emProcesso = new AutoridadeFiscalSimulada({ pool: autoridade.pool, clock, schemas: autoridade.schemas });
 });
-afterAll(async () => {
-  await autoridade?.close();
-  await schemas.close();
-});
+afterAll(() => autoridade?.close());
 beforeEach(() => {
   agora = INICIO;
 });
@@ -63,7 +56,7 @@ async function chamar(servico: ServicoSefaz, dados: string, nome: string, o: { a
 }
 
 async function esquemaValido(xml: string, schema: FiscalRootSchema) {
-  expect(await schemas.validate(xml, schema)).toEqual({ valid: true, errors: [] });
+  expect(await autoridade.schemas.validate(xml, schema)).toEqual({ valid: true, errors: [] });
 }
 
 const cteAssinado = (o: Partial<CteOpcoes> = {}) => {

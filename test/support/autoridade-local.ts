@@ -1,6 +1,6 @@
 import { type Pool } from 'pg';
 import { type Falhas, emitirCertificadoServidor, gerarAc, iniciarAutoridadeLocal, type ParPem } from '@frete/authority';
-import { type FiscalSchemas } from '@frete/documents';
+import { FiscalSchemas } from '@frete/documents';
 import { type A1, makeA1, type MakeA1Options, testCaCertificatePem } from './certificates';
 import { freshDatabase } from './db';
 
@@ -30,13 +30,15 @@ export interface AutoridadeLocalDeTeste {
   atendidos(): Record<string, number>;
   /** The simulated authority's database behind it (a fresh one of its own unless `pool` was given). */
   pool: Pool;
+  /** The schema validator it checks requests with (its own unless `schemas` was given): the tests check answers with it. */
+  schemas: FiscalSchemas;
   /**
    * Registers an authorized NF-e (`nfeProc`) with the server's national environment, which distributes it to its
    * emitter, recipient, carrier (`transporta`) and `autXML`, as the server's `POST /_ambiente-nacional/nfe` does.
    * Returns its key and the NSU each party got. Rejects (`NfeNaoDistribuivel`) what is not an authorized nfeProc.
    */
   registrarNfe(procNFeXml: string): Promise<{ chave: string; nsus: Record<string, string> }>;
-  /** Stops the server, then drops its database when it is its own. */
+  /** Stops the server, then closes its schemas and drops its database when they are its own. */
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export interface OpcoesAutoridadeLocalDeTeste {
   clock?: () => Date;
   /** A database to use instead of a fresh one (its owner drops it). */
   pool?: Pool;
-  /** A shared schema validator (compiling takes a while); its own otherwise. */
+  /** A schema validator shared with other servers (compiling takes a while); its own otherwise. */
   schemas?: FiscalSchemas;
   /** homologação (2, the default) or produção (1). */
   tpAmb?: 1 | 2;
@@ -88,14 +90,28 @@ export function a1DeOutraAc(o: Omit<MakeA1Options, 'otherCa'>): A1 {
   return makeA1({ ...o, otherCa: true });
 }
 
+/** The validity of the authority tests' A1: it spans their fixed clocks (in 2026) whatever day they run. */
+export const VALIDADE_A1 = { notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2040-01-01T00:00:00Z') };
+
+/** An A1 of `cnpj` valid over the tests' clocks, and the TLS client certificate made of it (`pedirHttps`'s `cliente`). */
+export function clienteA1(cnpj: string, razao = 'TRANSPORTADORA EXEMPLO LTDA'): { a1: A1; cliente: { key: string; cert: string } } {
+  const a1 = makeA1({ cnpj, razao, password: 'senha', cnpjIn: 'otherName', ...VALIDADE_A1 });
+  return { a1, cliente: { key: a1.privateKeyPem, cert: a1.certificatePem } };
+}
+
 export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTeste = {}): Promise<AutoridadeLocalDeTeste> {
   const db = o.pool ? null : await freshDatabase();
   const pool = o.pool ?? db!.pool;
+  const schemas = o.schemas ?? new FiscalSchemas();
   const servidor = certificadoServidor(!o.servidorNaoConfiavel);
+  const fecharProprios = async () => {
+    if (!o.schemas) await schemas.close();
+    await db?.drop();
+  };
   try {
     const autoridade = await iniciarAutoridadeLocal({
       pool,
-      ...(o.schemas ? { schemas: o.schemas } : {}),
+      schemas,
       ...(o.clock ? { clock: o.clock } : {}),
       ...(o.tpAmb ? { tpAmb: o.tpAmb } : {}),
       ...(o.port ? { port: o.port } : {}),
@@ -107,17 +123,18 @@ export async function iniciarAutoridadeLocalDeTeste(o: OpcoesAutoridadeLocalDeTe
       falhas: autoridade.falhas,
       atendidos: autoridade.atendidos,
       pool,
+      schemas,
       registrarNfe: async (xml) => {
         const { chave, nsus } = await autoridade.ambienteNacional.registrarNfe(xml);
         return { chave, nsus: Object.fromEntries(nsus) };
       },
       close: async () => {
         await autoridade.close();
-        await db?.drop();
+        await fecharProprios();
       },
     };
   } catch (error) {
-    await db?.drop();
+    await fecharProprios();
     throw error;
   }
 }
