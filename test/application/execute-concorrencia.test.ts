@@ -15,17 +15,10 @@ import {
   PostgresEventStore,
   WrongExpectedRevision,
 } from '@frete/platform';
-import { type CommandContext, execute, MAX_ATTEMPTS } from '@frete/application';
-import { withEventStore } from '../support/store';
+import { execute, MAX_ATTEMPTS } from '@frete/application';
+import { CONTEXTO_SEM_EMPRESA, withEventStore } from '../support/store';
 
-const ctx: CommandContext = {
-  companyId: null,
-  correlationId: 'c',
-  causationId: null,
-  requestId: null,
-  actor: 'test',
-  now: new Date('2026-11-22T12:00:00Z'),
-};
+const ctx = CONTEXTO_SEM_EMPRESA;
 
 const reservar = (store: EventStore, stream: string, cteId: string) =>
   execute(

@@ -1,4 +1,4 @@
-import { execute, StateCache, type CommandContext } from '@frete/application';
+import { execute, StateCache } from '@frete/application';
 import { migrate, platformMigrations } from '@frete/platform';
 import {
   type LoteCommand,
@@ -11,16 +11,9 @@ import {
   numeracaoStream,
   numeroReservado,
 } from '@frete/domain';
-import { withEventStore } from '../support/store';
+import { CONTEXTO_SEM_EMPRESA, withEventStore } from '../support/store';
 
-const ctx: CommandContext = {
-  companyId: null,
-  correlationId: 'c',
-  causationId: null,
-  requestId: null,
-  actor: 'test',
-  now: new Date('2026-11-22T12:00:00Z'),
-};
+const ctx = CONTEXTO_SEM_EMPRESA;
 
 describe('execute with a state cache: two processes numbering one series', () => {
   const es = withEventStore();

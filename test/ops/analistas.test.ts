@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, type DatabaseError } from 'pg';
 import { lerCatalogo } from '@frete/projections';
-import { builtEntry, ROOT, runNode, startUntil, stopProcess } from '../support/processes';
+import { builtEntry, ROOT, runNode, semConfiguracao, startUntil, stopProcess } from '../support/processes';
 import { freshDatabase, type TestDatabase } from '../support/db';
 import { randomCnpj } from '../support/app';
 
@@ -151,15 +151,7 @@ describe('pnpm ops analyst-role create (read-only PostgreSQL role over the read 
 
 describe('pnpm ops analyst-role create beside the service on embedded PostgreSQL (password authentication)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-analistas-'));
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    DATABASE_URL: '',
-    EVENTSTORE_URL: '',
-    KAFKA_BROKERS: '',
-    SECRETS_KEY: '',
-    APP_ENVIRONMENT: '',
-  };
+  const env = semConfiguracao(dataDir);
   let servico: ChildProcess | null = null;
   afterAll(async () => {
     if (servico) await stopProcess(servico);

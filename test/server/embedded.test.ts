@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { builtEntry, runNode, startUntil, stopProcess } from '../support/processes';
+import { builtEntry, runNode, semConfiguracao, startUntil, stopProcess } from '../support/processes';
 import { request } from '../support/app';
 import { nfeSample } from '../support/nfe-files';
 
@@ -35,15 +35,7 @@ function stoppedSteps(output: string): string[] {
 /** `pnpm start` with no configuration: embedded PostgreSQL, every service in one process, a demo credential. */
 describe('embedded default (the service as a newcomer starts it)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-embedded-'));
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: '0',
-    DATABASE_URL: '',
-    EVENTSTORE_URL: '',
-    KAFKA_BROKERS: '',
-    SECRETS_KEY: '',
-    APP_ENVIRONMENT: '',
-  };
+  const env = semConfiguracao(dataDir);
   const ready = /API: (http:\/\/[^\s]+)\/v1[\s\S]*API key \(all scopes\): (fk_hml_\S+)/;
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -215,15 +207,7 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
 const describeAsRoot = process.getuid?.() === 0 ? describe : describe.skip;
 describeAsRoot('embedded default started by root from a folder other users cannot enter', () => {
   const outer = fs.mkdtempSync(path.join(os.tmpdir(), 'frete-0700-'));
-  const env = {
-    DATA_DIR: path.join(outer, 'data'),
-    PORT: '0',
-    DATABASE_URL: '',
-    EVENTSTORE_URL: '',
-    KAFKA_BROKERS: '',
-    SECRETS_KEY: '',
-    APP_ENVIRONMENT: '',
-  };
+  const env = semConfiguracao(path.join(outer, 'data'));
   afterAll(() => fs.rmSync(outer, { recursive: true, force: true }));
 
   it('refuses at once naming the folder and what to do; doing what it says (chmod o+x) starts it', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, builtEntry, stopProcess } from '../support/processes';
+import { ROOT, builtEntry, semConfiguracao, stopProcess } from '../support/processes';
 import { request } from '../support/app';
 
 /** The README's "First steps": its ```sh blocks, in order. */
@@ -82,14 +82,7 @@ describe('README "First steps" on a fresh start', () => {
       cwd: ROOT,
       env: {
         ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        DATABASE_URL: '',
-        EVENTSTORE_URL: '',
-        KAFKA_BROKERS: '',
-        SECRETS_KEY: '',
-        APP_ENVIRONMENT: '',
-        SERVICES: '',
+        ...semConfiguracao(dataDir, { PORT: String(port), SERVICES: '' }),
       },
     });
     let output = '';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtEntry, ROOT, startUntil, stopProcess } from '../support/processes';
+import { builtEntry, ROOT, semConfiguracao, startUntil, stopProcess } from '../support/processes';
 
 jest.setTimeout(180_000);
 
@@ -20,18 +20,7 @@ describe('the server started at a terminal', () => {
   });
 
   it('prints the banner with a curl that pastes, then readable lines; the announcement goes with the stop', async () => {
-    const env = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      FRETE_RUN_DIR: runDir,
-      PORT: '0',
-      DATABASE_URL: '',
-      EVENTSTORE_URL: '',
-      KAFKA_BROKERS: '',
-      SECRETS_KEY: '',
-      APP_ENVIRONMENT: '',
-      NO_COLOR: '1',
-    };
+    const env = { ...process.env, ...semConfiguracao(dataDir, { FRETE_RUN_DIR: runDir, NO_COLOR: '1' }) };
     const command = `${process.execPath} ${builtEntry('services/server/dist/main.js')}`;
     script = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -67,16 +56,7 @@ describe('the server started at a terminal', () => {
   it('serves even where it cannot announce itself (a read-only checkout), saying what pnpm ops then needs', async () => {
     const blocked = path.join(runDir, 'a-file');
     fs.writeFileSync(blocked, '');
-    const env = {
-      DATA_DIR: dataDir,
-      FRETE_RUN_DIR: path.join(blocked, 'running'),
-      PORT: '0',
-      DATABASE_URL: '',
-      EVENTSTORE_URL: '',
-      KAFKA_BROKERS: '',
-      SECRETS_KEY: '',
-      APP_ENVIRONMENT: '',
-    };
+    const env = semConfiguracao(dataDir, { FRETE_RUN_DIR: path.join(blocked, 'running') });
     const started = await startUntil(builtEntry('services/server/dist/main.js'), env, /API key \(all scopes\)/, 150_000);
     try {
       const warned = started

@@ -25,6 +25,22 @@ export async function runNode(
   return { code, stdout, stderr };
 }
 
+/**
+ * The environment of `pnpm start` with no configuration (embedded PostgreSQL in `dataDir`, every service in one
+ * process, any free port), whatever the test's own environment sets: its configuration variables are emptied.
+ * `extra` adds or replaces variables.
+ */
+export const semConfiguracao = (dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  DATA_DIR: dataDir,
+  PORT: '0',
+  DATABASE_URL: '',
+  EVENTSTORE_URL: '',
+  KAFKA_BROKERS: '',
+  SECRETS_KEY: '',
+  APP_ENVIRONMENT: '',
+  ...extra,
+});
+
 /** Starts a long-running process and waits until a line of its output matches. */
 export async function startUntil(
   entry: string,

@@ -1,3 +1,4 @@
+import { type CommandContext } from '@frete/application';
 import { PostgresEventStore } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from './db';
 
@@ -14,3 +15,13 @@ export function withEventStore(pollIntervalMs = 20): { db: TestDatabase; store: 
   });
   return ctx;
 }
+
+/** A command of no company, at a fixed instant: the context of the tests of `execute` itself. */
+export const CONTEXTO_SEM_EMPRESA: CommandContext = {
+  companyId: null,
+  correlationId: 'c',
+  causationId: null,
+  requestId: null,
+  actor: 'test',
+  now: new Date('2026-11-22T12:00:00Z'),
+};
