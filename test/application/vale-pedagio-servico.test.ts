@@ -57,6 +57,18 @@ describe('ServicoValePedagio: interrupted steps', () => {
     return pedagio + Math.max(100, Math.floor((pedagio * 150 + 5000) / 10000));
   };
 
+  /** The service on the file's store (or `store`) and the simulated supplier (or `provedor`), its account credited `credito`. */
+  const servico = async (o: { store?: EventStore; provedor?: ProvedorValePedagioSimulado; credito?: number } = {}) => {
+    const s = new ServicoValePedagio({
+      store: o.store ?? ctx.store,
+      pool: ctx.db.pool,
+      provedor: o.provedor ?? new ProvedorValePedagioSimulado(),
+      depositos: new DepositosSimulados(),
+    });
+    await s.creditar(at(), { referencia: 'D1', valor_centavos: o.credito ?? 100_000 });
+    return s;
+  };
+
   beforeEach(() => {
     companyId = randomUUID();
   });
@@ -64,8 +76,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
   it('the supplier fails after the debit: the debit is refunded (compra_nao_concluida), no toll pass', async () => {
     const provedor = new ProvedorValePedagioSimulado();
     provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
-    const s = new ServicoValePedagio({ store: ctx.store, pool: ctx.db.pool, provedor, depositos: new DepositosSimulados() });
-    await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
+    const s = await servico({ provedor });
     await expect(s.comprar(at(), '11222333000181', pedido())).rejects.toMatchObject({ code: 'provedor_indisponivel' });
     const ledger = await ctx.store.readStream(contaOperacionalStream(companyId));
     expect(ledger.map((e) => e.type)).toEqual([
@@ -80,8 +91,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
     const provedor = new ProvedorValePedagioSimulado();
     const comprar = provedor.comprar.bind(provedor);
     provedor.comprar = () => Promise.reject(new Rejection('provedor_indisponivel', 'supplier down'));
-    const s = new ServicoValePedagio({ store: ctx.store, pool: ctx.db.pool, provedor, depositos: new DepositosSimulados() });
-    await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
+    const s = await servico({ provedor });
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-R' }))).rejects.toMatchObject({
       code: 'provedor_indisponivel',
     });
@@ -95,13 +105,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
 
   it('a crash between the debit and the issue: resending the referencia_externa finishes it, debited once', async () => {
     const store = faulty(ctx.store);
-    const s = new ServicoValePedagio({
-      store,
-      pool: ctx.db.pool,
-      provedor: new ProvedorValePedagioSimulado(),
-      depositos: new DepositosSimulados(),
-    });
-    await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
+    const s = await servico({ store });
     store.failOn = /^vale-pedagio-/;
     await expect(s.comprar(at(), '11222333000181', pedido({ referencia_externa: 'V-1' }))).rejects.toThrow('connection lost');
     expect(await tipos(contaOperacionalStream(companyId))).toEqual([
@@ -127,13 +131,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
 
   it('a crash between the cancellation and the refund: the next request refunds, once, and answers vale_pedagio_ja_cancelado', async () => {
     const store = faulty(ctx.store);
-    const s = new ServicoValePedagio({
-      store,
-      pool: ctx.db.pool,
-      provedor: new ProvedorValePedagioSimulado(),
-      depositos: new DepositosSimulados(),
-    });
-    await s.creditar(at(), { referencia: 'D1', valor_centavos: 100_000 });
+    const s = await servico({ store });
     const { vale_pedagio_id: id } = await s.comprar(at(), '11222333000181', pedido());
     store.failOn = /^conta-operacional-/;
     await expect(s.cancelar(at(60_000), id)).rejects.toThrow('connection lost');
@@ -151,13 +149,7 @@ describe('ServicoValePedagio: interrupted steps', () => {
   });
 
   it('many purchases at once against one balance: never overdrawn', async () => {
-    const s = new ServicoValePedagio({
-      store: ctx.store,
-      pool: ctx.db.pool,
-      provedor: new ProvedorValePedagioSimulado(),
-      depositos: new DepositosSimulados(),
-    });
-    await s.creditar(at(), { referencia: 'D1', valor_centavos: total() * 3 + 1 });
+    const s = await servico({ credito: total() * 3 + 1 });
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => s.comprar(at(), '11222333000181', pedido())));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     for (const r of results.filter((x) => x.status === 'rejected'))

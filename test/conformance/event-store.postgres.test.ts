@@ -160,6 +160,22 @@ describe('PostgreSQL event store: batches and one round trip per append', () => 
   });
 });
 
+/**
+ * A store that polls once an hour, so that only a notification makes it read again: `reads()` counts its reads;
+ * `readAll` reads without counting.
+ */
+function unpolledStore(db: TestDatabase) {
+  const store = new PostgresEventStore(db.pool, { pollIntervalMs: 3_600_000 });
+  let n = 0;
+  const readAll = store.readAll.bind(store);
+  store.readAll = async (...args) => {
+    const events = await readAll(...args);
+    n++;
+    return events;
+  };
+  return { store, reads: () => n, readAll };
+}
+
 describe('PostgreSQL event store: notifications after the commit', () => {
   let db: TestDatabase;
   let listener: PoolClient;
@@ -176,19 +192,12 @@ describe('PostgreSQL event store: notifications after the commit', () => {
   });
 
   it('wakes a subscriber that never polls, once its append is committed and readable', async () => {
-    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 3_600_000 });
-    let reads = 0;
-    const readAll = store.readAll.bind(store);
-    store.readAll = async (...args) => {
-      const events = await readAll(...args);
-      reads++;
-      return events;
-    };
+    const { store, reads } = unpolledStore(db);
     const seen: RecordedEvent[] = [];
     const sub = store.subscribeToAll({ from: START, onEvent: async (e) => void seen.push(e) });
     try {
       // After its first, empty read the subscription sleeps for an hour: only the append's notification wakes it.
-      await eventually(() => reads === 1, 'the first read');
+      await eventually(() => reads() === 1, 'the first read');
       const written = await store.append('acordado-1', [newEvent('acordado')], 'no_stream');
       await eventually(() => seen.length === 1, 'the appended event to reach the subscriber');
       expect(seen[0]!.position).toEqual(written.position);
@@ -258,23 +267,16 @@ describe('PostgreSQL event store: transactions left open', () => {
   });
 
   it("this database's older open transaction holds readers back until it ends, and a woken subscriber then looks again soon", async () => {
-    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 3_600_000 });
-    let reads = 0;
-    const readAll = store.readAll.bind(store);
-    store.readAll = async (...args) => {
-      const events = await readAll(...args);
-      reads++;
-      return events;
-    };
+    const { store, reads, readAll } = unpolledStore(db);
     const from = await store.headPosition();
     const seen: RecordedEvent[] = [];
     const sub = store.subscribeToAll({ from, onEvent: async (e) => void seen.push(e) });
     const here = await openWriter(db);
     try {
-      await eventually(() => reads >= 1, 'the first read');
+      await eventually(() => reads() >= 1, 'the first read');
       await store.append(`retido-${Date.now()}`, [newEvent('retido')], 'no_stream');
       // Its notification wakes the subscriber, whose read finds nothing yet: the older transaction may still append.
-      await eventually(() => reads >= 2, 'the woken read');
+      await eventually(() => reads() >= 2, 'the woken read');
       expect(await readAll(from, 100)).toEqual([]);
       expect(seen).toEqual([]);
       await new Promise((r) => setTimeout(r, 40));

@@ -23,6 +23,18 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
     nome: 'CONTRATANTE TRANSPORTES SA',
     endereco: rascunhoCompleto().remetente!.endereco,
   };
+  /** A subcontracting draft: tpServ 1, the contractor as taker (toma4) and its CT-e as the previous document. */
+  const subcontratacao = () => ({
+    ...rascunhoCompleto(),
+    tipo_servico: 1 as const,
+    tomador: { papel: 'outros' as const, parte: contratante },
+    documentos_anteriores: [
+      {
+        emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
+        chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
+      },
+    ],
+  });
   const cases: [string, () => MontarCteInput][] = [
     ['a 1:1 normal CT-e (homologação)', () => montarInput()],
     ['a 1:1 normal CT-e (produção)', () => montarInput({ ambiente: 'producao' })],
@@ -31,17 +43,7 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
       'subcontracting: tpServ 1 with docAnt',
       () =>
         montarInput({
-          dados: {
-            ...rascunhoCompleto(),
-            tipo_servico: 1,
-            tomador: { papel: 'outros', parte: contratante },
-            documentos_anteriores: [
-              {
-                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
-                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
-              },
-            ],
-          },
+          dados: subcontratacao(),
         }),
     ],
     [
@@ -49,9 +51,7 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
       () =>
         montarInput({
           dados: {
-            ...rascunhoCompleto(),
-            tipo_servico: 1,
-            tomador: { papel: 'outros', parte: contratante },
+            ...subcontratacao(),
             documentos: {
               outros: [
                 { tipo_documento: '99', descricao: 'NOTA FISCAL MANUAL', numero: '123456', data_emissao: '2026-11-05', valor: 79400 },
@@ -66,12 +66,6 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
                 { tipo_documento: '59' },
               ],
             },
-            documentos_anteriores: [
-              {
-                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
-                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
-              },
-            ],
           },
         }),
     ],
@@ -155,18 +149,7 @@ describe('montarCteXml against cte_v4.00.xsd (signed)', () => {
       'autXML on a subcontracting CT-e with docAnt and toma4',
       () =>
         montarInput({
-          dados: {
-            ...rascunhoCompleto(),
-            tipo_servico: 1,
-            tomador: { papel: 'outros', parte: contratante },
-            documentos_anteriores: [
-              {
-                emitente: { cnpj: '60701190000104', ie: '250000001', uf: 'SC', nome: 'CONTRATANTE TRANSPORTES SA' },
-                chaves_cte: [chaveTeste('60701190000104', 77, '57', '42')],
-              },
-            ],
-            autorizados_xml: ['60701190000104'],
-          },
+          dados: { ...subcontratacao(), autorizados_xml: ['60701190000104'] },
         }),
     ],
   );
