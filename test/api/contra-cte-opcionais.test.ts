@@ -70,6 +70,14 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
     expect(r.status).toBe(201);
     return chave;
   };
+  /** The counter-CT-e of the received `chave`, by the registered driver and vehicle, at R$ 800,00. */
+  const contra = (chave: string) =>
+    sub.call('POST', '/v1/fiscal/cte/contra', {
+      chave_cte_original: chave,
+      motorista: { cpf: MOTORISTA_CPF },
+      placa: PLACA,
+      valor_frete: 800,
+    });
   const lido = async (id: string) => {
     const r = await sub.call('GET', `/v1/fiscal/cte/${id}`);
     expect(r.status).toBe(200);
@@ -88,12 +96,7 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
 
   it('POST /fiscal/cte/contra: issued and authorized; GET /fiscal/cte/{id} and GET /fiscal/cte answer 200 and carry the absence', async () => {
     const chave = await receber(semOpcionais(contratante));
-    const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
-      chave_cte_original: chave,
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      valor_frete: 800,
-    });
+    const res = await contra(chave);
     expect(res.status).toBe(202);
     const id = res.body.data.id as string;
 
@@ -130,12 +133,7 @@ describe('counter-CT-e of a contractor CT-e without the optional elements of CT-
       dest: { ...base.dest!, ender: comCep(base.dest!.ender) },
       carga: { vCarga: '9999999999999.99', proPred: 'TURBINAS', infQ },
     });
-    const res = await sub.call('POST', '/v1/fiscal/cte/contra', {
-      chave_cte_original: chave,
-      motorista: { cpf: MOTORISTA_CPF },
-      placa: PLACA,
-      valor_frete: 800,
-    });
+    const res = await contra(chave);
     expect(res.status).toBe(202);
     const id = res.body.data.id as string;
     const { carga } = (await lido(id)).rascunho;

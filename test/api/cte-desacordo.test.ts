@@ -2,13 +2,33 @@ import { FiscalSchemas, signFiscalXml, verifyFiscalSignature } from '@frete/docu
 import { dhSaoPaulo, montarEventoDesacordo } from '@frete/domain';
 import { expectEventIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
-import { AUTORIDADES, expectError, startTestApp, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import {
+  AUTORIDADES,
+  expectError,
+  relogioAdiantavel,
+  startTestApp,
+  type ApiResponse,
+  type TestApp,
+  type TestCarrier,
+} from '../support/app';
 import { emissora, ENDERECO_RJ, pollUntil, rascunhoEmitivel } from '../support/emissora';
 import { iniciarReceptor, type Receptor, verificar, AMBIENTE_COM_WEBHOOKS } from '../support/receptor-webhooks';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
 const OBS = 'MERCADORIA ENTREGUE COM AVARIA E FRETE COBRADO EM DOBRO';
 const NOME_TOMADORA = 'TOMADORA INDUSTRIA LTDA';
+/** A draft of the emitter whose taker (`toma4`) is the company of `cnpj`, in Rio de Janeiro. */
+const rascunhoParaTomadora = (cnpj: string) => ({
+  ...rascunhoEmitivel(),
+  tomador: {
+    papel: 'outros',
+    parte: {
+      documento: cnpj,
+      nome: NOME_TOMADORA,
+      endereco: { logradouro: 'RUA B', numero: '20', bairro: 'CENTRO', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' },
+    },
+  },
+});
 const WEBHOOKS = [
   'cte_subcontratacao.desacordo_registrado',
   'cte_subcontratacao.desacordo_cancelado',
@@ -48,18 +68,7 @@ describe.each(AUTORIDADES)('POST /fiscal/cte-subcontratacao/{access_key}/desacor
 
   /** A CT-e of `emitente` (SP) whose taker (`toma4`) is `tomadora`, authorized, and received in the inboxes of `quem`. */
   const recebido = async (...quem: TestCarrier[]): Promise<{ id: string; chave: string }> => {
-    const draft = {
-      ...rascunhoEmitivel(),
-      tomador: {
-        papel: 'outros',
-        parte: {
-          documento: tomadora.cnpj,
-          nome: NOME_TOMADORA,
-          endereco: { logradouro: 'RUA B', numero: '20', bairro: 'CENTRO', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' },
-        },
-      },
-    };
-    const d = await emitente.call('POST', '/v1/fiscal/cte', draft);
+    const d = await emitente.call('POST', '/v1/fiscal/cte', rascunhoParaTomadora(tomadora.cnpj));
     expect(d.status).toBe(201);
     const id = d.body.data.id as string;
     await emitente.call('POST', `/v1/fiscal/cte/${id}/emissao`);
@@ -255,30 +264,17 @@ describe.each(AUTORIDADES)(
   'desacordo deadline: 45 days from the CT-e’s authorization (MOC 787), on the service clock (authority: %s)',
   (autoridade) => {
     let app: TestApp;
-    let offsetMs = 0;
-
+    const relogio = relogioAdiantavel();
     beforeAll(async () => {
-      app = await startTestApp({}, { clock: () => new Date(Date.now() + offsetMs), autoridade });
+      app = await startTestApp({}, { clock: relogio.clock, autoridade });
     });
-    afterAll(async () => {
-      await app?.close();
-    });
+    afterAll(() => app?.close());
 
     it('on day 44 the taker disagrees; after day 45 it is 422 desacordo_fora_do_prazo, refused before sending', async () => {
       const emitente = await emissora(app, 'EMISSORA PAULISTA LTDA');
       const tomadora = await emissora(app, NOME_TOMADORA, ['fiscal'], ENDERECO_RJ);
       const receber = async () => {
-        const d = await emitente.call('POST', '/v1/fiscal/cte', {
-          ...rascunhoEmitivel(),
-          tomador: {
-            papel: 'outros',
-            parte: {
-              documento: tomadora.cnpj,
-              nome: NOME_TOMADORA,
-              endereco: { logradouro: 'RUA B', numero: '20', bairro: 'CENTRO', municipio: 'Rio de Janeiro', uf: 'RJ', cep: '20010000' },
-            },
-          },
-        });
+        const d = await emitente.call('POST', '/v1/fiscal/cte', rascunhoParaTomadora(tomadora.cnpj));
         const id = d.body.data.id as string;
         await emitente.call('POST', `/v1/fiscal/cte/${id}/emissao`);
         const r = await pollUntil(emitente, `/v1/fiscal/cte/${id}/consulta`);
@@ -290,9 +286,9 @@ describe.each(AUTORIDADES)(
       };
       const cedo = await receber();
       const tarde = await receber();
-      offsetMs = 44 * 86_400_000;
+      relogio.adiantar(44 * 86_400_000);
       expect((await tomadora.call('POST', `/v1/fiscal/cte-subcontratacao/${cedo}/desacordo`, { observacao: OBS })).status).toBe(200);
-      offsetMs = 46 * 86_400_000;
+      relogio.adiantar(46 * 86_400_000);
       const r = expectError(
         await tomadora.call('POST', `/v1/fiscal/cte-subcontratacao/${tarde}/desacordo`, { observacao: OBS }),
         422,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { FiscalSchemas } from '@frete/documents';
 import { isValidAccessKey, readCte } from '@frete/domain';
 import { AUTORIDADES, startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
 import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
@@ -11,16 +10,14 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 describe.each(AUTORIDADES)('CT-e issue: POST .../emissao and .../consulta (authority: %s)', (autoridade) => {
   let app: TestApp;
   let c: TestCarrier;
-  const schemas = new FiscalSchemas();
+  /** The service's own validator: its schemas are the ones it checks with. */
+  const schemas = () => app.running.application.schemas;
 
   beforeAll(async () => {
     app = await startTestApp({}, { autoridade });
     c = await emissora(app);
   });
-  afterAll(async () => {
-    await schemas.close();
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   const draft = async (observacoes?: string) => {
     const res = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel(observacoes));
@@ -45,7 +42,7 @@ describe.each(AUTORIDADES)('CT-e issue: POST .../emissao and .../consulta (autho
     const xml = await fetch(`${app.url}/v1/fiscal/cte/${id}/xml`, { headers: { authorization: `Bearer ${c.apiKey}` } });
     expect(xml.status).toBe(200);
     const proc = Buffer.from(await xml.arrayBuffer()).toString('utf8');
-    expect((await schemas.validate(proc, 'procCTe_v4.00.xsd')).errors).toEqual([]);
+    expect((await schemas().validate(proc, 'procCTe_v4.00.xsd')).errors).toEqual([]);
     // Independent checkers: libxml2's xmllint for the schema, xmlsec1 (not xml-crypto, which signed) for the signature.
     const ca = makeA1({ cnpj: c.cnpj, razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
     expectIndependentlyValid(proc, { schema: 'cte-4.00/procCTe_v4.00.xsd', element: 'infCte', trustedPem: ca });

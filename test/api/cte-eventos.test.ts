@@ -1,9 +1,17 @@
-import { FiscalSchemas, verifyFiscalSignature } from '@frete/documents';
+import { verifyFiscalSignature } from '@frete/documents';
 import { expectEventIndependentlyValid, expectIndependentlyValid } from '../support/xmlsec';
 import { makeA1 } from '../support/certificates';
 
 const TEST_CA = makeA1({ cnpj: '11222333000181', razao: 'CA', password: 'x', cnpjIn: 'otherName' }).caCertificatePem;
-import { AUTORIDADES, startTestApp, expectError, type ApiResponse, type TestApp, type TestCarrier } from '../support/app';
+import {
+  AUTORIDADES,
+  relogioAdiantavel,
+  startTestApp,
+  expectError,
+  type ApiResponse,
+  type TestApp,
+  type TestCarrier,
+} from '../support/app';
 import { cteAutorizado, emissora, rascunhoEmitivel } from '../support/emissora';
 
 const HASH = Buffer.alloc(20, 7).toString('base64');
@@ -19,16 +27,14 @@ const entrega = (nome = 'FULANO RECEBEDOR') => ({
 describe.each(AUTORIDADES)('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/eventos/... (authority: %s)', (autoridade) => {
   let app: TestApp;
   let c: TestCarrier;
-  const schemas = new FiscalSchemas();
+  /** The service's own validator: its schemas are the ones it checks with. */
+  const schemas = () => app.running.application.schemas;
 
   beforeAll(async () => {
     app = await startTestApp({}, { autoridade });
     c = await emissora(app);
   });
-  afterAll(async () => {
-    await schemas.close();
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   /** An authorized CT-e of `c`. */
   const autorizado = async (): Promise<string> => (await cteAutorizado(c)).id;
@@ -66,7 +72,7 @@ describe.each(AUTORIDADES)('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/even
     expect(signed).toContain(`<xJust>${JUST}</xJust>`);
     const registrado = events.find((e) => e.type === 'cte.evento_registrado')!.data as { sha256: string };
     const proc = await doc(registrado.sha256);
-    expect((await schemas.validate(proc, 'procEventoCTe_v4.00.xsd')).errors).toEqual([]);
+    expect((await schemas().validate(proc, 'procEventoCTe_v4.00.xsd')).errors).toEqual([]);
     expectIndependentlyValid(proc, { schema: 'cte-4.00/procEventoCTe_v4.00.xsd', element: 'infEvento', trustedPem: TEST_CA });
 
     // A cancelled CT-e takes no more events.
@@ -160,7 +166,7 @@ describe.each(AUTORIDADES)('CT-e fiscal events: POST /fiscal/cte/{cte_uuid}/even
     const terceira = await doc(solicitados[2]!.sha256 as string);
     expect(terceira.match(/<infCorrecao>/g)).toHaveLength(3);
     expect(terceira).not.toContain('DOCA 3');
-    expect((await schemas.validate(terceira, 'eventoCTe_v4.00.xsd')).errors).toEqual([]);
+    expect((await schemas().validate(terceira, 'eventoCTe_v4.00.xsd')).errors).toEqual([]);
     await expectRegisteredIndependentlyValid(id, 3);
 
     const got = await c.call('GET', `/v1/fiscal/cte/${id}`);
@@ -296,22 +302,19 @@ describe.each(AUTORIDADES)(
   'CT-e cancellation deadline: 168 hours from authorization (MOC 220), on the service clock (authority: %s)',
   (autoridade) => {
     let app: TestApp;
-    let offsetMs = 0;
-
+    const relogio = relogioAdiantavel();
     beforeAll(async () => {
-      app = await startTestApp({}, { clock: () => new Date(Date.now() + offsetMs), autoridade });
+      app = await startTestApp({}, { clock: relogio.clock, autoridade });
     });
-    afterAll(async () => {
-      await app?.close();
-    });
+    afterAll(() => app?.close());
 
     it('167 hours after authorization it cancels; 169 hours after it is 422 regra_de_negocio 220, refused before sending', async () => {
       const c = await emissora(app);
       const early = (await cteAutorizado(c)).id;
       const late = (await cteAutorizado(c)).id;
-      offsetMs = 167 * 3_600_000;
+      relogio.adiantar(167 * 3_600_000);
       expect((await c.call('POST', `/v1/fiscal/cte/${early}/eventos/cancelamento`, { justificativa: JUST })).status).toBe(200);
-      offsetMs = 169 * 3_600_000;
+      relogio.adiantar(169 * 3_600_000);
       const before = (await app.running.platform.store.readStream(`cte-${late}`)).length;
       const refused = expectError(
         await c.call('POST', `/v1/fiscal/cte/${late}/eventos/cancelamento`, { justificativa: JUST }),

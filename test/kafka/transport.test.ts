@@ -12,7 +12,7 @@ import {
   derivedEventId,
 } from '@frete/platform';
 import { freshDatabase, type TestDatabase } from '../support/db';
-import { appendPong } from '../support/pong';
+import { appendPong, processadorRetido } from '../support/pong';
 import { describeKafka } from '../support/kafka';
 import { newEvent } from '../conformance/event-store.suite';
 
@@ -155,23 +155,7 @@ describeKafka('Kafka transport (real broker): store → relay → Kafka → proc
     // nothing once the consumer is stopping: the message was delivered again after every restart).
     const name = `drain-${randomUUID().slice(0, 8)}`;
     const type = `test.drain-${randomUUID().slice(0, 8)}`;
-    const calls = new Map<string, number>();
-    let started: () => void = () => undefined;
-    const handling = new Promise<void>((r) => (started = r));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((r) => (release = r));
-    const processor: Processor = {
-      name,
-      handles: (t) => t === type,
-      handle: async (event) => {
-        calls.set(event.id, (calls.get(event.id) ?? 0) + 1);
-        if (calls.get(event.id) === 1) {
-          started();
-          await released;
-        }
-        await appendPong(store, event, name);
-      },
-    };
+    const { processor, calls, handling, release } = processadorRetido(store, name, type);
     const stream = `drain-${randomUUID()}`;
     await store.append(stream, [newEvent(type)], 'no_stream');
     const [event] = await store.readStream(stream);

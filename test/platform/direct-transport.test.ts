@@ -1,6 +1,6 @@
 import { type RecordedEvent } from '@frete/contracts';
 import { DirectTransport, type Processor, SubscriptionCheckpoints, derivedEventId } from '@frete/platform';
-import { appendPong } from '../support/pong';
+import { appendPong, processadorRetido } from '../support/pong';
 import { withEventStore } from '../support/store';
 import { eventually, newEvent } from '../conformance/event-store.suite';
 
@@ -59,23 +59,7 @@ describe('DirectTransport', () => {
   it('a stop waits for the handler in flight, which records its effect, and saves its checkpoint: the restart does not get it again', async () => {
     // Issue 17, point 5: SIGTERM drains the deliveries in flight on the embedded default too.
     const { db, store } = fixture;
-    const calls = new Map<string, number>();
-    let started: () => void = () => undefined;
-    const handling = new Promise<void>((r) => (started = r));
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((r) => (release = r));
-    const processor: Processor = {
-      name: 'drain-direct',
-      handles: (type) => type === 'test.drained',
-      handle: async (event: RecordedEvent) => {
-        calls.set(event.id, (calls.get(event.id) ?? 0) + 1);
-        if (calls.get(event.id) === 1) {
-          started();
-          await released;
-        }
-        await appendPong(store, event, 'drain-direct');
-      },
-    };
+    const { processor, calls, handling, release } = processadorRetido(store, 'drain-direct', 'test.drained');
     const event = newEvent('test.drained');
     await store.append('drain-1', [event], 'no_stream');
 

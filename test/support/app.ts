@@ -127,6 +127,17 @@ export async function appComDuasEmpresas(): Promise<{ app: TestApp; a: TestCarri
   return { app, a: await app.carrier(), b: await app.carrier() };
 }
 
+/** A service clock `adiantar(ms)` puts that far ahead of real time (from then on): for deadlines counted on it. */
+export function relogioAdiantavel(): { clock: () => Date; adiantar(ms: number): void } {
+  let adiantamento = 0;
+  return {
+    clock: () => new Date(Date.now() + adiantamento),
+    adiantar: (ms) => {
+      adiantamento = ms;
+    },
+  };
+}
+
 /** Asserts the error envelope of spec section 7 and returns it. */
 export function expectError(res: ApiResponse, status: number, code: string): ApiResponse['body'] {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
