@@ -54,6 +54,14 @@ const registrar = (
   resultado: Extract<DistribuicaoCommand, { type: 'RegistrarConsulta' }>['resultado'],
   consulta_id = 'c1',
 ): DistribuicaoCommand => ({ type: 'RegistrarConsulta', company_id: 'co', servico: 'cte', consulta_id, resultado });
+/** The answer with documents 1 and 2 (cStat 138), up to `max_nsu`: as the command records it, and the same fields in the event. */
+const doisLocalizados = (max_nsu: string) => ({
+  cstat: 138,
+  motivo: 'Documento localizado',
+  ult_nsu: nsu(2),
+  max_nsu,
+  documentos: [doc(1), doc(2)],
+});
 const consultada = (over: Partial<Extract<DistribuicaoEvent, { type: 'distribuicao.consultada' }>['data']>): DistribuicaoEvent => ({
   type: 'distribuicao.consultada',
   data: {
@@ -123,40 +131,13 @@ describe('distribuicao decider: asking', () => {
 describe('distribuicao decider: answers', () => {
   it('continues at once while documents remain below maxNSU', () =>
     given(solicitada())
-      .when(
-        registrar({
-          tipo: 'consultado',
-          cstat: 138,
-          motivo: 'Documento localizado',
-          ult_nsu: nsu(2),
-          max_nsu: nsu(9),
-          documentos: [doc(1), doc(2)],
-        }),
-      )
-      .then(
-        consultada({
-          cstat: 138,
-          motivo: 'Documento localizado',
-          ult_nsu: nsu(2),
-          max_nsu: nsu(9),
-          documentos: [doc(1), doc(2)],
-          proxima_consulta: agora.toISOString(),
-        }),
-      ));
+      .when(registrar({ tipo: 'consultado', ...doisLocalizados(nsu(9)) }))
+      .then(consultada({ ...doisLocalizados(nsu(9)), proxima_consulta: agora.toISOString() })));
 
   it('waits an hour after an answer that reached maxNSU, and after 137', () => {
     given(solicitada())
-      .when(
-        registrar({
-          tipo: 'consultado',
-          cstat: 138,
-          motivo: 'Documento localizado',
-          ult_nsu: nsu(2),
-          max_nsu: nsu(2),
-          documentos: [doc(1), doc(2)],
-        }),
-      )
-      .then(consultada({ cstat: 138, motivo: 'Documento localizado', ult_nsu: nsu(2), max_nsu: nsu(2), documentos: [doc(1), doc(2)] }));
+      .when(registrar({ tipo: 'consultado', ...doisLocalizados(nsu(2)) }))
+      .then(consultada(doisLocalizados(nsu(2))));
     given(solicitada())
       .when(
         registrar({

@@ -1,6 +1,6 @@
-import { expectError, randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { expectError, randomCnpj, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, pollUntil } from '../support/emissora';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, subcontratadaPronta } from '../support/lote';
+import { MOTORISTA_CPF, PLACA, receberCteDoContratante, relatorioFinal, servicoDeLote } from '../support/lote';
 
 const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
 const MOSSORO_MAL_CODIFICADO = { codigoIbge: '2408003', municipio: 'MossorÃ³', uf: 'RN' };
@@ -21,13 +21,10 @@ describe('received contractor CT-e and their counter-CT-e (issue 28)', () => {
   const CONTRATANTE = randomCnpj();
 
   beforeAll(async () => {
-    app = await startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000' });
-    sub = await subcontratadaPronta(app);
-    for (const regra of [
+    ({ app, sub } = await servicoDeLote([
       { uf_origem: 'SP', uf_destino: 'SP', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'SP', uf_destino: 'RN', icms: { cst: '00', aliquota: 12 } },
-    ])
-      expect((await sub.call('POST', '/v1/fiscal/regras-tributacao', regra)).status).toBe(201);
+    ]));
   });
   afterAll(() => app?.close());
 

@@ -1,15 +1,7 @@
-import { expectError, randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
+import { expectError, randomCnpj, type TestApp, type TestCarrier } from '../support/app';
 import { buildCteXml } from '../support/cte-xml';
 import { ProcessadorLote } from '@frete/application';
-import {
-  MOTORISTA_CPF,
-  MOTORISTA_CPF_2,
-  PLACA,
-  PLACA_2,
-  receberCteDoContratante,
-  relatorioFinal,
-  subcontratadaPronta,
-} from '../support/lote';
+import { MOTORISTA_CPF, MOTORISTA_CPF_2, PLACA, PLACA_2, receberCteDoContratante, relatorioFinal, servicoDeLote } from '../support/lote';
 
 const LOTE = '/v1/fiscal/cte-subcontratacao/lote';
 const CAMPINAS = { municipio: 'Campinas', uf: 'SP' };
@@ -32,19 +24,13 @@ describe('counter-CT-e batch: POST and GET /fiscal/cte-subcontratacao/lote', () 
   const CONTRATANTE = randomCnpj();
 
   beforeAll(async () => {
-    // The report is polled: the per-carrier limit would stop the test before the batch does.
-    app = await startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000' });
-    sub = await subcontratadaPronta(app);
-    for (const regra of [
+    ({ app, sub } = await servicoDeLote([
       { uf_origem: 'SP', uf_destino: 'SP', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'RJ', uf_destino: 'RJ', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'RJ', uf_destino: 'SP', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'SP', uf_destino: 'RJ', tp_serv: 2, cfop: '6352', icms: { cst: '00', aliquota: 12 } },
       { uf_origem: 'RJ', uf_destino: 'SP', tp_serv: 2, cfop: '6352', icms: { cst: '00', aliquota: 12 } },
-    ]) {
-      const r = await sub.call('POST', '/v1/fiscal/regras-tributacao', regra);
-      expect(r.status).toBe(201);
-    }
+    ]));
   });
   afterAll(() => app?.close());
 

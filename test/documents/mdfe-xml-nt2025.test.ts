@@ -1,14 +1,9 @@
 import { FiscalSchemas, signFiscalXml } from '@frete/documents';
-import { readPkcs12 } from '@frete/platform';
 import { type MdfeDados, type PagamentoMdfe } from '@frete/contracts';
 import { fatosDosDadosMdfe, montarMdfeXml, rejeicoesMdfeNt2025001, type MontarMdfeInput } from '@frete/domain';
-import { makeA1 } from '../support/certificates';
-import { dadosMdfe, EMITENTE_MDFE, entradaMdfe } from '../support/mdfe-dados';
+import { chavesDoEmitenteMdfe, dadosMdfe, entradaMdfe } from '../support/mdfe-dados';
 
-const CNPJ = EMITENTE_MDFE.cnpj;
-const SENHA = 'senha-do-a1';
-const a1 = makeA1({ cnpj: CNPJ, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName' });
-const { privateKeyPem, certificatePem } = readPkcs12(a1.pfx, SENHA);
+const { privateKeyPem, certificatePem } = chavesDoEmitenteMdfe();
 const schemas = new FiscalSchemas();
 afterAll(() => schemas.close());
 

@@ -1,14 +1,10 @@
 import { FiscalSchemas, signFiscalXml, verifyFiscalSignature } from '@frete/documents';
-import { readPkcs12 } from '@frete/platform';
 import { type MdfeDados } from '@frete/contracts';
 import { montarEventoMdfeXml, montarMdfeXml, type MontarMdfeInput } from '@frete/domain';
-import { makeA1 } from '../support/certificates';
-import { CTE_PARA_O_RIO, dadosMdfe, EMITENTE_MDFE, entradaMdfe, TRACAO_MDFE } from '../support/mdfe-dados';
+import { chavesDoEmitenteMdfe, CTE_PARA_O_RIO, dadosMdfe, EMITENTE_MDFE, entradaMdfe, TRACAO_MDFE } from '../support/mdfe-dados';
 
 const CNPJ = EMITENTE_MDFE.cnpj;
-const SENHA = 'senha-do-a1';
-const a1 = makeA1({ cnpj: CNPJ, razao: 'TRANSPORTADORA EXEMPLO LTDA', password: SENHA, cnpjIn: 'otherName' });
-const { privateKeyPem, certificatePem } = readPkcs12(a1.pfx, SENHA);
+const { privateKeyPem, certificatePem } = chavesDoEmitenteMdfe();
 const schemas = new FiscalSchemas();
 afterAll(() => schemas.close());
 

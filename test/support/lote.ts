@@ -1,6 +1,6 @@
 import { type Scope } from '@frete/contracts';
 import { type CriarLote } from '@frete/domain';
-import { type ApiResponse, randomCnpj, type TestApp, type TestCarrier } from './app';
+import { type ApiResponse, randomCnpj, startTestApp, type TestApp, type TestCarrier } from './app';
 import { emissora } from './emissora';
 import { buildCteXml, type CteXmlOptions, nfeKey } from './cte-xml';
 
@@ -8,6 +8,19 @@ export const MOTORISTA_CPF = '52998224725';
 export const MOTORISTA_CPF_2 = '11144477735';
 export const PLACA = 'ABC1D23';
 export const PLACA_2 = 'XYZ9A87';
+
+/** The first driver, paid by hand in two instalments (70% at once, 30% in 5 days), in `POST /fiscal/motoristas`'s words. */
+export const MOTORISTA_REPASSE_MANUAL = {
+  cpf: MOTORISTA_CPF,
+  nome: 'JOAO MOTORISTA',
+  repasse: {
+    modo: 'manual',
+    parcelas: [
+      { posicao: 1, percentual: 70, dias: 0 },
+      { posicao: 2, percentual: 30, dias: 5 },
+    ],
+  },
+};
 
 /** A carrier ready to issue counter-CT-e (São Paulo, SP; the SP→RJ general rule), with two drivers and two vehicles. */
 export async function subcontratadaPronta(
@@ -28,6 +41,25 @@ export async function subcontratadaPronta(
     if (r.status !== 201) throw new Error(`veiculo: ${r.text}`);
   }
   return c;
+}
+
+/**
+ * The service with its rate limits out of reach (a batch's report is polled: the per-carrier limit would stop the test
+ * before the batch does) and a `subcontratadaPronta` with these tax rules.
+ */
+export async function servicoDeLote(regras: Record<string, unknown>[]): Promise<{ app: TestApp; sub: TestCarrier }> {
+  const app = await startTestApp({ RATE_LIMIT_FISCAL_PER_MIN: '100000', RATE_LIMIT_IP_PER_MIN: '100000' });
+  try {
+    const sub = await subcontratadaPronta(app);
+    for (const regra of regras) {
+      const r = await sub.call('POST', '/v1/fiscal/regras-tributacao', regra);
+      if (r.status !== 201) throw new Error(`regra: ${r.text}`);
+    }
+    return { app, sub };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }
 
 /** A contractor's CT-e (default Campinas/SP → Rio de Janeiro/RJ) received into `c`'s inbox; returns its key. */

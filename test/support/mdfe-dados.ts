@@ -1,5 +1,7 @@
 import { type CteDoMdfe, type MdfeDados, type VeiculoMdfe } from '@frete/contracts';
 import { type MontarMdfeInput } from '@frete/domain';
+import { readPkcs12 } from '@frete/platform';
+import { makeA1 } from './certificates';
 
 /** The tractor ABC1D23 as an MDF-e records it (no RENAVAM given). */
 export const TRACAO_MDFE: VeiculoMdfe = {
@@ -56,3 +58,9 @@ export const entradaMdfe = (dados: MdfeDados, over: Partial<MontarMdfeInput> = {
   ambiente: 'homologacao',
   ...over,
 });
+
+/** The keys of an A1 of `EMITENTE_MDFE` (of the test CA), to sign what `entradaMdfe` builds. */
+export function chavesDoEmitenteMdfe(): { privateKeyPem: string; certificatePem: string } {
+  const a1 = makeA1({ cnpj: EMITENTE_MDFE.cnpj, razao: EMITENTE_MDFE.razao_social, password: 'senha-do-a1', cnpjIn: 'otherName' });
+  return readPkcs12(a1.pfx, 'senha-do-a1');
+}
