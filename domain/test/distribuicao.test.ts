@@ -128,6 +128,12 @@ describe('distribuicao decider: asking', () => {
   });
 });
 
+/** The consultation c1 that got no answer (`motivo`), to be asked again at `proxima_consulta`. */
+const falhou = (motivo: string, proxima_consulta: string): DistribuicaoEvent => ({
+  type: 'distribuicao.consulta_falhou',
+  data: { company_id: 'co', servico: 'cte', consulta_id: 'c1', motivo, falhou_em: agora.toISOString(), proxima_consulta },
+});
+
 describe('distribuicao decider: answers', () => {
   it('continues at once while documents remain below maxNSU', () =>
     given(solicitada())
@@ -176,30 +182,10 @@ describe('distribuicao decider: answers', () => {
   it('records a consultation without answer and tries again later, NSU untouched', () => {
     given(solicitada())
       .when(registrar({ tipo: 'falhou', motivo: 'timeout', tentar_apos: null }))
-      .then({
-        type: 'distribuicao.consulta_falhou',
-        data: {
-          company_id: 'co',
-          servico: 'cte',
-          consulta_id: 'c1',
-          motivo: 'timeout',
-          falhou_em: agora.toISOString(),
-          proxima_consulta: em(300_000),
-        },
-      });
+      .then(falhou('timeout', em(300_000)));
     given(solicitada())
       .when(registrar({ tipo: 'falhou', motivo: '108', tentar_apos: em(HORA) }))
-      .then({
-        type: 'distribuicao.consulta_falhou',
-        data: {
-          company_id: 'co',
-          servico: 'cte',
-          consulta_id: 'c1',
-          motivo: '108',
-          falhou_em: agora.toISOString(),
-          proxima_consulta: em(HORA),
-        },
-      });
+      .then(falhou('108', em(HORA)));
   });
 
   it('answers only the consultation in progress, once', () => {

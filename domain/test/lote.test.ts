@@ -12,6 +12,7 @@ import {
   type RegistroDaSubcontratada,
 } from '../src';
 import { scenario } from './given-when-then';
+import { linhaPlanejada } from './lote-planejado';
 
 const chave = (n: number) => {
   const first43 = `352611${'11222333000181'}57001${String(n).padStart(9, '0')}1${'12345678'}`;
@@ -282,52 +283,19 @@ describe('resolverLote', () => {
 
 describe('lote decider', () => {
   const { given } = scenario(loteDecider);
-  const linhas: LinhaPlanejada[] = [
-    {
-      linha: 0,
-      chave: chave(1),
-      perna: null,
-      tipo_servico: 1,
-      origem: null,
-      destino: null,
-      valor_centavos: 100,
-      motorista_cpf: CPF,
-      placa: PLACA,
-    },
-    {
-      linha: 1,
-      chave: chave(2),
-      perna: null,
-      tipo_servico: 1,
-      origem: null,
-      destino: null,
-      valor_centavos: 200,
-      motorista_cpf: CPF,
-      placa: PLACA,
-    },
-  ];
-  const criar: LoteCommand = {
-    type: 'CriarLote',
+  const linhas: LinhaPlanejada[] = [linhaPlanejada(0, chave(1)), { ...linhaPlanejada(1, chave(2)), valor_centavos: 200 }];
+  /** The batch asked for by the contractor: what the command says and the creation records alike. */
+  const pedido = {
     batch_id: 'b-1',
     company_id: 'sub',
     solicitante_company_id: 'con',
-    ambiente: 'homologacao',
-    modo: '1a1',
+    ambiente: 'homologacao' as const,
+    modo: '1a1' as const,
     parcelas: null,
     linhas,
   };
-  const criado: LoteEvent = {
-    type: 'lote.criado',
-    data: {
-      batch_id: 'b-1',
-      company_id: 'sub',
-      solicitante_company_id: 'con',
-      ambiente: 'homologacao',
-      modo: '1a1',
-      parcelas: null,
-      linhas,
-    },
-  };
+  const criar: LoteCommand = { type: 'CriarLote', ...pedido };
+  const criado: LoteEvent = { type: 'lote.criado', data: pedido };
   type Linha = EventData<'lote.linha_processada'>;
   const pendente: Linha = {
     batch_id: 'b-1',

@@ -4,6 +4,7 @@ import { derivedEventId } from '@frete/platform';
 import { startTestApp, expectError, type TestApp, type TestCarrier } from '../support/app';
 import { cteAutorizado, emissora } from '../support/emissora';
 import { type ApiResponse, request } from '../support/http';
+import { auditorDe } from '../support/auditoria';
 import {
   lotePreparadoEmSp,
   MOTORISTA_CPF,
@@ -104,9 +105,7 @@ describe('/v1/auditoria: the event history for auditors', () => {
       expect(post.status).toBe(202);
       const batchId = post.body.data.batch_id as string;
       const linhas = (await relatorioFinal(sub, batchId)).body.data.rows as { counter_cte_id: string }[];
-      const chave = await app.running.application.operator.createCredential({ company: sub.cnpj, kind: 'api-key', scopes: ['auditoria'] });
-      const auditor = (path: string) =>
-        request(`${app.url}${path}`, 'GET', undefined, { authorization: `Bearer ${(chave as { api_key: string }).api_key}` });
+      const auditor = await auditorDe(app, sub.cnpj);
 
       const lote = await auditor(`/v1/auditoria/historico/lote/${batchId}`);
       expect(lote.status).toBe(200);
@@ -250,12 +249,7 @@ describe('/v1/auditoria: the event history for auditors', () => {
     beforeAll(async () => {
       con = await app.carrier({ name: 'CONTRATANTE AUDITADA SA', scopes: ['fiscal', 'auditoria'] });
       sub = await subcontratadaPronta(app, 'SUBCONTRATADA AUDITADA LTDA');
-      const chave = (await app.running.application.operator.createCredential({
-        company: sub.cnpj,
-        kind: 'api-key',
-        scopes: ['auditoria'],
-      })) as { api_key: string };
-      auditorSub = (path) => request(`${app.url}${path}`, 'GET', undefined, { authorization: `Bearer ${chave.api_key}` });
+      auditorSub = await auditorDe(app, sub.cnpj);
       expect((await sub.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: con.cnpj } })).status).toBe(201);
     });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verificarCadeia } from '@frete/platform';
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
+import { cteAutorizadoNoTrace, emissora } from '../support/emissora';
 import { capturedLogger } from '../support/log-lines';
 import { ancestorsOf, appends, oneSpan, type OtlpReceiver, startOtlpReceiver, traceWith, waitForSpans } from '../support/otlp-receiver';
 
@@ -29,16 +29,10 @@ describe('traces: one trace from the HTTP request through the append, the proces
   });
 
   it("a CT-e's issue: server span → eventstore.append → processor.handle → autoridade autorizarCte and the outcome's append", async () => {
-    const draft = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
-    expect(draft.status).toBe(201);
-    const id = draft.body.data.id as string;
     // The caller's own trace: every span of the issue must join it.
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
-    const issued = await c.call('POST', `/v1/fiscal/cte/${id}/emissao`, undefined, { traceparent: `00-${traceId}-${callerSpan}-01` });
-    expect(issued.status).toBe(202);
-    const done = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
-    expect(done.body.data.situacao).toBe('autorizado');
+    const { id, emissao: issued } = await cteAutorizadoNoTrace(c, `00-${traceId}-${callerSpan}-01`);
 
     const trace = await waitForSpans(receiver, traceWith(traceId, 'cte.autorizado'));
     expect(receiver.refused).toEqual([]);

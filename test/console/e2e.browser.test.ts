@@ -8,7 +8,7 @@ import { operadorCli } from '../support/operador-cli';
 import { sessaoDe } from '../support/console';
 import { makeA1 } from '../support/certificates';
 import { ENDERECO_SP } from '../support/emissora';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante } from '../support/lote';
+import { MOTORISTA_CPF, MOTORISTA_REPASSE_MANUAL, PLACA, receberCteDoContratante } from '../support/lote';
 import { abrirNavegador, capturar, describeNavegador, entrarComCookie, novaPagina } from '../support/navegador';
 
 /**
@@ -103,17 +103,7 @@ describeNavegador('the panel end to end, in Chromium', () => {
       endereco: ENDERECO_SP,
     });
     expect(conf.status).toBe(200);
-    const motorista = await integrador('POST', '/v1/fiscal/motoristas', {
-      cpf: MOTORISTA_CPF,
-      nome: 'JOAO MOTORISTA',
-      repasse: {
-        modo: 'manual',
-        parcelas: [
-          { posicao: 1, percentual: 70, dias: 0 },
-          { posicao: 2, percentual: 30, dias: 5 },
-        ],
-      },
-    });
+    const motorista = await integrador('POST', '/v1/fiscal/motoristas', MOTORISTA_REPASSE_MANUAL);
     expect(motorista.status).toBe(201);
     expect((await integrador('POST', '/v1/fiscal/veiculos', { placa: PLACA })).status).toBe(201);
     const regra = await integrador('POST', '/v1/fiscal/regras-tributacao', {

@@ -3,7 +3,7 @@ import { payoutHandlers, payoutProcessor } from '@frete/payout-processor';
 import { railInterno } from '@frete/adapters';
 import { randomCnpj, startTestApp, type TestApp, type TestCarrier } from '../support/app';
 import { emissora } from '../support/emissora';
-import { MOTORISTA_CPF, PLACA, receberCteDoContratante } from '../support/lote';
+import { MOTORISTA_CPF, MOTORISTA_REPASSE_MANUAL, PLACA, receberCteDoContratante } from '../support/lote';
 import { buildCteXml, nfeKey } from '../support/cte-xml';
 import { type NavegadorHttp, sessaoDe } from '../support/console';
 
@@ -45,17 +45,7 @@ describe('console: operations (/console/lotes, /parcelas, /ciot, /vale-pedagio)'
       RATE_LIMIT_IP_PER_MIN: '100000',
     });
     sub = await emissora(app, 'SUBCONTRATADA TRANSPORTES LTDA', ['fiscal', 'operacao']);
-    const m = await sub.call('POST', '/v1/fiscal/motoristas', {
-      cpf: MOTORISTA_CPF,
-      nome: 'JOAO MOTORISTA',
-      repasse: {
-        modo: 'manual',
-        parcelas: [
-          { posicao: 1, percentual: 70, dias: 0 },
-          { posicao: 2, percentual: 30, dias: 5 },
-        ],
-      },
-    });
+    const m = await sub.call('POST', '/v1/fiscal/motoristas', MOTORISTA_REPASSE_MANUAL);
     expect(m.status).toBe(201);
     expect((await sub.call('POST', '/v1/fiscal/veiculos', { placa: PLACA })).status).toBe(201);
     const regra = await sub.call('POST', '/v1/fiscal/regras-tributacao', {

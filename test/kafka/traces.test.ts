@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describeKafka } from '../support/kafka';
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { emissora, pollUntil, rascunhoEmitivel } from '../support/emissora';
+import { cteAutorizadoNoTrace, emissora } from '../support/emissora';
 import { capturedLogger } from '../support/log-lines';
 import { ancestorsOf, appends, oneSpan, type OtlpReceiver, startOtlpReceiver, traceWith, waitForSpans } from '../support/otlp-receiver';
 
@@ -36,15 +36,8 @@ describeKafka('traces across Kafka (real broker)', (brokers) => {
   });
 
   it("a CT-e's issue: the append's context rides the event over Kafka; relay.publish and processor.handle are its children", async () => {
-    const draft = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
-    expect(draft.status).toBe(201);
-    const id = draft.body.data.id as string;
     const traceId = randomBytes(16).toString('hex');
-    const issued = await c.call('POST', `/v1/fiscal/cte/${id}/emissao`, undefined, {
-      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
-    });
-    expect(issued.status).toBe(202);
-    expect((await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`)).body.data.situacao).toBe('autorizado');
+    await cteAutorizadoNoTrace(c, `00-${traceId}-${randomBytes(8).toString('hex')}-01`);
 
     const trace = await waitForSpans(receiver, traceWith(traceId, 'cte.autorizado'));
     const server = oneSpan(trace, 'POST /v1/fiscal/cte/:cte_uuid/emissao');

@@ -1,7 +1,8 @@
 import { type CommandContext, execute } from '@frete/application';
 import { loteDecider, loteStream, resolverLote } from '@frete/domain';
 import { startTestApp, type TestApp, type TestCarrier } from '../support/app';
-import { type ApiResponse, request } from '../support/http';
+import { type ApiResponse } from '../support/http';
+import { auditorDe } from '../support/auditoria';
 import { MOTORISTA_CPF, PLACA, receberCteDoContratante, subcontratadaPronta, criarLoteSolicitado } from '../support/lote';
 import { builtEntry, runNode } from '../support/processes';
 
@@ -37,12 +38,7 @@ describe('pnpm ops lote transcrever: batches requested under a grant before issu
     ops = (...args) => runNode(entry, args, env);
     con = await app.carrier({ name: 'CONTRATANTE ANTIGA SA', scopes: ['fiscal', 'auditoria'] });
     sub = await subcontratadaPronta(app, 'SUBCONTRATADA ANTIGA LTDA');
-    const chave = (await app.running.application.operator.createCredential({
-      company: sub.cnpj,
-      kind: 'api-key',
-      scopes: ['auditoria'],
-    })) as { api_key: string };
-    auditorSub = (path) => request(`${app.url}${path}`, 'GET', undefined, { authorization: `Bearer ${chave.api_key}` });
+    auditorSub = await auditorDe(app, sub.cnpj);
     expect((await sub.call('POST', '/v1/fiscal/cte-subcontratacao/autorizacoes', { contratante: { cnpj: con.cnpj } })).status).toBe(201);
 
     const { store, readYourWrites, clock } = app.running.platform;

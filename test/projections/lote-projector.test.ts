@@ -62,7 +62,9 @@ describe('lote projector: rows as the batch recorded them', () => {
     });
     return batch_id;
   };
-  const pendente = (batch_id: string, companyId: string, linha: number, cte_id: string): DomainEvent => ({
+  type LinhaProcessada = Extract<DomainEvent, { type: 'lote.linha_processada' }>;
+  /** Row `linha` of the batch processed: pending, of service type 1 and no counter-CT-e yet, unless `over` says otherwise. */
+  const processada = (batch_id: string, companyId: string, linha: number, over: Partial<LinhaProcessada['data']>): LinhaProcessada => ({
     type: 'lote.linha_processada',
     data: {
       batch_id,
@@ -72,11 +74,14 @@ describe('lote projector: rows as the batch recorded them', () => {
       perna: null,
       status: 'pending',
       tipo_servico: 1,
-      counter_cte_id: cte_id,
+      counter_cte_id: null,
       documento_financeiro: null,
       error: null,
+      ...over,
     },
   });
+  const pendente = (batch_id: string, companyId: string, linha: number, cte_id: string): DomainEvent =>
+    processada(batch_id, companyId, linha, { counter_cte_id: cte_id });
   const report = async (batchId: string, companyId: string) => (await loteDe(db.pool, batchId, companyId))!;
   /** What the batch's decider appends once the row's last outcome is fed to it: the batch's end. */
   const concluido = (
@@ -298,21 +303,7 @@ describe('lote projector: rows as the batch recorded them', () => {
     const sub = await company();
     const batch = await criado(sub, 1);
     const existente = randomUUID();
-    await apply({
-      type: 'lote.linha_processada',
-      data: {
-        batch_id: batch,
-        company_id: sub,
-        linha: 0,
-        chave: 'K0',
-        perna: null,
-        status: 'duplicated',
-        tipo_servico: 2,
-        counter_cte_id: existente,
-        documento_financeiro: null,
-        error: null,
-      },
-    });
+    await apply(processada(batch, sub, 0, { status: 'duplicated', tipo_servico: 2, counter_cte_id: existente }));
     await apply(concluido(batch, sub, 'done', { duplicadas: 1 }));
     await projetar('cte.rejeitado', { cte_id: existente, company_id: sub, cstat: 539, motivo: 'x' });
     const r = await report(batch, sub);
@@ -323,21 +314,7 @@ describe('lote projector: rows as the batch recorded them', () => {
   it("the batch's status is what its decider decided: every row final is not yet the end, and a replayed end keeps the first instant", async () => {
     const sub = await company();
     const batch = await criado(sub, 1);
-    await apply({
-      type: 'lote.linha_processada',
-      data: {
-        batch_id: batch,
-        company_id: sub,
-        linha: 0,
-        chave: 'K0',
-        perna: null,
-        status: 'failed',
-        tipo_servico: 1,
-        counter_cte_id: null,
-        documento_financeiro: null,
-        error: { code: 'cte_proprio', message: 'own' },
-      },
-    });
+    await apply(processada(batch, sub, 0, { status: 'failed', error: { code: 'cte_proprio', message: 'own' } }));
     expect((await report(batch, sub)).lote).toMatchObject({ status: 'processing', concluido_em: null });
     await apply(concluido(batch, sub, 'failed', { falhas: 1 }));
     const first = (await report(batch, sub)).lote;

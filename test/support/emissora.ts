@@ -78,3 +78,18 @@ export async function cteAutorizado(c: TestCarrier, observacoes?: string): Promi
   if (r.body.data.situacao !== 'autorizado') throw new Error(`CT-e ${id} is ${r.body.data.situacao}`);
   return { id, chave: r.body.data.access_key as string };
 }
+
+/**
+ * A draft of `c` issued inside a caller's trace (the issue request carries `traceparent`) and authorized: its id and
+ * the issue's answer.
+ */
+export async function cteAutorizadoNoTrace(c: TestCarrier, traceparent: string): Promise<{ id: string; emissao: ApiResponse }> {
+  const d = await c.call('POST', '/v1/fiscal/cte', rascunhoEmitivel());
+  if (d.status !== 201) throw new Error(`rascunho: ${d.text}`);
+  const id = d.body.data.id as string;
+  const emissao = await c.call('POST', `/v1/fiscal/cte/${id}/emissao`, undefined, { traceparent });
+  if (emissao.status !== 202) throw new Error(`emissao: ${emissao.text}`);
+  const r = await pollUntil(c, `/v1/fiscal/cte/${id}/consulta`);
+  if (r.body.data.situacao !== 'autorizado') throw new Error(`CT-e ${id} is ${r.body.data.situacao}`);
+  return { id, emissao };
+}
