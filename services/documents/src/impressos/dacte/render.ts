@@ -105,6 +105,11 @@ interface DocRow {
 /** A run of content that continues on the continuation sheets. */
 type Continuation = { kind: 'docs'; title: string; rows: DocRow[] } | { kind: 'text'; title: string; lines: string[] };
 
+/** A party's street, number, complement and district on one line: what its ENDEREÇO field prints. */
+function enderecoEmLinha(a: ParteLida['endereco']): string {
+  return a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '';
+}
+
 function icmsSituacao(icms: CteLido['icms']): string {
   if (!icms) return '';
   if (icms.grupo === 'ICMSSN') return 'SIMPLES NACIONAL';
@@ -323,13 +328,7 @@ class DacteWriter extends DocumentoAuxiliar {
     let ly = y + 9;
     this.pair('NOME', p.nome, ix, ly, iw);
     ly += 9;
-    this.pair(
-      'ENDEREÇO',
-      a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '',
-      ix,
-      ly,
-      iw,
-    );
+    this.pair('ENDEREÇO', enderecoEmLinha(a), ix, ly, iw);
     ly += 9;
     this.pair('MUNICÍPIO', a?.municipio, ix, ly, iw * 0.64);
     this.pair('CEP', cep(a?.cep), ix + iw * 0.64, ly, iw * 0.36);
@@ -357,13 +356,7 @@ class DacteWriter extends DocumentoAuxiliar {
     this.pair('UF', a?.uf, ix + iw * 0.78, ly, iw * 0.07);
     this.pair('CEP', cep(a?.cep), ix + iw * 0.85, ly, iw * 0.15);
     ly += 9;
-    this.pair(
-      'ENDEREÇO',
-      a ? [[a.logradouro, a.numero, a.complemento].filter(Boolean).join(', '), a.bairro].filter(Boolean).join(' - ') : '',
-      ix,
-      ly,
-      iw * 0.78,
-    );
+    this.pair('ENDEREÇO', enderecoEmLinha(a), ix, ly, iw * 0.78);
     this.pair('PAÍS', a?.pais, ix + iw * 0.78, ly, iw * 0.22);
     ly += 9;
     this.pair('CNPJ/CPF', document(p.documento), ix, ly, iw * 0.35);
