@@ -3,6 +3,7 @@ import { comandoDoCancelamento, type FaseCancelamento, repasseDecider, repasseSt
 import { execute } from '../../services/application/src/commands/execute';
 import { decidirRepasseDoCancelamento } from '../../services/application/src/repasse/cancelamento';
 import { AGORA, EMPRESA, especificacaoDeFluxo, especificacaoDeHandler, naStream } from '../support/especificacao';
+import { parcelasGeradasDeUm } from '../support/repasse-eventos';
 
 /**
  * The workflow from a counter-CT-e's cancellation to its driver's payout (domain `comandoDoCancelamento`), and the
@@ -87,16 +88,7 @@ describe("the cancellation decided on the driver's group (decidirRepasseDoCancel
   const ordenado = naStream(
     grupo,
     registrado,
-    {
-      type: 'repasse.parcelas_geradas',
-      data: {
-        ...alvo,
-        bipado_em: agora,
-        documentos_no_grupo: 1,
-        ordem_no_grupo: 1,
-        parcelas: [{ posicao: 1, percentual: 100, valor_centavos: 100_000, dias: 0 }],
-      },
-    },
+    parcelasGeradasDeUm(alvo, agora, [{ posicao: 1, percentual: 100, valor_centavos: 100_000, dias: 0 }]),
     { type: 'repasse.parcela_liberada', data: { ...alvo, posicao: 1, gatilho: 'manual', liberada_em: agora, vencimento: '2026-11-22' } },
     {
       type: 'repasse.pagamento_solicitado',

@@ -4,6 +4,7 @@ import { cteStream, motoristasStream, readCte, repasseStream } from '@frete/doma
 import { payoutHandlers } from '@frete/payout-processor';
 import { buildCteXml } from '../support/cte-xml';
 import { AGORA, EMPRESA, entrega, entregaGravada, especificacaoDeProcessador, naStream } from '../support/especificacao';
+import { parcelasGeradasDeUm } from '../support/repasse-eventos';
 
 /**
  * The payout processor's reactions (services/payout-processor), the facts test/api/parcelas-repasse and
@@ -89,19 +90,10 @@ const registrado: DomainEventOf<'repasse.documento_registrado'> = {
   type: 'repasse.documento_registrado',
   data: { ...documento, regra: { origem: 'motorista', parcelas: regra5050 }, modo: 'manual', registrado_em: agora },
 };
-const geradas: DomainEvent = {
-  type: 'repasse.parcelas_geradas',
-  data: {
-    ...alvo,
-    bipado_em: agora,
-    documentos_no_grupo: 1,
-    ordem_no_grupo: 1,
-    parcelas: [
-      { posicao: 1, percentual: 50, valor_centavos: 50_000, dias: 0 },
-      { posicao: 2, percentual: 50, valor_centavos: 50_001, dias: 15 },
-    ],
-  },
-};
+const geradas: DomainEvent = parcelasGeradasDeUm(alvo, agora, [
+  { posicao: 1, percentual: 50, valor_centavos: 50_000, dias: 0 },
+  { posicao: 2, percentual: 50, valor_centavos: 50_001, dias: 15 },
+]);
 const liberada: DomainEvent = {
   type: 'repasse.parcela_liberada',
   data: { ...alvo, posicao: 1, gatilho: 'manual', liberada_em: agora, vencimento: '2026-11-22' },
