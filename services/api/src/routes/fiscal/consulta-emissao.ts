@@ -7,30 +7,6 @@ import { errors } from '../../schemas';
 import { commandContext, principalOf } from '../../command-context';
 import { type ApiDeps } from '../../deps';
 
-/**
- * `POST .../consulta` of a document in issue (CT-e or MDF-e): its handler refuses one never issued and, while the
- * result is unknown, asks the authority; then the envelope, 200 once conclusive and 202 while not.
- */
-export async function consultarEmissao<R extends { situacao: string }, E extends { conclusivo: boolean }>(
-  deps: ApiDeps,
-  companyId: string,
-  o: {
-    ler: () => Promise<R>;
-    consultar: (row: R) => Promise<void>;
-    envelope: (row: R) => E;
-    /** Situations that answer 200 besides the conclusive ones. */
-    conhecido?: (row: R) => boolean;
-  },
-): Promise<{ status: 200 | 202; envelope: E }> {
-  await deps.readYourWrites.waitFor(companyId);
-  const row = await o.ler();
-  await o.consultar(row);
-  await deps.readYourWrites.waitFor(companyId);
-  const after = await o.ler();
-  const envelope = o.envelope(after);
-  return { status: envelope.conclusivo || o.conhecido?.(after) ? 200 : 202, envelope };
-}
-
 /** The columns of a document's read model that its issue envelope shows, and its id under the kind's column. */
 type LinhaEmitida = {
   situacao: string;
@@ -129,14 +105,17 @@ export function rotasDeEmissao<R extends LinhaEmitida>(app: App, deps: ApiDeps, 
         },
       },
     },
+    // The handler refuses one never issued and, while the result is unknown, asks the authority; the envelope is then
+    // read after the consultation's events: 200 once conclusive (or in a known situation), 202 while not.
     async (request, reply) => {
       const p = principalOf(request);
-      const { status, envelope: data } = await consultarEmissao(deps, p.companyId, {
-        ler: () => r.ler(p.companyId, uuidOf(request)),
-        consultar: (row) => handler.consultar(commandContext(request, deps), idDe(documento, row)),
-        envelope,
-        conhecido: (row) => documento.conhecidas.includes(row.situacao),
-      });
+      await deps.readYourWrites.waitFor(p.companyId);
+      const id = idDe(documento, await r.ler(p.companyId, uuidOf(request)));
+      await handler.consultar(commandContext(request, deps), id);
+      await deps.readYourWrites.waitFor(p.companyId);
+      const depois = await r.ler(p.companyId, id);
+      const data = envelope(depois);
+      const status = data.conclusivo || documento.conhecidas.includes(depois.situacao) ? 200 : 202;
       return reply.status(status).send({ data, environment: env });
     },
   );
