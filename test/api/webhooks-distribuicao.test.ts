@@ -57,6 +57,18 @@ describe('webhooks of distributed documents', () => {
     await receptor?.close();
   });
 
+  /**
+   * The webhooks processor follows the log, not the read models: a webhook may arrive before the projector has written
+   * what it announces (the write was the distribution processor's, not a request's, so no watermark makes the GET
+   * wait). The document shows up within a moment.
+   */
+  const lidoAposWebhook = async (caminho: string) => {
+    for (let i = 0; ; i++) {
+      const r = await sub.call('GET', caminho);
+      if (r.status !== 404 || i >= 50) return r;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  };
   const consultar = async (servico: 'cte' | 'nfe') => {
     expect((await sub.call('POST', '/v1/fiscal/distribuicao/consultas', { servico })).status).toBe(202);
   };
@@ -74,8 +86,7 @@ describe('webhooks of distributed documents', () => {
     const p = verificar(secret, recebido!) as Payload;
     expect(p.type).toBe('inbox.cte_recebido');
     expect(p.data).toMatchObject({ id: chave, chave, origem: 'distribuicao', canal: 'distribuicao', nsu: '000000000000001' });
-    const caixa = await sub.call('GET', `/v1/fiscal/cte-subcontratacao/${chave}`);
-    expect(caixa.body.data.origem).toBe('distribuicao');
+    expect((await lidoAposWebhook(`/v1/fiscal/cte-subcontratacao/${chave}`)).body.data.origem).toBe('distribuicao');
   });
 
   it('an NF-e naming the carrier in transporta is nfe.recebida once its consultation brings it', async () => {
@@ -92,6 +103,6 @@ describe('webhooks of distributed documents', () => {
       nsu: '000000000000001',
       completou_chave: false,
     });
-    expect((await sub.call('GET', `/v1/fiscal/nfe/${K_NFE}`)).body.data.origem).toBe('distribuicao');
+    expect((await lidoAposWebhook(`/v1/fiscal/nfe/${K_NFE}`)).body.data.origem).toBe('distribuicao');
   });
 });
